@@ -1,0 +1,65 @@
+/**
+ * Builds the shell and every remote for production (or the packages named on the command line)
+ * and prints each package's gzipped JavaScript and the landing page's budget.
+ *
+ *   npm run build                  # everything
+ *   npm run build -- mf-wallet     # one remote, nothing else
+ *   BUILD_ID=v2 OUT_DIR=/tmp/w npm run build -- mf-wallet
+ */
+import path from 'node:path';
+import webpack, { type Configuration } from 'webpack';
+import { remoteConfig, shellConfig, ROOT, type BuildOptions } from './webpack/config';
+import { PACKAGE_DIRS, REMOTE_NAMES, REMOTES, SHELL } from './webpack/packages';
+import { gzippedJs } from './lib/sizes';
+
+const LANDING_BUDGET_KB = 170;
+
+export function configFor(dir: string, opts: BuildOptions): Configuration {
+  if (dir === SHELL.dir) return shellConfig(opts);
+  const name = REMOTE_NAMES.find((n) => REMOTES[n].dir === dir);
+  if (!name) throw new Error(`Unknown package '${dir}'. Known: ${PACKAGE_DIRS.join(', ')}`);
+  return remoteConfig(name, opts);
+}
+
+export function compile(config: Configuration): Promise<void> {
+  return new Promise((resolve, reject) => {
+    webpack(config, (err, stats) => {
+      if (err) return reject(err);
+      if (stats?.hasErrors()) return reject(new Error(stats.toString({ all: false, errors: true })));
+      resolve();
+    });
+  });
+}
+
+export async function build(dirs: string[], opts: BuildOptions): Promise<void> {
+  for (const dir of dirs) await compile(configFor(dir, opts));
+}
+
+async function main() {
+  const dirs = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const targets = dirs.length ? dirs : PACKAGE_DIRS;
+  const outDir = process.env.OUT_DIR;
+  if (outDir && targets.length !== 1) throw new Error('OUT_DIR needs exactly one package');
+  const started = Date.now();
+  for (const dir of targets) {
+    const t = Date.now();
+    await compile(configFor(dir, { mode: 'production', outDir, buildId: process.env.BUILD_ID }));
+    const out = outDir ?? path.join(ROOT, dir, 'dist');
+    const kb = (gzippedJs(out) / 1024).toFixed(1);
+    console.log(`built ${dir.padEnd(13)} ${kb.padStart(7)} KB gzipped JS   (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+  }
+  if (targets.includes(SHELL.dir) && !outDir) {
+    // The shell has no lazy routes of its own: all of its JavaScript is what the landing page loads.
+    const landing = gzippedJs(path.join(ROOT, SHELL.dir, 'dist')) / 1024;
+    const verdict = landing <= LANDING_BUDGET_KB ? 'within' : 'OVER';
+    console.log(`landing page: ${landing.toFixed(1)} KB gzipped JS, ${verdict} the ${LANDING_BUDGET_KB} KB budget`);
+  }
+  console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

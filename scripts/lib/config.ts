@@ -1,0 +1,39 @@
+import { REMOTES, REMOTE_NAMES, SHELL, type RemoteName } from '../webpack/packages';
+
+/** The CLI's well-known local demo values, as `supabase start` prints them. */
+export const DEMO_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
+export const DEMO_ANON_KEY =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
+
+export interface StackPorts {
+  shell: number;
+  supabase: number;
+  remotes: Record<RemoteName, number>;
+}
+
+const envPort = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+/** Ports from the environment (see README, 'Configuration'), else the defaults. */
+export function portsFromEnv(): StackPorts {
+  return {
+    shell: envPort('SHELL_PORT', SHELL.port),
+    supabase: envPort('SUPABASE_PORT', 54321),
+    remotes: Object.fromEntries(
+      REMOTE_NAMES.map((n) => [n, envPort(`${n.toUpperCase()}_PORT`, REMOTES[n].port)]),
+    ) as Record<RemoteName, number>,
+  };
+}
+
+/** What the shell serves as /config.json: every value can be overridden without a rebuild. */
+export function runtimeConfig(ports: StackPorts) {
+  return {
+    supabaseUrl: process.env.SUPABASE_URL ?? `http://localhost:${ports.supabase}`,
+    supabaseAnonKey: process.env.SUPABASE_ANON_KEY ?? DEMO_ANON_KEY,
+    remotes: Object.fromEntries(
+      REMOTE_NAMES.map((n) => [
+        n,
+        process.env[`REMOTE_${n.toUpperCase()}_URL`] ?? `http://localhost:${ports.remotes[n]}/mf-manifest.json`,
+      ]),
+    ),
+  };
+}

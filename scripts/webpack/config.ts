@@ -1,0 +1,87 @@
+import path from 'node:path';
+import webpack, { type Configuration } from 'webpack';
+import HtmlWebpackPlugin from 'html-webpack-plugin';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import { REMOTES, SHELL, type RemoteName } from './packages';
+import { sharedConfig } from './federation';
+
+export const ROOT = path.resolve(__dirname, '../..');
+
+export interface BuildOptions {
+  mode: 'production' | 'development';
+  /** Output folder; defaults to <package>/dist. */
+  outDir?: string;
+  /** Shown by each screen as data-build, so a redeploy is visible. */
+  buildId?: string;
+}
+
+function base(dir: string, opts: BuildOptions, entry: Configuration['entry']): Configuration {
+  const pkgDir = path.join(ROOT, dir);
+  return {
+    mode: opts.mode,
+    context: pkgDir,
+    entry,
+    devtool: opts.mode === 'production' ? false : 'eval-cheap-module-source-map',
+    output: {
+      path: opts.outDir ?? path.join(pkgDir, 'dist'),
+      publicPath: 'auto',
+      filename: '[name].[contenthash:8].js',
+      chunkFilename: '[name].[contenthash:8].js',
+      uniqueName: dir.replace(/-/g, '_'),
+      clean: true,
+    },
+    resolve: { extensions: ['.tsx', '.ts', '.js'] },
+    module: {
+      rules: [
+        {
+          test: /\.tsx?$/,
+          exclude: /node_modules/,
+          // Type checking is its own step (npm run typecheck); builds only transpile.
+          use: { loader: 'ts-loader', options: { transpileOnly: true, configFile: path.join(ROOT, 'tsconfig.json') } },
+        },
+      ],
+    },
+    performance: { hints: false },
+    infrastructureLogging: { level: 'error' },
+    stats: 'errors-warnings',
+    plugins: [
+      new webpack.DefinePlugin({ __BUILD_ID__: JSON.stringify(opts.buildId ?? new Date().toISOString()) }),
+    ],
+  };
+}
+
+export function shellConfig(opts: BuildOptions): Configuration {
+  const config = base(SHELL.dir, opts, './src/index.tsx');
+  config.output!.publicPath = '/';
+  config.plugins!.push(
+    new ModuleFederationPlugin({
+      name: 'shell',
+      remotes: {}, // registered at run time from /config.json
+      shared: sharedConfig(true),
+      shareStrategy: 'loaded-first',
+      dts: false,
+      experiments: { asyncStartup: true },
+    }),
+    new HtmlWebpackPlugin({ template: './public/index.html', favicon: './public/favicon.svg' }),
+  );
+  return config;
+}
+
+export function remoteConfig(name: RemoteName, opts: BuildOptions): Configuration {
+  const remote = REMOTES[name];
+  // No entry of its own: browsers load only remoteEntry.js and the exposed chunks.
+  const config = base(remote.dir, opts, {});
+  config.plugins!.push(
+    new ModuleFederationPlugin({
+      name,
+      filename: 'remoteEntry.js',
+      exposes: remote.exposes,
+      shared: sharedConfig(false),
+      shareStrategy: 'loaded-first',
+      manifest: true,
+      dts: false,
+      experiments: { asyncStartup: true },
+    }),
+  );
+  return config;
+}

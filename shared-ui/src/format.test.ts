@@ -1,0 +1,61 @@
+import { formatChange, formatInteger, formatMoney, formatNumber, formatPrice } from './format';
+
+describe('formatNumber (spec section 9)', () => {
+  it.each([
+    [0, '0.00'],
+    [0.004, '0.00'],
+    [12.5, '12.50'],
+    [999.99, '999.99'],
+    [999.994, '999.99'],
+    [999.995, '1K'],
+    [1_000, '1K'],
+    [1_499, '1K'],
+    [1_500, '2K'],
+    [245_000, '245K'],
+    [999_499, '999K'],
+    [999_999, '1.0M'],
+    [1_000_000, '1.0M'],
+    [2_450_000, '2.5M'],
+    [1_234_567_890, '1234.6M'],
+    [-0.001, '0.00'],
+    [-12.5, '-12.50'],
+    [-1_500, '-2K'],
+    [-2_450_000, '-2.5M'],
+  ])('%p -> %p', (input, expected) => {
+    expect(formatNumber(input)).toBe(expected);
+  });
+
+  it('shows a dash for values that are not numbers', () => {
+    expect(formatNumber(Number.NaN)).toBe('—');
+  });
+});
+
+describe('formatMoney', () => {
+  it.each([
+    [0, '$0.00'],
+    [2_450, '$2K'],
+    [999.995, '$1K'],
+    [1_000_000, '$1.0M'],
+    [-1_000, '-$1K'],
+    [-5.5, '-$5.50'],
+  ])('%p -> %p', (input, expected) => {
+    expect(formatMoney(input)).toBe(expected);
+  });
+});
+
+describe('formatPrice and formatChange', () => {
+  it('prices keep two decimals in full', () => {
+    expect(formatPrice(45.2)).toBe('$45.20');
+    expect(formatPrice(1_234.567)).toBe('$1,234.57');
+    expect(formatPrice(0)).toBe('$0.00');
+  });
+  it('changes have one decimal and a sign', () => {
+    expect(formatChange(5.25)).toBe('+5.3%');
+    expect(formatChange(-3.14)).toBe('-3.1%');
+    expect(formatChange(0)).toBe('0.0%');
+    expect(formatChange(-0.04)).toBe('0.0%');
+  });
+  it('integers get separators', () => {
+    expect(formatInteger(12_450)).toBe('12,450');
+  });
+});

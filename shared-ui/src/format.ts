@@ -1,0 +1,74 @@
+/**
+ * Number display of spec section 9: 1,000,000 or more as x.xM, 1,000 or more as xK (rounded),
+ * otherwise two decimals; US dollars; prices 2 decimals, changes 1 decimal.
+ *
+ * Rounding is decimal (half away from zero on the written digits), so 999.995 reads as 1K and
+ * not 999.99 through binary floating point; a value that rounds up into the next unit is shown in
+ * that unit (999,999 is 1.0M, never 1000K).
+ */
+function roundTo(value: number, digits: number): number {
+  const sign = value < 0 ? -1 : 1;
+  const shifted = Math.round(Number(`${Math.abs(value)}e${digits}`));
+  return sign * Number(`${shifted}e-${digits}`);
+}
+
+function compactAbs(abs: number): string {
+  const cents = roundTo(abs, 2);
+  if (cents < 1_000) return cents.toFixed(2);
+  const thousands = roundTo(abs / 1_000, 0);
+  if (thousands < 1_000) return `${thousands}K`;
+  return `${roundTo(abs / 1_000_000, 1).toFixed(1)}M`;
+}
+
+/** 1.5M, 12K, 999.50 */
+export function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) return '—';
+  const text = compactAbs(Math.abs(value));
+  return value < 0 && text !== '0.00' ? `-${text}` : text;
+}
+
+/** $1.5M, $12K, $999.50, -$3K */
+export function formatMoney(value: number): string {
+  const text = formatNumber(value);
+  return text.startsWith('-') ? `-$${text.slice(1)}` : `$${text}`;
+}
+
+const priceFormat = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/** A price, always in full with two decimals: $1,234.56 */
+export function formatPrice(value: number): string {
+  if (!Number.isFinite(value)) return '—';
+  return priceFormat.format(roundTo(value, 2));
+}
+
+/** A change in percent with one decimal and its sign: +5.2%, -3.1%, 0.0% */
+export function formatChange(value: number): string {
+  if (!Number.isFinite(value)) return '—';
+  const rounded = roundTo(value, 1);
+  const text = Math.abs(rounded).toFixed(1);
+  if (rounded > 0) return `+${text}%`;
+  if (rounded < 0) return `-${text}%`;
+  return `${text}%`;
+}
+
+const integerFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** Whole counts (tokens, holders) with thousands separators: 12,450 */
+export function formatInteger(value: number): string {
+  return Number.isFinite(value) ? integerFormat.format(value) : '—';
+}
+
+/** 2026-11-22T10:00:00Z -> Nov 22, 2026 */
+export function formatDate(iso: string): string {
+  return new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+/** 2026-11-22T10:05:00Z -> 10:05 AM (local time) */
+export function formatTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit' });
+}

@@ -1,0 +1,39 @@
+import styled, { css } from 'styled-components';
+
+export type BadgeVariant = 'default' | 'secondary' | 'outline' | 'up' | 'down' | 'verified';
+
+export const Badge = styled.span<{ $variant?: BadgeVariant }>`
+  display: inline-flex;
+  align-items: center;
+  gap: 4px;
+  padding: 2px 8px;
+  border-radius: ${({ theme }) => theme.radius.full};
+  font-size: 12px;
+  font-weight: 600;
+  border: 1px solid transparent;
+  ${({ $variant = 'default', theme }) => {
+    switch ($variant) {
+      case 'secondary':
+        return css`background: ${theme.colors.surfaceRaised}; color: ${theme.colors.muted};`;
+      case 'outline':
+        return css`border-color: ${theme.colors.border}; color: ${theme.colors.text};`;
+      case 'up':
+        return css`background: rgba(34, 197, 94, 0.15); color: ${theme.colors.up};`;
+      case 'down':
+        return css`background: rgba(239, 68, 68, 0.15); color: ${theme.colors.down};`;
+      case 'verified':
+        return css`background: rgba(34, 211, 238, 0.15); color: ${theme.colors.accent};`;
+      default:
+        return css`background: ${theme.colors.primary}; color: ${theme.colors.primaryText};`;
+    }
+  }}
+`;
+
+/** The verified mark next to a name. */
+export function VerifiedBadge() {
+  return (
+    <Badge $variant="verified" title="Verified" aria-label="Verified">
+      ✓
+    </Badge>
+  );
+}

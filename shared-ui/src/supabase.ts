@@ -1,0 +1,44 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+
+/**
+ * The one Supabase client of the page. shared-ui is a federation singleton, so every remote
+ * gets this same instance: one GoTrueClient, one session refresh loop, one realtime socket.
+ *
+ * supabase-js is a third of the landing page's JavaScript, and a signed-out visitor on the
+ * landing page does not need it, so it is fetched on demand: the shell loads it as soon as a
+ * session is stored or the visitor leaves the landing page.
+ */
+let settings: { url: string; anonKey: string } | null = null;
+let client: SupabaseClient | null = null;
+let loading: Promise<SupabaseClient> | null = null;
+
+export function configureSupabase(url: string, anonKey: string): void {
+  settings = { url, anonKey };
+}
+
+export function loadSupabase(): Promise<SupabaseClient> {
+  if (!settings) return Promise.reject(new Error('configureSupabase() has not run'));
+  const { url, anonKey } = settings;
+  loading ??= import('@supabase/supabase-js').then(({ createClient }) => {
+    client = createClient(url, anonKey, {
+      auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: false },
+    });
+    return client;
+  });
+  return loading;
+}
+
+/** The loaded client. Screens behind the auth guards can rely on it: the guards wait for it. */
+export function supabase(): SupabaseClient {
+  if (!client) throw new Error('Supabase client used before it was loaded');
+  return client;
+}
+
+/** Whether supabase-js has a session in storage (its key is sb-<host label>-auth-token). */
+export function hasStoredSession(): boolean {
+  try {
+    return Object.keys(localStorage).some((k) => /^sb-.+-auth-token$/.test(k));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,44 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { CenteredStatus, supabase, toast, useAppStore } from '@repex/shared-ui';
+import { fetchRole } from './role';
+
+type Verdict = 'checking' | 'admin' | { redirect: string };
+
+/**
+ * Spec section 6: 'Verifying Access...' while checking; a non-admin session is signed out and
+ * sent to /dashboard; no session or a failed role check goes to /nra/login, remembering where
+ * the visitor came from. The children (the admin remote) are not rendered, so not even
+ * fetched, until the check has passed. The database enforces the same rule on its own.
+ */
+export function AdminGuard({ children }: { children: ReactNode }) {
+  const { authLoading, session } = useAppStore();
+  const location = useLocation();
+  const [verdict, setVerdict] = useState<Verdict>('checking');
+  const userId = session?.user.id;
+
+  useEffect(() => {
+    if (authLoading) return;
+    if (!userId) {
+      setVerdict({ redirect: '/nra/login' });
+      return;
+    }
+    let live = true;
+    fetchRole(userId)
+      .then(async (role) => {
+        if (!live) return;
+        if (role === 'admin') return setVerdict('admin');
+        await supabase().auth.signOut();
+        toast({ title: 'Access Denied', description: 'You do not have administrative privileges.', variant: 'destructive' });
+        if (live) setVerdict({ redirect: '/dashboard' });
+      })
+      .catch(() => live && setVerdict({ redirect: '/nra/login' }));
+    return () => {
+      live = false;
+    };
+  }, [authLoading, userId]);
+
+  if (verdict === 'checking') return <CenteredStatus>Verifying Access...</CenteredStatus>;
+  if (verdict !== 'admin') return <Navigate to={verdict.redirect} replace state={{ from: location }} />;
+  return <>{children}</>;
+}

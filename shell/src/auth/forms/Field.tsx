@@ -1,0 +1,23 @@
+import type { InputHTMLAttributes } from 'react';
+import styled from 'styled-components';
+import { Input, Label } from '@repex/shared-ui';
+
+const Wrap = styled.div`
+  margin-bottom: 14px;
+`;
+const Error = styled.p`
+  margin: 6px 0 0;
+  color: ${({ theme }) => theme.colors.down};
+  font-size: 13px;
+`;
+
+/** A labelled input with its validation message, linked for screen readers. */
+export function Field({ id, label, error, ...input }: { id: string; label: string; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <Wrap>
+      <Label htmlFor={id}>{label}</Label>
+      <Input id={id} name={id} aria-invalid={!!error} aria-describedby={error ? `${id}-error` : undefined} {...input} />
+      {error && <Error id={`${id}-error`}>{error}</Error>}
+    </Wrap>
+  );
+}

@@ -1,0 +1,32 @@
+/** Spec section 5: email and password required, email-shaped; sign-up needs a username and 6+ characters. */
+export const PASSWORD_MIN_LENGTH = 6;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export type FieldErrors<K extends string> = Partial<Record<K, string>>;
+
+function emailError(email: string): string | undefined {
+  if (!email.trim()) return 'Email is required.';
+  if (!EMAIL.test(email.trim())) return 'Enter a valid email address.';
+  return undefined;
+}
+
+export function validateSignIn(v: { email: string; password: string }): FieldErrors<'email' | 'password'> {
+  const errors: FieldErrors<'email' | 'password'> = {};
+  const email = emailError(v.email);
+  if (email) errors.email = email;
+  if (!v.password) errors.password = 'Password is required.';
+  return errors;
+}
+
+export function validateSignUp(v: {
+  username: string;
+  email: string;
+  password: string;
+}): FieldErrors<'username' | 'email' | 'password'> {
+  const errors: FieldErrors<'username' | 'email' | 'password'> = validateSignIn(v);
+  if (!v.username.trim()) errors.username = 'Username is required.';
+  if (v.password && v.password.length < PASSWORD_MIN_LENGTH) {
+    errors.password = `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`;
+  }
+  return errors;
+}

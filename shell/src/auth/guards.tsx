@@ -1,0 +1,20 @@
+import type { ReactNode } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { CenteredStatus, useAppStore } from '@repex/shared-ui';
+
+/** Spec section 2: a signed-out visitor on a protected route goes to /auth once loading ends. */
+export function RequireAuth() {
+  const { authLoading, session } = useAppStore();
+  if (authLoading) return <CenteredStatus>Loading...</CenteredStatus>;
+  if (!session) return <Navigate to="/auth" replace />;
+  return <Outlet />;
+}
+
+/** /auth and /auth/nra: signed-in users are redirected to /dashboard. */
+export function SignedOutOnly({ children }: { children?: ReactNode }) {
+  const { authLoading, session } = useAppStore();
+  const location = useLocation();
+  if (authLoading) return <CenteredStatus>Loading...</CenteredStatus>;
+  if (session && !(location.state as { signingIn?: boolean } | null)?.signingIn) return <Navigate to="/dashboard" replace />;
+  return children ? <>{children}</> : <Outlet />;
+}

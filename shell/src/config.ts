@@ -1,0 +1,20 @@
+/**
+ * Run-time configuration, read from /config.json when the page loads, so the same build runs
+ * against any backend and any set of remote URLs: nothing here is baked in at build time.
+ */
+export interface RuntimeConfig {
+  supabaseUrl: string;
+  supabaseAnonKey: string;
+  /** Remote name -> URL of its mf-manifest.json (or remoteEntry.js). */
+  remotes: Record<string, string>;
+}
+
+export async function loadConfig(): Promise<RuntimeConfig> {
+  const res = await fetch('/config.json', { cache: 'no-store' });
+  if (!res.ok) throw new Error(`Could not load /config.json (HTTP ${res.status})`);
+  const config = (await res.json()) as RuntimeConfig;
+  if (!config.supabaseUrl || !config.supabaseAnonKey || !config.remotes) {
+    throw new Error('/config.json must define supabaseUrl, supabaseAnonKey and remotes');
+  }
+  return config;
+}

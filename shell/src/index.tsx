@@ -1,0 +1,22 @@
+import { createRoot } from 'react-dom/client';
+import { configureSupabase } from '@repex/shared-ui';
+import { App } from './App';
+import { loadConfig } from './config';
+import { registerConfiguredRemotes } from './remotes/registry';
+
+const root = createRoot(document.getElementById('root')!);
+
+loadConfig()
+  .then((config) => {
+    configureSupabase(config.supabaseUrl, config.supabaseAnonKey);
+    registerConfiguredRemotes(config.remotes);
+    root.render(<App />);
+  })
+  .catch((error: unknown) => {
+    console.error('[shell] start-up failed', error);
+    root.render(
+      <p style={{ padding: 32, textAlign: 'center' }}>
+        RepX could not start: its configuration is unavailable. Please reload in a moment.
+      </p>,
+    );
+  });

@@ -1,0 +1,74 @@
+import { Component, useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { CenteredStatus, ErrorState, Page } from '@repex/shared-ui';
+import { loadScreen } from './registry';
+
+type LoadState = { status: 'loading' } | { status: 'ready'; Screen: ComponentType } | { status: 'failed'; error: Error };
+
+interface Props {
+  remote: string;
+  module: string;
+  /** Human name of the screen, used in the error message. */
+  label: string;
+}
+
+/**
+ * A screen provided by a remote, fetched when its route is first shown. If the remote cannot
+ * be loaded (server down, entry broken) or throws while rendering, only this area shows the
+ * error with Retry; the navigation and every other route keep working.
+ */
+export function RemoteScreen({ remote, module, label }: Props) {
+  const [attempt, setAttempt] = useState(0);
+  const [state, setState] = useState<LoadState>({ status: 'loading' });
+
+  useEffect(() => {
+    let live = true;
+    setState({ status: 'loading' });
+    loadScreen(remote, module, attempt > 0)
+      .then((Screen) => live && setState({ status: 'ready', Screen }))
+      .catch((error: unknown) => {
+        console.error(`[shell] loading ${remote}/${module} failed`, error);
+        if (live) setState({ status: 'failed', error: error instanceof Error ? error : new Error(String(error)) });
+      });
+    return () => {
+      live = false;
+    };
+  }, [remote, module, attempt]);
+
+  const retry = () => setAttempt((n) => n + 1);
+
+  if (state.status === 'loading') return <CenteredStatus aria-busy="true">Loading...</CenteredStatus>;
+  if (state.status === 'failed') return <RemoteUnavailable label={label} onRetry={retry} />;
+  return (
+    <RenderBoundary key={attempt} label={label} onRetry={retry}>
+      <state.Screen />
+    </RenderBoundary>
+  );
+}
+
+function RemoteUnavailable({ label, onRetry }: { label: string; onRetry: () => void }) {
+  return (
+    <Page data-testid="remote-error">
+      <ErrorState
+        title={`The ${label} screen could not be loaded.`}
+        message="The service that provides it is not responding. The rest of the app still works; try again in a moment."
+        onRetry={onRetry}
+      />
+    </Page>
+  );
+}
+
+class RenderBoundary extends Component<
+  { label: string; onRetry: () => void; children: ReactNode },
+  { failed: boolean }
+> {
+  state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  componentDidCatch(error: unknown) {
+    console.error(`[shell] the ${this.props.label} screen crashed`, error);
+  }
+  render() {
+    return this.state.failed ? <RemoteUnavailable label={this.props.label} onRetry={this.props.onRetry} /> : this.props.children;
+  }
+}

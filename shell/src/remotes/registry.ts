@@ -1,0 +1,24 @@
+import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import type { ComponentType } from 'react';
+
+let entries: Record<string, string> = {};
+
+/** Registers every remote from run-time config; nothing is fetched until a route needs it. */
+export function registerConfiguredRemotes(remotes: Record<string, string>): void {
+  entries = remotes;
+  registerRemotes(Object.entries(remotes).map(([name, entry]) => ({ name, entry })));
+}
+
+/**
+ * Loads `remote/module` and returns its default export. A retry re-registers the remote with
+ * `force`, which drops the federation runtime's cached (failed) entry, so a remote that came
+ * back up is fetched anew.
+ */
+export async function loadScreen(remote: string, module: string, retry: boolean): Promise<ComponentType> {
+  const entry = entries[remote];
+  if (!entry) throw new Error(`No remote named '${remote}' in /config.json`);
+  if (retry) registerRemotes([{ name: remote, entry }], { force: true });
+  const mod = await loadRemote<{ default?: ComponentType }>(`${remote}/${module}`);
+  if (!mod?.default) throw new Error(`${remote}/${module} has no default export`);
+  return mod.default;
+}
