@@ -1,0 +1,93 @@
+import http from 'node:http';
+import type { Database } from './db/database';
+import { HttpError, applyCors, bearer, sendEmpty, sendJson } from './http/io';
+import { authRoutes } from './auth/routes';
+import { JwtKeys } from './auth/jwt';
+import type { AuthSettings } from './auth/sessions';
+import { Catalog } from './rest/catalog';
+import { restRoutes, type RequestIdentity } from './rest/routes';
+import { restError } from './rest/errors';
+
+export interface AppOptions {
+  db: Database;
+  jwtSecret: string;
+  jwtExpiry: number;
+  /** The URL clients use, for the JWT issuer. */
+  publicUrl: string;
+  log?: (line: string) => void;
+}
+
+const API_ROLES = new Set(['anon', 'authenticated', 'service_role']);
+
+/** One HTTP server for /auth/v1 and /rest/v1, as the Supabase gateway routes them. */
+export async function createApp(opts: AppOptions) {
+  const keys = new JwtKeys(opts.jwtSecret);
+  const settings: AuthSettings = { keys, jwtExpiry: opts.jwtExpiry, issuer: `${opts.publicUrl}/auth/v1` };
+  let catalog = await Catalog.load(opts.db);
+  const auth = authRoutes(opts.db, settings);
+  const rest = restRoutes(opts.db, () => catalog);
+
+  /** The gateway's check: every request carries a valid project key (anon or service_role). */
+  async function checkApiKey(req: http.IncomingMessage, url: URL): Promise<void> {
+    const key = (req.headers.apikey as string | undefined) ?? url.searchParams.get('apikey') ?? undefined;
+    if (!key) throw new HttpError(401, { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' });
+    const verified = await keys.verify(key);
+    if (!verified.ok || !API_ROLES.has(verified.claims.role) || verified.claims.role === 'authenticated') {
+      throw new HttpError(401, { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' });
+    }
+  }
+
+  /** PostgREST's rule: the role and claims come from the Authorization bearer JWT; none means anon. */
+  async function identify(req: http.IncomingMessage): Promise<RequestIdentity> {
+    const token = bearer(req);
+    if (!token) return { role: 'anon', claims: { role: 'anon' } };
+    const verified = await keys.verify(token);
+    if (!verified.ok) {
+      throw new HttpError(
+        401,
+        verified.reason === 'expired'
+          ? { code: 'PGRST303', details: null, hint: null, message: 'JWT expired' }
+          : { code: 'PGRST301', details: null, hint: null, message: 'JWT could not be decoded or verified' },
+        { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${verified.reason === 'expired' ? 'JWT expired' : 'JWT invalid'}"` },
+      );
+    }
+    if (!API_ROLES.has(verified.claims.role)) {
+      throw restError(401, '22023', `role "${verified.claims.role}" does not exist`);
+    }
+    return { role: verified.claims.role, claims: verified.claims };
+  }
+
+  async function route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    applyCors(req, res);
+    if (req.method === 'OPTIONS') return sendEmpty(res, 204);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const m = /^\/(auth|rest)\/v1(\/.*)?$/.exec(url.pathname);
+    if (!m) {
+      if (url.pathname === '/' || url.pathname === '/health') return sendJson(res, 200, { status: 'ok', database: opts.db.kind });
+      throw new HttpError(404, { message: `No route ${url.pathname}` });
+    }
+    await checkApiKey(req, url);
+    const path = m[2] ?? '/';
+    if (m[1] === 'auth') return auth(req, res, path, url);
+    return rest(req, res, path, url, await identify(req));
+  }
+
+  const server = http.createServer((req, res) => {
+    const started = Date.now();
+    route(req, res)
+      .catch((error: unknown) => {
+        if (error instanceof HttpError) return sendJson(res, error.status, error.body, error.headers);
+        opts.log?.(`error ${req.method} ${req.url}: ${error instanceof Error ? error.stack : String(error)}`);
+        sendJson(res, 500, { code: 'XX000', details: null, hint: null, message: 'Internal server error' });
+      })
+      .finally(() => opts.log?.(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms`));
+  });
+
+  return {
+    server,
+    /** Re-reads tables and functions, as PostgREST's NOTIFY pgrst, 'reload schema' does. */
+    reloadSchema: async () => {
+      catalog = await Catalog.load(opts.db);
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/** auth.users as the server reads it, and the User JSON that GoTrue returns. */
+export interface UserRow {
+  id: string;
+  email: string;
+  encrypted_password: string | null;
+  email_confirmed_at: Date | null;
+  last_sign_in_at: Date | null;
+  raw_app_meta_data: Record<string, unknown>;
+  raw_user_meta_data: Record<string, unknown>;
+  banned_until: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const USER_COLUMNS =
+  'id, email, encrypted_password, email_confirmed_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, banned_until, created_at, updated_at';
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : undefined);
+
+export function userJson(u: UserRow) {
+  return {
+    id: u.id,
+    aud: 'authenticated',
+    role: 'authenticated',
+    email: u.email,
+    phone: '',
+    email_confirmed_at: iso(u.email_confirmed_at),
+    confirmed_at: iso(u.email_confirmed_at),
+    last_sign_in_at: iso(u.last_sign_in_at),
+    app_metadata: u.raw_app_meta_data,
+    user_metadata: u.raw_user_meta_data,
+    identities: [
+      {
+        identity_id: u.id,
+        id: u.id,
+        user_id: u.id,
+        identity_data: { sub: u.id, email: u.email, email_verified: !!u.email_confirmed_at, phone_verified: false },
+        provider: 'email',
+        last_sign_in_at: iso(u.last_sign_in_at),
+        created_at: iso(u.created_at),
+        updated_at: iso(u.updated_at),
+        email: u.email,
+      },
+    ],
+    created_at: iso(u.created_at),
+    updated_at: iso(u.updated_at),
+    is_anonymous: false,
+  };
+}
+
+export function isBanned(u: UserRow): boolean {
+  return !!u.banned_until && new Date(u.banned_until).getTime() > Date.now();
+}

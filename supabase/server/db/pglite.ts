@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
+import type { Database, Queryable } from './database';
+
+/**
+ * Embedded Postgres. One connection: every request is one short transaction through PGlite's
+ * own queue. A lock file keeps a second process from opening (and corrupting) the same folder.
+ */
+export async function openPglite(dataDir?: string): Promise<Database> {
+  let lockFile: string | undefined;
+  if (dataDir) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    lockFile = path.join(path.dirname(path.resolve(dataDir)), `${path.basename(dataDir)}.lock`);
+    takeLock(lockFile);
+  }
+  const db = new PGlite({ dataDir, extensions: { pgcrypto } });
+  await db.waitReady;
+
+  const wrap = (q: { query: PGlite['query'] }): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      return (await q.query<T>(sql, params)).rows;
+    },
+  });
+
+  return {
+    kind: 'pglite',
+    ...wrap(db),
+    async exec(sql) {
+      await db.exec(sql);
+    },
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    async listen(channel, onPayload) {
+      const unlisten = await db.listen(channel, onPayload);
+      return async () => unlisten();
+    },
+    async close() {
+      if (!db.closed) {
+        await db.query('checkpoint').catch(() => undefined);
+        await db.close();
+      }
+      if (lockFile) fs.rmSync(lockFile, { force: true });
+    },
+  };
+}
+
+function takeLock(lockFile: string): void {
+  try {
+    fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+  } catch {
+    const pid = Number(fs.readFileSync(lockFile, 'utf8'));
+    if (pid && pid !== process.pid && isAlive(pid)) {
+      throw new Error(`The data folder is in use by process ${pid} (${lockFile}). Stop it first.`);
+    }
+    fs.writeFileSync(lockFile, String(process.pid)); // a stale lock from a killed process
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,95 @@
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Database } from './db/database';
+import { migrate } from './db/migrate';
+import { openPglite } from './db/pglite';
+import { openPostgres } from './db/postgres';
+import { createApp } from './app';
+
+/** The Supabase CLI's well-known local JWT secret; set JWT_SECRET for anything shared. */
+export const DEFAULT_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
+
+export interface BackendOptions {
+  port?: number;
+  host?: string;
+  /** PostgreSQL connection string; without it the embedded PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite data folder; undefined keeps the database in memory. */
+  dataDir?: string;
+  jwtSecret?: string;
+  jwtExpiry?: number;
+  seed?: boolean;
+  publicUrl?: string;
+  log?: (line: string) => void;
+}
+
+export interface Backend {
+  url: string;
+  port: number;
+  db: Database;
+  close: () => Promise<void>;
+}
+
+export async function startBackend(opts: BackendOptions = {}): Promise<Backend> {
+  const db = opts.databaseUrl ? await openPostgres(opts.databaseUrl) : await openPglite(opts.dataDir);
+  try {
+    await migrate(db, { seed: opts.seed ?? true });
+    const host = opts.host ?? '127.0.0.1';
+    const port = opts.port ?? 54321;
+    const publicUrl = opts.publicUrl ?? `http://localhost:${port}`;
+    const app = await createApp({
+      db,
+      jwtSecret: opts.jwtSecret ?? DEFAULT_JWT_SECRET,
+      jwtExpiry: opts.jwtExpiry ?? 3600,
+      publicUrl,
+      log: opts.log,
+    });
+    await new Promise<void>((resolve, reject) => {
+      app.server.once('error', reject);
+      app.server.listen(port, host, resolve);
+    });
+    const actual = (app.server.address() as AddressInfo).port;
+    return {
+      url: `http://localhost:${actual}`,
+      port: actual,
+      db,
+      close: async () => {
+        app.server.closeAllConnections();
+        await new Promise<void>((resolve) => app.server.close(() => resolve()));
+        await db.close();
+      },
+    };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+export function backendOptionsFromEnv(): BackendOptions {
+  return {
+    port: Number(process.env.SUPABASE_PORT ?? 54321),
+    host: process.env.SUPABASE_HOST ?? '127.0.0.1',
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    dataDir: process.env.DATA_DIR ?? path.resolve(__dirname, '../../.data/pglite'),
+    jwtSecret: process.env.JWT_SECRET ?? DEFAULT_JWT_SECRET,
+    jwtExpiry: Number(process.env.JWT_EXPIRY ?? 3600),
+    seed: process.env.SEED !== 'false',
+    publicUrl: process.env.SUPABASE_PUBLIC_URL,
+    log: process.env.LOG_REQUESTS === 'true' ? (l) => console.log(l) : (l) => l.startsWith('error') && console.error(l),
+  };
+}
+
+/** `tsx supabase/server/index.ts` runs the backend alone. */
+if (require.main === module) {
+  startBackend(backendOptionsFromEnv())
+    .then((backend) => {
+      console.log(`Supabase-compatible backend on ${backend.url} (${backend.db.kind})`);
+      const stop = () => void backend.close().then(() => process.exit(0));
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    })
+    .catch((error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    });
+}
