@@ -7,7 +7,7 @@
  *   BUILD_ID=v2 OUT_DIR=/tmp/w npm run build -- mf-wallet
  */
 import path from 'node:path';
-import webpack, { type Configuration } from 'webpack';
+import webpack, { type Configuration, type Stats } from 'webpack';
 import { remoteConfig, shellConfig, ROOT, type BuildOptions } from './webpack/config';
 import { PACKAGE_DIRS, REMOTE_NAMES, REMOTES, SHELL } from './webpack/packages';
 import { gzippedJs } from './lib/sizes';
@@ -21,14 +21,24 @@ export function configFor(dir: string, opts: BuildOptions): Configuration {
   return remoteConfig(name, opts);
 }
 
-export function compile(config: Configuration): Promise<void> {
+export function compile(config: Configuration): Promise<Stats> {
   return new Promise((resolve, reject) => {
     webpack(config, (err, stats) => {
-      if (err) return reject(err);
-      if (stats?.hasErrors()) return reject(new Error(stats.toString({ all: false, errors: true })));
-      resolve();
+      if (err || !stats) return reject(err ?? new Error('webpack returned no stats'));
+      if (stats.hasErrors()) return reject(new Error(stats.toString({ all: false, errors: true })));
+      resolve(stats);
     });
   });
+}
+
+/** Files of chunks made only of supabase-js: the shell fetches them on demand, not on the landing page. */
+function onDemandFiles(stats: Stats): Set<string> {
+  const { chunks = [] } = stats.toJson({ all: false, chunks: true, chunkModules: true });
+  return new Set(
+    chunks
+      .filter((c) => c.modules?.length && c.modules.every((m) => /node_modules[\\/]@supabase[\\/]/.test(m.name ?? '')))
+      .flatMap((c) => c.files ?? []),
+  );
 }
 
 export async function build(dirs: string[], opts: BuildOptions): Promise<void> {
@@ -43,16 +53,16 @@ async function main() {
   const started = Date.now();
   for (const dir of targets) {
     const t = Date.now();
-    await compile(configFor(dir, { mode: 'production', outDir, buildId: process.env.BUILD_ID }));
+    const stats = await compile(configFor(dir, { mode: 'production', outDir, buildId: process.env.BUILD_ID }));
     const out = outDir ?? path.join(ROOT, dir, 'dist');
     const kb = (gzippedJs(out) / 1024).toFixed(1);
     console.log(`built ${dir.padEnd(13)} ${kb.padStart(7)} KB gzipped JS   (${((Date.now() - t) / 1000).toFixed(1)} s)`);
-  }
-  if (targets.includes(SHELL.dir) && !outDir) {
-    // The shell has no lazy routes of its own: all of its JavaScript is what the landing page loads.
-    const landing = gzippedJs(path.join(ROOT, SHELL.dir, 'dist')) / 1024;
-    const verdict = landing <= LANDING_BUDGET_KB ? 'within' : 'OVER';
-    console.log(`landing page: ${landing.toFixed(1)} KB gzipped JS, ${verdict} the ${LANDING_BUDGET_KB} KB budget`);
+    if (dir === SHELL.dir) {
+      // The shell has no lazy routes: the landing page loads all of it but the on-demand supabase-js.
+      const landing = gzippedJs(out, onDemandFiles(stats)) / 1024;
+      const verdict = landing <= LANDING_BUDGET_KB ? 'within' : 'OVER';
+      console.log(`  landing page: ${landing.toFixed(1)} KB gzipped JS, ${verdict} the ${LANDING_BUDGET_KB} KB budget`);
+    }
   }
   console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-/** Total gzipped size in bytes of the .js files directly in `dir`. */
-export function gzippedJs(dir: string): number {
+/** Total gzipped size in bytes of the .js files directly in `dir`, less those in `except`. */
+export function gzippedJs(dir: string, except: Set<string> = new Set()): number {
   return fs
     .readdirSync(dir)
-    .filter((f) => f.endsWith('.js'))
+    .filter((f) => f.endsWith('.js') && !except.has(f))
     .reduce((sum, f) => sum + zlib.gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length, 0);
 }

@@ -100,8 +100,8 @@ export function Toaster() {
             if (!open) dismiss(t.id);
           }}
         >
-          <Title>{t.title}</Title>
-          {t.description && <Description>{t.description}</Description>}
+          <Title data-testid="toast-title">{t.title}</Title>
+          {t.description && <Description data-testid="toast-description">{t.description}</Description>}
           <Close aria-label="Close">×</Close>
         </Root>
       ))}

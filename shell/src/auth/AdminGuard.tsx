@@ -20,7 +20,8 @@ export function AdminGuard({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (authLoading) return;
     if (!userId) {
-      setVerdict({ redirect: '/nra/login' });
+      // Keep a decision already taken: signing a non-admin out also clears the session.
+      setVerdict((v) => (v === 'checking' ? { redirect: '/nra/login' } : v));
       return;
     }
     let live = true;
@@ -28,9 +29,9 @@ export function AdminGuard({ children }: { children: ReactNode }) {
       .then(async (role) => {
         if (!live) return;
         if (role === 'admin') return setVerdict('admin');
+        setVerdict({ redirect: '/dashboard' });
         await supabase().auth.signOut();
         toast({ title: 'Access Denied', description: 'You do not have administrative privileges.', variant: 'destructive' });
-        if (live) setVerdict({ redirect: '/dashboard' });
       })
       .catch(() => live && setVerdict({ redirect: '/nra/login' }));
     return () => {

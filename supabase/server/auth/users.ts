@@ -7,13 +7,14 @@ export interface UserRow {
   last_sign_in_at: Date | null;
   raw_app_meta_data: Record<string, unknown>;
   raw_user_meta_data: Record<string, unknown>;
-  banned_until: Date | null;
+  /** Computed in SQL: banned_until may be 'infinity', which a JS Date cannot hold. */
+  banned: boolean;
   created_at: Date;
   updated_at: Date;
 }
 
 export const USER_COLUMNS =
-  'id, email, encrypted_password, email_confirmed_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, banned_until, created_at, updated_at';
+  'id, email, encrypted_password, email_confirmed_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, coalesce(banned_until > now(), false) as banned, created_at, updated_at';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : undefined);
 
@@ -49,5 +50,5 @@ export function userJson(u: UserRow) {
 }
 
 export function isBanned(u: UserRow): boolean {
-  return !!u.banned_until && new Date(u.banned_until).getTime() > Date.now();
+  return u.banned;
 }

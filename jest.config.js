@@ -1,0 +1,31 @@
+/** One runner, three projects: unit (jsdom), integration (the real server) and e2e (Chromium). */
+const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true, diagnostics: false }];
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'jsdom',
+      roots: ['<rootDir>/shared-ui/src', '<rootDir>/shell/src', '<rootDir>/mf-market/src', '<rootDir>/mf-portfolio/src',
+        '<rootDir>/mf-trading/src', '<rootDir>/mf-wallet/src', '<rootDir>/mf-admin/src'],
+      testMatch: ['**/*.test.ts', '**/*.test.tsx'],
+      transform: { '^.+\\.tsx?$': tsJest },
+      globals: { __BUILD_ID__: 'test' },
+      setupFilesAfterEnv: ['<rootDir>/scripts/jest/unit-setup.ts'],
+    },
+    {
+      displayName: 'integration',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/supabase/tests'],
+      testMatch: ['**/*.test.ts'],
+      transform: { '^.+\\.tsx?$': tsJest },
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/scripts/e2e'],
+      testMatch: ['**/*.test.ts'],
+      transform: { '^.+\\.tsx?$': tsJest },
+    },
+  ],
+};

@@ -1,0 +1,191 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { DEMO_ACCOUNTS } from '../lib/accounts';
+import { SCREENSHOTS, signIn, startApp, toastText, type E2EApp } from './helpers/app';
+
+jest.setTimeout(120_000);
+
+let app: E2EApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app?.close());
+
+async function freshPage(width = 1280): Promise<Page> {
+  const context = await app.newContext({ width });
+  return context.newPage();
+}
+
+test('a signed-out visitor on a protected route goes to /auth', async () => {
+  const page = await freshPage();
+  for (const route of ['/dashboard', '/market', '/profile', '/wallet', '/trading/anything']) {
+    await page.goto(`${app.url}${route}`);
+    await page.waitForURL('**/auth');
+  }
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'auth-1280.png') });
+  await page.context().close();
+});
+
+test('sign-up validates, creates the account and leads to / and on to the dashboard', async () => {
+  const page = await freshPage(390);
+  await page.goto(`${app.url}/auth`);
+  await page.getByRole('tab', { name: 'Sign Up' }).click();
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  for (const msg of ['Username is required.', 'Email is required.', 'Password is required.']) await page.getByText(msg).waitFor();
+  await page.fill('#signup-username', 'e2e_newcomer');
+  await page.fill('#signup-email', 'not-an-email');
+  await page.fill('#signup-password', '12345');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.getByText('Enter a valid email address.').waitFor();
+  await page.getByText('Password must be at least 6 characters.').waitFor();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'signup-errors-390.png') });
+
+  await page.fill('#signup-email', 'newcomer@e2e.repx.dev');
+  await page.fill('#signup-password', 'newcomer-pass');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(toastText(page)).resolves.toEqual({
+    title: 'Sign Up Successful!',
+    description: 'Please check your email to verify your account.',
+    variant: 'default',
+  });
+  await page.waitForURL('**/dashboard');
+  const [profile] = await app.backend.db.query<{ username: string }>(
+    `select p.username from profiles p join auth.users u on u.id = p.id where u.email = 'newcomer@e2e.repx.dev'`,
+  );
+  expect(profile?.username).toBe('e2e_newcomer');
+
+  // The same email again: the server's message in a destructive toast, and no redirect.
+  const again = await freshPage();
+  await again.goto(`${app.url}/auth`);
+  await again.getByRole('tab', { name: 'Sign Up' }).click();
+  await again.fill('#signup-username', 'e2e_other');
+  await again.fill('#signup-email', 'newcomer@e2e.repx.dev');
+  await again.fill('#signup-password', 'newcomer-pass');
+  await again.getByRole('button', { name: 'Create Account' }).click();
+  await expect(toastText(again)).resolves.toEqual({ title: 'Sign up Failed', description: 'User already registered', variant: 'destructive' });
+  expect(again.url()).toMatch(/\/auth$/);
+  await page.context().close();
+  await again.context().close();
+});
+
+test('sign-in: a wrong password stays on the page with the error; the right one signs in and survives a reload', async () => {
+  const page = await freshPage();
+  await page.goto(`${app.url}/auth`);
+  await page.fill('#signin-email', DEMO_ACCOUNTS.user.email);
+  await page.fill('#signin-password', 'wrong-password');
+  await page.click('form[aria-label="Sign In"] button[type=submit]');
+  await expect(toastText(page)).resolves.toEqual({ title: 'Sign in Failed', description: 'Invalid login credentials', variant: 'destructive' });
+  expect(page.url()).toMatch(/\/auth$/);
+
+  await page.fill('#signin-password', DEMO_ACCOUNTS.user.password);
+  await page.click('form[aria-label="Sign In"] button[type=submit]');
+  await page.waitForURL('**/dashboard');
+  await expect(toastText(page)).resolves.toMatchObject({ title: 'Signed In Successfully!' });
+  await page.reload();
+  await page.locator('[data-remote="portfolio"]').first().waitFor();
+  // Signed in, / and /auth lead to the dashboard.
+  for (const route of ['/', '/auth', '/auth/nra']) {
+    await page.goto(`${app.url}${route}`);
+    await page.waitForURL('**/dashboard');
+  }
+
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.waitForURL('**/auth');
+  await expect(toastText(page)).resolves.toEqual({ title: 'Signed Out', description: 'You have been successfully signed out.', variant: 'default' });
+  await page.goto(`${app.url}/dashboard`);
+  await page.waitForURL('**/auth');
+  await page.context().close();
+});
+
+test('toasts: one at a time, F8 focuses them, a swipe right dismisses, and they leave after 5 seconds', async () => {
+  const page = await freshPage();
+  await page.goto(`${app.url}/auth`);
+  const fail = async () => {
+    await page.fill('#signin-email', 'nobody@repx.dev');
+    await page.fill('#signin-password', 'whatever');
+    await page.click('form[aria-label="Sign In"] button[type=submit]');
+  };
+  await fail();
+  await fail();
+  await page.getByTestId('toast').first().waitFor();
+  expect(await page.getByTestId('toast').count()).toBe(1);
+
+  await page.keyboard.press('F8');
+  const focused = () => document.activeElement?.closest('[role=region]')?.getAttribute('aria-label') ?? null;
+  await expect(page.evaluate(focused)).resolves.toMatch(/Notification/);
+
+  const box = (await page.getByTestId('toast').boundingBox())!;
+  await page.mouse.move(box.x + 20, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 60, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.move(box.x + 120, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await page.getByTestId('toast').waitFor({ state: 'detached', timeout: 2000 });
+
+  await page.mouse.move(0, 0);
+  await fail();
+  await page.getByTestId('toast').waitFor();
+  const shown = Date.now();
+  await page.getByTestId('toast').waitFor({ state: 'detached', timeout: 9000 });
+  expect(Date.now() - shown).toBeGreaterThanOrEqual(4000);
+  await page.context().close();
+});
+
+test('admin sign-in: an admin reaches the admin dashboard and signs out to the admin sign-in', async () => {
+  const page = await freshPage();
+  await page.goto(`${app.url}/nra/login`);
+  await page.waitForURL('**/auth/nra');
+  await page.getByText('Admin Panel').waitFor();
+  await page.getByText('Secure Sign In').waitFor();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'admin-signin-1280.png') });
+  await page.fill('#admin-email', DEMO_ACCOUNTS.admin.email);
+  await page.fill('#admin-password', DEMO_ACCOUNTS.admin.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/nra/login/profile');
+  await page.locator('[data-remote="admin"]').first().waitFor();
+  await expect(toastText(page)).resolves.toEqual({ title: 'Admin Sign In Successful!', description: 'Welcome to the Admin Dashboard.', variant: 'default' });
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.waitForURL('**/auth/nra');
+  await expect(toastText(page)).resolves.toEqual({ title: 'Admin Signed Out', description: 'You have been successfully signed out.', variant: 'default' });
+  await page.context().close();
+});
+
+test('admin sign-in as a non-admin: Access Denied, signed out, and the admin code is never fetched', async () => {
+  const page = await freshPage();
+  const adminPort = String(app.ports.remotes.admin);
+  const adminRequests: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).port === adminPort) adminRequests.push(r.url());
+  });
+  await page.goto(`${app.url}/auth/nra`);
+  await page.fill('#admin-email', DEMO_ACCOUNTS.user.email);
+  await page.fill('#admin-password', DEMO_ACCOUNTS.user.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(toastText(page)).resolves.toEqual({
+    title: 'Access Denied',
+    description: 'You do not have administrative privileges.',
+    variant: 'destructive',
+  });
+  expect(page.url()).toMatch(/\/auth\/nra$/);
+  await page.goto(`${app.url}/dashboard`);
+  await page.waitForURL('**/auth'); // signed out
+
+  // A non-admin session on the admin route is signed out and sent to /dashboard (then /auth).
+  await signIn(page, app);
+  await page.goto(`${app.url}/nra/login/profile`);
+  await page.waitForURL('**/auth');
+  expect(adminRequests).toEqual([]);
+
+  // Signed out, the admin route sends to the admin sign-in.
+  await page.goto(`${app.url}/nra/login/profile`);
+  await page.waitForURL('**/auth/nra');
+
+  const bad = await freshPage();
+  await bad.goto(`${app.url}/auth/nra`);
+  await bad.fill('#admin-email', DEMO_ACCOUNTS.admin.email);
+  await bad.fill('#admin-password', 'wrong-password');
+  await bad.getByRole('button', { name: 'Sign In' }).click();
+  await expect(toastText(bad)).resolves.toEqual({ title: 'Sign in Failed', description: 'Invalid login credentials', variant: 'destructive' });
+  await page.context().close();
+  await bad.context().close();
+});

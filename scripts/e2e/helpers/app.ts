@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startBackend, type Backend } from '../../../supabase/server/index';
+import { freePort } from '../../lib/ports';
+import { startFrontends, type Stack } from '../../lib/stack';
+import type { StackPorts } from '../../lib/config';
+import { ROOT } from '../../webpack/config';
+import { PACKAGE_DIRS, REMOTE_NAMES, type RemoteName } from '../../webpack/packages';
+import { DEMO_ACCOUNTS } from '../../lib/accounts';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
+
+export interface E2EApp {
+  url: string;
+  ports: StackPorts;
+  backend: Backend;
+  frontends: Stack;
+  browser: Browser;
+  /** A new browser profile (own storage), like a second person on another machine. */
+  newContext: (opts?: { width?: number }) => Promise<BrowserContext>;
+  close: () => Promise<void>;
+}
+
+/** The built app, served as in production, on free ports, with a fresh seeded database. */
+export async function startApp(): Promise<E2EApp> {
+  for (const dir of PACKAGE_DIRS) {
+    if (!fs.existsSync(path.join(ROOT, dir, 'dist'))) throw new Error(`${dir}/dist is missing: run npm run build first`);
+  }
+  const ports: StackPorts = {
+    shell: await freePort(),
+    supabase: await freePort(),
+    remotes: Object.fromEntries(await Promise.all(REMOTE_NAMES.map(async (n) => [n, await freePort()]))) as Record<RemoteName, number>,
+  };
+  const backend = await startBackend({ port: ports.supabase });
+  const frontends = await startFrontends(ports);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
+  });
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  return {
+    url: frontends.shell.url,
+    ports,
+    backend,
+    frontends,
+    browser,
+    newContext: ({ width = 1280 } = {}) => browser.newContext({ viewport: { width, height: 900 } }),
+    close: async () => {
+      await browser.close();
+      await frontends.close();
+      await backend.close();
+    },
+  };
+}
+
+/** The visible toast's title, description and variant. */
+export async function toastText(page: Page): Promise<{ title: string; description: string; variant: string | null }> {
+  const toast = page.getByTestId('toast').first();
+  await toast.waitFor();
+  return {
+    title: await toast.getByTestId('toast-title').innerText(),
+    description: (await toast.getByTestId('toast-description').count()) ? await toast.getByTestId('toast-description').innerText() : '',
+    variant: await toast.getAttribute('data-variant'),
+  };
+}
+
+export async function signIn(page: Page, app: E2EApp, creds: { email: string; password: string } = DEMO_ACCOUNTS.user) {
+  await page.goto(`${app.url}/auth`);
+  await page.fill('#signin-email', creds.email);
+  await page.fill('#signin-password', creds.password);
+  await page.click('form[aria-label="Sign In"] button[type=submit]');
+  await page.waitForURL('**/dashboard');
+}

@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { configFor, compile } from '../build';
+import { SCREENSHOTS, signIn, startApp, type E2EApp } from './helpers/app';
+
+jest.setTimeout(120_000);
+
+let app: E2EApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app?.close());
+
+/** Counts React renderers registering with the devtools hook: one per React copy in the page. */
+const COUNT_REACT_RENDERERS = () => {
+  const w = window as unknown as { __renderers: number; __REACT_DEVTOOLS_GLOBAL_HOOK__: unknown };
+  w.__renderers = 0;
+  w.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    isDisabled: false,
+    supportsFiber: true,
+    renderers: new Map(),
+    inject() {
+      w.__renderers += 1;
+      return w.__renderers;
+    },
+    onCommitFiberRoot() {},
+    onCommitFiberUnmount() {},
+    onPostCommitFiberRoot() {},
+    checkDCE() {},
+  };
+};
+
+test('the landing page of section 2, at desktop and phone width, within its JavaScript budget', async () => {
+  for (const width of [1280, 390]) {
+    const context = await app.newContext({ width });
+    const page = await context.newPage();
+    const bodies: Promise<number>[] = [];
+    const measure = (r: import('playwright-core').Response) => {
+      if (r.url().endsWith('.js') && r.status() === 200) bodies.push(r.body().then((b) => zlib.gzipSync(b).length));
+    };
+    page.on('response', measure);
+    await page.goto(app.url, { waitUntil: 'networkidle' });
+    page.off('response', measure);
+    const gzipped = (await Promise.all(bodies)).reduce((a, b) => a + b, 0);
+    expect(gzipped / 1024).toBeLessThanOrEqual(170);
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toMatch(/The Future of\s+Reputation Trading/);
+    for (const figure of ['12,450+', '$2.4M', '8,920', '94.2%']) await page.getByText(figure, { exact: true }).waitFor();
+    for (const label of ['Active Traders', 'Total Volume', 'Reputation Tokens', 'Success Rate']) {
+      await page.getByText(label, { exact: true }).waitFor();
+    }
+    await expect(page.title()).resolves.toMatch(/RepX/);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `landing-${width}.png`), fullPage: true });
+    console.log(`landing page at ${width}px: ${(gzipped / 1024).toFixed(1)} KB of gzipped JavaScript (budget 170 KB)`);
+    for (const button of ['Get Started', 'Explore Market', 'Start Trading Now']) {
+      await page.goto(app.url);
+      await page.getByRole('button', { name: button }).click();
+      await page.waitForURL('**/auth');
+    }
+    await context.close();
+  }
+});
+
+test('each route loads its own remote, and the page holds one React', async () => {
+  const context = await app.newContext();
+  await context.addInitScript(COUNT_REACT_RENDERERS);
+  const page = await context.newPage();
+  const manifests = new Set<string>();
+  page.on('request', (r) => {
+    if (r.url().endsWith('mf-manifest.json')) manifests.add(new URL(r.url()).port);
+  });
+  await signIn(page, app);
+  const { data: token } = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`).then((rows) => ({ data: rows[0]! }));
+  const routes: [string, string][] = [
+    ['/dashboard', 'portfolio'],
+    ['/market', 'market'],
+    ['/profile', 'portfolio'],
+    [`/trading/${token.id}`, 'trading'],
+    ['/wallet', 'wallet'],
+  ];
+  for (const [route, remote] of routes) {
+    await page.evaluate((to) => {
+      window.history.pushState({}, '', to);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    }, route);
+    await page.locator(`[data-remote="${remote}"]`).first().waitFor();
+  }
+  const expected = ['market', 'portfolio', 'trading', 'wallet'].map((n) => String(app.ports.remotes[n as 'market']));
+  expect([...manifests].sort()).toEqual(expected.sort());
+  expect(manifests.has(String(app.ports.remotes.admin))).toBe(false);
+  expect(await page.evaluate(() => (window as unknown as { __renderers: number }).__renderers)).toBe(1);
+  await context.close();
+});
+
+test('a stopped remote shows an error with Retry while the rest works; Retry recovers it', async () => {
+  const context = await app.newContext();
+  const page = await context.newPage();
+  await signIn(page, app);
+  await app.frontends.stopRemote('wallet');
+  try {
+    await page.getByRole('link', { name: 'Wallet' }).click();
+    await page.getByTestId('remote-error').waitFor();
+    await expect(page.getByTestId('remote-error').innerText()).resolves.toMatch(/The Wallet screen could not be loaded/);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'remote-down.png') });
+    // Navigation and other remotes keep working.
+    await page.getByRole('link', { name: 'Market' }).click();
+    await page.locator('[data-remote="market"]').first().waitFor();
+    await page.getByRole('link', { name: 'Wallet' }).click();
+    await page.getByTestId('remote-error').waitFor();
+  } finally {
+    await app.frontends.startRemote('wallet');
+  }
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await page.locator('[data-remote="wallet"]').first().waitFor();
+  await context.close();
+});
+
+test('a rebuilt remote appears after a reload, without rebuilding the shell', async () => {
+  const context = await app.newContext();
+  const page = await context.newPage();
+  await signIn(page, app);
+  await page.goto(`${app.url}/wallet`);
+  const before = await page.locator('[data-remote="wallet"]').first().getAttribute('data-build');
+  const shellBefore = fs.readdirSync(path.join(__dirname, '../../shell/dist')).sort();
+
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'repex-wallet-'));
+  await compile(configFor('mf-wallet', { mode: 'production', outDir: out, buildId: 'e2e-redeploy' }));
+  await app.frontends.startRemote('wallet', out); // redeploy: same URL, new files
+
+  await page.reload();
+  await expect(page.locator('[data-remote="wallet"]').first().getAttribute('data-build')).resolves.toBe('e2e-redeploy');
+  expect(before).not.toBe('e2e-redeploy');
+  expect(fs.readdirSync(path.join(__dirname, '../../shell/dist')).sort()).toEqual(shellBefore);
+  await app.frontends.startRemote('wallet');
+  fs.rmSync(out, { recursive: true, force: true });
+  await context.close();
+});
+
+test('an unknown address shows the not-found page', async () => {
+  const context = await app.newContext();
+  const page = await context.newPage();
+  await page.goto(`${app.url}/no/such/page`);
+  await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+  await context.close();
+});

@@ -1,0 +1,44 @@
+/**
+ * npm start: builds every package (unless SKIP_BUILD=true), starts the backend on the embedded
+ * database (or DATABASE_URL), serves the shell and each remote on its own port, and prints the
+ * URL to open with the demo credentials.
+ */
+import { backendOptionsFromEnv, startBackend } from '../supabase/server/index';
+import { build } from './build';
+import { portsFromEnv } from './lib/config';
+import { startFrontends } from './lib/stack';
+import { PACKAGE_DIRS } from './webpack/packages';
+import { DEMO_ACCOUNTS } from './lib/accounts';
+
+async function main() {
+  const ports = portsFromEnv();
+  if (process.env.SKIP_BUILD !== 'true') {
+    console.log('Building the shell and the five remotes...');
+    await build(PACKAGE_DIRS, { mode: 'production', buildId: process.env.BUILD_ID });
+  }
+  const backend = await startBackend({ ...backendOptionsFromEnv(), port: ports.supabase });
+  const frontends = await startFrontends(ports);
+  console.log(`
+  RepX is running.
+
+    Open        ${frontends.shell.url}
+    Backend     ${backend.url}  (${backend.db.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'})
+    Remotes     ${Object.entries(frontends.remotes).map(([n, s]) => `${n} ${s?.url}`).join(', ')}
+
+    Demo user   ${DEMO_ACCOUNTS.user.email} / ${DEMO_ACCOUNTS.user.password}
+    Admin       ${DEMO_ACCOUNTS.admin.email} / ${DEMO_ACCOUNTS.admin.password}  (admin sign-in: ${frontends.shell.url}/auth/nra)
+
+  Press Ctrl+C to stop.`);
+  const stop = async () => {
+    await frontends.close();
+    await backend.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

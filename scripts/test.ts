@@ -1,0 +1,26 @@
+/**
+ * npm test: type-checks, builds every package for production, then runs jest's unit and
+ * integration projects (in parallel) and the end-to-end project (one file at a time: each one
+ * starts a database, seven servers and Chromium).
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..');
+const JEST = path.join(ROOT, 'node_modules/jest/bin/jest.js');
+
+function run(label: string, command: string, args: string[]): void {
+  console.log(`\n== ${label}`);
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: process.env });
+  if (result.status !== 0) {
+    console.error(`\n${label} failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+const extra = process.argv.slice(2);
+run('type check', process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit']);
+if (process.env.SKIP_BUILD !== 'true') run('build', process.execPath, ['--import', 'tsx', 'scripts/build.ts']);
+// PGlite loads its WebAssembly with dynamic import(), which jest's sandbox allows only with this flag.
+run('unit and integration tests', process.execPath, ['--experimental-vm-modules', JEST, '--selectProjects', 'unit', 'integration', ...extra]);
+run('end-to-end tests', process.execPath, ['--experimental-vm-modules', JEST, '--selectProjects', 'e2e', '--runInBand', ...extra]);

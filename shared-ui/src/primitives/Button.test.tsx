@@ -1,0 +1,31 @@
+import { render, screen } from '@testing-library/react';
+import { ThemeProvider } from 'styled-components';
+import { theme } from '../theme';
+import { Button, type ButtonSize, type ButtonVariant } from './Button';
+
+const VARIANTS: ButtonVariant[] = ['default', 'destructive', 'outline', 'secondary', 'ghost', 'link'];
+const SIZES: ButtonSize[] = ['default', 'sm', 'lg', 'icon'];
+
+describe('Button', () => {
+  it('renders every variant and size as a plain button (never a form submit by default)', () => {
+    render(
+      <ThemeProvider theme={theme}>
+        {VARIANTS.flatMap((v) => SIZES.map((s) => <Button key={`${v}-${s}`} $variant={v} $size={s}>{`${v}-${s}`}</Button>))}
+      </ThemeProvider>,
+    );
+    expect(screen.getAllByRole('button')).toHaveLength(VARIANTS.length * SIZES.length);
+    expect(screen.getByText('link-sm')).toHaveAttribute('type', 'button');
+  });
+
+  it('gives each variant its own look', () => {
+    render(
+      <ThemeProvider theme={theme}>
+        <Button $variant="default">a</Button>
+        <Button $variant="destructive">b</Button>
+      </ThemeProvider>,
+    );
+    const a = getComputedStyle(screen.getByText('a')).backgroundColor;
+    const b = getComputedStyle(screen.getByText('b')).backgroundColor;
+    expect(a).not.toBe(b);
+  });
+});

@@ -1,0 +1,44 @@
+import { act, render, screen } from '@testing-library/react';
+import { ThemeProvider } from 'styled-components';
+import { theme } from '../theme';
+import { Toaster } from './Toaster';
+import { comingSoon, toast, useToastStore } from './toastStore';
+
+function renderToaster() {
+  return render(
+    <ThemeProvider theme={theme}>
+      <Toaster />
+    </ThemeProvider>,
+  );
+}
+
+beforeEach(() => useToastStore.setState({ toasts: [] }));
+
+describe('toasts (spec sections 4 and 8)', () => {
+  it('shows one toast at a time: a new one replaces the last', () => {
+    renderToaster();
+    act(() => toast({ title: 'First' }));
+    act(() => toast({ title: 'Second', description: 'Later', variant: 'destructive' }));
+    expect(screen.getAllByTestId('toast')).toHaveLength(1);
+    expect(screen.getByTestId('toast-title')).toHaveTextContent('Second');
+    expect(screen.getByTestId('toast')).toHaveAttribute('data-variant', 'destructive');
+  });
+
+  it("says '{feature} Coming Soon!' for unbuilt features", () => {
+    renderToaster();
+    act(() => comingSoon('Advanced Filters'));
+    expect(screen.getByTestId('toast-title')).toHaveTextContent('Advanced Filters Coming Soon!');
+  });
+
+  it('dismisses itself after 5000 ms', () => {
+    jest.useFakeTimers();
+    renderToaster();
+    act(() => toast({ title: 'Short-lived' }));
+    act(() => jest.advanceTimersByTime(4900));
+    expect(screen.queryByTestId('toast')).toBeInTheDocument();
+    act(() => jest.advanceTimersByTime(200));
+    act(() => jest.runOnlyPendingTimers());
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
+    jest.useRealTimers();
+  });
+});

@@ -1,0 +1,143 @@
+import { SignJWT } from 'jose';
+import type { Backend } from '../server/index';
+import { ENGINES, backendFor } from './helpers/backends';
+import { ADMIN, ANON_KEY, DEMO, JWT_SECRET, client, newUser, signedIn } from './helpers/clients';
+
+describe.each(ENGINES)('auth on %s', (engine) => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor(engine)();
+  });
+  afterAll(() => backend.close());
+
+  it('signs up with options.data, creating a profile with the username and an empty wallet', async () => {
+    const { client: c, id } = await newUser(backend.url, 'signup');
+    const { data: session } = await c.auth.getSession();
+    expect(session.session?.access_token).toBeTruthy();
+    const { data: profile } = await c.from('profiles').select('username, full_name, role, status').eq('id', id).single();
+    expect(profile).toMatchObject({ role: 'user', status: 'active' });
+    expect(profile!.username).toMatch(/^signup/);
+    expect(profile!.full_name).toBe(profile!.username);
+    const { data: cash } = await c.from('cash_accounts').select('available, reserved').single();
+    expect(cash).toEqual({ available: 0, reserved: 0 });
+  });
+
+  it('refuses a second account with the same email, a weak password and a bad email', async () => {
+    const { email } = await newUser(backend.url, 'dup');
+    const c = client(backend.url);
+    const dup = await c.auth.signUp({ email, password: 'password-123' });
+    expect(dup.error?.message).toBe('User already registered');
+    const weak = await c.auth.signUp({ email: 'weak@test.repx.dev', password: '12345' });
+    expect(weak.error?.message).toBe('Password should be at least 6 characters.');
+    expect(weak.error?.name).toBe('AuthWeakPasswordError');
+    const bad = await c.auth.signUp({ email: 'not-an-email', password: 'password-123' });
+    expect(bad.error?.message).toBe('Unable to validate email address: invalid format');
+  });
+
+  it('refuses a username that is taken, in words', async () => {
+    const c = client(backend.url);
+    const { error } = await c.auth.signUp({
+      email: 'taken@test.repx.dev',
+      password: 'password-123',
+      options: { data: { username: 'sarahchen', full_name: 'Imposter' } },
+    });
+    expect(error?.message).toBe('The username "sarahchen" is already taken.');
+    const again = await c.auth.signInWithPassword({ email: 'taken@test.repx.dev', password: 'password-123' });
+    expect(again.error?.message).toBe('Invalid login credentials'); // nothing was created
+  });
+
+  it('signs in with the right password only', async () => {
+    const c = client(backend.url);
+    const wrong = await c.auth.signInWithPassword({ email: DEMO.email, password: 'wrong-password' });
+    expect(wrong.error?.message).toBe('Invalid login credentials');
+    expect(wrong.error?.status).toBe(400);
+    const unknown = await c.auth.signInWithPassword({ email: 'nobody@repx.dev', password: 'whatever1' });
+    expect(unknown.error?.message).toBe('Invalid login credentials');
+    const ok = await c.auth.signInWithPassword(DEMO);
+    expect(ok.error).toBeNull();
+    expect(ok.data.user?.email).toBe(DEMO.email);
+    expect(ok.data.session?.expires_in).toBe(3600);
+  });
+
+  it('reads the role from profiles: admin for the admin, user for the demo user', async () => {
+    for (const [creds, role] of [[ADMIN, 'admin'], [DEMO, 'user']] as const) {
+      const c = await signedIn(backend.url, creds);
+      const { data: user } = await c.auth.getUser();
+      const { data } = await c.from('profiles').select('role').eq('id', user.user!.id).single();
+      expect(data).toEqual({ role });
+    }
+  });
+
+  it('rotates refresh tokens; an old one is refused once the reuse window has passed', async () => {
+    const c = await signedIn(backend.url, DEMO);
+    const first = (await c.auth.getSession()).data.session!;
+    const { data, error } = await c.auth.refreshSession();
+    expect(error).toBeNull();
+    expect(data.session!.refresh_token).not.toBe(first.refresh_token);
+    // Within the window the old token still answers with the active one (several tabs at once).
+    const again = await client(backend.url).auth.refreshSession({ refresh_token: first.refresh_token });
+    expect(again.data.session?.refresh_token).toBe(data.session!.refresh_token);
+    // Outside it, reuse ends the session.
+    await backend.db.query(`update auth.refresh_tokens set updated_at = now() - interval '1 minute' where token = $1`, [first.refresh_token]);
+    const stale = await client(backend.url).auth.refreshSession({ refresh_token: first.refresh_token });
+    expect(stale.error?.message).toBe('Invalid Refresh Token: Already Used');
+    const { error: gone } = await c.auth.refreshSession();
+    expect(gone).not.toBeNull();
+  });
+
+  it('signs out: the session is gone on the server too', async () => {
+    const c = await signedIn(backend.url, DEMO);
+    const token = (await c.auth.getSession()).data.session!.access_token;
+    expect((await c.auth.signOut()).error).toBeNull();
+    expect((await c.auth.getSession()).data.session).toBeNull();
+    const { error } = await client(backend.url).auth.getUser(token);
+    expect(error?.message).toBe('Auth session missing!');
+  });
+
+  it('updates the user: metadata merged, password changed, same password refused', async () => {
+    const { client: c, email } = await newUser(backend.url, 'upd');
+    const meta = await c.auth.updateUser({ data: { theme: 'dark' } });
+    expect(meta.data.user?.user_metadata).toMatchObject({ theme: 'dark' });
+    const same = await c.auth.updateUser({ password: 'password-123' });
+    expect(same.error?.message).toBe('New password should be different from the old password.');
+    expect((await c.auth.updateUser({ password: 'password-456' })).error).toBeNull();
+    const signIn = await client(backend.url).auth.signInWithPassword({ email, password: 'password-456' });
+    expect(signIn.error).toBeNull();
+  });
+
+  it('refuses a forged or expired JWT on the data API', async () => {
+    const forged = await new SignJWT({ role: 'authenticated', sub: '00000000-0000-0000-0000-000000000000' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('another-secret-that-is-at-least-32-chars'));
+    const expired = await new SignJWT({ role: 'authenticated', sub: '00000000-0000-0000-0000-000000000000' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(new TextEncoder().encode(JWT_SECRET));
+    for (const [token, message] of [[forged, 'JWT could not be decoded or verified'], [expired, 'JWT expired']]) {
+      const res = await fetch(`${backend.url}/rest/v1/profiles?select=id`, {
+        headers: { apikey: ANON_KEY, Authorization: `Bearer ${token}` },
+      });
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { message: string }).message).toBe(message);
+    }
+    const noKey = await fetch(`${backend.url}/rest/v1/profiles`);
+    expect(noKey.status).toBe(401);
+  });
+
+  it('a suspended account cannot sign in; reactivated, it can', async () => {
+    const { id, email } = await newUser(backend.url, 'susp');
+    const admin = await signedIn(backend.url, ADMIN);
+    expect((await admin.rpc('admin_set_account_status', { p_user: id, p_status: 'suspended' })).error).toBeNull();
+    const refused = await client(backend.url).auth.signInWithPassword({ email, password: 'password-123' });
+    expect(refused.error?.message).toBe('User is banned');
+    expect((await admin.rpc('admin_set_account_status', { p_user: id, p_status: 'active' })).error).toBeNull();
+    expect((await client(backend.url).auth.signInWithPassword({ email, password: 'password-123' })).error).toBeNull();
+  });
+
+  it('says which endpoints it does not serve', async () => {
+    const res = await fetch(`${backend.url}/auth/v1/otp`, { method: 'POST', headers: { apikey: ANON_KEY } });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { message: string }).message).toMatch(/not supported/);
+  });
+});

@@ -1,0 +1,39 @@
+import pg from 'pg';
+import { startBackend, type Backend } from '../../server/index';
+
+/** The PostgreSQL server the suite may use; .ci/run sets TEST_DATABASE_URL explicitly. */
+const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export type Engine = 'pglite' | 'postgres';
+
+/** A fresh database on the PostgreSQL server, dropped when the backend closes. */
+async function startOnPostgres(): Promise<Backend> {
+  const name = `repex_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const backend = await startBackend({ port: 0, databaseUrl: url.toString() });
+  return {
+    ...backend,
+    close: async () => {
+      await backend.close();
+      const c = new pg.Client({ connectionString: ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/**
+ * The engines every integration test runs on: both by default (a PostgreSQL server must answer
+ * at TEST_DATABASE_URL or 127.0.0.1:5432); TEST_ENGINES=pglite narrows it on a machine without one.
+ */
+export const ENGINES: Engine[] = process.env.TEST_ENGINES ? (process.env.TEST_ENGINES.split(',') as Engine[]) : ['pglite', 'postgres'];
+
+export function backendFor(name: Engine): () => Promise<Backend> {
+  return name === 'pglite' ? () => startBackend({ port: 0 }) : startOnPostgres;
+}
