@@ -1,9 +1,193 @@
-import { Page, PageTitle } from '@repex/shared-ui';
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import styled from 'styled-components';
+import {
+  Button, Card, CardGrid, Change, EmptyState, ErrorState, Input, MARKET_TOKEN_COLUMNS, Muted, Page, PageTitle,
+  PersonCell, Progress, Select, SkeletonRows, StatCard, Table, TableScroll, comingSoon, formatChange, formatInteger,
+  formatMoney, formatPrice, media, supabase, unwrap, useQuery, type MarketToken,
+} from '@repex/shared-ui';
+import { PAGE_SIZE, SORTS, readQuery, searchFilter, writeQuery, type MarketQuery } from './market/query';
 
+const Toolbar = styled.div`
+  display: grid;
+  grid-template-columns: minmax(0, 1fr) 200px 240px auto;
+  gap: 12px;
+  margin-bottom: 16px;
+  ${media.tablet} { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
+  ${media.phone} { grid-template-columns: minmax(0, 1fr); }
+`;
+const Score = styled.div`
+  display: flex;
+  align-items: center;
+  gap: 8px;
+  min-width: 120px;
+  span { font-weight: 600; width: 36px; }
+`;
+const Pager = styled.div`
+  display: flex;
+  align-items: center;
+  justify-content: space-between;
+  gap: 12px;
+  margin-top: 16px;
+  flex-wrap: wrap;
+`;
+
+interface Summary {
+  total_market_cap: number;
+  volume_24h: number;
+  active_tokens: number;
+  total_traders: number;
+}
+
+async function loadTokens(q: MarketQuery): Promise<{ rows: MarketToken[]; total: number }> {
+  const [column, direction] = q.sort.split('.');
+  let request = supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS, { count: 'exact' });
+  const search = searchFilter(q.search);
+  if (search) request = request.or(search);
+  if (q.category !== 'all') request = request.eq('category', q.category);
+  const from = (q.page - 1) * PAGE_SIZE;
+  const result = await request
+    .order(column!, { ascending: direction === 'asc' })
+    .order('id')
+    .range(from, from + PAGE_SIZE - 1);
+  return { rows: unwrap(result) as MarketToken[], total: result.count ?? 0 };
+}
+
+/** Spec section 2, Market screen. Search, filter, sort and paging run in the database. */
 export default function Market() {
+  const [params, setParams] = useSearchParams();
+  const query = readQuery(params);
+  const [searchText, setSearchText] = useState(query.search);
+  const update = (change: Partial<MarketQuery>) => setParams(writeQuery({ ...query, page: 1, ...change }), { replace: true });
+
+  // Typing updates the URL (and so the query) after a short pause.
+  useEffect(() => {
+    if (searchText === query.search) return;
+    const t = setTimeout(() => update({ search: searchText }), 250);
+    return () => clearTimeout(t);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [searchText]);
+
+  const summary = useQuery(async () => unwrap(await supabase().from('market_summary').select('*').single()) as Summary, []);
+  const categories = useQuery(
+    async () => (unwrap(await supabase().from('token_categories').select('category').order('category')) as { category: string }[]).map((c) => c.category),
+    [],
+  );
+  const tokens = useQuery(() => loadTokens(query), [query.search, query.category, query.sort, query.page]);
+  const pages = tokens.data ? Math.max(1, Math.ceil(tokens.data.total / PAGE_SIZE)) : 1;
+
   return (
     <Page data-remote="market" data-build={__BUILD_ID__}>
-      <PageTitle>Market</PageTitle>
+      <div>
+        <PageTitle>Reputation Market</PageTitle>
+        <Muted>Discover and trade the reputation tokens of creators, leaders and experts.</Muted>
+      </div>
+
+      <CardGrid>
+        <StatCard label="Total Market Cap" value={summary.data && formatMoney(summary.data.total_market_cap)} />
+        <StatCard label="24h Volume" value={summary.data && formatMoney(summary.data.volume_24h)} />
+        <StatCard label="Active Tokens" value={summary.data && formatInteger(summary.data.active_tokens)} />
+        <StatCard label="Total Traders" value={summary.data && formatInteger(summary.data.total_traders)} />
+      </CardGrid>
+
+      <Card>
+        <Toolbar>
+          <Input
+            type="search"
+            aria-label="Search"
+            placeholder="Search by name, username, or category..."
+            value={searchText}
+            onChange={(e) => setSearchText(e.target.value)}
+          />
+          <Select aria-label="Category" value={query.category} onChange={(e) => update({ category: e.target.value })}>
+            <option value="all">All Categories</option>
+            {(categories.data ?? []).map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </Select>
+          <Select aria-label="Sort by" value={query.sort} onChange={(e) => update({ sort: e.target.value })}>
+            {SORTS.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </Select>
+          <Button $variant="outline" onClick={() => comingSoon('Advanced Filters')}>
+            Advanced Filters
+          </Button>
+        </Toolbar>
+
+        {tokens.error && !tokens.data ? (
+          <ErrorState title="The market could not be loaded." message={tokens.error.message} onRetry={tokens.reload} />
+        ) : (
+          <TableScroll>
+            <Table aria-label="Reputation tokens" aria-busy={tokens.loading}>
+              <thead>
+                <tr>
+                  <th>Person</th>
+                  <th>Reputation</th>
+                  <th className="num">Price</th>
+                  <th className="num">24h Change</th>
+                  <th className="num">Market Cap</th>
+                  <th className="num">Volume</th>
+                  <th className="num">Holders</th>
+                  <th aria-label="Action" />
+                </tr>
+              </thead>
+              <tbody>
+                {!tokens.data && <SkeletonRows rows={6} columns={8} />}
+                {tokens.data?.rows.map((t) => (
+                  <tr key={t.id} data-testid="market-row">
+                    <td>
+                      <PersonCell name={t.name} username={t.username} avatarUrl={t.avatar_url} verified={t.verified} category={t.category} />
+                    </td>
+                    <td>
+                      <Score>
+                        <span>{t.reputation_score.toFixed(1)}</span>
+                        <Progress value={t.reputation_score} label={`Reputation score ${t.reputation_score} of 100`} />
+                      </Score>
+                    </td>
+                    <td className="num">{formatPrice(t.price)}</td>
+                    <td className="num">
+                      <Change $value={t.change_24h}>
+                        {t.change_24h > 0 ? '▲ ' : t.change_24h < 0 ? '▼ ' : ''}
+                        {formatChange(t.change_24h)}
+                      </Change>
+                    </td>
+                    <td className="num">{formatMoney(t.market_cap)}</td>
+                    <td className="num">{formatMoney(t.volume_24h)}</td>
+                    <td className="num">{formatInteger(t.holders)}</td>
+                    <td>
+                      <Link to={`/trading/${t.id}`}>
+                        <Button $size="sm">Trade</Button>
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+            {tokens.data?.rows.length === 0 && <EmptyState>No reputation stocks found matching your criteria.</EmptyState>}
+          </TableScroll>
+        )}
+        {tokens.data && tokens.data.total > PAGE_SIZE && (
+          <Pager>
+            <Muted>
+              {formatInteger((query.page - 1) * PAGE_SIZE + 1)}–{formatInteger(Math.min(query.page * PAGE_SIZE, tokens.data.total))} of{' '}
+              {formatInteger(tokens.data.total)}
+            </Muted>
+            <div style={{ display: 'flex', gap: 8 }}>
+              <Button $variant="outline" $size="sm" disabled={query.page <= 1} onClick={() => update({ page: query.page - 1 })}>
+                Previous
+              </Button>
+              <Button $variant="outline" $size="sm" disabled={query.page >= pages} onClick={() => update({ page: query.page + 1 })}>
+                Next
+              </Button>
+            </div>
+          </Pager>
+        )}
+      </Card>
     </Page>
   );
 }

@@ -1,9 +1,228 @@
-import { Page, PageTitle } from '@repex/shared-ui';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import styled from 'styled-components';
+import {
+  Avatar, Badge, Button, Card, CardGrid, CardTitle, Change, ErrorState, MARKET_TOKEN_COLUMNS, Muted, Page, Skeleton,
+  StatCard, Tabs, TabsContent, TabsList, TabsTrigger, VerifiedBadge, formatChange, formatInteger, formatMoney,
+  formatPrice, media, supabase, unwrap, useAppStore, useQuery, type MarketToken,
+} from '@repex/shared-ui';
+import { OrderBook, type BookLevel } from './trading/OrderBook';
+import { OrderPanel } from './trading/OrderPanel';
+import { PriceChart, type PricePoint } from './trading/PriceChart';
+import { RecentTrades, TAPE_LENGTH, type TapeTrade } from './trading/RecentTrades';
+import type { Side } from './trading/orderMath';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const Header = styled.div`
+  display: flex;
+  align-items: center;
+  gap: 16px;
+  flex-wrap: wrap;
+  h1 { margin: 0; font-size: 26px; display: flex; align-items: center; gap: 8px; }
+`;
+const PriceBlock = styled.div`
+  margin-left: auto;
+  text-align: right;
+  strong { display: block; font-size: 28px; }
+  ${media.phone} { margin-left: 0; text-align: left; }
+`;
+const Layout = styled.div`
+  display: grid;
+  grid-template-columns: minmax(0, 1fr) 360px;
+  gap: 16px;
+  align-items: start;
+  ${media.tablet} { grid-template-columns: minmax(0, 1fr); }
+`;
+const Column = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: 16px;
+  min-width: 0;
+`;
+const Info = styled.dl`
+  margin: 0;
+  display: grid;
+  grid-template-columns: 1fr auto;
+  gap: 10px;
+  dt { color: ${({ theme }) => theme.colors.muted}; }
+  dd { margin: 0; font-weight: 600; text-align: right; }
+`;
+
+interface Mine {
+  cash: number;
+  held: number;
+}
+
+function useTrading(tokenId: string, userId: string | undefined) {
+  const valid = UUID.test(tokenId);
+  const token = useQuery(async () => {
+    if (!valid) return null;
+    return unwrap(await supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS).eq('id', tokenId).maybeSingle()) as MarketToken | null;
+  }, [tokenId]);
+  const history = useQuery(
+    async () => (valid ? (unwrap(await supabase().rpc('price_history', { p_token: tokenId, p_hours: 24 })) as PricePoint[]) : []),
+    [tokenId],
+  );
+  const book = useQuery(
+    async () => (valid ? (unwrap(await supabase().from('order_book').select('side, price, amount').eq('token_id', tokenId)) as BookLevel[]) : []),
+    [tokenId],
+  );
+  const tape = useQuery(
+    async () =>
+      valid
+        ? (unwrap(
+            await supabase()
+              .from('recent_trades')
+              .select('id, price, amount, type, created_at')
+              .eq('token_id', tokenId)
+              .order('created_at', { ascending: false })
+              .order('id', { ascending: false })
+              .limit(TAPE_LENGTH),
+          ) as TapeTrade[])
+        : [],
+    [tokenId],
+  );
+  const mine = useQuery(async (): Promise<Mine> => {
+    const [cash, holding] = await Promise.all([
+      supabase().from('cash_accounts').select('available').eq('user_id', userId!).maybeSingle(),
+      supabase().from('holdings').select('amount, reserved').eq('user_id', userId!).eq('token_id', tokenId).maybeSingle(),
+    ]);
+    const c = unwrap(cash) as { available: number } | null;
+    const h = unwrap(holding) as { amount: number; reserved: number } | null;
+    return { cash: c?.available ?? 0, held: h ? h.amount - h.reserved : 0 };
+  }, [tokenId, userId]);
+  return { token, history, book, tape, mine };
+}
+
+/** /trading/{id}: the token whose id is in the URL, spec section 2, Trading. */
 export default function Trading() {
+  const { userId: tokenId = '' } = useParams();
+  const [params] = useSearchParams();
+  const initialSide: Side = params.get('side') === 'sell' ? 'sell' : 'buy';
+  const me = useAppStore((s) => s.session?.user.id);
+  const { token, history, book, tape, mine } = useTrading(tokenId, me);
+
+  const back = (
+    <Link to="/market">
+      <Button $variant="ghost" $size="sm">
+        ← Back to Market
+      </Button>
+    </Link>
+  );
+
+  if (token.error && token.data === undefined) {
+    return (
+      <Page data-remote="trading" data-build={__BUILD_ID__}>
+        {back}
+        <Card>
+          <ErrorState title="This token could not be loaded." message={token.error.message} onRetry={token.reload} />
+        </Card>
+      </Page>
+    );
+  }
+  if (token.data === null) {
+    return (
+      <Page data-remote="trading" data-build={__BUILD_ID__}>
+        {back}
+        <Card data-testid="token-not-found">
+          <ErrorState
+            title="Token not found"
+            message="There is no reputation token at this address. It may have been delisted, or the link may be wrong."
+            onRetry={token.reload}
+          />
+        </Card>
+      </Page>
+    );
+  }
+  const t = token.data;
+
   return (
     <Page data-remote="trading" data-build={__BUILD_ID__}>
-      <PageTitle>Trading</PageTitle>
+      {back}
+      <Header>
+        {t ? <Avatar name={t.name} src={t.avatar_url} size={56} /> : <Skeleton $width="56px" $height="56px" />}
+        <div>
+          <h1>
+            {t?.name ?? <Skeleton $width="200px" $height="28px" />}
+            {t?.verified && <VerifiedBadge />}
+          </h1>
+          {t && (
+            <Muted>
+              @{t.username} · <Badge $variant="secondary">{t.category}</Badge>
+            </Muted>
+          )}
+        </div>
+        <PriceBlock>
+          <strong data-testid="token-price">{t ? formatPrice(t.price) : <Skeleton $width="100px" $height="30px" />}</strong>
+          {t && <Change $value={t.change_24h}>{formatChange(t.change_24h)} (24h)</Change>}
+        </PriceBlock>
+      </Header>
+
+      <CardGrid>
+        <StatCard label="Reputation Score" value={t && `${t.reputation_score.toFixed(1)}/100`} />
+        <StatCard label="Market Cap" value={t && formatMoney(t.market_cap)} />
+        <StatCard label="24h Volume" value={t && formatMoney(t.volume_24h)} />
+        <StatCard label="Holders" value={t && formatInteger(t.holders)} />
+      </CardGrid>
+
+      <Layout>
+        <Column>
+          <Card>
+            <CardTitle>Price Chart (24h, hourly)</CardTitle>
+            {history.data ? <PriceChart points={history.data} /> : <Skeleton $height="280px" />}
+          </Card>
+          <Card>
+            <Tabs defaultValue="book">
+              <TabsList>
+                <TabsTrigger value="book">Order Book</TabsTrigger>
+                <TabsTrigger value="trades">Recent Trades</TabsTrigger>
+              </TabsList>
+              <TabsContent value="book">
+                {book.error ? (
+                  <ErrorState title="The order book could not be loaded." onRetry={book.reload} />
+                ) : book.data ? (
+                  <OrderBook levels={book.data} />
+                ) : (
+                  <Skeleton $height="220px" />
+                )}
+              </TabsContent>
+              <TabsContent value="trades">
+                {tape.error ? (
+                  <ErrorState title="Recent trades could not be loaded." onRetry={tape.reload} />
+                ) : tape.data ? (
+                  <RecentTrades trades={tape.data} />
+                ) : (
+                  <Skeleton $height="220px" />
+                )}
+              </TabsContent>
+            </Tabs>
+          </Card>
+        </Column>
+        <Column>
+          {t && mine.data ? (
+            <OrderPanel key={`${t.id}-${initialSide}`} tokenName={t.name} price={t.price} cash={mine.data.cash} held={mine.data.held} initialSide={initialSide} />
+          ) : mine.error ? (
+            <Card>
+              <ErrorState title="Your balances could not be loaded." onRetry={mine.reload} />
+            </Card>
+          ) : (
+            <Skeleton $height="520px" />
+          )}
+          <Card aria-label="Token Info">
+            <CardTitle>Token Info</CardTitle>
+            <Info>
+              <dt>Total Supply</dt>
+              <dd>{t ? formatInteger(t.total_supply) : '—'}</dd>
+              <dt>Available</dt>
+              <dd>{t ? formatInteger(t.available_supply) : '—'}</dd>
+              <dt>Holders</dt>
+              <dd>{t ? formatInteger(t.holders) : '—'}</dd>
+              <dt>Your Balance</dt>
+              <dd data-testid="your-balance">{mine.data ? `${formatInteger(mine.data.held)} tokens` : '—'}</dd>
+            </Info>
+          </Card>
+        </Column>
+      </Layout>
     </Page>
   );
 }

@@ -17,3 +17,7 @@ export { Progress } from './primitives/Progress';
 export { Tabs, TabsList, TabsTrigger, TabsContent } from './primitives/Tabs';
 export { EmptyState, ErrorState, CenteredStatus, Page, PageTitle, Muted, Change } from './primitives/States';
 export { signOutWithToast } from './signOut';
+export { useQuery, unwrap, type QueryState } from './data/useQuery';
+export { MARKET_TOKEN_COLUMNS, type MarketToken, type MyTrade, type Profile } from './data/types';
+export { PersonCell } from './primitives/PersonCell';
+export { SkeletonRows } from './primitives/SkeletonRows';

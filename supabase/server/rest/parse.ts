@@ -76,7 +76,10 @@ function parseOperation(column: string, text: string): Condition {
   const dot = rest.indexOf('.');
   const op = dot < 0 ? rest : rest.slice(0, dot);
   if (!OPERATORS.has(op)) throw parseError(`unknown or unsupported operator "${op}" in filter on "${column}"`);
-  return { kind: 'compare', column, op, value: dot < 0 ? '' : rest.slice(dot + 1), negate };
+  const raw = dot < 0 ? '' : rest.slice(dot + 1);
+  // A double-quoted value may hold the reserved characters , ( ) of the logic syntax.
+  const value = op !== 'in' && raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw;
+  return { kind: 'compare', column, op, value, negate };
 }
 
 /** A filter query parameter: `col=[not.]op.value`, or `or=(...)`, `and=(...)`, `not.or=(...)`. */

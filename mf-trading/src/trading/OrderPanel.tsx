@@ -1,0 +1,175 @@
+import { useState } from 'react';
+import styled, { css } from 'styled-components';
+import { Button, Card, CardTitle, Input, Label, Muted, comingSoon, formatInteger, formatPrice } from '@repex/shared-ui';
+import {
+  DEFAULT_AMOUNT, SHORTCUTS, decrement, increment, limitPriceError, maxAmount, orderCost, parseAmount, shortcutAmount,
+  type OrderType, type Side,
+} from './orderMath';
+
+const Toggle = styled.div`
+  display: grid;
+  grid-template-columns: 1fr 1fr;
+  gap: 4px;
+  padding: 4px;
+  border-radius: ${({ theme }) => theme.radius.md};
+  background: ${({ theme }) => theme.colors.surfaceRaised};
+  margin-bottom: 14px;
+`;
+const ToggleButton = styled.button.attrs({ type: 'button' })<{ $active: boolean; $tone?: Side }>`
+  border: 0;
+  height: 36px;
+  border-radius: ${({ theme }) => theme.radius.sm};
+  font-weight: 700;
+  cursor: pointer;
+  color: ${({ theme }) => theme.colors.muted};
+  background: transparent;
+  ${({ $active, $tone, theme }) =>
+    $active &&
+    css`
+      color: #fff;
+      background: ${$tone === 'buy' ? theme.colors.up : $tone === 'sell' ? theme.colors.down : theme.colors.bg};
+    `}
+`;
+const AmountRow = styled.div`
+  display: grid;
+  grid-template-columns: 40px 1fr 40px;
+  gap: 6px;
+`;
+const Shortcuts = styled.div`
+  display: grid;
+  grid-template-columns: repeat(4, 1fr);
+  gap: 6px;
+  margin: 8px 0 14px;
+`;
+const Lines = styled.dl`
+  margin: 0 0 14px;
+  display: grid;
+  grid-template-columns: 1fr auto;
+  gap: 6px;
+  font-size: 14px;
+  dt { color: ${({ theme }) => theme.colors.muted}; }
+  dd { margin: 0; text-align: right; font-variant-numeric: tabular-nums; }
+  .total { font-weight: 700; font-size: 16px; }
+`;
+const Field = styled.div`
+  margin-bottom: 14px;
+`;
+const Error = styled.p`
+  margin: 6px 0 0;
+  color: ${({ theme }) => theme.colors.down};
+  font-size: 13px;
+`;
+
+interface Props {
+  tokenName: string;
+  price: number;
+  cash: number;
+  held: number;
+  initialSide: Side;
+}
+
+/** Spec sections 4, 5 and 9: the order form. Placing an order is the trading engine's issue. */
+export function OrderPanel({ tokenName, price, cash, held, initialSide }: Props) {
+  const [side, setSide] = useState<Side>(initialSide);
+  const [type, setType] = useState<OrderType>('market');
+  const [amount, setAmount] = useState(DEFAULT_AMOUNT);
+  const [limitText, setLimitText] = useState(price.toFixed(2));
+
+  const limitError = type === 'limit' ? limitPriceError(limitText) : null;
+  const effectivePrice = type === 'limit' && !limitError ? Number(limitText) : price;
+  const max = maxAmount(side, cash, effectivePrice, held);
+  const { value, fee, total } = orderCost(effectivePrice, amount);
+  const amountError = amount < 1 ? 'Enter at least 1 token.' : null;
+
+  return (
+    <Card aria-label="Place order">
+      <CardTitle>Place Order</CardTitle>
+      <Toggle role="group" aria-label="Side">
+        <ToggleButton $active={side === 'buy'} $tone="buy" aria-pressed={side === 'buy'} onClick={() => setSide('buy')}>
+          Buy
+        </ToggleButton>
+        <ToggleButton $active={side === 'sell'} $tone="sell" aria-pressed={side === 'sell'} onClick={() => setSide('sell')}>
+          Sell
+        </ToggleButton>
+      </Toggle>
+      <Toggle role="group" aria-label="Order type">
+        <ToggleButton $active={type === 'market'} aria-pressed={type === 'market'} onClick={() => setType('market')}>
+          Market
+        </ToggleButton>
+        <ToggleButton $active={type === 'limit'} aria-pressed={type === 'limit'} onClick={() => setType('limit')}>
+          Limit
+        </ToggleButton>
+      </Toggle>
+
+      <Field>
+        <Label htmlFor="order-amount">Amount (tokens)</Label>
+        <AmountRow>
+          <Button $variant="outline" $size="icon" aria-label="Decrease amount by 10" onClick={() => setAmount(decrement(amount))}>
+            −
+          </Button>
+          <Input
+            id="order-amount"
+            inputMode="numeric"
+            min={1}
+            value={String(amount)}
+            onChange={(e) => setAmount(parseAmount(e.target.value))}
+            aria-invalid={!!amountError}
+            style={{ textAlign: 'center' }}
+          />
+          <Button $variant="outline" $size="icon" aria-label="Increase amount by 10" onClick={() => setAmount(increment(amount))}>
+            +
+          </Button>
+        </AmountRow>
+        {amountError && <Error role="alert">{amountError}</Error>}
+        <Shortcuts>
+          {SHORTCUTS.map((p) => (
+            <Button key={p} $variant="secondary" $size="sm" onClick={() => setAmount(shortcutAmount(p, max))}>
+              {p}%
+            </Button>
+          ))}
+        </Shortcuts>
+        <Muted style={{ fontSize: 13 }}>
+          {side === 'buy'
+            ? `Up to ${formatInteger(max)} tokens with your ${formatPrice(cash)}`
+            : `You hold ${formatInteger(held)} ${tokenName} tokens`}
+        </Muted>
+      </Field>
+
+      {type === 'limit' && (
+        <Field>
+          <Label htmlFor="order-limit">Limit Price (USD)</Label>
+          <Input
+            id="order-limit"
+            type="number"
+            step={0.01}
+            min={0.01}
+            value={limitText}
+            onChange={(e) => setLimitText(e.target.value)}
+            aria-invalid={!!limitError}
+          />
+          {limitError && <Error role="alert">{limitError}</Error>}
+        </Field>
+      )}
+
+      <Lines aria-label="Order summary">
+        <dt>Price</dt>
+        <dd data-testid="order-price">{formatPrice(effectivePrice)}</dd>
+        <dt>Value</dt>
+        <dd data-testid="order-value">{formatPrice(value)}</dd>
+        <dt>Fee (2%)</dt>
+        <dd data-testid="order-fee">{formatPrice(fee)}</dd>
+        <dt className="total">Total</dt>
+        <dd className="total" data-testid="order-total">{formatPrice(total)}</dd>
+      </Lines>
+      <Button
+        $block
+        $size="lg"
+        $variant={side === 'buy' ? 'default' : 'destructive'}
+        disabled={!!amountError || !!limitError}
+        onClick={() => comingSoon('Order Placement')}
+      >
+        {side === 'buy' ? 'Place Buy Order' : 'Place Sell Order'}
+      </Button>
+    </Card>
+  );
+}

@@ -1,0 +1,45 @@
+import { Badge, Muted, Table, formatInteger, formatPrice, formatTime } from '@repex/shared-ui';
+
+export interface TapeTrade {
+  id: number;
+  price: number;
+  amount: number;
+  type: 'buy' | 'sell';
+  created_at: string;
+}
+
+export const TAPE_LENGTH = 5;
+
+export function RecentTrades({ trades }: { trades: TapeTrade[] }) {
+  return (
+    <Table aria-label="Recent trades">
+      <thead>
+        <tr>
+          <th>Price</th>
+          <th className="num">Amount</th>
+          <th>Time</th>
+          <th>Type</th>
+        </tr>
+      </thead>
+      <tbody>
+        {trades.map((t) => (
+          <tr key={t.id} data-testid="recent-trade">
+            <td>{formatPrice(t.price)}</td>
+            <td className="num">{formatInteger(t.amount)}</td>
+            <td>{formatTime(t.created_at)}</td>
+            <td>
+              <Badge $variant={t.type === 'buy' ? 'up' : 'down'}>{t.type === 'buy' ? 'Buy' : 'Sell'}</Badge>
+            </td>
+          </tr>
+        ))}
+        {trades.length === 0 && (
+          <tr>
+            <td colSpan={4}>
+              <Muted>No trades yet.</Muted>
+            </td>
+          </tr>
+        )}
+      </tbody>
+    </Table>
+  );
+}

@@ -1,0 +1,53 @@
+import {
+  DEFAULT_AMOUNT, decrement, increment, limitPriceError, maxAmount, orderCost, parseAmount, shortcutAmount,
+} from './orderMath';
+
+describe('order panel arithmetic (spec sections 4, 5, 9)', () => {
+  it('starts at 100 tokens', () => expect(DEFAULT_AMOUNT).toBe(100));
+
+  it('plus and minus move by 10; minus never goes below 1', () => {
+    expect(increment(100)).toBe(110);
+    expect(decrement(100)).toBe(90);
+    expect(decrement(15)).toBe(5);
+    expect(decrement(5)).toBe(1);
+    expect(decrement(1)).toBe(1);
+    expect(decrement(0)).toBe(1);
+  });
+
+  it('a typed non-number becomes 0; decimals are cut to whole tokens', () => {
+    expect(parseAmount('abc')).toBe(0);
+    expect(parseAmount('')).toBe(0);
+    expect(parseAmount('-5')).toBe(0);
+    expect(parseAmount('42')).toBe(42);
+    expect(parseAmount('12.9')).toBe(12);
+  });
+
+  it('buy maximum is cash / price rounded down; sell maximum is the tokens held', () => {
+    expect(maxAmount('buy', 2450, 45.2, 500)).toBe(54); // 2450 / 45.2 = 54.2
+    expect(maxAmount('sell', 2450, 45.2, 500)).toBe(500);
+    expect(maxAmount('buy', 2450, 0, 500)).toBe(0);
+    expect(maxAmount('buy', 0, 45.2, 0)).toBe(0);
+  });
+
+  it('shortcuts take 25, 50, 75 or 100% of the maximum, rounded down', () => {
+    expect([25, 50, 75, 100].map((p) => shortcutAmount(p, 54))).toEqual([13, 27, 40, 54]);
+    expect([25, 50, 75, 100].map((p) => shortcutAmount(p, 500))).toEqual([125, 250, 375, 500]);
+    expect(shortcutAmount(25, 3)).toBe(0);
+  });
+
+  it('fee is 2% of value; total is value plus fee, in cents', () => {
+    expect(orderCost(45.2, 100)).toEqual({ value: 4520, fee: 90.4, total: 4610.4 });
+    expect(orderCost(0.01, 1)).toEqual({ value: 0.01, fee: 0, total: 0.01 });
+    expect(orderCost(33.33, 3)).toEqual({ value: 99.99, fee: 2, total: 101.99 });
+  });
+
+  it('a limit price is above 0 with step 0.01', () => {
+    expect(limitPriceError('45.25')).toBeNull();
+    expect(limitPriceError('45')).toBeNull();
+    expect(limitPriceError('0')).toMatch(/above/);
+    expect(limitPriceError('-1')).toMatch(/above/);
+    expect(limitPriceError('45.255')).toMatch(/two decimals/);
+    expect(limitPriceError('abc')).toMatch(/above/);
+    expect(limitPriceError('')).toMatch(/Enter/);
+  });
+});

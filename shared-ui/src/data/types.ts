@@ -1,0 +1,52 @@
+/** Rows of the read models the screens use (see supabase/migrations). Numbers are JSON numbers. */
+export interface MarketToken {
+  id: string;
+  owner_id: string | null;
+  name: string;
+  username: string;
+  category: string;
+  reputation_score: number;
+  avatar_url: string | null;
+  verified: boolean;
+  total_supply: number;
+  price: number;
+  change_24h: number;
+  volume_24h: number;
+  market_cap: number;
+  holders: number;
+  available_supply: number;
+}
+
+export interface MyTrade {
+  id: number;
+  token_id: string;
+  name: string;
+  username: string;
+  type: 'buy' | 'sell';
+  amount: number;
+  price: number;
+  value: number;
+  fee: number;
+  total: number;
+  created_at: string;
+}
+
+export interface Profile {
+  id: string;
+  username: string;
+  full_name: string;
+  bio: string;
+  location: string;
+  avatar_url: string | null;
+  cover_url: string | null;
+  role: 'user' | 'admin';
+  status: 'active' | 'suspended';
+  verified: boolean;
+  followers: number;
+  following: number;
+  engagement_rate: number;
+  created_at: string;
+}
+
+export const MARKET_TOKEN_COLUMNS =
+  'id, owner_id, name, username, category, reputation_score, avatar_url, verified, total_supply, price, change_24h, volume_24h, market_cap, holders, available_supply';

@@ -1,0 +1,48 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+export interface QueryState<T> {
+  data: T | undefined;
+  error: Error | undefined;
+  loading: boolean;
+  /** Loads again (Retry buttons, live updates). Keeps showing the last data meanwhile. */
+  reload: () => void;
+}
+
+/**
+ * Runs `load` when `deps` change and tracks loading and errors. A result that arrives after
+ * newer deps is dropped, so fast typing in a search box never shows stale rows.
+ */
+export function useQuery<T>(load: () => Promise<T>, deps: readonly unknown[]): QueryState<T> {
+  const [state, setState] = useState<{ data: T | undefined; error: Error | undefined; loading: boolean }>({
+    data: undefined,
+    error: undefined,
+    loading: true,
+  });
+  const [tick, setTick] = useState(0);
+  const loader = useRef(load);
+  loader.current = load;
+
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true }));
+    loader
+      .current()
+      .then((data) => live && setState({ data, error: undefined, loading: false }))
+      .catch((error: unknown) =>
+        live && setState((s) => ({ data: s.data, loading: false, error: error instanceof Error ? error : new Error(String(error)) })),
+      );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, tick]);
+
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { ...state, reload };
+}
+
+/** Turns a supabase-js result into its data, or throws its error with the server's message. */
+export function unwrap<T>(result: { data: T | null; error: { message: string } | null }): T {
+  if (result.error) throw new Error(result.error.message);
+  return result.data as T;
+}
