@@ -27,6 +27,7 @@ declare
   buyer uuid;
   keys text[] := array['sarah','marcus','emma','alex','david','priya'];
   traders text[];
+  seller_key text;
   i integer;
   step numeric;
 begin
@@ -50,9 +51,10 @@ begin
             (p->>'verified')::boolean, now() - interval '400 days')
     returning id into tid;
     tok := tok || jsonb_build_object(p->>'key', tid);
-    -- A person receives 60% of their token; 40% stays unissued.
+    -- A person receives 60% of their token; 40% stays unissued. The sample people other than the
+    -- demo user are the market's first traders and get working capital.
     perform private.issue_tokens(tid, uid, 600000);
-    perform private.record_deposit(uid, 500000, now() - interval '400 days');
+    if p->>'key' <> 'alex' then perform private.record_deposit(uid, 500000, now() - interval '400 days'); end if;
   end loop;
 
   insert into auth.users (email, encrypted_password, email_confirmed_at, raw_user_meta_data, created_at)
@@ -64,17 +66,23 @@ begin
   demo := (ids->>'alex')::uuid;
   sarah_token := (tok->>'sarah')::uuid;
   update public.profiles set created_at = '2024-03-15' where id = demo;
+  update public.profiles set created_at = now() - interval '420 days' where id = admin_id;
+  -- Marcus was an early backer of Alex Rivera's token: the demo user's token trades through him,
+  -- so the demo user's own history holds only their own decisions.
+  perform private.issue_tokens((tok->>'alex')::uuid, (ids->>'marcus')::uuid, 50000);
 
   -- Hourly trades over the last day for every token: the price walks from its open to its close
-  -- (Sarah Chen's from 40 up). The owner sells to the other sample people in turn.
+  -- (Sarah Chen's from 40 up). The owner (Marcus for the demo user's token) sells to the other
+  -- sample people in turn.
   for i in 1 .. array_length(keys, 1) loop
     p := (select x from jsonb_array_elements(people) x where x->>'key' = keys[i]);
+    seller_key := case when keys[i] = 'alex' then 'marcus' else keys[i] end;
     step := ((p->>'close')::numeric - (p->>'price')::numeric) / 24;
     for h in 0 .. 24 loop
       price := round((p->>'price')::numeric + step * h + case when h % 3 = 1 and h < 24 then -step / 2 else 0 end, 2);
-      traders := array(select k from unnest(keys) k where k not in (keys[i], 'alex'));
-      buyer := (ids->>traders[1 + h % 4])::uuid;
-      perform private.settle_trade((tok->>keys[i])::uuid, buyer, (ids->>keys[i])::uuid, price, 40 + ((h * 37 + i * 11) % 160),
+      traders := array(select k from unnest(keys) k where k not in (seller_key, 'alex'));
+      buyer := (ids->>traders[1 + h % array_length(traders, 1)])::uuid;
+      perform private.settle_trade((tok->>keys[i])::uuid, buyer, (ids->>seller_key)::uuid, price, 40 + ((h * 37 + i * 11) % 160),
         case when h % 2 = 0 then 'buy' else 'sell' end, null, null, 0, false,
         date_trunc('hour', now()) - make_interval(hours => 24 - h) + make_interval(mins => 5 + (h * 7) % 50));
     end loop;
@@ -95,10 +103,10 @@ begin
   for i in 1 .. array_length(keys, 1) loop
     p := (select x from jsonb_array_elements(people) x where x->>'key' = keys[i]);
     for h in 1 .. 5 loop
-      perform private.rest_order((ids->>keys[i])::uuid, (tok->>keys[i])::uuid, 'sell',
+      perform private.rest_order((ids->>(case when keys[i] = 'alex' then 'marcus' else keys[i] end))::uuid, (tok->>keys[i])::uuid, 'sell',
         round((p->>'close')::numeric * (1 + 0.004 * h), 2), 100 + h * 60, now() - make_interval(mins => 30 - h));
-      traders := array(select k from unnest(keys) k where k not in (keys[i], 'alex'));
-      perform private.rest_order((ids->>traders[1 + h % 4])::uuid, (tok->>keys[i])::uuid, 'buy',
+      traders := array(select k from unnest(keys) k where k not in (keys[i], 'alex', 'marcus'));
+      perform private.rest_order((ids->>traders[1 + h % array_length(traders, 1)])::uuid, (tok->>keys[i])::uuid, 'buy',
         round((p->>'close')::numeric * (1 - 0.004 * h), 2), 120 + h * 45, now() - make_interval(mins => 30 - h));
     end loop;
   end loop;

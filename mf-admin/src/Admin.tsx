@@ -1,17 +1,238 @@
 import { useNavigate } from 'react-router-dom';
-import { Button, Page, PageTitle, signOutWithToast } from '@repex/shared-ui';
+import styled from 'styled-components';
+import {
+  Badge, Button, Card, CardGrid, CardTitle, EmptyState, ErrorState, Muted, Page, PageTitle, SkeletonRows, StatCard, Table,
+  TableScroll, Tabs, TabsContent, TabsList, TabsTrigger, comingSoon, formatDate, formatInteger, formatMoney, formatPrice,
+  signOutWithToast, supabase, unwrap, useQuery,
+} from '@repex/shared-ui';
 
+interface Stats {
+  total_users: number;
+  active_users: number;
+  suspended_users: number;
+  fraud_alerts: number;
+  daily_volume: number;
+  revenue_24h: number;
+  trades_24h: number;
+}
+interface AdminUser {
+  id: string;
+  username: string;
+  full_name: string;
+  email: string;
+  role: string;
+  status: string;
+  joined: string;
+  trades_30d: number;
+}
+interface FraudAlert {
+  account: string;
+  username: string;
+  counterparty_username: string;
+  trades_with_counterparty: number;
+  trades_24h: number;
+}
+interface RevenueDay {
+  day: string;
+  trades: number;
+  volume: number;
+  revenue: number;
+}
+
+const Header = styled.header`
+  display: flex;
+  align-items: center;
+  justify-content: space-between;
+  gap: 16px;
+  flex-wrap: wrap;
+`;
+const Actions = styled.div`
+  display: flex;
+  gap: 6px;
+`;
+const Setting = styled.div`
+  display: flex;
+  justify-content: space-between;
+  align-items: center;
+  gap: 12px;
+  padding: 12px 0;
+  border-bottom: 1px solid ${({ theme }) => theme.colors.border};
+`;
+
+const rpc = async <T,>(fn: string, args?: Record<string, unknown>) => unwrap(await supabase().rpc(fn, args)) as T;
+
+/** Spec section 2, Admin dashboard. Every figure comes from admin-only database functions. */
 export default function Admin() {
   const navigate = useNavigate();
+  const stats = useQuery(() => rpc<Stats>('admin_dashboard_stats'), []);
+  const users = useQuery(() => rpc<AdminUser[]>('admin_list_users', { p_limit: 100 }), []);
+  const alerts = useQuery(() => rpc<FraudAlert[]>('admin_fraud_alerts'), []);
+  const revenue = useQuery(() => rpc<RevenueDay[]>('admin_revenue_daily', { p_days: 7 }), []);
+  const s = stats.data;
+
   const signOut = async () => {
     if (await signOutWithToast('admin')) navigate('/nra/login');
   };
+
   return (
     <Page data-remote="admin" data-build={__BUILD_ID__}>
-      <PageTitle>Admin Dashboard</PageTitle>
-      <Button $variant="outline" onClick={signOut}>
-        Sign Out
-      </Button>
+      <Header>
+        <div>
+          <PageTitle>Admin Dashboard</PageTitle>
+          <Muted>RepX operations</Muted>
+        </div>
+        <Button $variant="outline" onClick={signOut}>
+          Sign Out
+        </Button>
+      </Header>
+      {stats.error && !s && <ErrorState title="The figures could not be loaded." message={stats.error.message} onRetry={stats.reload} />}
+      <CardGrid>
+        <StatCard label="Total Users" value={s && formatInteger(s.total_users)} hint={s && `${formatInteger(s.suspended_users)} suspended`} />
+        <StatCard label="Fraud Alerts" value={s && formatInteger(s.fraud_alerts)} hint="Wash-trading signal, last 24h" />
+        <StatCard label="Daily Volume" value={s && formatMoney(s.daily_volume)} hint={s && `${formatInteger(s.trades_24h)} trades`} />
+        <StatCard label="Revenue (24h)" value={s && formatMoney(s.revenue_24h)} hint="2% fee on each side of every trade" />
+      </CardGrid>
+      <Card>
+        <Tabs defaultValue="users">
+          <TabsList>
+            <TabsTrigger value="users">User Management</TabsTrigger>
+            <TabsTrigger value="fraud">Fraud Detection</TabsTrigger>
+            <TabsTrigger value="revenue">Revenue Reports</TabsTrigger>
+            <TabsTrigger value="settings">System Settings</TabsTrigger>
+          </TabsList>
+          <TabsContent value="users">
+            {users.error && !users.data ? (
+              <ErrorState title="Users could not be loaded." onRetry={users.reload} />
+            ) : (
+              <TableScroll>
+                <Table aria-label="Users">
+                  <thead>
+                    <tr>
+                      <th>User</th>
+                      <th>Email</th>
+                      <th>Role</th>
+                      <th>Status</th>
+                      <th>Joined</th>
+                      <th className="num">Trades (30d)</th>
+                      <th>Actions</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {!users.data && <SkeletonRows rows={5} columns={7} />}
+                    {users.data?.map((u) => (
+                      <tr key={u.id} data-testid="admin-user-row">
+                        <td>
+                          <strong>{u.full_name}</strong>
+                          <br />
+                          <Muted>@{u.username}</Muted>
+                        </td>
+                        <td>{u.email}</td>
+                        <td>{u.role === 'admin' ? <Badge>Admin</Badge> : <Badge $variant="secondary">User</Badge>}</td>
+                        <td>
+                          <Badge $variant={u.status === 'active' ? 'up' : 'down'}>{u.status === 'active' ? 'Active' : 'Suspended'}</Badge>
+                        </td>
+                        <td>{formatDate(u.joined)}</td>
+                        <td className="num">{formatInteger(u.trades_30d)}</td>
+                        <td>
+                          <Actions>
+                            <Button $size="sm" $variant="outline" onClick={() => comingSoon('Account Approval')}>Approve</Button>
+                            <Button $size="sm" $variant="outline" onClick={() => comingSoon('Account Rejection')}>Reject</Button>
+                            <Button $size="sm" $variant="destructive" onClick={() => comingSoon('Account Suspension')}>Suspend</Button>
+                            <Button $size="sm" $variant="ghost" onClick={() => comingSoon('Activity Logs')}>Details</Button>
+                          </Actions>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </Table>
+              </TableScroll>
+            )}
+          </TabsContent>
+          <TabsContent value="fraud">
+            <CardTitle>AI-flagged suspicious activity</CardTitle>
+            {alerts.error && !alerts.data && <ErrorState title="Alerts could not be loaded." onRetry={alerts.reload} />}
+            {alerts.data?.length === 0 && <EmptyState>No suspicious activity in the last 24 hours.</EmptyState>}
+            {!!alerts.data?.length && (
+              <TableScroll>
+                <Table aria-label="Fraud alerts">
+                  <thead>
+                    <tr>
+                      <th>Account</th>
+                      <th>Counterparty</th>
+                      <th className="num">Trades together</th>
+                      <th className="num">Trades (24h)</th>
+                      <th>Action</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {alerts.data.map((a) => (
+                      <tr key={`${a.account}-${a.counterparty_username}`}>
+                        <td>@{a.username}</td>
+                        <td>@{a.counterparty_username}</td>
+                        <td className="num">{formatInteger(a.trades_with_counterparty)}</td>
+                        <td className="num">{formatInteger(a.trades_24h)}</td>
+                        <td>
+                          <Button $size="sm" $variant="outline" onClick={() => comingSoon('Fraud Investigation')}>Investigate</Button>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </Table>
+              </TableScroll>
+            )}
+          </TabsContent>
+          <TabsContent value="revenue">
+            {revenue.error && !revenue.data && <ErrorState title="Revenue could not be loaded." onRetry={revenue.reload} />}
+            <TableScroll>
+              <Table aria-label="Revenue by day">
+                <thead>
+                  <tr>
+                    <th>Day</th>
+                    <th className="num">Trades</th>
+                    <th className="num">Volume</th>
+                    <th className="num">Fee Revenue</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {!revenue.data && <SkeletonRows rows={7} columns={4} />}
+                  {revenue.data?.map((r) => (
+                    <tr key={r.day}>
+                      <td>{formatDate(`${r.day}T12:00:00Z`)}</td>
+                      <td className="num">{formatInteger(r.trades)}</td>
+                      <td className="num">{formatPrice(r.volume)}</td>
+                      <td className="num">{formatPrice(r.revenue)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+            </TableScroll>
+            <Button $variant="outline" style={{ marginTop: 12 }} onClick={() => comingSoon('Revenue Export')}>
+              Export Report
+            </Button>
+          </TabsContent>
+          <TabsContent value="settings">
+            <Setting>
+              <div>
+                <strong>Trading fee</strong>
+                <br />
+                <Muted>Charged to the buyer and to the seller on each trade.</Muted>
+              </div>
+              <span>2.00%</span>
+            </Setting>
+            <Setting>
+              <div>
+                <strong>Withdrawal limits</strong>
+                <br />
+                <Muted>Maximum withdrawal per account per day.</Muted>
+              </div>
+              <span>Not set</span>
+            </Setting>
+            <Button style={{ marginTop: 12 }} onClick={() => comingSoon('System Settings')}>
+              Edit Settings
+            </Button>
+          </TabsContent>
+        </Tabs>
+      </Card>
     </Page>
   );
 }

@@ -1,9 +1,193 @@
-import { Page, PageTitle } from '@repex/shared-ui';
+import { Link, useNavigate } from 'react-router-dom';
+import styled from 'styled-components';
+import {
+  Badge, Button, Card, CardGrid, Change, EmptyState, ErrorState, Muted, Page, PageTitle, PersonCell, SkeletonRows,
+  StatCard, Table, TableScroll, Tabs, TabsContent, TabsList, TabsTrigger, comingSoon, formatChange, formatDate,
+  formatInteger, formatMoney, formatPrice, formatTime, media, useAppStore, useQuery,
+} from '@repex/shared-ui';
+import { loadDashboard, loadWatchlist } from './portfolio/data';
 
+const Actions = styled.div`
+  display: grid;
+  grid-template-columns: repeat(4, minmax(0, 1fr));
+  gap: 12px;
+  ${media.phone} { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+`;
+
+const signed = (n: number) => (n > 0 ? `+${formatMoney(n)}` : formatMoney(n));
+
+/** Spec section 2, Investment Dashboard. */
 export default function Dashboard() {
+  const userId = useAppStore((s) => s.session?.user.id)!;
+  const navigate = useNavigate();
+  const data = useQuery(() => loadDashboard(userId), [userId]);
+  const watchlist = useQuery(loadWatchlist, []);
+  const p = data.data?.portfolio;
+
   return (
     <Page data-remote="portfolio" data-build={__BUILD_ID__}>
-      <PageTitle>Dashboard</PageTitle>
+      <div>
+        <PageTitle>Investment Dashboard</PageTitle>
+        <Muted>Track your reputation token portfolio.</Muted>
+      </div>
+      {data.error && !data.data && (
+        <Card>
+          <ErrorState title="Your portfolio could not be loaded." message={data.error.message} onRetry={data.reload} />
+        </Card>
+      )}
+      <CardGrid>
+        <StatCard label="Total Portfolio Value" value={p && formatMoney(p.totalValue)} hint={data.data && `Cash available: ${formatPrice(data.data.cash)}`} />
+        <StatCard label="Total Invested" value={p && formatMoney(p.totalInvested)} />
+        <StatCard
+          label="Unrealized P&L"
+          value={p && <Change $value={p.unrealizedPnL}>{signed(p.unrealizedPnL)}</Change>}
+          hint={p && p.totalInvested > 0 ? formatChange((p.unrealizedPnL / p.totalInvested) * 100) : undefined}
+        />
+        <StatCard label="Realized P&L" value={p && <Change $value={p.realizedPnL}>{signed(p.realizedPnL)}</Change>} />
+      </CardGrid>
+      <Actions>
+        {['Deposit Funds', 'Withdraw', 'Auto-Invest', 'Portfolio Analysis'].map((a, i) => (
+          <Button key={a} $variant={i === 0 ? 'default' : 'outline'} onClick={() => comingSoon(a)}>
+            {a}
+          </Button>
+        ))}
+      </Actions>
+      <Card>
+        <Tabs defaultValue="holdings">
+          <TabsList>
+            <TabsTrigger value="holdings">Holdings</TabsTrigger>
+            <TabsTrigger value="transactions">Transactions</TabsTrigger>
+            <TabsTrigger value="watchlist">Watchlist</TabsTrigger>
+          </TabsList>
+          <TabsContent value="holdings">
+            <TableScroll>
+              <Table aria-label="Holdings">
+                <thead>
+                  <tr>
+                    <th>Person</th>
+                    <th className="num">Tokens</th>
+                    <th className="num">Avg Price</th>
+                    <th className="num">Current Price</th>
+                    <th className="num">Value</th>
+                    <th className="num">P&amp;L</th>
+                    <th>Action</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {!p && <SkeletonRows rows={3} columns={7} />}
+                  {p?.positions.map((pos) => {
+                    const t = data.data!.tokens[pos.tokenId]!;
+                    return (
+                      <tr key={pos.tokenId} data-testid="holding-row">
+                        <td>
+                          <PersonCell name={t.name} username={t.username} avatarUrl={t.avatar_url} verified={t.verified} category={t.category} />
+                        </td>
+                        <td className="num">{formatInteger(pos.tokens)}</td>
+                        <td className="num">{formatPrice(pos.avgPrice)}</td>
+                        <td className="num">{formatPrice(pos.currentPrice)}</td>
+                        <td className="num">{formatPrice(pos.value)}</td>
+                        <td className="num">
+                          <Change $value={pos.pnl}>
+                            {signed(pos.pnl)} ({formatChange(pos.pnlPercent)})
+                          </Change>
+                        </td>
+                        <td style={{ display: 'flex', gap: 6 }}>
+                          <Button $size="sm" onClick={() => navigate(`/trading/${pos.tokenId}?side=buy`)}>
+                            Buy
+                          </Button>
+                          <Button $size="sm" $variant="outline" onClick={() => navigate(`/trading/${pos.tokenId}?side=sell`)}>
+                            Sell
+                          </Button>
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </Table>
+              {p?.positions.length === 0 && (
+                <EmptyState>
+                  You hold no tokens yet. <Link to="/market">Browse the market</Link> to make your first trade.
+                </EmptyState>
+              )}
+            </TableScroll>
+            {data.data?.ownTokenId && <Muted style={{ fontSize: 13 }}>Your own token is shown on your profile.</Muted>}
+          </TabsContent>
+          <TabsContent value="transactions">
+            <TableScroll>
+              <Table aria-label="Transactions">
+                <thead>
+                  <tr>
+                    <th>Type</th>
+                    <th>Person</th>
+                    <th className="num">Tokens</th>
+                    <th className="num">Price</th>
+                    <th className="num">Total</th>
+                    <th>Date &amp; Time</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {!data.data && <SkeletonRows rows={3} columns={6} />}
+                  {data.data?.trades.map((t) => (
+                    <tr key={t.id} data-testid="transaction-row">
+                      <td>
+                        <Badge $variant={t.type === 'buy' ? 'up' : 'down'}>{t.type === 'buy' ? 'Buy' : 'Sell'}</Badge>
+                      </td>
+                      <td>{t.name}</td>
+                      <td className="num">{formatInteger(t.amount)}</td>
+                      <td className="num">{formatPrice(t.price)}</td>
+                      <td className="num">{formatPrice(t.total)}</td>
+                      <td>
+                        {formatDate(t.created_at)} <Muted>{formatTime(t.created_at)}</Muted>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+              {data.data?.trades.length === 0 && <EmptyState>No transactions yet.</EmptyState>}
+            </TableScroll>
+          </TabsContent>
+          <TabsContent value="watchlist">
+            {watchlist.error && !watchlist.data ? (
+              <ErrorState title="Your watchlist could not be loaded." onRetry={watchlist.reload} />
+            ) : (
+              <TableScroll>
+                <Table aria-label="Watchlist">
+                  <thead>
+                    <tr>
+                      <th>Person</th>
+                      <th className="num">Price</th>
+                      <th className="num">24h Change</th>
+                      <th>Category</th>
+                      <th aria-label="Action" />
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {!watchlist.data && <SkeletonRows rows={3} columns={5} />}
+                    {watchlist.data?.map((t) => (
+                      <tr key={t.id} data-testid="watchlist-row">
+                        <td>
+                          <PersonCell name={t.name} username={t.username} avatarUrl={t.avatar_url} verified={t.verified} />
+                        </td>
+                        <td className="num">{formatPrice(t.price)}</td>
+                        <td className="num">
+                          <Change $value={t.change_24h}>{formatChange(t.change_24h)}</Change>
+                        </td>
+                        <td>{t.category}</td>
+                        <td>
+                          <Button $size="sm" onClick={() => navigate(`/trading/${t.id}`)}>
+                            Trade
+                          </Button>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </Table>
+                {watchlist.data?.length === 0 && <EmptyState>Your watchlist is empty.</EmptyState>}
+              </TableScroll>
+            )}
+          </TabsContent>
+        </Tabs>
+      </Card>
     </Page>
   );
 }

@@ -1,9 +1,250 @@
-import { Page, PageTitle } from '@repex/shared-ui';
+import styled from 'styled-components';
+import {
+  Avatar, Badge, Button, Card, CardGrid, CardTitle, EmptyState, ErrorState, Muted, Page, Progress, Skeleton, StatCard,
+  Table, TableScroll, Tabs, TabsContent, TabsList, TabsTrigger, VerifiedBadge, comingSoon, formatDate, formatInteger,
+  formatMoney, formatPrice, media, useAppStore, useQuery,
+} from '@repex/shared-ui';
+import { loadProfile, type ProfileData } from './portfolio/profileData';
 
+const Cover = styled.div`
+  height: 180px;
+  border-radius: ${({ theme }) => theme.radius.lg};
+  background: linear-gradient(120deg, #2b1f66 0%, #1b3a5c 50%, #0f4c5c 100%);
+  ${media.phone} { height: 120px; }
+`;
+const Identity = styled.div`
+  display: flex;
+  align-items: flex-end;
+  gap: 16px;
+  margin-top: -56px;
+  padding: 0 20px;
+  flex-wrap: wrap;
+  > span { border: 4px solid ${({ theme }) => theme.colors.bg}; }
+`;
+const Who = styled.div`
+  flex: 1;
+  min-width: 200px;
+  h1 { margin: 0; font-size: 26px; display: flex; align-items: center; gap: 8px; }
+`;
+const Buttons = styled.div`
+  display: flex;
+  gap: 8px;
+`;
+const Meta = styled.p`
+  margin: 8px 20px 0;
+  color: ${({ theme }) => theme.colors.muted};
+  display: flex;
+  gap: 16px;
+  flex-wrap: wrap;
+`;
+const Two = styled.div`
+  display: grid;
+  grid-template-columns: 1fr 1fr;
+  gap: 16px;
+  ${media.tablet} { grid-template-columns: 1fr; }
+`;
+const Bars = styled.div`
+  display: flex;
+  align-items: flex-end;
+  gap: 8px;
+  height: 220px;
+  padding-top: 8px;
+`;
+const Bar = styled.div`
+  flex: 1;
+  display: flex;
+  flex-direction: column;
+  align-items: center;
+  justify-content: flex-end;
+  height: 100%;
+  font-size: 11px;
+  color: ${({ theme }) => theme.colors.muted};
+  .track { flex: 1; width: 100%; display: flex; align-items: flex-end; }
+  .fill { width: 100%; border-radius: 4px 4px 0 0; background: ${({ theme }) => theme.gradient}; }
+`;
+const Line = styled.div`
+  display: flex;
+  justify-content: space-between;
+  padding: 8px 0;
+  border-bottom: 1px solid ${({ theme }) => theme.colors.border};
+  &:last-child { border-bottom: 0; }
+`;
+
+function Overview({ d }: { d: ProfileData }) {
+  const share = d.token ? (d.ownedOfOwn / d.token.total_supply) * 100 : 0;
+  return (
+    <Two>
+      <Card>
+        <CardTitle>Token Holdings</CardTitle>
+        {d.token ? (
+          <>
+            <Line>
+              <span>You own</span>
+              <strong>
+                {formatInteger(d.ownedOfOwn)} of {formatInteger(d.token.total_supply)}
+              </strong>
+            </Line>
+            <div style={{ margin: '12px 0 6px' }}>
+              <Progress value={share} label={`Ownership ${share.toFixed(1)}%`} height={10} />
+            </div>
+            <Muted>{share.toFixed(1)}% ownership of your token</Muted>
+          </>
+        ) : (
+          <Muted>Your token has not been issued yet.</Muted>
+        )}
+      </Card>
+      <Card>
+        <CardTitle>Social Impact</CardTitle>
+        <Line><span>Followers</span><strong>{formatInteger(d.profile.followers)}</strong></Line>
+        <Line><span>Following</span><strong>{formatInteger(d.profile.following)}</strong></Line>
+        <Line><span>Engagement Rate</span><strong>{d.profile.engagement_rate.toFixed(1)}%</strong></Line>
+      </Card>
+      <Card style={{ gridColumn: '1 / -1' }}>
+        <CardTitle>Recent Activity</CardTitle>
+        {d.recent.length === 0 && <Muted>No activity yet.</Muted>}
+        {d.recent.map((t) => (
+          <Line key={t.id}>
+            <span>
+              <Badge $variant={t.type === 'buy' ? 'up' : 'down'}>{t.type === 'buy' ? 'Bought' : 'Sold'}</Badge>{' '}
+              {formatInteger(t.amount)} {t.name} tokens at {formatPrice(t.price)}
+            </span>
+            <Muted>{formatDate(t.created_at)}</Muted>
+          </Line>
+        ))}
+      </Card>
+    </Two>
+  );
+}
+
+/** Spec section 2, Profile: the signed-in user's own. */
 export default function Profile() {
+  const userId = useAppStore((s) => s.session?.user.id)!;
+  const q = useQuery(() => loadProfile(userId), [userId]);
+  const d = q.data;
+
+  if (q.error && !d) {
+    return (
+      <Page data-remote="portfolio" data-build={__BUILD_ID__}>
+        <Card>
+          <ErrorState title="Your profile could not be loaded." message={q.error.message} onRetry={q.reload} />
+        </Card>
+      </Page>
+    );
+  }
+
+  const t = d?.token;
+  const noToken = d && !t;
   return (
     <Page data-remote="portfolio" data-build={__BUILD_ID__}>
-      <PageTitle>Profile</PageTitle>
+      <div>
+        <Cover role="img" aria-label="Cover image" style={d?.profile.cover_url ? { background: `url(${d.profile.cover_url}) center/cover` } : undefined} />
+        <Identity>
+          {d ? <Avatar name={d.profile.full_name} src={d.profile.avatar_url} size={112} /> : <Skeleton $width="112px" $height="112px" />}
+          <Who>
+            <h1>
+              {d?.profile.full_name ?? <Skeleton $width="200px" $height="28px" />}
+              {d?.profile.verified && <VerifiedBadge />}
+            </h1>
+            {d && <Muted>@{d.profile.username}</Muted>}
+          </Who>
+          <Buttons>
+            <Button $variant="outline" onClick={() => comingSoon('Edit Profile')}>Edit</Button>
+            <Button $variant="outline" onClick={() => comingSoon('Share Profile')}>Share</Button>
+            <Button $variant="outline" onClick={() => comingSoon('Settings')}>Settings</Button>
+          </Buttons>
+        </Identity>
+        {d && <p style={{ margin: '12px 20px 0' }}>{d.profile.bio || <Muted>No bio yet.</Muted>}</p>}
+        {d && (
+          <Meta>
+            {d.profile.location && <span>{d.profile.location}</span>}
+            <span>Joined {new Date(d.profile.created_at).toLocaleDateString('en-US', { month: 'long', year: 'numeric' })}</span>
+          </Meta>
+        )}
+      </div>
+
+      {noToken && (
+        <Card data-testid="token-not-issued">
+          <CardTitle>Your token has not been issued yet</CardTitle>
+          <Muted>
+            Once your social accounts are connected and your reputation has been analysed, your own reputation token is
+            issued to you and appears here, ready to trade.
+          </Muted>
+        </Card>
+      )}
+
+      <CardGrid>
+        <StatCard label="Reputation Score" value={d && (t ? `${t.reputation_score.toFixed(1)}/100` : '—')} />
+        <StatCard label="Token Price" value={d && (t ? formatPrice(t.price) : '—')} />
+        <StatCard label="Market Cap" value={d && (t ? formatMoney(t.market_cap) : '—')} />
+        <StatCard label="Followers" value={d && formatInteger(d.profile.followers)} />
+      </CardGrid>
+
+      <Card>
+        <Tabs defaultValue="overview">
+          <TabsList>
+            <TabsTrigger value="overview">Overview</TabsTrigger>
+            <TabsTrigger value="tokens">Tokens</TabsTrigger>
+            <TabsTrigger value="achievements">Achievements</TabsTrigger>
+            <TabsTrigger value="analytics">Analytics</TabsTrigger>
+          </TabsList>
+          <TabsContent value="overview">{d ? <Overview d={d} /> : <Skeleton $height="240px" />}</TabsContent>
+          <TabsContent value="tokens">
+            <TableScroll>
+              <Table aria-label="Token transactions">
+                <thead>
+                  <tr>
+                    <th>Type</th>
+                    <th className="num">Amount</th>
+                    <th className="num">Price</th>
+                    <th className="num">Total</th>
+                    <th>Date</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d?.tokenTrades.map((tr) => (
+                    <tr key={tr.id}>
+                      <td><Badge $variant={tr.type === 'buy' ? 'up' : 'down'}>{tr.type === 'buy' ? 'Buy' : 'Sell'}</Badge></td>
+                      <td className="num">{formatInteger(tr.amount)}</td>
+                      <td className="num">{formatPrice(tr.price)}</td>
+                      <td className="num">{formatPrice(tr.price * tr.amount)}</td>
+                      <td>{formatDate(tr.created_at)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+              {d && d.tokenTrades.length === 0 && <EmptyState>No trades in your token yet.</EmptyState>}
+            </TableScroll>
+          </TabsContent>
+          <TabsContent value="achievements">
+            {d?.achievements.length === 0 && <EmptyState>No achievements yet. Trade to earn your first.</EmptyState>}
+            {d?.achievements.map((a) => (
+              <Line key={a.id}>
+                <span>
+                  <strong>{a.title}</strong>
+                  <br />
+                  <Muted>{a.description}</Muted>
+                </span>
+                <Muted>{formatDate(a.achieved_on)}</Muted>
+              </Line>
+            ))}
+          </TabsContent>
+          <TabsContent value="analytics">
+            <CardTitle>Reputation Score History</CardTitle>
+            {d && d.history.length === 0 && <EmptyState>No reputation history yet.</EmptyState>}
+            <Bars aria-label="Reputation score by month, out of 100">
+              {d?.history.map((h) => (
+                <Bar key={h.month} title={`${h.month.slice(0, 7)}: ${h.score}`}>
+                  <span>{Math.round(h.score)}</span>
+                  <div className="track">
+                    <div className="fill" style={{ height: `${Math.min(100, h.score)}%` }} data-testid="history-bar" />
+                  </div>
+                  <span>{new Date(`${h.month.slice(0, 10)}T00:00:00`).toLocaleDateString('en-US', { month: 'short' })}</span>
+                </Bar>
+              ))}
+            </Bars>
+          </TabsContent>
+        </Tabs>
+      </Card>
     </Page>
   );
 }

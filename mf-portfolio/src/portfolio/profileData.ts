@@ -1,0 +1,47 @@
+import { MARKET_TOKEN_COLUMNS, supabase, unwrap, type MarketToken, type MyTrade, type Profile } from '@repex/shared-ui';
+
+export interface ProfileData {
+  profile: Profile;
+  /** The user's own token, or null while it has not been issued. */
+  token: MarketToken | null;
+  ownedOfOwn: number;
+  history: { month: string; score: number }[];
+  achievements: { id: number; title: string; description: string; achieved_on: string }[];
+  recent: MyTrade[];
+  /** The latest trades of the user's token, by anyone (the public tape). */
+  tokenTrades: { id: number; type: 'buy' | 'sell'; amount: number; price: number; created_at: string }[];
+}
+
+export async function loadProfile(userId: string): Promise<ProfileData> {
+  const db = supabase();
+  const [profile, token, achievements, recent] = await Promise.all([
+    db.from('profiles').select('*').eq('id', userId).single().then(unwrap),
+    db.from('market_tokens').select(MARKET_TOKEN_COLUMNS).eq('owner_id', userId).maybeSingle().then(unwrap),
+    db.from('achievements').select('id, title, description, achieved_on').eq('profile_id', userId).order('achieved_on', { ascending: false }).then(unwrap),
+    db.from('my_trades').select('*').order('created_at', { ascending: false }).limit(5).then(unwrap),
+  ]);
+  const own = token as MarketToken | null;
+  let ownedOfOwn = 0;
+  let history: ProfileData['history'] = [];
+  let tokenTrades: ProfileData['tokenTrades'] = [];
+  if (own) {
+    const [holding, hist, trades] = await Promise.all([
+      db.from('holdings').select('amount').eq('user_id', userId).eq('token_id', own.id).maybeSingle().then(unwrap),
+      db.from('reputation_history').select('month, score').eq('token_id', own.id).order('month').then(unwrap),
+      db.from('recent_trades').select('id, type, amount, price, created_at').eq('token_id', own.id)
+        .order('created_at', { ascending: false }).order('id', { ascending: false }).limit(20).then(unwrap),
+    ]);
+    ownedOfOwn = (holding as { amount: number } | null)?.amount ?? 0;
+    history = hist as ProfileData['history'];
+    tokenTrades = trades as ProfileData['tokenTrades'];
+  }
+  return {
+    profile: profile as Profile,
+    token: own,
+    ownedOfOwn,
+    history,
+    achievements: achievements as ProfileData['achievements'],
+    recent: recent as MyTrade[],
+    tokenTrades,
+  };
+}
