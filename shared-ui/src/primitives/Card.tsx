@@ -16,11 +16,11 @@ export const CardTitle = styled.h2`
   font-weight: 600;
 `;
 
-/** A responsive grid of cards: four across on desktop, two on tablets, one on phones. */
+/** A responsive grid of cards: four across on desktop, two on tablets and phones. */
 export const CardGrid = styled.div<{ $columns?: number }>`
   display: grid;
   grid-template-columns: repeat(${({ $columns = 4 }) => $columns}, minmax(0, 1fr));
   gap: 16px;
   ${media.tablet} { grid-template-columns: repeat(2, minmax(0, 1fr)); }
-  ${media.phone} { grid-template-columns: minmax(0, 1fr); }
+  ${media.phone} { gap: 10px; }
 `;

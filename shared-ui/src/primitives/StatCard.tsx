@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import styled from 'styled-components';
+import { media } from '../theme';
 import { Card } from './Card';
 import { Skeleton } from './Skeleton';
 
@@ -12,6 +13,8 @@ const Value = styled.div`
   font-weight: 700;
   margin-top: 4px;
   min-height: 36px;
+  overflow-wrap: anywhere;
+  ${media.phone} { font-size: 19px; min-height: 28px; }
 `;
 const Hint = styled.div`
   font-size: 13px;

@@ -1,0 +1,255 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { formatInteger, formatMoney, formatPrice } from '../../shared-ui/src/format';
+import { DEMO_ACCOUNTS } from '../lib/accounts';
+import { SCREENSHOTS, signIn, startApp, toastText, type E2EApp } from './helpers/app';
+
+jest.setTimeout(180_000);
+
+let app: E2EApp;
+let page: Page;
+beforeAll(async () => {
+  app = await startApp();
+  page = await (await app.newContext()).newPage();
+  await signIn(page, app);
+});
+afterAll(() => app?.close());
+
+const one = async <T>(sql: string, params: unknown[] = []) => (await app.backend.db.query<T>(sql, params))[0]!;
+const stat = (label: string) => page.getByTestId(`stat-${label}`).innerText();
+const rows = (testId: string) => page.getByTestId(testId);
+
+async function shoot(name: string) {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-1280.png`), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-390.png`), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+async function go(route: string, remote: string) {
+  await page.goto(`${app.url}${route}`);
+  await page.locator(`[data-remote="${remote}"]`).first().waitFor();
+}
+
+test('market: figures from the database, search, filter, sort in the URL, empty text', async () => {
+  await go('/market', 'market');
+  const s = await one<{ total_market_cap: string; volume_24h: string; active_tokens: string; total_traders: string }>('select * from market_summary');
+  await rows('market-row').first().waitFor();
+  expect(await stat('Total Market Cap')).toBe(formatMoney(Number(s.total_market_cap)));
+  expect(await stat('24h Volume')).toBe(formatMoney(Number(s.volume_24h)));
+  expect(await stat('Active Tokens')).toBe(formatInteger(Number(s.active_tokens)));
+  expect(await stat('Total Traders')).toBe(formatInteger(Number(s.total_traders)));
+  const headers = await page.locator('table[aria-label="Reputation tokens"] th').allInnerTexts();
+  expect(headers.slice(0, 7)).toEqual(['Person', 'Reputation', 'Price', '24h Change', 'Market Cap', 'Volume', 'Holders']);
+
+  const byCap = (await app.backend.db.query<{ name: string }>('select name from market_tokens order by market_cap desc, id')).map((r) => r.name);
+  await expect(rows('market-row').count()).resolves.toBe(6);
+  for (const [i, name] of byCap.entries()) await expect(rows('market-row').nth(i).innerText()).resolves.toContain(name);
+  await shoot('market');
+
+  await page.getByLabel('Search').fill('SARAH');
+  await page.waitForURL(/q=SARAH/);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=market-row]').length === 1);
+  await expect(rows('market-row').first().innerText()).resolves.toContain('Sarah Chen');
+  await page.getByLabel('Search').fill('design'); // category, case-insensitive
+  await page.waitForURL(/q=design/);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=market-row]').length === 1);
+  await expect(rows('market-row').first().innerText()).resolves.toContain('Priya Patel');
+  await page.getByLabel('Search').fill('no such person');
+  await page.getByText('No reputation stocks found matching your criteria.').waitFor();
+  await page.getByLabel('Search').fill('');
+  await page.waitForFunction(() => !location.search.includes('q='));
+
+  await page.getByLabel('Category').selectOption('Fitness Coach');
+  await page.waitForURL(/category=Fitness/);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=market-row]').length === 1);
+  await expect(rows('market-row').first().innerText()).resolves.toContain('Emma Rodriguez');
+  await page.getByLabel('Category').selectOption('all');
+
+  await page.getByLabel('Sort by').selectOption('price.asc');
+  await page.waitForURL(/sort=price\.asc/);
+  const cheapest = await one<{ name: string }>('select name from market_tokens order by price asc limit 1');
+  await page.waitForFunction((n) => document.querySelector('[data-testid=market-row]')?.textContent?.includes(n), cheapest.name);
+  await page.reload(); // the URL keeps the sort
+  await page.waitForFunction((n) => document.querySelector('[data-testid=market-row]')?.textContent?.includes(n), cheapest.name);
+  await expect(page.getByLabel('Sort by').inputValue()).resolves.toBe('price.asc');
+
+  await page.getByRole('button', { name: 'Advanced Filters' }).click();
+  await expect(toastText(page)).resolves.toMatchObject({ title: 'Advanced Filters Coming Soon!' });
+});
+
+test('trading: the token of the URL, its book, tape and info, and every order-panel rule', async () => {
+  const t = await one<{ id: string; price: string; market_cap: string; holders: string; total_supply: string; available_supply: string }>(
+    `select * from market_tokens where username = 'sarahchen'`,
+  );
+  await go('/market', 'market');
+  await page.locator('[data-testid=market-row]', { hasText: 'Sarah Chen' }).getByRole('button', { name: 'Trade' }).click();
+  await page.waitForURL(`**/trading/${t.id}`);
+  await page.getByTestId('token-price').filter({ hasText: '$' }).waitFor();
+  expect(await page.getByTestId('token-price').innerText()).toBe(formatPrice(Number(t.price)));
+  expect(await stat('Market Cap')).toBe(formatMoney(Number(t.market_cap)));
+  expect(await stat('Holders')).toBe(formatInteger(Number(t.holders)));
+  await expect(page.getByTestId('price-chart').getAttribute('data-points')).resolves.toBe('24');
+  await expect(rows('book-buy').count()).resolves.toBe(5);
+  await expect(rows('book-sell').count()).resolves.toBe(5);
+  await page.getByRole('tab', { name: 'Recent Trades' }).click();
+  await expect(rows('recent-trade').count()).resolves.toBe(5);
+  const info = await page.getByLabel('Token Info').innerText();
+  expect(info).toContain(formatInteger(Number(t.total_supply)));
+  expect(info).toContain(formatInteger(Number(t.available_supply)));
+  expect(await page.getByTestId('your-balance').innerText()).toBe('500 tokens');
+  await shoot('trading');
+
+  const amount = page.locator('#order-amount');
+  const total = () => page.getByTestId('order-total').innerText();
+  const price = Number(t.price);
+  await expect(page.getByRole('button', { name: 'Buy', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
+  await expect(page.getByRole('button', { name: 'Market', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
+  await expect(amount.inputValue()).resolves.toBe('100');
+  expect(await page.getByTestId('order-value').innerText()).toBe(formatPrice(price * 100));
+  expect(await page.getByTestId('order-fee').innerText()).toBe(formatPrice(price * 100 * 0.02));
+  expect(await total()).toBe(formatPrice(price * 100 * 1.02));
+  await page.getByLabel('Increase amount by 10').click();
+  await expect(amount.inputValue()).resolves.toBe('110');
+  for (let i = 0; i < 13; i++) await page.getByLabel('Decrease amount by 10').click();
+  await expect(amount.inputValue()).resolves.toBe('1');
+  await amount.fill('abc');
+  await expect(amount.inputValue()).resolves.toBe('0');
+  await page.getByText('Enter at least 1 token.').waitFor();
+  await expect(page.getByRole('button', { name: 'Place Buy Order' }).isDisabled()).resolves.toBe(true);
+  await page.getByRole('button', { name: '100%' }).click();
+  await expect(amount.inputValue()).resolves.toBe(String(Math.floor(2450 / price)));
+  await page.getByRole('button', { name: '50%' }).click();
+  await expect(amount.inputValue()).resolves.toBe(String(Math.floor(Math.floor(2450 / price) / 2)));
+  await page.getByRole('button', { name: 'Sell', exact: true }).click();
+  await page.getByRole('button', { name: '25%' }).click();
+  await expect(amount.inputValue()).resolves.toBe('125');
+  await page.getByRole('button', { name: '100%' }).click();
+  await expect(amount.inputValue()).resolves.toBe('500');
+  await page.getByRole('button', { name: 'Limit', exact: true }).click();
+  await expect(page.locator('#order-limit').getAttribute('step')).resolves.toBe('0.01');
+  await page.locator('#order-limit').fill('40');
+  await amount.fill('100');
+  expect(await total()).toBe('$4,080.00');
+  await page.locator('#order-limit').fill('0');
+  await page.getByText('The limit price must be above $0.00.').waitFor();
+  await page.locator('#order-limit').fill('40.50');
+  await page.getByRole('button', { name: 'Place Sell Order' }).click();
+  await expect(toastText(page)).resolves.toMatchObject({ title: 'Order Placement Coming Soon!' });
+
+  for (const bad of ['00000000-0000-0000-0000-000000000000', 'not-a-token']) {
+    await go(`/trading/${bad}`, 'trading');
+    await page.getByTestId('token-not-found').waitFor();
+    await page.getByRole('button', { name: '← Back to Market' }).waitFor();
+  }
+});
+
+test('dashboard: portfolio, holdings with Buy and Sell, transactions, watchlist', async () => {
+  await go('/dashboard', 'portfolio');
+  await rows('holding-row').first().waitFor();
+  await expect(rows('holding-row').count()).resolves.toBe(3);
+  const holdings = await rows('holding-row').allInnerTexts();
+  expect(holdings.join('\n')).toMatch(/Sarah Chen[\s\S]*500/);
+  const sarah = await one<{ price: string }>(`select price from market_tokens where username = 'sarahchen'`);
+  expect(holdings.find((h) => h.includes('Sarah Chen'))).toContain(formatPrice(Number(sarah.price) * 500));
+  const headers = await page.locator('table[aria-label="Holdings"] th').allInnerTexts();
+  expect(headers).toEqual(['Person', 'Tokens', 'Avg Price', 'Current Price', 'Value', 'P&L', 'Action']);
+  for (const label of ['Total Portfolio Value', 'Total Invested', 'Unrealized P&L', 'Realized P&L']) {
+    expect(await stat(label)).toMatch(/\$/);
+  }
+  await shoot('dashboard');
+  await page.getByRole('button', { name: 'Deposit Funds' }).click();
+  await expect(toastText(page)).resolves.toMatchObject({ title: 'Deposit Funds Coming Soon!' });
+
+  await page.getByRole('tab', { name: 'Transactions' }).click();
+  const count = await one<{ n: string }>(
+    `select count(*) as n from trades t join tokens k on k.id = t.token_id join auth.users u on u.id in (t.buyer_id, t.seller_id)
+     where u.email = $1 and k.owner_id is distinct from u.id`, [DEMO_ACCOUNTS.user.email]);
+  await expect(rows('transaction-row').count()).resolves.toBe(Number(count.n));
+  expect(await page.locator('table[aria-label="Transactions"] th').allInnerTexts()).toEqual(['Type', 'Person', 'Tokens', 'Price', 'Total', 'Date & Time']);
+
+  await page.getByRole('tab', { name: 'Watchlist' }).click();
+  await expect(rows('watchlist-row').count()).resolves.toBe(3);
+
+  await page.getByRole('tab', { name: 'Holdings' }).click();
+  await rows('holding-row').filter({ hasText: 'Sarah Chen' }).getByRole('button', { name: 'Sell' }).click();
+  await page.waitForURL(/\/trading\/.+\?side=sell/);
+  await page.locator('#order-amount').waitFor();
+  await expect(page.getByRole('button', { name: 'Sell', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
+});
+
+test('profile: the user, their token, tabs and reputation history', async () => {
+  await go('/profile', 'portfolio');
+  await page.getByRole('heading', { name: 'Alex Rivera' }).waitFor();
+  await page.getByText('@alexrivera').first().waitFor();
+  const token = await one<{ reputation_score: string; price: string; market_cap: string }>(`select * from market_tokens where username = 'alexrivera'`);
+  expect(await stat('Token Price')).toBe(formatPrice(Number(token.price)));
+  expect(await stat('Market Cap')).toBe(formatMoney(Number(token.market_cap)));
+  expect(await stat('Followers')).toBe('98,500');
+  await page.getByText('Social Impact').waitFor();
+  await page.getByRole('progressbar', { name: /Ownership/ }).waitFor();
+  await shoot('profile');
+  await page.getByRole('tab', { name: 'Achievements' }).click();
+  await page.getByText('Top 10% Trader').waitFor();
+  await page.getByRole('tab', { name: 'Analytics' }).click();
+  await expect(page.getByTestId('history-bar').count()).resolves.toBe(12);
+  await page.getByRole('button', { name: 'Share' }).click();
+  await expect(toastText(page)).resolves.toMatchObject({ title: 'Share Profile Coming Soon!' });
+});
+
+test('wallet: balance and history from the database', async () => {
+  await go('/wallet', 'wallet');
+  await page.getByTestId('available-balance').filter({ hasText: '$' }).waitFor();
+  expect(await page.getByTestId('available-balance').innerText()).toBe('$2,450.00');
+  await rows('wallet-row').first().waitFor();
+  const n = await one<{ n: string }>(
+    `select (select count(*) from wallet_transactions w join auth.users u on u.id = w.user_id where u.email = $1)
+          + (select count(*) from trades t join auth.users u on u.id in (t.buyer_id, t.seller_id) where u.email = $1) as n`,
+    [DEMO_ACCOUNTS.user.email],
+  );
+  await expect(rows('wallet-row').count()).resolves.toBe(Number(n.n));
+  expect(await page.locator('table[aria-label="Transaction History"] th').allInnerTexts()).toEqual(['Type', 'Amount', 'Date', 'Status']);
+  await shoot('wallet');
+  await page.getByRole('tab', { name: 'Profit & Loss' }).click();
+  await page.getByRole('button', { name: 'Request Feature' }).click();
+  await expect(toastText(page)).resolves.toMatchObject({ title: 'Profit & Loss Reports Coming Soon!' });
+});
+
+test("a new user's profile says their token is not yet issued", async () => {
+  const context = await app.newContext();
+  const fresh = await context.newPage();
+  await fresh.goto(`${app.url}/auth`);
+  await fresh.getByRole('tab', { name: 'Sign Up' }).click();
+  await fresh.fill('#signup-username', 'fresh_face');
+  await fresh.fill('#signup-email', 'fresh@e2e.repx.dev');
+  await fresh.fill('#signup-password', 'fresh-pass-1');
+  await fresh.getByRole('button', { name: 'Create Account' }).click();
+  await fresh.waitForURL('**/dashboard');
+  await fresh.getByText('You hold no tokens yet.').waitFor();
+  await fresh.goto(`${app.url}/profile`);
+  await fresh.getByTestId('token-not-issued').waitFor();
+  await context.close();
+});
+
+test('admin dashboard: figures from the database and its four tabs', async () => {
+  const context = await app.newContext();
+  const admin = await context.newPage();
+  await admin.goto(`${app.url}/auth/nra`);
+  await admin.fill('#admin-email', DEMO_ACCOUNTS.admin.email);
+  await admin.fill('#admin-password', DEMO_ACCOUNTS.admin.password);
+  await admin.getByRole('button', { name: 'Sign In' }).click();
+  await admin.locator('[data-remote="admin"]').first().waitFor();
+  const users = await one<{ n: string }>('select count(*) as n from profiles');
+  await admin.getByTestId('stat-Total Users').filter({ hasText: /\d/ }).waitFor();
+  expect(await admin.getByTestId('stat-Total Users').innerText()).toBe(formatInteger(Number(users.n)));
+  const revenue = await one<{ r: string }>(`select coalesce(sum(buyer_fee + seller_fee), 0) as r from trades where created_at > now() - interval '24 hours'`);
+  expect(await admin.getByTestId('stat-Revenue (24h)').innerText()).toBe(formatMoney(Number(revenue.r)));
+  await expect(admin.getByTestId('admin-user-row').count()).resolves.toBe(Number(users.n));
+  for (const tab of ['User Management', 'Fraud Detection', 'Revenue Reports', 'System Settings']) {
+    await admin.getByRole('tab', { name: tab }).click();
+  }
+  await admin.getByRole('button', { name: 'Edit Settings' }).click();
+  await expect(toastText(admin)).resolves.toMatchObject({ title: 'System Settings Coming Soon!' });
+  await admin.screenshot({ path: path.join(SCREENSHOTS, 'admin-1280.png'), fullPage: true });
+  await context.close();
+});
