@@ -66,6 +66,8 @@ create table public.orders (
   price numeric(12, 2) check (price > 0),
   amount bigint not null check (amount > 0),
   filled bigint not null default 0 check (filled >= 0 and filled <= amount),
+  -- Cash still held back for a resting buy order (value + fee of what is left, at its limit).
+  reserved numeric(14, 2) not null default 0 check (reserved >= 0),
   status text not null default 'open' check (status in ('open', 'filled', 'cancelled')),
   created_at timestamptz not null default now(),
   check ((type = 'limit') = (price is not null))

@@ -98,8 +98,9 @@ begin
      where user_id = p_user and token_id = p_token and amount - reserved >= p_amount;
     if not found then raise exception 'You do not hold enough tokens for this order.' using errcode = 'P0001'; end if;
   end if;
-  insert into public.orders (user_id, token_id, side, type, price, amount, created_at)
-  values (p_user, p_token, p_side, 'limit', p_price, p_amount, p_at) returning id into order_id;
+  insert into public.orders (user_id, token_id, side, type, price, amount, reserved, created_at)
+  values (p_user, p_token, p_side, 'limit', p_price, p_amount, case when p_side = 'buy' then cost else 0 end, p_at)
+  returning id into order_id;
   return order_id;
 end $$;
 

@@ -1,0 +1,76 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Backend } from '../../server/index';
+import { newUser } from './clients';
+
+export interface Trader {
+  client: SupabaseClient;
+  id: string;
+}
+
+let tokenCounter = 0;
+
+/** A fresh token with no book, so a test sees only its own orders. */
+export async function freshToken(backend: Backend, supply = 10_000): Promise<string> {
+  const n = `t${Date.now().toString(36)}${tokenCounter++}`;
+  const [row] = await backend.db.query<{ id: string }>(
+    `insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
+     values ($1, $1, 'Test', 50, $2, 10) returning id`,
+    [n, supply],
+  );
+  return row!.id;
+}
+
+/** A signed-up user funded through the ledger (deposits are not yet a user feature). */
+export async function trader(backend: Backend, opts: { cash?: number; token?: string; tokens?: number } = {}): Promise<Trader> {
+  const user = await newUser(backend.url, 'trader');
+  if (opts.cash) await backend.db.query('select private.record_deposit($1, $2)', [user.id, opts.cash]);
+  if (opts.token && opts.tokens) await backend.db.query('select private.issue_tokens($1, $2, $3)', [opts.token, user.id, opts.tokens]);
+  return { client: user.client, id: user.id };
+}
+
+export async function cash(backend: Backend, userId: string): Promise<{ available: number; reserved: number }> {
+  const [row] = await backend.db.query<{ available: string; reserved: string }>('select available, reserved from cash_accounts where user_id = $1', [userId]);
+  return { available: Number(row!.available), reserved: Number(row!.reserved) };
+}
+
+export async function holding(backend: Backend, userId: string, token: string): Promise<{ amount: number; reserved: number }> {
+  const [row] = await backend.db.query<{ amount: string; reserved: string }>(
+    'select amount, reserved from holdings where user_id = $1 and token_id = $2', [userId, token]);
+  return { amount: Number(row?.amount ?? 0), reserved: Number(row?.reserved ?? 0) };
+}
+
+export async function book(backend: Backend, token: string): Promise<{ side: string; price: number; amount: number }[]> {
+  const rows = await backend.db.query<{ side: string; price: string; amount: string }>(
+    'select side, price, amount from order_book where token_id = $1 order by side, price', [token]);
+  return rows.map((r) => ({ side: r.side, price: Number(r.price), amount: Number(r.amount) }));
+}
+
+/** The exchange-wide invariants; returns a list of violations (empty when all hold). */
+export async function invariantViolations(backend: Backend): Promise<string[]> {
+  const q = (sql: string) => backend.db.query<Record<string, string>>(sql);
+  const problems: string[] = [];
+  const [gap] = await q(`select
+    (select coalesce(sum(available + reserved), 0) from cash_accounts)
+    + (select coalesce(sum(buyer_fee + seller_fee), 0) from trades)
+    - (select coalesce(sum(case type when 'deposit' then amount else -amount end), 0) from wallet_transactions where status = 'completed') as gap`);
+  if (Number(gap!.gap) !== 0) problems.push(`cash does not balance: off by ${gap!.gap}`);
+  for (const r of await q(`select t.username from tokens t where (select coalesce(sum(amount), 0) from holdings h where h.token_id = t.id) > t.total_supply`)) {
+    problems.push(`more ${r.username} tokens held than issued`);
+  }
+  for (const r of await q(`select c.user_id from cash_accounts c where c.reserved <>
+      (select coalesce(sum(o.reserved), 0) from orders o where o.user_id = c.user_id and o.status = 'open' and o.side = 'buy')`)) {
+    problems.push(`reserved cash of ${r.user_id} does not match its open buy orders`);
+  }
+  for (const r of await q(`select h.user_id, h.token_id from holdings h where h.reserved <>
+      (select coalesce(sum(o.amount - o.filled), 0) from orders o where o.user_id = h.user_id and o.token_id = h.token_id and o.status = 'open' and o.side = 'sell')`)) {
+    problems.push(`reserved tokens of ${r.user_id} in ${r.token_id} do not match its open sell orders`);
+  }
+  for (const r of await q(`select token_id from order_book group by token_id
+      having max(price) filter (where side = 'buy') >= min(price) filter (where side = 'sell')`)) {
+    problems.push(`the book of ${r.token_id} is crossed`);
+  }
+  for (const r of await q(`select id from trades where buyer_fee <> round(round(price * amount, 2) * 0.02, 2) or seller_fee <> buyer_fee`)) {
+    problems.push(`trade ${r.id} has a wrong fee`);
+  }
+  return problems;
+}

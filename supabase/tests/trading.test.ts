@@ -1,0 +1,179 @@
+import type { Backend } from '../server/index';
+import { ENGINES, backendFor } from './helpers/backends';
+import { book, cash, freshToken, holding, invariantViolations, trader } from './helpers/market';
+
+describe.each(ENGINES)('trading engine on %s', (engine) => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor(engine)();
+  });
+  afterAll(async () => {
+    expect(await invariantViolations(backend)).toEqual([]);
+    await backend.close();
+  });
+
+  const orderCount = async (token: string) =>
+    Number((await backend.db.query<{ n: string }>('select count(*) as n from orders where token_id = $1', [token]))[0]!.n);
+
+  it('fills a market buy in full against a resting sell, moving cash, tokens and fees', async () => {
+    const token = await freshToken(backend);
+    const seller = await trader(backend, { token, tokens: 100 });
+    const buyer = await trader(backend, { cash: 1000 });
+    const ask = await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 10, p_price: 12.5 });
+    expect(ask.error).toBeNull();
+    expect(ask.data).toMatchObject({ status: 'open', filled: 0, resting: 10 });
+    expect(await holding(backend, seller.id, token)).toEqual({ amount: 100, reserved: 10 });
+
+    const { data, error } = await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 10 });
+    expect(error).toBeNull();
+    expect(data).toMatchObject({ status: 'filled', filled: 10, average_price: 12.5, value: 125, fee: 2.5, total: 127.5 });
+    expect(await cash(backend, buyer.id)).toEqual({ available: 872.5, reserved: 0 });
+    expect(await cash(backend, seller.id)).toEqual({ available: 122.5, reserved: 0 });
+    expect(await holding(backend, buyer.id, token)).toEqual({ amount: 10, reserved: 0 });
+    expect(await holding(backend, seller.id, token)).toEqual({ amount: 90, reserved: 0 });
+    expect(await book(backend, token)).toEqual([]);
+    const [trade] = await backend.db.query<Record<string, string>>('select price::text, amount::text, buyer_fee::text, seller_fee::text, taker_side from trades where token_id = $1', [token]);
+    expect(trade).toEqual({ price: '12.50', amount: '10', buyer_fee: '2.50', seller_fee: '2.50', taker_side: 'buy' });
+    // The price follows the trade.
+    const [market] = await backend.db.query<{ price: string }>('select price from market_tokens where id = $1', [token]);
+    expect(Number(market!.price)).toBe(12.5);
+  });
+
+  it('fills partially: the rest of the resting order stays on the book', async () => {
+    const token = await freshToken(backend);
+    const seller = await trader(backend, { token, tokens: 50 });
+    const buyer = await trader(backend, { cash: 500 });
+    await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 10, p_price: 10 });
+    const { data } = await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 4, p_price: 10 });
+    expect(data).toMatchObject({ status: 'filled', filled: 4 });
+    expect(await book(backend, token)).toEqual([{ side: 'sell', price: 10, amount: 6 }]);
+    expect(await holding(backend, seller.id, token)).toEqual({ amount: 46, reserved: 6 });
+  });
+
+  it('walks several price levels, best first, at the resting prices', async () => {
+    const token = await freshToken(backend);
+    const a = await trader(backend, { token, tokens: 20 });
+    const b = await trader(backend, { token, tokens: 20 });
+    const buyer = await trader(backend, { cash: 1000 });
+    await b.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 5, p_price: 10.5 });
+    await a.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 5, p_price: 10 });
+    const { data } = await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 8 });
+    expect(data).toMatchObject({ filled: 8, value: 81.5, fee: 1.63, total: 83.13 }); // 5 x 10.00 + 3 x 10.50
+    expect(await book(backend, token)).toEqual([{ side: 'sell', price: 10.5, amount: 2 }]);
+    expect(await cash(backend, buyer.id)).toEqual({ available: 1000 - 83.13, reserved: 0 });
+  });
+
+  it('rests a limit order that does not cross, reserving its cost; a crossing sell then fills it', async () => {
+    const token = await freshToken(backend);
+    const buyer = await trader(backend, { cash: 100 });
+    const seller = await trader(backend, { token, tokens: 10 });
+    const { data } = await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 5, p_price: 9 });
+    expect(data).toMatchObject({ status: 'open', resting: 5 });
+    expect(await cash(backend, buyer.id)).toEqual({ available: 54.1, reserved: 45.9 });
+    const sold = await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'market', p_amount: 5 });
+    expect(sold.data).toMatchObject({ status: 'filled', filled: 5, value: 45, fee: 0.9, total: 44.1 });
+    expect(await cash(backend, buyer.id)).toEqual({ available: 54.1, reserved: 0 });
+    expect(await cash(backend, seller.id)).toEqual({ available: 44.1, reserved: 0 });
+    expect(await holding(backend, buyer.id, token)).toEqual({ amount: 5, reserved: 0 });
+  });
+
+  it('refuses a market order into an empty book and changes nothing', async () => {
+    const token = await freshToken(backend);
+    const buyer = await trader(backend, { cash: 100 });
+    const { error } = await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 1 });
+    expect(error?.message).toMatch(/There are no sell orders for .* right now/);
+    expect(await orderCount(token)).toBe(0);
+    expect(await cash(backend, buyer.id)).toEqual({ available: 100, reserved: 0 });
+  });
+
+  it('never lets a market buy spend more than the cash available', async () => {
+    const token = await freshToken(backend);
+    const seller = await trader(backend, { token, tokens: 100 });
+    const buyer = await trader(backend, { cash: 100 });
+    await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 100, p_price: 10 });
+    const { data } = await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 100 });
+    expect(data).toMatchObject({ status: 'cancelled', filled: 9, total: 91.8 }); // 10 would cost 102.00
+    expect(await cash(backend, buyer.id)).toEqual({ available: 8.2, reserved: 0 });
+  });
+
+  it('self-trade: an order never trades with its owner; the crossed resting order is expired', async () => {
+    const token = await freshToken(backend);
+    const me = await trader(backend, { cash: 1000, token, tokens: 10 });
+    await me.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 5, p_price: 10 });
+    const { data } = await me.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 5, p_price: 10 });
+    expect(data).toMatchObject({ status: 'open', filled: 0 });
+    expect(await book(backend, token)).toEqual([{ side: 'buy', price: 10, amount: 5 }]);
+    expect(await holding(backend, me.id, token)).toEqual({ amount: 10, reserved: 0 });
+    const trades = await backend.db.query('select 1 from trades where token_id = $1', [token]);
+    expect(trades).toHaveLength(0);
+  });
+
+  it('cancels one\'s own open order, releasing what it held; never another\'s', async () => {
+    const token = await freshToken(backend);
+    const me = await trader(backend, { cash: 200, token, tokens: 10 });
+    const other = await trader(backend, { cash: 10 });
+    const buy = await me.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 10, p_price: 5 });
+    const sell = await me.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 4, p_price: 8 });
+    const open = await me.client.rpc('list_open_orders', { p_token: token });
+    expect((open.data as { id: number }[]).map((o) => o.id).sort()).toEqual([buy.data.order_id, sell.data.order_id].sort());
+    expect((await other.client.rpc('cancel_order', { p_order: buy.data.order_id })).error?.message).toBe(`You have no order #${buy.data.order_id}.`);
+    expect((await me.client.rpc('cancel_order', { p_order: buy.data.order_id })).error).toBeNull();
+    expect((await me.client.rpc('cancel_order', { p_order: sell.data.order_id })).error).toBeNull();
+    expect(await cash(backend, me.id)).toEqual({ available: 200, reserved: 0 });
+    expect(await holding(backend, me.id, token)).toEqual({ amount: 10, reserved: 0 });
+    expect((await me.client.rpc('cancel_order', { p_order: buy.data.order_id })).error?.message).toBe(`Order #${buy.data.order_id} is already cancelled.`);
+    expect(await book(backend, token)).toEqual([]);
+  });
+
+  it('refuses an order that would overdraw cash or sell tokens not held, changing nothing', async () => {
+    const token = await freshToken(backend);
+    const poor = await trader(backend, { cash: 50, token, tokens: 3 });
+    const overdraw = await poor.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 10, p_price: 5 });
+    expect(overdraw.error?.message).toBe('Insufficient funds: this order needs $51.00 (value + 2% fee) and you have $50.00 available.');
+    const oversell = await poor.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 4, p_price: 5 });
+    expect(oversell.error?.message).toMatch(/You have 3 .* tokens available to sell; this order needs 4\./);
+    // Tokens reserved by a resting order cannot be sold twice either.
+    await poor.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 3, p_price: 50 });
+    const twice = await poor.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'market', p_amount: 1 });
+    expect(twice.error?.message).toMatch(/You have 0 .* tokens available to sell/);
+    expect(await cash(backend, poor.id)).toEqual({ available: 50, reserved: 0 });
+    expect(await orderCount(token)).toBe(1);
+  });
+
+  it('refuses bad input with a clear message', async () => {
+    const token = await freshToken(backend, 1000);
+    const me = await trader(backend, { cash: 1000, token, tokens: 10 });
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ p_amount: 0 }, /whole number of tokens, at least 1/],
+      [{ p_amount: -5 }, /whole number of tokens, at least 1/],
+      [{ p_amount: 1.5 }, /whole number of tokens, at least 1/],
+      [{ p_amount: 1e12 }, /cannot exceed the total supply of 1000 tokens/],
+      [{ p_amount: 'abc' }, /invalid input syntax for type numeric/],
+      [{ p_token: '00000000-0000-0000-0000-000000000000' }, /There is no such token/],
+      [{ p_side: 'hold' }, /side must be buy or sell/],
+      [{ p_type: 'stop' }, /order type must be market or limit/],
+      [{ p_price: 0 }, /price above \$0\.00/],
+      [{ p_price: -1 }, /price above \$0\.00/],
+      [{ p_price: 10.123 }, /at most two decimals/],
+      [{ p_price: 5e6 }, /cannot exceed \$1,000,000\.00/],
+      [{ p_type: 'market', p_price: 10 }, /A market order takes no price/],
+    ];
+    for (const [change, message] of cases) {
+      const args = { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 1, p_price: 10, ...change };
+      const { error, status } = await me.client.rpc('place_order', args);
+      expect({ change, message: error?.message, status }).toEqual({ change, message: expect.stringMatching(message), status: 400 });
+    }
+    expect(await orderCount(token)).toBe(0);
+    expect(await cash(backend, me.id)).toEqual({ available: 1000, reserved: 0 });
+  });
+
+  it('refuses anonymous trading in the database', async () => {
+    const token = await freshToken(backend);
+    const res = await fetch(`${backend.url}/rest/v1/rpc/place_order`, {
+      method: 'POST',
+      headers: { apikey: (await import('./helpers/clients')).ANON_KEY, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ p_token: token, p_side: 'buy', p_type: 'market', p_amount: 1 }),
+    });
+    expect(res.status).toBe(401);
+  });
+});
