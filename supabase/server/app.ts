@@ -85,6 +85,7 @@ export async function createApp(opts: AppOptions) {
 
   return {
     server,
+    keys,
     /** Re-reads tables and functions, as PostgREST's NOTIFY pgrst, 'reload schema' does. */
     reloadSchema: async () => {
       catalog = await Catalog.load(opts.db);

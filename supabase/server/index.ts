@@ -5,6 +5,7 @@ import { migrate } from './db/migrate';
 import { openPglite } from './db/pglite';
 import { openPostgres } from './db/postgres';
 import { createApp } from './app';
+import { attachRealtime } from './realtime/server';
 
 /** The Supabase CLI's well-known local JWT secret; set JWT_SECRET for anything shared. */
 export const DEFAULT_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
@@ -44,6 +45,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       publicUrl,
       log: opts.log,
     });
+    const realtime = await attachRealtime(app.server, db, app.keys, opts.log);
     await new Promise<void>((resolve, reject) => {
       app.server.once('error', reject);
       app.server.listen(port, host, resolve);
@@ -54,6 +56,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       port: actual,
       db,
       close: async () => {
+        await realtime.close();
         app.server.closeAllConnections();
         await new Promise<void>((resolve) => app.server.close(() => resolve()));
         await db.close();

@@ -1,0 +1,163 @@
+import type http from 'node:http';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Database } from '../db/database';
+import type { JwtKeys, Claims } from '../auth/jwt';
+import { decode, encode, parseFilter, type Binding, type Frame } from './protocol';
+
+/** What a table change notification (private.notify_realtime) carries. */
+interface Change {
+  schema: string;
+  table: string;
+  type: 'INSERT' | 'UPDATE' | 'DELETE';
+  commit_timestamp: string;
+  record: Record<string, unknown>;
+}
+
+interface Channel {
+  topic: string;
+  joinRef: string | null;
+  claims: Claims;
+  bindings: Binding[];
+}
+
+interface Client {
+  socket: WebSocket;
+  vsn: string;
+  apiClaims: Claims;
+  channels: Map<string, Channel>;
+}
+
+let nextBindingId = 1;
+
+/**
+ * The part of Supabase Realtime that supabase-js channels use for postgres_changes: joins with
+ * their bindings, heartbeats, token updates, leaves. Changes come from NOTIFY 'repx_realtime';
+ * each is delivered to a subscriber only if that subscriber may read the row (checked as the
+ * subscriber's role, so row-level security decides, as Realtime does).
+ */
+export async function attachRealtime(server: http.Server, db: Database, keys: JwtKeys, log?: (l: string) => void) {
+  const wss = new WebSocketServer({ noServer: true });
+  const clients = new Set<Client>();
+
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/realtime/v1/websocket') return socket.destroy();
+    const apikey = (req.headers['x-api-key'] as string | undefined) ?? url.searchParams.get('apikey') ?? '';
+    void keys.verify(apikey).then((v) => {
+      if (!v.ok) {
+        socket.write('HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\n\r\n{"message":"Invalid API key"}');
+        return socket.destroy();
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const client: Client = { socket: ws, vsn: url.searchParams.get('vsn') ?? '1.0.0', apiClaims: v.claims, channels: new Map() };
+        clients.add(client);
+        ws.on('message', (data, isBinary) => {
+          if (isBinary) return; // broadcast frames (kind 3): not used by this app
+          const frame = decode(data.toString());
+          if (frame) void onFrame(client, frame).catch((e: unknown) => log?.(`realtime error: ${String(e)}`));
+        });
+        ws.on('close', () => clients.delete(client));
+        ws.on('error', () => clients.delete(client));
+      });
+    });
+  });
+
+  const send = (c: Client, f: Frame) => {
+    if (c.socket.readyState === c.socket.OPEN) c.socket.send(encode(c.vsn, f));
+  };
+  const reply = (c: Client, f: Frame, status: 'ok' | 'error', response: Record<string, unknown>) =>
+    send(c, { joinRef: f.joinRef, ref: f.ref, topic: f.topic, event: 'phx_reply', payload: { status, response } });
+
+  async function claimsFor(client: Client, token: unknown): Promise<Claims | string> {
+    if (typeof token !== 'string' || !token) return client.apiClaims;
+    const v = await keys.verify(token);
+    if (!v.ok) return v.reason === 'expired' ? 'InvalidJWTToken: Token has expired' : 'JwtSignatureError: Failed to validate JWT signature';
+    return v.claims;
+  }
+
+  async function onFrame(client: Client, f: Frame) {
+    if (f.topic === 'phoenix' && f.event === 'heartbeat') return reply(client, f, 'ok', {});
+    switch (f.event) {
+      case 'phx_join': {
+        const claims = await claimsFor(client, f.payload.access_token);
+        if (typeof claims === 'string') return reply(client, f, 'error', { reason: claims });
+        const config = (f.payload.config ?? {}) as { postgres_changes?: { event: string; schema: string; table?: string; filter?: string }[] };
+        const bindings: Binding[] = [];
+        for (const b of config.postgres_changes ?? []) {
+          if (parseFilter(b.filter) === 'unsupported') {
+            return reply(client, f, 'error', { reason: `RealtimeSubscriptionError: unsupported filter "${b.filter}" (only col=eq.value)` });
+          }
+          bindings.push({ id: nextBindingId++, event: b.event, schema: b.schema, table: b.table, filter: b.filter });
+        }
+        client.channels.set(f.topic, { topic: f.topic, joinRef: f.joinRef, claims, bindings });
+        reply(client, f, 'ok', {
+          postgres_changes: bindings.map((b) => ({ id: b.id, event: b.event, schema: b.schema, table: b.table, filter: b.filter })),
+        });
+        send(client, {
+          joinRef: f.joinRef, ref: null, topic: f.topic, event: 'system',
+          payload: { extension: 'postgres_changes', status: 'ok', message: 'Subscribed to PostgreSQL', channel: f.topic.replace(/^realtime:/, '') },
+        });
+        return;
+      }
+      case 'access_token': {
+        const channel = client.channels.get(f.topic);
+        const claims = await claimsFor(client, f.payload.access_token);
+        if (channel && typeof claims !== 'string') channel.claims = claims;
+        return;
+      }
+      case 'phx_leave':
+        client.channels.delete(f.topic);
+        reply(client, f, 'ok', {});
+        return send(client, { joinRef: f.joinRef, ref: null, topic: f.topic, event: 'phx_close', payload: {} });
+      default:
+        return reply(client, f, 'ok', {}); // broadcast/presence pushes: acknowledged, not relayed
+    }
+  }
+
+  /** Whether the subscriber may read the changed row: the row is re-read as them. */
+  async function visibleTo(claims: Claims, change: Change): Promise<boolean> {
+    const id = change.record.id;
+    if (id === undefined) return false;
+    try {
+      return await db.transaction(async (tx) => {
+        await tx.query(`select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`, [claims.role, JSON.stringify(claims)]);
+        const rows = await tx.query(`select 1 from ${quote(change.schema)}.${quote(change.table)} where id = $1`, [id]);
+        return rows.length > 0;
+      });
+    } catch {
+      return false;
+    }
+  }
+
+  async function onChange(payload: string) {
+    const change = JSON.parse(payload) as Change;
+    const columns = Object.keys(change.record).map((name) => ({ name, type: 'text' }));
+    for (const client of clients) {
+      for (const channel of client.channels.values()) {
+        const ids = channel.bindings
+          .filter((b) => b.schema === change.schema && (!b.table || b.table === change.table) && (b.event === '*' || b.event.toUpperCase() === change.type))
+          .filter((b) => {
+            const filter = parseFilter(b.filter);
+            return !filter || filter === 'unsupported' || String(change.record[filter.column]) === filter.value;
+          })
+          .map((b) => b.id);
+        if (!ids.length || !(await visibleTo(channel.claims, change))) continue;
+        send(client, {
+          joinRef: null, ref: null, topic: channel.topic, event: 'postgres_changes',
+          payload: { ids, data: { schema: change.schema, table: change.table, commit_timestamp: change.commit_timestamp, type: change.type, columns, record: change.record, errors: null } },
+        });
+      }
+    }
+  }
+
+  const unlisten = await db.listen('repx_realtime', (p) => void onChange(p).catch((e: unknown) => log?.(`realtime error: ${String(e)}`)));
+  return {
+    close: async () => {
+      await unlisten();
+      for (const c of clients) c.socket.terminate();
+      wss.close();
+    },
+  };
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
