@@ -4,7 +4,7 @@ import styled from 'styled-components';
 import {
   Button, Card, CardGrid, Change, EmptyState, ErrorState, Input, MARKET_TOKEN_COLUMNS, Muted, Page, PageTitle,
   PersonCell, Progress, Select, SkeletonRows, StatCard, Table, TableScroll, comingSoon, formatChange, formatInteger,
-  formatMoney, formatPrice, media, supabase, unwrap, useQuery, type MarketToken,
+  formatMoney, formatPrice, media, supabase, unwrap, useMarketEvents, useQuery, type MarketToken,
 } from '@repex/shared-ui';
 import { PAGE_SIZE, SORTS, readQuery, searchFilter, writeQuery, type MarketQuery } from './market/query';
 
@@ -74,6 +74,11 @@ export default function Market() {
     [],
   );
   const tokens = useQuery(() => loadTokens(query), [query.search, query.category, query.sort, query.page]);
+  // Prices, volumes and holders move when anyone trades: follow them live.
+  useMarketEvents(null, () => {
+    tokens.reload();
+    summary.reload();
+  }, 500);
   const pages = tokens.data ? Math.max(1, Math.ceil(tokens.data.total / PAGE_SIZE)) : 1;
 
   return (

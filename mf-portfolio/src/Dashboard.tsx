@@ -3,7 +3,7 @@ import styled from 'styled-components';
 import {
   Badge, Button, Card, CardGrid, Change, EmptyState, ErrorState, Muted, Page, PageTitle, PersonCell, SkeletonRows,
   StatCard, Table, TableScroll, Tabs, TabsContent, TabsList, TabsTrigger, comingSoon, formatChange, formatDate,
-  formatInteger, formatMoney, formatPrice, formatTime, media, useAppStore, useQuery,
+  formatInteger, formatMoney, formatPrice, formatTime, media, useAppStore, useMarketEvents, useQuery,
 } from '@repex/shared-ui';
 import { loadDashboard, loadWatchlist } from './portfolio/data';
 
@@ -22,6 +22,11 @@ export default function Dashboard() {
   const navigate = useNavigate();
   const data = useQuery(() => loadDashboard(userId), [userId]);
   const watchlist = useQuery(loadWatchlist, []);
+  // Current prices (so values and P&L) move when anyone trades.
+  useMarketEvents(null, () => {
+    data.reload();
+    watchlist.reload();
+  }, 500);
   const p = data.data?.portfolio;
 
   return (

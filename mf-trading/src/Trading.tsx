@@ -3,8 +3,9 @@ import styled from 'styled-components';
 import {
   Avatar, Badge, Button, Card, CardGrid, CardTitle, Change, ErrorState, MARKET_TOKEN_COLUMNS, Muted, Page, Skeleton,
   StatCard, Tabs, TabsContent, TabsList, TabsTrigger, VerifiedBadge, formatChange, formatInteger, formatMoney,
-  formatPrice, media, supabase, unwrap, useAppStore, useQuery, type MarketToken,
+  formatPrice, media, supabase, unwrap, useAppStore, useMarketEvents, useQuery, type MarketToken,
 } from '@repex/shared-ui';
+import { OpenOrders, type OpenOrder } from './trading/OpenOrders';
 import { OrderBook, type BookLevel } from './trading/OrderBook';
 import { OrderPanel } from './trading/OrderPanel';
 import { PriceChart, type PricePoint } from './trading/PriceChart';
@@ -91,7 +92,16 @@ function useTrading(tokenId: string, userId: string | undefined) {
     const h = unwrap(holding) as { amount: number; reserved: number } | null;
     return { cash: c?.available ?? 0, held: h ? h.amount - h.reserved : 0 };
   }, [tokenId, userId]);
-  return { token, history, book, tape, mine };
+  const orders = useQuery(
+    async () => (valid ? (unwrap(await supabase().rpc('list_open_orders', { p_token: tokenId })) as OpenOrder[]) : []),
+    [tokenId, userId],
+  );
+  // Anyone's trade or order on this token refreshes everything derived from the book and trades.
+  const refresh = () => {
+    for (const q of [token, history, book, tape, mine, orders]) q.reload();
+  };
+  useMarketEvents(valid ? tokenId : null, refresh);
+  return { token, history, book, tape, mine, orders, refresh };
 }
 
 /** /trading/{id}: the token whose id is in the URL, spec section 2, Trading. */
@@ -100,7 +110,7 @@ export default function Trading() {
   const [params] = useSearchParams();
   const initialSide: Side = params.get('side') === 'sell' ? 'sell' : 'buy';
   const me = useAppStore((s) => s.session?.user.id);
-  const { token, history, book, tape, mine } = useTrading(tokenId, me);
+  const { token, history, book, tape, mine, orders, refresh } = useTrading(tokenId, me);
 
   const back = (
     <Link to="/market">
@@ -200,7 +210,16 @@ export default function Trading() {
         </Column>
         <Column>
           {t && mine.data ? (
-            <OrderPanel key={`${t.id}-${initialSide}`} tokenName={t.name} price={t.price} cash={mine.data.cash} held={mine.data.held} initialSide={initialSide} />
+            <OrderPanel
+              key={`${t.id}-${initialSide}`}
+              tokenId={t.id}
+              tokenName={t.name}
+              price={t.price}
+              cash={mine.data.cash}
+              held={mine.data.held}
+              initialSide={initialSide}
+              onPlaced={refresh}
+            />
           ) : mine.error ? (
             <Card>
               <ErrorState title="Your balances could not be loaded." onRetry={mine.reload} />
@@ -208,6 +227,7 @@ export default function Trading() {
           ) : (
             <Skeleton $height="520px" />
           )}
+          {orders.data && <OpenOrders orders={orders.data} onChanged={refresh} />}
           <Card aria-label="Token Info">
             <CardTitle>Token Info</CardTitle>
             <Info>

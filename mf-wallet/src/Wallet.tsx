@@ -2,7 +2,7 @@ import styled from 'styled-components';
 import {
   Badge, Button, Card, EmptyState, ErrorState, Muted, Page, PageTitle, Skeleton, SkeletonRows, Table, TableScroll, Tabs,
   TabsContent, TabsList, TabsTrigger, comingSoon, formatDate, formatPrice, formatTime, media, supabase, unwrap,
-  useAppStore, useQuery,
+  useAppStore, useMarketEvents, useQuery,
 } from '@repex/shared-ui';
 
 interface WalletEntry {
@@ -39,6 +39,11 @@ export default function Wallet() {
     async () => unwrap(await supabase().from('wallet_history').select('*').order('created_at', { ascending: false }).limit(200)) as WalletEntry[],
     [],
   );
+
+  useMarketEvents(null, () => {
+    cash.reload();
+    history.reload();
+  }, 500);
 
   return (
     <Page data-remote="wallet" data-build={__BUILD_ID__}>

@@ -21,3 +21,4 @@ export { useQuery, unwrap, type QueryState } from './data/useQuery';
 export { MARKET_TOKEN_COLUMNS, type MarketToken, type MyTrade, type Profile } from './data/types';
 export { PersonCell } from './primitives/PersonCell';
 export { SkeletonRows } from './primitives/SkeletonRows';
+export { useMarketEvents } from './data/useMarketEvents';

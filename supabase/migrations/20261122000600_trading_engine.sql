@@ -50,6 +50,10 @@ begin
   end if;
 end $$;
 
+-- Money in messages: $30,600.00
+create or replace function private.money(n numeric) returns text
+language sql immutable as $$ select '$' || to_char(n, 'FM999,999,999,990.00') $$;
+
 -- Cost of buying `amount` at `price`: value + fee, in cents.
 create or replace function private.buy_cost(price numeric, amount bigint) returns numeric
 language sql immutable as $$ select round(price * amount, 2) + private.fee(round(price * amount, 2)) $$;
@@ -133,8 +137,8 @@ begin
   else
     select coalesce(max(available), 0) into budget from public.cash_accounts where user_id = uid;
     if p_type = 'limit' and budget < private.buy_cost(p_price, v_amount) then
-      raise exception 'Insufficient funds: this order needs $% (value + 2%% fee) and you have $% available.',
-        private.buy_cost(p_price, v_amount), budget using errcode = 'P0001';
+      raise exception 'Insufficient funds: this order needs % (value + 2%% fee) and you have % available.',
+        private.money(private.buy_cost(p_price, v_amount)), private.money(budget) using errcode = 'P0001';
     end if;
   end if;
 
@@ -284,4 +288,5 @@ revoke execute on function public.place_order(uuid, text, text, numeric, numeric
   public.list_open_orders(uuid) from public, anon;
 grant execute on function public.place_order(uuid, text, text, numeric, numeric), public.cancel_order(bigint),
   public.list_open_orders(uuid) to authenticated;
-revoke all on function private.release_order(bigint), private.buy_cost(numeric, bigint), private.notify_realtime() from public;
+revoke all on function private.release_order(bigint), private.buy_cost(numeric, bigint), private.money(numeric),
+  private.notify_realtime() from public;

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import styled, { css } from 'styled-components';
-import { Button, Card, CardTitle, Input, Label, Muted, comingSoon, formatInteger, formatPrice } from '@repex/shared-ui';
+import { Button, Card, CardTitle, Input, Label, Muted, formatInteger, formatPrice, supabase, toast } from '@repex/shared-ui';
+import { describeResult, type OrderResult } from './orderResult';
 import {
   DEFAULT_AMOUNT, SHORTCUTS, decrement, increment, limitPriceError, maxAmount, orderCost, parseAmount, shortcutAmount,
   type OrderType, type Side,
@@ -54,22 +55,41 @@ const Lines = styled.dl`
 const Field = styled.div`
   margin-bottom: 14px;
 `;
-const Error = styled.p`
+const Confirm = styled.div`
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radius.md};
+  padding: 14px;
+  margin-bottom: 14px;
+  background: ${({ theme }) => theme.colors.surfaceRaised};
+  p { margin: 0 0 10px; }
+`;
+const Row = styled.div`
+  display: grid;
+  grid-template-columns: 1fr 1fr;
+  gap: 8px;
+`;
+const FieldError = styled.p`
   margin: 6px 0 0;
   color: ${({ theme }) => theme.colors.down};
   font-size: 13px;
 `;
 
 interface Props {
+  tokenId: string;
   tokenName: string;
   price: number;
   cash: number;
   held: number;
   initialSide: Side;
+  /** Called after an order was accepted, so the screen refreshes at once. */
+  onPlaced: () => void;
 }
 
-/** Spec sections 4, 5 and 9: the order form. Placing an order is the trading engine's issue. */
-export function OrderPanel({ tokenName, price, cash, held, initialSide }: Props) {
+/**
+ * Spec sections 4, 5 and 9: the order form. The rules here guide the user; the database
+ * function place_order enforces them all again, whoever calls it.
+ */
+export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide, onPlaced }: Props) {
   const [side, setSide] = useState<Side>(initialSide);
   const [type, setType] = useState<OrderType>('market');
   const [amount, setAmount] = useState(DEFAULT_AMOUNT);
@@ -80,6 +100,32 @@ export function OrderPanel({ tokenName, price, cash, held, initialSide }: Props)
   const max = maxAmount(side, cash, effectivePrice, held);
   const { value, fee, total } = orderCost(effectivePrice, amount);
   const amountError = amount < 1 ? 'Enter at least 1 token.' : null;
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const place = async () => {
+    setBusy(true);
+    try {
+      const { data, error } = await supabase().rpc('place_order', {
+        p_token: tokenId,
+        p_side: side,
+        p_type: type,
+        p_amount: amount,
+        ...(type === 'limit' ? { p_price: Number(limitText) } : {}),
+      });
+      if (error) {
+        toast({ title: 'Order Failed', description: error.message || 'Something went wrong', variant: 'destructive' });
+        return;
+      }
+      toast(describeResult(data as OrderResult, tokenName, type === 'limit' ? Number(limitText) : undefined));
+      setConfirming(false);
+      onPlaced();
+    } catch (err) {
+      toast({ title: 'Order Failed', description: err instanceof Error ? err.message : 'Something went wrong', variant: 'destructive' });
+    } finally {
+      setBusy(false);
+    }
+  };
 
   return (
     <Card aria-label="Place order">
@@ -120,7 +166,7 @@ export function OrderPanel({ tokenName, price, cash, held, initialSide }: Props)
             +
           </Button>
         </AmountRow>
-        {amountError && <Error role="alert">{amountError}</Error>}
+        {amountError && <FieldError role="alert">{amountError}</FieldError>}
         <Shortcuts>
           {SHORTCUTS.map((p) => (
             <Button key={p} $variant="secondary" $size="sm" onClick={() => setAmount(shortcutAmount(p, max))}>
@@ -147,7 +193,7 @@ export function OrderPanel({ tokenName, price, cash, held, initialSide }: Props)
             onChange={(e) => setLimitText(e.target.value)}
             aria-invalid={!!limitError}
           />
-          {limitError && <Error role="alert">{limitError}</Error>}
+          {limitError && <FieldError role="alert">{limitError}</FieldError>}
         </Field>
       )}
 
@@ -161,15 +207,37 @@ export function OrderPanel({ tokenName, price, cash, held, initialSide }: Props)
         <dt className="total">Total</dt>
         <dd className="total" data-testid="order-total">{formatPrice(total)}</dd>
       </Lines>
-      <Button
-        $block
-        $size="lg"
-        $variant={side === 'buy' ? 'default' : 'destructive'}
-        disabled={!!amountError || !!limitError}
-        onClick={() => comingSoon('Order Placement')}
-      >
-        {side === 'buy' ? 'Place Buy Order' : 'Place Sell Order'}
-      </Button>
+      {confirming ? (
+        <Confirm role="region" aria-label="Confirm order">
+          <p>
+            <strong>
+              {side === 'buy' ? 'Buy' : 'Sell'} {formatInteger(amount)} {tokenName} tokens
+            </strong>{' '}
+            {type === 'market' ? `at market (about ${formatPrice(price)} each)` : `at ${formatPrice(effectivePrice)} or better`}:
+            value {formatPrice(value)}, fee {formatPrice(fee)}, {side === 'buy' ? 'total' : 'you receive'}{' '}
+            <strong>{formatPrice(side === 'buy' ? total : value - fee)}</strong>.
+          </p>
+          {type === 'market' && <p><Muted>A market order fills at the best prices in the book; the final figures may differ.</Muted></p>}
+          <Row>
+            <Button $variant="outline" onClick={() => setConfirming(false)} disabled={busy}>
+              Back
+            </Button>
+            <Button $variant={side === 'buy' ? 'default' : 'destructive'} onClick={place} disabled={busy}>
+              {busy ? 'Placing...' : `Confirm ${side === 'buy' ? 'Buy' : 'Sell'}`}
+            </Button>
+          </Row>
+        </Confirm>
+      ) : (
+        <Button
+          $block
+          $size="lg"
+          $variant={side === 'buy' ? 'default' : 'destructive'}
+          disabled={!!amountError || !!limitError}
+          onClick={() => setConfirming(true)}
+        >
+          {side === 'buy' ? 'Place Buy Order' : 'Place Sell Order'}
+        </Button>
+      )}
     </Card>
   );
 }

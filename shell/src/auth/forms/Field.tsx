@@ -5,7 +5,7 @@ import { Input, Label } from '@repex/shared-ui';
 const Wrap = styled.div`
   margin-bottom: 14px;
 `;
-const Error = styled.p`
+const FieldError = styled.p`
   margin: 6px 0 0;
   color: ${({ theme }) => theme.colors.down};
   font-size: 13px;
@@ -17,7 +17,7 @@ export function Field({ id, label, error, ...input }: { id: string; label: strin
     <Wrap>
       <Label htmlFor={id}>{label}</Label>
       <Input id={id} name={id} aria-invalid={!!error} aria-describedby={error ? `${id}-error` : undefined} {...input} />
-      {error && <Error id={`${id}-error`}>{error}</Error>}
+      {error && <FieldError id={`${id}-error`}>{error}</FieldError>}
     </Wrap>
   );
 }

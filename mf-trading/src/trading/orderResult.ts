@@ -1,0 +1,36 @@
+import { formatInteger, formatPrice } from '@repex/shared-ui';
+
+/** What place_order answers (supabase/migrations/..._trading_engine.sql). */
+export interface OrderResult {
+  order_id: number;
+  status: 'open' | 'filled' | 'cancelled';
+  side: 'buy' | 'sell';
+  type: 'market' | 'limit';
+  amount: number;
+  filled: number;
+  resting: number;
+  average_price: number | null;
+  total: number;
+}
+
+/** The toast that tells the user what happened to their order. */
+export function describeResult(r: OrderResult, tokenName: string, limitPrice?: number): { title: string; description: string } {
+  const verb = r.side === 'buy' ? 'Bought' : 'Sold';
+  const done = r.filled > 0
+    ? `${verb} ${formatInteger(r.filled)} ${tokenName} tokens at an average ${formatPrice(r.average_price ?? 0)}, ${r.side === 'buy' ? 'total' : 'proceeds'} ${formatPrice(r.total)}.`
+    : '';
+  if (r.status === 'filled') return { title: 'Order Filled', description: done };
+  if (r.status === 'open' && r.filled === 0) {
+    return {
+      title: 'Order Placed',
+      description: `Your limit order to ${r.side} ${formatInteger(r.amount)} ${tokenName} tokens at ${formatPrice(limitPrice ?? 0)} is on the book.`,
+    };
+  }
+  if (r.status === 'open') {
+    return { title: 'Order Partly Filled', description: `${done} The remaining ${formatInteger(r.resting)} rest on the book at ${formatPrice(limitPrice ?? 0)}.` };
+  }
+  return {
+    title: 'Order Partly Filled',
+    description: `${done} The remaining ${formatInteger(r.amount - r.filled)} could not be filled at the moment and were cancelled.`,
+  };
+}

@@ -1,0 +1,117 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { DEMO_ACCOUNTS } from '../lib/accounts';
+import { SCREENSHOTS, signIn, startApp, toastText, type E2EApp } from './helpers/app';
+
+jest.setTimeout(180_000);
+
+let app: E2EApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app?.close());
+
+async function placeOrder(page: Page, o: { side: 'Buy' | 'Sell'; type: 'Market' | 'Limit'; amount: number; price?: string }) {
+  await page.getByRole('button', { name: o.side, exact: true }).click();
+  await page.getByRole('button', { name: o.type, exact: true }).click();
+  await page.locator('#order-amount').fill(String(o.amount));
+  if (o.price) await page.locator('#order-limit').fill(o.price);
+  await page.getByRole('button', { name: `Place ${o.side} Order` }).click();
+  const confirm = page.getByRole('region', { name: 'Confirm order' });
+  await confirm.waitFor();
+  await confirm.getByRole('button', { name: `Confirm ${o.side}` }).click();
+}
+
+test('two people in two browsers: one sells, the other buys; both screens follow live', async () => {
+  const [sarah] = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
+  const tradingUrl = `${app.url}/trading/${sarah!.id}`;
+
+  // The seller: the demo user, who holds 500 Sarah Chen tokens.
+  const seller = await (await app.newContext()).newPage();
+  await signIn(seller, app, DEMO_ACCOUNTS.user);
+  await seller.goto(tradingUrl);
+  await seller.getByTestId('your-balance').filter({ hasText: '500 tokens' }).waitFor();
+
+  // The buyer: a new account, funded with $1,000 through the ledger (deposits are not a feature yet).
+  const buyer = await (await app.newContext()).newPage();
+  await buyer.goto(`${app.url}/auth`);
+  await buyer.getByRole('tab', { name: 'Sign Up' }).click();
+  await buyer.fill('#signup-username', 'live_buyer');
+  await buyer.fill('#signup-email', 'live.buyer@e2e.repx.dev');
+  await buyer.fill('#signup-password', 'live-buyer-1');
+  await buyer.getByRole('button', { name: 'Create Account' }).click();
+  await buyer.waitForURL('**/dashboard');
+  await app.backend.db.query(
+    `select private.record_deposit(id, 1000) from auth.users where email = 'live.buyer@e2e.repx.dev'`,
+  );
+  await buyer.goto(tradingUrl);
+  await buyer.getByTestId('your-balance').filter({ hasText: '0 tokens' }).waitFor();
+  await buyer.getByText('with your $1,000.00').waitFor();
+
+  // The seller offers 20 at $45.10, inside the spread (bid $45.02, ask $45.38): it rests, and
+  // the buyer sees it arrive.
+  await placeOrder(seller, { side: 'Sell', type: 'Limit', amount: 20, price: '45.10' });
+  await expect(toastText(seller)).resolves.toEqual({
+    title: 'Order Placed',
+    description: 'Your limit order to sell 20 Sarah Chen tokens at $45.10 is on the book.',
+    variant: 'default',
+  });
+  await seller.getByTestId('open-order').first().waitFor();
+  let t0 = Date.now();
+  await buyer.getByTestId('book-sell').first().filter({ hasText: '$45.10' }).waitFor({ timeout: 5000 });
+  console.log(`the new ask reached the other browser in ${Date.now() - t0} ms`);
+
+  // The buyer takes it at market: 20 x 45.10 = 902.00 + 18.04 fee.
+  await placeOrder(buyer, { side: 'Buy', type: 'Market', amount: 20 });
+  await expect(toastText(buyer)).resolves.toEqual({
+    title: 'Order Filled',
+    description: 'Bought 20 Sarah Chen tokens at an average $45.10, total $920.04.',
+    variant: 'default',
+  });
+  await buyer.getByTestId('your-balance').filter({ hasText: '20 tokens' }).waitFor();
+  await buyer.getByText('with your $79.96').waitFor();
+
+  // The seller's screen follows without a reload: price, tape, balance, no open order left.
+  t0 = Date.now();
+  await seller.getByTestId('token-price').filter({ hasText: '$45.10' }).waitFor({ timeout: 5000 });
+  console.log(`the trade reached the seller's screen in ${Date.now() - t0} ms`);
+  await seller.getByTestId('your-balance').filter({ hasText: '480 tokens' }).waitFor();
+  await seller.getByRole('tab', { name: 'Recent Trades' }).click();
+  await expect(seller.getByTestId('recent-trade').first().innerText()).resolves.toMatch(/\$45\.10\s+20/);
+  await expect(seller.getByTestId('open-order').count()).resolves.toBe(0);
+  await seller.screenshot({ path: path.join(SCREENSHOTS, 'trading-after-sale-1280.png'), fullPage: true });
+
+  // The buyer's dashboard shows the new holding and its P&L; the seller's wallet the fee.
+  await buyer.goto(`${app.url}/dashboard`);
+  const row = buyer.getByTestId('holding-row').filter({ hasText: 'Sarah Chen' });
+  await row.waitFor();
+  await expect(row.innerText()).resolves.toMatch(/20[\s\S]*\$46\.00[\s\S]*\$45\.10[\s\S]*\$902\.00[\s\S]*-\$18\.04/);
+  await seller.goto(`${app.url}/wallet`);
+  await seller.getByTestId('available-balance').filter({ hasText: '$3,333.96' }).waitFor(); // 2,450 + 902 - 18.04
+  await buyer.close();
+  await seller.close();
+});
+
+test('an open order can be cancelled from the trading screen; a refused order says why', async () => {
+  const [emma] = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'emmafitness'`);
+  const page = await (await app.newContext()).newPage();
+  await signIn(page, app, DEMO_ACCOUNTS.user);
+  await page.goto(`${app.url}/trading/${emma!.id}`);
+  await page.getByTestId('your-balance').filter({ hasText: '200 tokens' }).waitFor();
+
+  await placeOrder(page, { side: 'Sell', type: 'Limit', amount: 50, price: '99.00' });
+  await page.getByTestId('open-order').first().waitFor();
+  await page.getByTestId('your-balance').filter({ hasText: '150 tokens' }).waitFor(); // 50 held back by the order
+  await page.getByTestId('open-order').first().getByRole('button', { name: 'Cancel' }).click();
+  await expect(toastText(page)).resolves.toMatchObject({ title: 'Order Cancelled' });
+  await page.getByTestId('your-balance').filter({ hasText: '200 tokens' }).waitFor();
+
+  // Buying far more than the wallet holds at a limit: the database refuses, the toast says why.
+  await placeOrder(page, { side: 'Buy', type: 'Limit', amount: 1000, price: '30.00' });
+  await expect(toastText(page)).resolves.toEqual({
+    title: 'Order Failed',
+    description: expect.stringMatching(/^Insufficient funds: this order needs \$30,600\.00 \(value \+ 2% fee\) and you have \$[\d,]+\.\d\d available\.$/),
+    variant: 'destructive',
+  });
+  await page.close();
+});
