@@ -16,6 +16,8 @@ module.exports = {
     {
       displayName: 'integration',
       testEnvironment: 'node',
+      // Each file starts a database (PGlite takes seconds on a busy 2-CPU machine).
+      testTimeout: 60_000,
       roots: ['<rootDir>/supabase/tests'],
       testMatch: ['**/*.test.ts'],
       transform: { '^.+\\.tsx?$': tsJest },
@@ -23,6 +25,7 @@ module.exports = {
     {
       displayName: 'e2e',
       testEnvironment: 'node',
+      testTimeout: 120_000,
       roots: ['<rootDir>/scripts/e2e'],
       testMatch: ['**/*.test.ts'],
       transform: { '^.+\\.tsx?$': tsJest },

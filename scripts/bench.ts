@@ -1,0 +1,234 @@
+/**
+ * npm run bench: measures, in one run on this machine,
+ *   1. placing orders over HTTP (supabase-js rpc, the server in its own process) with 1, 8 and
+ *      32 concurrent clients, on PGlite and on PostgreSQL: orders per second, p50 and p99;
+ *   2. an in-memory order book library (nodejs-order-book) on the same order stream;
+ *   3. listing the market with 10,000 tokens, as the market screen asks for it.
+ * Figures are printed, never asserted: the machines are shared and noisy, so compare ratios.
+ *
+ *   BENCH_ORDERS=800 BENCH_ENGINES=pglite,postgres npm run bench
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { OrderBook, Side } from 'nodejs-order-book';
+import { startBackend, type BackendOptions } from '../supabase/server/index';
+import { signedIn } from '../supabase/tests/helpers/clients';
+import { freshToken, trader } from '../supabase/tests/helpers/market';
+import { rng } from '../supabase/tests/helpers/load';
+import { DEMO_JWT_SECRET } from './lib/config';
+import { freePort } from './lib/ports';
+
+const ROOT = path.resolve(__dirname, '..');
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 800);
+const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',') as ('pglite' | 'postgres')[];
+const PG_ADMIN = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const CONCURRENCY = [1, 8, 32];
+
+interface Order {
+  side: 'buy' | 'sell';
+  type: 'market' | 'limit';
+  amount: number;
+  price?: number;
+}
+
+/** The same stream for every engine: limit orders around $10, three in ten at market. */
+function orderStream(n: number, seed: number): Order[] {
+  const random = rng(seed);
+  return Array.from({ length: n }, () => {
+    const type = random() < 0.3 ? 'market' : 'limit';
+    return {
+      side: random() < 0.5 ? 'buy' : 'sell',
+      type,
+      amount: 1 + Math.floor(random() * 20),
+      ...(type === 'limit' ? { price: Math.round((9.5 + random()) * 100) / 100 } : {}),
+    } as Order;
+  });
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+async function createPgDatabase(prefix: string): Promise<string> {
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropPgDatabase(url: string) {
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`drop database if exists ${new URL(url).pathname.slice(1)} with (force)`);
+  await admin.end();
+}
+
+async function spawnServer(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'supabase/server/index.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, LOG_REQUESTS: 'false' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('backend on')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  child.removeAllListeners('exit');
+  return child;
+}
+
+async function stop(child: ChildProcess) {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
+
+/** Where the backend keeps its data for one engine, and how to clean it up. */
+async function storage(
+  engine: 'pglite' | 'postgres',
+  prefix: string,
+): Promise<{ options: BackendOptions; env: Record<string, string>; cleanup: () => Promise<void> }> {
+  if (engine === 'postgres') {
+    const url = await createPgDatabase(prefix);
+    return { options: { databaseUrl: url }, env: { DATABASE_URL: url }, cleanup: () => dropPgDatabase(url) };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+  const dataDir = path.join(dir, 'db');
+  return { options: { dataDir }, env: { DATA_DIR: dataDir }, cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function benchOrders(engine: 'pglite' | 'postgres') {
+  const store = await storage(engine, 'repex_bench');
+  const prepared = await startBackend({ port: 0, seed: false, ...store.options });
+  const token = await freshToken(prepared, 100_000_000);
+  const emails: string[] = [];
+  for (let i = 0; i < Math.max(...CONCURRENCY); i++) {
+    const t = await trader(prepared, { cash: 10_000_000, token, tokens: 1_000_000 });
+    emails.push((await t.client.auth.getUser()).data.user!.email!);
+  }
+  await prepared.close();
+
+  const port = await freePort();
+  const server = await spawnServer({ ...store.env, SUPABASE_PORT: String(port), JWT_SECRET: DEMO_JWT_SECRET, SEED: 'false' });
+  const url = `http://localhost:${port}`;
+  const clients = await Promise.all(emails.map((email) => signedIn(url, { email, password: 'password-123' })));
+  const rows = [];
+  for (const concurrency of CONCURRENCY) {
+    const stream = orderStream(ORDERS, concurrency);
+    const latencies: number[] = [];
+    let refused = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async (_, c) => {
+        for (let i = c; i < stream.length; i += concurrency) {
+          const o = stream[i]!;
+          const t = performance.now();
+          const { error } = await clients[c]!.rpc('place_order', {
+            p_token: token, p_side: o.side, p_type: o.type, p_amount: o.amount, ...(o.price ? { p_price: o.price } : {}),
+          });
+          latencies.push(performance.now() - t);
+          if (error) refused++;
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    rows.push({
+      engine, concurrency, orders: ORDERS, refused,
+      perSecond: Math.round(ORDERS / seconds),
+      p50: percentile(latencies, 50).toFixed(1),
+      p99: percentile(latencies, 99).toFixed(1),
+    });
+  }
+  await stop(server);
+  await store.cleanup();
+  return rows;
+}
+
+function benchInMemory() {
+  const stream = orderStream(ORDERS * 50, 1);
+  const book = new OrderBook();
+  let trades = 0;
+  const started = performance.now();
+  stream.forEach((o, i) => {
+    const side = o.side === 'buy' ? Side.BUY : Side.SELL;
+    const result = o.type === 'market'
+      ? book.market({ side, size: o.amount })
+      : book.limit({ id: String(i), side, size: o.amount, price: o.price! });
+    trades += result.done.length + (result.partial ? 1 : 0);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  return { orders: stream.length, perSecond: Math.round(stream.length / seconds), trades };
+}
+
+async function benchMarketListing(engine: 'pglite' | 'postgres') {
+  const store = await storage(engine, 'repex_bench_market');
+  const prepared = await startBackend({ port: 0, seed: true, ...store.options });
+  // 10,000 tokens, each with a trade a day ago and one an hour ago (derived prices, change, volume).
+  await prepared.db.exec(`
+    insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
+    select 'Bench Person ' || g, 'bench' || g, (array['Tech Influencer','Business Leader','Fitness Coach','Content Creator','Crypto Expert','Designer'])[1 + g % 6],
+           40 + (g % 60), 1000000, 5 + (g % 100)
+    from generate_series(1, 10000 - (select count(*) from tokens)) g;
+    insert into trades (token_id, buyer_id, seller_id, price, amount, taker_side, buyer_fee, seller_fee, created_at)
+    select t.id, (select id from profiles where username = 'sarahchen'), (select id from profiles where username = 'marcusj'),
+           t.issue_price + d, 10, 'buy', round(t.issue_price * 0.2, 2), round(t.issue_price * 0.2, 2), now() - make_interval(hours => h)
+    from tokens t, (values (0, 25), (0.5, 1)) v(d, h) where t.username like 'bench%';
+    analyze;`);
+  await prepared.close();
+  const port = await freePort();
+  const server = await spawnServer({ ...store.env, SUPABASE_PORT: String(port), JWT_SECRET: DEMO_JWT_SECRET });
+  const c = await signedIn(`http://localhost:${port}`, { email: 'demo@repx.dev', password: 'demo-trader-2026' });
+  const time = async (run: () => PromiseLike<{ error: unknown }>) => {
+    const samples: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const t = performance.now();
+      const { error } = await run();
+      if (error) throw new Error(JSON.stringify(error));
+      if (i >= 2) samples.push(performance.now() - t); // two warm-up runs
+    }
+    return percentile(samples.sort((a, b) => a - b), 50).toFixed(0);
+  };
+  const cols = 'id, name, username, category, reputation_score, price, change_24h, volume_24h, market_cap, holders, verified';
+  const firstPage = await time(() => c.from('market_tokens').select(cols, { count: 'exact' }).order('market_cap', { ascending: false }).range(0, 24));
+  const search = await time(() =>
+    c.from('market_tokens').select(cols, { count: 'exact' }).or('name.ilike."*person 12*",username.ilike."*person 12*",category.ilike."*person 12*"').order('market_cap', { ascending: false }).range(0, 24));
+  const category = await time(() => c.from('market_tokens').select(cols, { count: 'exact' }).eq('category', 'Designer').order('change_24h', { ascending: false }).range(0, 24));
+  await stop(server);
+  await store.cleanup();
+  return { engine, tokens: 10_000, firstPage, search, category };
+}
+
+async function main() {
+  console.log(`Benchmarks on ${os.cpus().length} CPUs, Node ${process.version}; ${ORDERS} orders per run.\n`);
+  console.log('Placing orders over HTTP (supabase-js rpc place_order; server in its own process):');
+  console.log('engine     clients  orders/s   p50 ms   p99 ms  refused');
+  for (const engine of ENGINES) {
+    for (const r of await benchOrders(engine)) {
+      console.log(`${r.engine.padEnd(10)} ${String(r.concurrency).padStart(7)} ${String(r.perSecond).padStart(9)} ${r.p50.padStart(8)} ${r.p99.padStart(8)} ${String(r.refused).padStart(8)}`);
+    }
+  }
+  const mem = benchInMemory();
+  console.log(`\nIn-memory peer (nodejs-order-book, same kind of stream, no persistence, no accounts):`);
+  console.log(`  ${mem.orders} orders, ${mem.perSecond} orders/s, ${mem.trades} fills`);
+  console.log('\nListing the market with 10,000 tokens (HTTP, one page of 25 with exact count; p50 of 10):');
+  console.log('engine      by market cap   search   category + sort');
+  for (const engine of ENGINES) {
+    const m = await benchMarketListing(engine);
+    console.log(`${m.engine.padEnd(10)} ${`${m.firstPage} ms`.padStart(14)} ${`${m.search} ms`.padStart(8)} ${`${m.category} ms`.padStart(17)}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
