@@ -2,6 +2,9 @@
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true, diagnostics: false }];
 
 module.exports = {
+  // A global option in Jest 29: integration and e2e files start databases (PGlite takes seconds
+  // on a busy 2-CPU machine); e2e files set longer ones of their own.
+  testTimeout: 60_000,
   projects: [
     {
       displayName: 'unit',
@@ -16,8 +19,6 @@ module.exports = {
     {
       displayName: 'integration',
       testEnvironment: 'node',
-      // Each file starts a database (PGlite takes seconds on a busy 2-CPU machine).
-      testTimeout: 60_000,
       roots: ['<rootDir>/supabase/tests'],
       testMatch: ['**/*.test.ts'],
       transform: { '^.+\\.tsx?$': tsJest },
@@ -25,7 +26,6 @@ module.exports = {
     {
       displayName: 'e2e',
       testEnvironment: 'node',
-      testTimeout: 120_000,
       roots: ['<rootDir>/scripts/e2e'],
       testMatch: ['**/*.test.ts'],
       transform: { '^.+\\.tsx?$': tsJest },

@@ -198,11 +198,22 @@ async function benchMarketListing(engine: 'pglite' | 'postgres') {
     }
     return percentile(samples.sort((a, b) => a - b), 50).toFixed(0);
   };
+  // As the market screen asks: one page of the view, and the count from the tokens table.
   const cols = 'id, name, username, category, reputation_score, price, change_24h, volume_24h, market_cap, holders, verified';
-  const firstPage = await time(() => c.from('market_tokens').select(cols, { count: 'exact' }).order('market_cap', { ascending: false }).range(0, 24));
-  const search = await time(() =>
-    c.from('market_tokens').select(cols, { count: 'exact' }).or('name.ilike."*person 12*",username.ilike."*person 12*",category.ilike."*person 12*"').order('market_cap', { ascending: false }).range(0, 24));
-  const category = await time(() => c.from('market_tokens').select(cols, { count: 'exact' }).eq('category', 'Designer').order('change_24h', { ascending: false }).range(0, 24));
+  const terms = 'name.ilike."*person 12*",username.ilike."*person 12*",category.ilike."*person 12*"';
+  const both = async (rows: PromiseLike<{ error: unknown }>, count: PromiseLike<{ error: unknown }>) => {
+    const [a, b] = await Promise.all([rows, count]);
+    return { error: a.error ?? b.error };
+  };
+  const firstPage = await time(() => both(
+    c.from('market_tokens').select(cols).order('market_cap', { ascending: false }).range(0, 24),
+    c.from('tokens').select('id', { count: 'exact', head: true })));
+  const search = await time(() => both(
+    c.from('market_tokens').select(cols).or(terms).order('market_cap', { ascending: false }).range(0, 24),
+    c.from('tokens').select('id', { count: 'exact', head: true }).or(terms)));
+  const category = await time(() => both(
+    c.from('market_tokens').select(cols).eq('category', 'Designer').order('change_24h', { ascending: false }).range(0, 24),
+    c.from('tokens').select('id', { count: 'exact', head: true }).eq('category', 'Designer')));
   await stop(server);
   await store.cleanup();
   return { engine, tokens: 10_000, firstPage, search, category };

@@ -71,12 +71,12 @@ test('each route loads its own remote, and the page holds one React', async () =
     if (r.url().endsWith('mf-manifest.json')) manifests.add(new URL(r.url()).port);
   });
   await signIn(page, app);
-  const { data: token } = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`).then((rows) => ({ data: rows[0]! }));
+  const [token] = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
   const routes: [string, string][] = [
     ['/dashboard', 'portfolio'],
     ['/market', 'market'],
     ['/profile', 'portfolio'],
-    [`/trading/${token.id}`, 'trading'],
+    [`/trading/${token!.id}`, 'trading'],
     ['/wallet', 'wallet'],
   ];
   for (const [route, remote] of routes) {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { Navigate, Outlet } from 'react-router-dom';
 import { CenteredStatus, useAppStore } from '@repex/shared-ui';
 
 /** Spec section 2: a signed-out visitor on a protected route goes to /auth once loading ends. */
@@ -10,11 +10,10 @@ export function RequireAuth() {
   return <Outlet />;
 }
 
-/** /auth and /auth/nra: signed-in users are redirected to /dashboard. */
+/** /auth: signed-in users are redirected to /dashboard (/auth/nra does the same in its page). */
 export function SignedOutOnly({ children }: { children?: ReactNode }) {
   const { authLoading, session } = useAppStore();
-  const location = useLocation();
   if (authLoading) return <CenteredStatus>Loading...</CenteredStatus>;
-  if (session && !(location.state as { signingIn?: boolean } | null)?.signingIn) return <Navigate to="/dashboard" replace />;
+  if (session) return <Navigate to="/dashboard" replace />;
   return children ? <>{children}</> : <Outlet />;
 }

@@ -1,0 +1,45 @@
+import type { Backend } from '../server/index';
+import { ENGINES, backendFor } from './helpers/backends';
+import { DEMO, signedIn } from './helpers/clients';
+
+describe.each(ENGINES)('the REST subset on %s', (engine) => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor(engine)();
+  });
+  afterAll(() => backend.close());
+
+  it('counts with HEAD, filters with quoted or-values, orders and pages', async () => {
+    const c = await signedIn(backend.url, DEMO);
+    const head = await c.from('tokens').select('id', { count: 'exact', head: true }).eq('category', 'Designer');
+    expect({ count: head.count, data: head.data, error: head.error }).toEqual({ count: 1, data: null, error: null });
+    const quoted = await c.from('tokens').select('username').or('name.ilike."*chen, (x)*",username.ilike."*priya*"');
+    expect(quoted.data).toEqual([{ username: 'priyadesigns' }]);
+    const paged = await c.from('market_tokens').select('name', { count: 'exact' }).order('price', { ascending: false }).range(1, 2);
+    expect(paged.count).toBe(6);
+    expect(paged.data).toHaveLength(2);
+    const ins = await c.from('tokens').select('username').in('username', ['sarahchen', 'marcusj']).order('username');
+    expect(ins.data).toEqual([{ username: 'marcusj' }, { username: 'sarahchen' }]);
+    const negated = await c.from('tokens').select('username').not('category', 'in', '("Designer","Tech Influencer")');
+    expect(negated.data).toHaveLength(4);
+  });
+
+  it('answers .single() with one object, or 406 when the rows are not exactly one', async () => {
+    const c = await signedIn(backend.url, DEMO);
+    const one = await c.from('tokens').select('username').eq('username', 'sarahchen').single();
+    expect(one.data).toEqual({ username: 'sarahchen' });
+    const none = await c.from('tokens').select('username').eq('username', 'nobody').single();
+    expect(none.status).toBe(406);
+    expect(none.error?.code).toBe('PGRST116');
+    const maybe = await c.from('tokens').select('username').eq('username', 'nobody').maybeSingle();
+    expect(maybe).toMatchObject({ data: null, error: null });
+  });
+
+  it('names unknown tables, columns and functions the way PostgREST does', async () => {
+    const c = await signedIn(backend.url, DEMO);
+    expect((await c.from('nope').select('*')).error).toMatchObject({ code: 'PGRST205' });
+    expect((await c.from('tokens').select('nope')).error).toMatchObject({ code: '42703' });
+    expect((await c.rpc('nope')).error).toMatchObject({ code: 'PGRST202' });
+    expect((await c.from('watchlist').delete()).error).toMatchObject({ code: '21000', message: 'DELETE requires a WHERE clause' });
+  });
+});
