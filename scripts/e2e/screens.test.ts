@@ -135,7 +135,11 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   await page.getByText('The limit price must be above $0.00.').waitFor();
   await page.locator('#order-limit').fill('40.50');
   await page.getByRole('button', { name: 'Place Sell Order' }).click();
-  await expect(toastText(page)).resolves.toMatchObject({ title: 'Order Placement Coming Soon!' });
+  // Nothing is sent before the confirmation, which repeats value, fee and what the seller receives.
+  const confirm = page.getByRole('region', { name: 'Confirm order' });
+  await expect(confirm.innerText()).resolves.toMatch(/Sell 100 Sarah Chen tokens at \$40\.50 or better: value \$4,050\.00, fee \$81\.00, you receive \$3,969\.00/);
+  await confirm.getByRole('button', { name: 'Back' }).click();
+  await page.getByRole('button', { name: 'Place Sell Order' }).waitFor();
 
   for (const bad of ['00000000-0000-0000-0000-000000000000', 'not-a-token']) {
     await go(`/trading/${bad}`, 'trading');
