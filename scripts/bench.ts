@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { OrderBook, Side } from 'nodejs-order-book';
+import { OrderBook, SelfTradePreventionMode, Side } from 'nodejs-order-book';
 import { startBackend, type BackendOptions } from '../supabase/server/index';
 import { signedIn } from '../supabase/tests/helpers/clients';
 import { freshToken, trader } from '../supabase/tests/helpers/market';
@@ -149,25 +149,40 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
       p99: percentile(latencies, 99).toFixed(1),
     });
   }
+  const tape = await clients[0]!.from('recent_trades').select('amount').eq('token_id', token);
+  const volume = ((tape.data ?? []) as { amount: number }[]).reduce((n, t) => n + t.amount, 0);
   await stop(server);
   await store.cleanup();
-  return rows;
+  return { rows, volume };
 }
 
+/**
+ * The identical order streams of the HTTP runs, through the library, with the same accounts
+ * (order i of a run with c clients is client i % c's) and the same self-trade policy (expire
+ * maker). Repeated for a stable figure; the traded volume of one pass is compared with ours.
+ */
 function benchInMemory() {
-  const stream = orderStream(ORDERS * 50, 1);
-  const book = new OrderBook();
-  let trades = 0;
+  const runs = CONCURRENCY.map((c) => ({ c, stream: orderStream(ORDERS, c) }));
+  const orders = runs.reduce((n, r) => n + r.stream.length, 0);
+  const repeats = 50;
+  let volume = 0;
   const started = performance.now();
-  stream.forEach((o, i) => {
-    const side = o.side === 'buy' ? Side.BUY : Side.SELL;
-    const result = o.type === 'market'
-      ? book.market({ side, size: o.amount })
-      : book.limit({ id: String(i), side, size: o.amount, price: o.price! });
-    trades += result.done.length + (result.partial ? 1 : 0);
-  });
+  for (let r = 0; r < repeats; r++) {
+    const book = new OrderBook(); // one book for the three runs, as one token serves them on the server
+    for (const { c, stream } of runs) {
+      stream.forEach((o, i) => {
+        const base = { side: o.side === 'buy' ? Side.BUY : Side.SELL, size: o.amount, accountId: String(i % c), stpMode: SelfTradePreventionMode.EXPIRE_MAKER };
+        const id = `${c}-${i}`;
+        const result = o.type === 'market' ? book.market(base) : book.limit({ ...base, id, price: o.price! });
+        if (r > 0) return;
+        if (o.type === 'market') volume += o.amount - result.quantityLeft;
+        else if (result.done.some((d) => d.id === id)) volume += o.amount;
+        else if (result.partial?.id === id) volume += result.partialQuantityProcessed;
+      });
+    }
+  }
   const seconds = (performance.now() - started) / 1000;
-  return { orders: stream.length, perSecond: Math.round(stream.length / seconds), trades };
+  return { orders, perSecond: Math.round((orders * repeats) / seconds), volume };
 }
 
 async function benchMarketListing(engine: 'pglite' | 'postgres') {
@@ -223,14 +238,19 @@ async function main() {
   console.log(`Benchmarks on ${os.cpus().length} CPUs, Node ${process.version}; ${ORDERS} orders per run.\n`);
   console.log('Placing orders over HTTP (supabase-js rpc place_order; server in its own process):');
   console.log('engine     clients  orders/s   p50 ms   p99 ms  refused');
+  const volumes: string[] = [];
   for (const engine of ENGINES) {
-    for (const r of await benchOrders(engine)) {
+    const { rows, volume } = await benchOrders(engine);
+    for (const r of rows) {
       console.log(`${r.engine.padEnd(10)} ${String(r.concurrency).padStart(7)} ${String(r.perSecond).padStart(9)} ${r.p50.padStart(8)} ${r.p99.padStart(8)} ${String(r.refused).padStart(8)}`);
     }
+    volumes.push(`${engine} ${volume}`);
   }
   const mem = benchInMemory();
-  console.log(`\nIn-memory peer (nodejs-order-book, same kind of stream, no persistence, no accounts):`);
-  console.log(`  ${mem.orders} orders, ${mem.perSecond} orders/s, ${mem.trades} fills`);
+  console.log(`\nIn-memory peer (nodejs-order-book) on the identical ${mem.orders} orders (no persistence, no cash):`);
+  console.log(`  ${mem.perSecond} orders/s; tokens traded: library ${mem.volume}, ${volumes.join(', ')}`);
+  console.log('  (same accounts and self-trade policy; concurrent clients interleave differently on the server,');
+  console.log('   and our engine also refuses what an account cannot pay for)');
   console.log('\nListing the market with 10,000 tokens (HTTP, one page of 25 with exact count; p50 of 10):');
   console.log('engine      by market cap   search   category + sort');
   for (const engine of ENGINES) {

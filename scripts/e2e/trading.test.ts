@@ -48,6 +48,13 @@ test('two people in two browsers: one sells, the other buys; both screens follow
   await buyer.getByTestId('your-balance').filter({ hasText: '0 tokens' }).waitFor();
   await buyer.getByText('with your $1,000.00').waitFor();
 
+  // A third person watches the market.
+  const watcher = await (await app.newContext()).newPage();
+  await signIn(watcher, app, DEMO_ACCOUNTS.admin);
+  await watcher.goto(`${app.url}/market`);
+  const sarahRow = watcher.getByTestId('market-row').filter({ hasText: 'Sarah Chen' });
+  await sarahRow.filter({ hasText: '$45.20' }).waitFor();
+
   // The seller offers 20 at $45.10, inside the spread (bid $45.02, ask $45.38): it rests, and
   // the buyer sees it arrive.
   await placeOrder(seller, { side: 'Sell', type: 'Limit', amount: 20, price: '45.10' });
@@ -80,6 +87,9 @@ test('two people in two browsers: one sells, the other buys; both screens follow
   await expect(seller.getByTestId('recent-trade').first().innerText()).resolves.toMatch(/\$45\.10\s+20/);
   await expect(seller.getByTestId('open-order').count()).resolves.toBe(0);
   await seller.screenshot({ path: path.join(SCREENSHOTS, 'trading-after-sale-1280.png'), fullPage: true });
+  // The market screen followed too, without a reload: Sarah Chen now trades at $45.10.
+  await sarahRow.filter({ hasText: '$45.10' }).waitFor({ timeout: 5000 });
+  await watcher.close();
 
   // The buyer's dashboard shows the new holding and its P&L; the seller's wallet the fee.
   await buyer.goto(`${app.url}/dashboard`);

@@ -9,8 +9,9 @@
 --   2. the resting orders of that book,
 --   3. the cash accounts, then the holdings, of every account involved, in ascending user id.
 --
--- Self-trade policy (expire maker): an order never trades with its owner's own resting orders;
--- those that it would cross are cancelled, their reservations released, so the book never crosses.
+-- Self-trade policy (expire maker, as common exchanges and nodejs-order-book define it): an order
+-- never trades with its owner's own resting orders; each one the order meets while matching is
+-- cancelled, its reservation released, and matching goes on. The book never crosses.
 --
 -- Market orders are immediate-or-cancel: they take the best prices until filled or the book is
 -- empty, and never spend more than the buyer's available cash; what cannot fill is cancelled.
@@ -89,6 +90,7 @@ declare
   maker record;
   n bigint;
   fills jsonb := '[]';
+  expire bigint[] := '{}';
   f jsonb;
   involved uuid[];
   release numeric;
@@ -150,12 +152,16 @@ begin
   for maker in
     select o.id, o.user_id, o.price, o.amount - o.filled as open_amount, o.reserved
     from public.orders o
-    where o.token_id = p_token and o.status = 'open' and o.side = opposite and o.user_id <> uid
+    where o.token_id = p_token and o.status = 'open' and o.side = opposite
       and (p_type = 'market' or (p_side = 'buy' and o.price <= p_price) or (p_side = 'sell' and o.price >= p_price))
     order by case when p_side = 'buy' then o.price end asc, case when p_side = 'sell' then o.price end desc, o.created_at, o.id
     for update
   loop
     exit when remaining = 0;
+    if maker.user_id = uid then
+      expire := expire || maker.id; -- met one's own order: expire it, go on
+      continue;
+    end if;
     n := least(remaining, maker.open_amount);
     if p_side = 'buy' and p_type = 'market' then
       -- Never spend more than the cash available: as many tokens as it affords at this price.
@@ -182,10 +188,8 @@ begin
   perform 1 from public.cash_accounts where user_id = any (involved) order by user_id for update;
   perform 1 from public.holdings where token_id = p_token and user_id = any (involved) order by user_id for update;
 
-  -- Own resting orders this one would cross are expired (self-trade prevention).
-  perform private.release_order(o.id) from public.orders o
-  where o.token_id = p_token and o.user_id = uid and o.status = 'open' and o.side = opposite and o.id <> v_order
-    and (p_type = 'market' or (p_side = 'buy' and o.price <= p_price) or (p_side = 'sell' and o.price >= p_price));
+  -- Own resting orders met while matching are expired (self-trade prevention).
+  perform private.release_order(x) from unnest(expire) x;
 
   -- Re-check what was read before the locks.
   if p_side = 'buy' then
