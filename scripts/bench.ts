@@ -8,24 +8,22 @@
  *
  *   BENCH_ORDERS=800 BENCH_ENGINES=pglite,postgres npm run bench
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { OrderBook, SelfTradePreventionMode, Side } from 'nodejs-order-book';
 import { startBackend, type BackendOptions } from '../supabase/server/index';
 import { signedIn } from '../supabase/tests/helpers/clients';
 import { freshToken, trader } from '../supabase/tests/helpers/market';
 import { rng } from '../supabase/tests/helpers/load';
+import { createDatabase, dropDatabase } from '../supabase/tests/helpers/backends';
+import { spawnServer, stopServer as stop } from '../supabase/tests/helpers/process';
 import { DEMO_JWT_SECRET } from './lib/config';
 import { freePort } from './lib/ports';
 
-const ROOT = path.resolve(__dirname, '..');
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 800);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',') as ('pglite' | 'postgres')[];
-const PG_ADMIN = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CONCURRENCY = [1, 8, 32];
 
 interface Order {
@@ -51,55 +49,14 @@ function orderStream(n: number, seed: number): Order[] {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-async function createPgDatabase(prefix: string): Promise<string> {
-  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function dropPgDatabase(url: string) {
-  const admin = new pg.Client({ connectionString: PG_ADMIN });
-  await admin.connect();
-  await admin.query(`drop database if exists ${new URL(url).pathname.slice(1)} with (force)`);
-  await admin.end();
-}
-
-async function spawnServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'supabase/server/index.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, LOG_REQUESTS: 'false' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('backend on')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  child.removeAllListeners('exit');
-  return child;
-}
-
-async function stop(child: ChildProcess) {
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-}
-
 /** Where the backend keeps its data for one engine, and how to clean it up. */
 async function storage(
   engine: 'pglite' | 'postgres',
   prefix: string,
 ): Promise<{ options: BackendOptions; env: Record<string, string>; cleanup: () => Promise<void> }> {
   if (engine === 'postgres') {
-    const url = await createPgDatabase(prefix);
-    return { options: { databaseUrl: url }, env: { DATABASE_URL: url }, cleanup: () => dropPgDatabase(url) };
+    const url = await createDatabase(prefix);
+    return { options: { databaseUrl: url }, env: { DATABASE_URL: url }, cleanup: () => dropDatabase(url) };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
   const dataDir = path.join(dir, 'db');
@@ -118,7 +75,7 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
   await prepared.close();
 
   const port = await freePort();
-  const server = await spawnServer({ ...store.env, SUPABASE_PORT: String(port), JWT_SECRET: DEMO_JWT_SECRET, SEED: 'false' });
+  const server = await spawnServer({ ...store.env, SUPABASE_PORT: String(port), JWT_SECRET: DEMO_JWT_SECRET, SEED: 'false', LOG_REQUESTS: 'false' });
   const url = `http://localhost:${port}`;
   const clients = await Promise.all(emails.map((email) => signedIn(url, { email, password: 'password-123' })));
   const rows = [];

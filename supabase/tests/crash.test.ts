@@ -1,63 +1,25 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SignJWT } from 'jose';
-import pg from 'pg';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { startBackend } from '../server/index';
 import { freePort } from '../../scripts/lib/ports';
-import { ENGINES } from './helpers/backends';
+import { ENGINES, createDatabase, dropDatabase } from './helpers/backends';
+import { spawnServer, stopServer } from './helpers/process';
 import { ANON_KEY, JWT_SECRET, signedIn } from './helpers/clients';
 import { randomOrders } from './helpers/load';
 import { freshToken, invariantViolations, trader } from './helpers/market';
 
 jest.setTimeout(240_000);
-const ROOT = path.resolve(__dirname, '../..');
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-/** The backend as its own process, as `npm start` runs it, so it can be killed for real. */
-async function spawnServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'supabase/server/index.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('backend on')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-  child.removeAllListeners('exit');
-  return child;
-}
 
 describe.each(ENGINES)('a crash of the server on %s', (engine) => {
   it('loses nothing acknowledged: kill -9 mid-load, restart, every order is there and the books balance', async () => {
     const port = await freePort();
     const url = `http://localhost:${port}`;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'repex-crash-'));
-    let databaseUrl = '';
-    if (engine === 'postgres') {
-      const name = `repex_crash_${process.pid}_${Date.now().toString(36)}`;
-      const admin = new pg.Client({ connectionString: ADMIN_URL });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const u = new URL(ADMIN_URL);
-      u.pathname = `/${name}`;
-      databaseUrl = u.toString();
-    }
+    const databaseUrl = engine === 'postgres' ? await createDatabase('repex_crash') : '';
     const env = { SUPABASE_PORT: String(port), DATA_DIR: path.join(dataDir, 'db'), DATABASE_URL: databaseUrl, JWT_SECRET };
     // Prepare traders with cash and tokens of a fresh token, in-process, before the server runs.
     const prepared = await startBackend({ port: 0, dataDir: env.DATA_DIR, databaseUrl: databaseUrl || undefined });
@@ -81,8 +43,7 @@ describe.each(ENGINES)('a crash of the server on %s', (engine) => {
     let stop = false;
     const load = Promise.all(traders.map((c, i) => randomOrders(c, [token], { count: 10_000, seed: 100 + i, until: () => stop })));
     await new Promise((r) => setTimeout(r, 1500));
-    server.kill('SIGKILL');
-    await new Promise((r) => server.once('exit', r));
+    await stopServer(server, 'SIGKILL');
     stop = true;
     const results = await load;
     const acknowledged = results.flatMap((r) => r.acknowledged);
@@ -98,20 +59,14 @@ describe.each(ENGINES)('a crash of the server on %s', (engine) => {
       for (const o of data as { id: number }[]) found.add(o.id);
     }
     expect(acknowledged.filter((id) => !found.has(id))).toEqual([]);
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
+    await stopServer(server);
 
     const backend = await startBackend({ port: 0, dataDir: env.DATA_DIR, databaseUrl: databaseUrl || undefined });
     try {
       expect(await invariantViolations(backend)).toEqual([]);
     } finally {
       await backend.close();
-      if (databaseUrl) {
-        const admin = new pg.Client({ connectionString: ADMIN_URL });
-        await admin.connect();
-        await admin.query(`drop database if exists ${new URL(databaseUrl).pathname.slice(1)} with (force)`);
-        await admin.end();
-      }
+      if (databaseUrl) await dropDatabase(databaseUrl);
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });

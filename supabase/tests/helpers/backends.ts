@@ -6,24 +6,34 @@ const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.
 
 export type Engine = 'pglite' | 'postgres';
 
-/** A fresh database on the PostgreSQL server, dropped when the backend closes. */
-async function startOnPostgres(): Promise<Backend> {
-  const name = `repex_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+/** A throw-away database on the PostgreSQL server; resolves to its connection string. */
+export async function createDatabase(prefix = 'repex_test'): Promise<string> {
+  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
-  const backend = await startBackend({ port: 0, databaseUrl: url.toString() });
+  return url.toString();
+}
+
+export async function dropDatabase(url: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${new URL(url).pathname.slice(1)} with (force)`);
+  await admin.end();
+}
+
+/** A backend on a fresh database of the PostgreSQL server, dropped when the backend closes. */
+async function startOnPostgres(): Promise<Backend> {
+  const url = await createDatabase();
+  const backend = await startBackend({ port: 0, databaseUrl: url });
   return {
     ...backend,
     close: async () => {
       await backend.close();
-      const c = new pg.Client({ connectionString: ADMIN_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await dropDatabase(url);
     },
   };
 }
