@@ -84,7 +84,8 @@ begin
       buyer := (ids->>traders[1 + h % array_length(traders, 1)])::uuid;
       perform private.settle_trade((tok->>keys[i])::uuid, buyer, (ids->>seller_key)::uuid, price, 40 + ((h * 37 + i * 11) % 160),
         case when h % 2 = 0 then 'buy' else 'sell' end, null, null, 0, false,
-        date_trunc('hour', now()) - make_interval(hours => 24 - h) + make_interval(mins => 5 + (h * 7) % 50));
+        -- always in the past: the last one a few minutes ago, the first just over a day ago
+        now() - make_interval(hours => 24 - h) - make_interval(mins => 2 + (h * 7) % 50));
     end loop;
   end loop;
 

@@ -53,8 +53,11 @@ test('market: figures from the database, search, filter, sort in the URL, empty 
   await expect(rows('market-row').first().innerText()).resolves.toContain('Sarah Chen');
   await page.getByLabel('Search').fill('design'); // category, case-insensitive
   await page.waitForURL(/q=design/);
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=market-row]').length === 1);
-  await expect(rows('market-row').first().innerText()).resolves.toContain('Priya Patel');
+  // One row before and after: wait for the new one, not for the count.
+  await page.waitForFunction(() => {
+    const found = document.querySelectorAll('[data-testid=market-row]');
+    return found.length === 1 && found[0]!.textContent!.includes('Priya Patel');
+  });
   await page.getByLabel('Search').fill('no such person');
   await page.getByText('No reputation stocks found matching your criteria.').waitFor();
   await page.getByLabel('Search').fill('');

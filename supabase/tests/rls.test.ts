@@ -1,6 +1,7 @@
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from './helpers/backends';
 import { ADMIN, DEMO, client, newUser, signedIn } from './helpers/clients';
+import { invariantViolations } from './helpers/market';
 
 describe.each(ENGINES)('row-level security on %s', (engine) => {
   let backend: Backend;
@@ -82,5 +83,16 @@ describe.each(ENGINES)('row-level security on %s', (engine) => {
     expect(error).toBeNull();
     expect(data).toMatchObject({ total_users: expect.any(Number), revenue_24h: expect.any(Number) });
     expect((data as { total_users: number }).total_users).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe.each(ENGINES)('the seed on %s', (engine) => {
+  it('is a consistent exchange: every invariant holds, nothing is dated in the future', async () => {
+    const backend = await backendFor(engine)();
+    try {
+      expect(await invariantViolations(backend)).toEqual([]);
+    } finally {
+      await backend.close();
+    }
   });
 });

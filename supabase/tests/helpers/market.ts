@@ -69,6 +69,9 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
       having max(price) filter (where side = 'buy') >= min(price) filter (where side = 'sell')`)) {
     problems.push(`the book of ${r.token_id} is crossed`);
   }
+  for (const r of await q(`select id from trades where created_at > now()`)) {
+    problems.push(`trade ${r.id} is dated in the future`);
+  }
   for (const r of await q(`select id from trades where buyer_fee <> round(round(price * amount, 2) * 0.02, 2) or seller_fee <> buyer_fee`)) {
     problems.push(`trade ${r.id} has a wrong fee`);
   }
