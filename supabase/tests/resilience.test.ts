@@ -1,0 +1,55 @@
+import pg from 'pg';
+import type { RealtimeChannel } from '@supabase/supabase-js';
+import type { Backend } from '../server/index';
+import { ENGINES, backendFor } from './helpers/backends';
+import { freshToken, trader } from './helpers/market';
+
+const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const onPostgres = ENGINES.includes('postgres') ? describe : describe.skip;
+
+function subscribed(channel: RealtimeChannel): Promise<void> {
+  return new Promise((resolve, reject) => {
+    channel.subscribe((status, err) => {
+      if (status === 'SUBSCRIBED') resolve();
+      else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') reject(err ?? new Error(status));
+    });
+  });
+}
+
+onPostgres('when PostgreSQL ends every connection of the server', () => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor('postgres')();
+  });
+  afterAll(() => backend.close());
+
+  it('the server keeps serving and live updates resume by themselves', async () => {
+    const token = await freshToken(backend);
+    const seller = await trader(backend, { token, tokens: 10 });
+    const events: unknown[] = [];
+    const channel = seller.client
+      .channel('resilience')
+      .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'market_events', filter: `token_id=eq.${token}` }, (p) => events.push(p));
+    await subscribed(channel);
+
+    const [{ datname }] = (await backend.db.query<{ datname: string }>('select current_database() as datname')) as [{ datname: string }];
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [datname]);
+    await admin.end();
+
+    // Requests succeed again (the pool replaces its connections; one request racing the pool's
+    // notice of a dead connection may fail, as a request in flight would)...
+    let placed = await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 1, p_price: 10 });
+    if (placed.error) placed = await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 1, p_price: 10 });
+    expect(placed.error).toBeNull();
+    // ...and the notification connection comes back, so events flow again.
+    const deadline = Date.now() + 10_000;
+    while (!events.length && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      if (!events.length) await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 1, p_price: 10 });
+    }
+    expect(events.length).toBeGreaterThan(0);
+    await seller.client.removeAllChannels();
+  });
+});
