@@ -19,7 +19,7 @@ import { freshToken, trader } from '../supabase/tests/helpers/market';
 import { rng } from '../supabase/tests/helpers/load';
 import { createDatabase, dropDatabase } from '../supabase/tests/helpers/backends';
 import { spawnServer, stopServer as stop } from '../supabase/tests/helpers/process';
-import { DEMO_JWT_SECRET } from './lib/config';
+import { DEMO_ACCOUNTS, DEMO_JWT_SECRET } from '../supabase/server/demo';
 import { freePort } from './lib/ports';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 800);
@@ -159,7 +159,7 @@ async function benchMarketListing(engine: 'pglite' | 'postgres') {
   await prepared.close();
   const port = await freePort();
   const server = await spawnServer({ ...store.env, SUPABASE_PORT: String(port), JWT_SECRET: DEMO_JWT_SECRET });
-  const c = await signedIn(`http://localhost:${port}`, { email: 'demo@repx.dev', password: 'demo-trader-2026' });
+  const c = await signedIn(`http://localhost:${port}`, DEMO_ACCOUNTS.user);
   const time = async (run: () => PromiseLike<{ error: unknown }>) => {
     const samples: number[] = [];
     for (let i = 0; i < 12; i++) {

@@ -8,7 +8,7 @@ import { build } from './build';
 import { portsFromEnv } from './lib/config';
 import { startFrontends } from './lib/stack';
 import { PACKAGE_DIRS } from './webpack/packages';
-import { DEMO_ACCOUNTS } from './lib/accounts';
+import { DEMO_ACCOUNTS } from '../supabase/server/demo';
 
 async function main() {
   const ports = portsFromEnv();

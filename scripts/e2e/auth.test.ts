@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { DEMO_ACCOUNTS } from '../lib/accounts';
+import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import { SCREENSHOTS, signIn, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(120_000);

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { formatInteger, formatMoney, formatPrice } from '../../shared-ui/src/format';
-import { DEMO_ACCOUNTS } from '../lib/accounts';
-import { SCREENSHOTS, signIn, startApp, toastText, type E2EApp } from './helpers/app';
+import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
+import { SCREENSHOTS, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(180_000);
 
@@ -225,13 +225,7 @@ test('wallet: balance and history from the database', async () => {
 test("a new user's profile says their token is not yet issued", async () => {
   const context = await app.newContext();
   const fresh = await context.newPage();
-  await fresh.goto(`${app.url}/auth`);
-  await fresh.getByRole('tab', { name: 'Sign Up' }).click();
-  await fresh.fill('#signup-username', 'fresh_face');
-  await fresh.fill('#signup-email', 'fresh@e2e.repx.dev');
-  await fresh.fill('#signup-password', 'fresh-pass-1');
-  await fresh.getByRole('button', { name: 'Create Account' }).click();
-  await fresh.waitForURL('**/dashboard');
+  await signUp(fresh, app, { username: 'fresh_face', email: 'fresh@e2e.repx.dev', password: 'fresh-pass-1' });
   await fresh.getByText('You hold no tokens yet.').waitFor();
   await fresh.goto(`${app.url}/profile`);
   await fresh.getByTestId('token-not-issued').waitFor();

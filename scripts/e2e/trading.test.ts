@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { DEMO_ACCOUNTS } from '../lib/accounts';
-import { SCREENSHOTS, signIn, startApp, toastText, type E2EApp } from './helpers/app';
+import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
+import { SCREENSHOTS, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(180_000);
 
@@ -34,13 +34,7 @@ test('two people in two browsers: one sells, the other buys; both screens follow
 
   // The buyer: a new account, funded with $1,000 through the ledger (deposits are not a feature yet).
   const buyer = await (await app.newContext()).newPage();
-  await buyer.goto(`${app.url}/auth`);
-  await buyer.getByRole('tab', { name: 'Sign Up' }).click();
-  await buyer.fill('#signup-username', 'live_buyer');
-  await buyer.fill('#signup-email', 'live.buyer@e2e.repx.dev');
-  await buyer.fill('#signup-password', 'live-buyer-1');
-  await buyer.getByRole('button', { name: 'Create Account' }).click();
-  await buyer.waitForURL('**/dashboard');
+  await signUp(buyer, app, { username: 'live_buyer', email: 'live.buyer@e2e.repx.dev', password: 'live-buyer-1' });
   await app.backend.db.query(
     `select private.record_deposit(id, 1000) from auth.users where email = 'live.buyer@e2e.repx.dev'`,
   );

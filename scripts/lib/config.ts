@@ -1,9 +1,6 @@
 import { REMOTES, REMOTE_NAMES, SHELL, type RemoteName } from '../webpack/packages';
 
-/** The CLI's well-known local demo values, as `supabase start` prints them. */
-export const DEMO_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
-export const DEMO_ANON_KEY =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
+import { DEMO_ANON_KEY } from '../../supabase/server/demo';
 
 export interface StackPorts {
   shell: number;

@@ -6,7 +6,8 @@
  * not 999.99 through binary floating point; a value that rounds up into the next unit is shown in
  * that unit (999,999 is 1.0M, never 1000K).
  */
-function roundTo(value: number, digits: number): number {
+/** Decimal rounding, half away from zero: roundTo(2.675, 2) is 2.68, not 2.67. */
+export function roundTo(value: number, digits: number): number {
   const sign = value < 0 ? -1 : 1;
   const shifted = Math.round(Number(`${Math.abs(value)}e${digits}`));
   return sign * Number(`${shifted}e-${digits}`);

@@ -23,7 +23,8 @@ const API_ROLES = new Set(['anon', 'authenticated', 'service_role']);
 export async function createApp(opts: AppOptions) {
   const keys = new JwtKeys(opts.jwtSecret);
   const settings: AuthSettings = { keys, jwtExpiry: opts.jwtExpiry, issuer: `${opts.publicUrl}/auth/v1` };
-  let catalog = await Catalog.load(opts.db);
+  // Migrations run before the server starts, so the schema cache is read once.
+  const catalog = await Catalog.load(opts.db);
   const auth = authRoutes(opts.db, settings);
   const rest = restRoutes(opts.db, () => catalog);
 
@@ -83,12 +84,5 @@ export async function createApp(opts: AppOptions) {
       .finally(() => opts.log?.(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms`));
   });
 
-  return {
-    server,
-    keys,
-    /** Re-reads tables and functions, as PostgREST's NOTIFY pgrst, 'reload schema' does. */
-    reloadSchema: async () => {
-      catalog = await Catalog.load(opts.db);
-    },
-  };
+  return { server, keys };
 }

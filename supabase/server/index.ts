@@ -6,9 +6,8 @@ import { openPglite } from './db/pglite';
 import { openPostgres } from './db/postgres';
 import { createApp } from './app';
 import { attachRealtime } from './realtime/server';
+import { DEMO_JWT_SECRET } from './demo';
 
-/** The Supabase CLI's well-known local JWT secret; set JWT_SECRET for anything shared. */
-export const DEFAULT_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
 
 export interface BackendOptions {
   port?: number;
@@ -40,7 +39,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     const publicUrl = opts.publicUrl ?? `http://localhost:${port}`;
     const app = await createApp({
       db,
-      jwtSecret: opts.jwtSecret ?? DEFAULT_JWT_SECRET,
+      jwtSecret: opts.jwtSecret ?? DEMO_JWT_SECRET,
       jwtExpiry: opts.jwtExpiry ?? 3600,
       publicUrl,
       log: opts.log,
@@ -74,7 +73,7 @@ export function backendOptionsFromEnv(): BackendOptions {
     host: process.env.SUPABASE_HOST ?? '127.0.0.1',
     databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir: process.env.DATA_DIR ?? path.resolve(__dirname, '../../.data/pglite'),
-    jwtSecret: process.env.JWT_SECRET ?? DEFAULT_JWT_SECRET,
+    jwtSecret: process.env.JWT_SECRET ?? DEMO_JWT_SECRET,
     jwtExpiry: Number(process.env.JWT_EXPIRY ?? 3600),
     seed: process.env.SEED !== 'false',
     publicUrl: process.env.SUPABASE_PUBLIC_URL,

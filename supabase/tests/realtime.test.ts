@@ -1,19 +1,9 @@
-import type { RealtimeChannel } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from './helpers/backends';
-import { client } from './helpers/clients';
+import { client, subscribed } from './helpers/clients';
 import { freshToken, trader } from './helpers/market';
 
 jest.setTimeout(60_000);
-
-function subscribed(channel: RealtimeChannel): Promise<void> {
-  return new Promise((resolve, reject) => {
-    channel.subscribe((status, err) => {
-      if (status === 'SUBSCRIBED') resolve();
-      else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') reject(err ?? new Error(status));
-    });
-  });
-}
 
 describe.each(ENGINES)('realtime on %s', (engine) => {
   let backend: Backend;

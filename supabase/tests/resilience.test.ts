@@ -1,20 +1,11 @@
 import pg from 'pg';
-import type { RealtimeChannel } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from './helpers/backends';
+import { subscribed } from './helpers/clients';
 import { freshToken, trader } from './helpers/market';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const onPostgres = ENGINES.includes('postgres') ? describe : describe.skip;
-
-function subscribed(channel: RealtimeChannel): Promise<void> {
-  return new Promise((resolve, reject) => {
-    channel.subscribe((status, err) => {
-      if (status === 'SUBSCRIBED') resolve();
-      else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') reject(err ?? new Error(status));
-    });
-  });
-}
 
 onPostgres('when PostgreSQL ends every connection of the server', () => {
   let backend: Backend;

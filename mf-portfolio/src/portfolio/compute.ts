@@ -1,3 +1,5 @@
+import { roundTo } from '@repex/shared-ui';
+
 /**
  * Portfolio figures from the user's own trades and current prices, by average cost:
  * a buy adds its total (value + fee) to the position's cost; a sell releases the average cost
@@ -32,7 +34,7 @@ export interface Portfolio {
   realizedPnL: number;
 }
 
-const cents = (n: number) => Math.round((n + Number.EPSILON) * 100) / 100;
+const cents = (n: number) => roundTo(n, 2);
 
 export function computePortfolio(trades: TradeLeg[], prices: Record<string, number>): Portfolio {
   const open = new Map<string, { tokens: number; cost: number }>();

@@ -1,3 +1,5 @@
+import { roundTo } from '@repex/shared-ui';
+
 /** The order panel's rules, spec sections 4, 5 and 9. */
 export const FEE_RATE = 0.02;
 export const AMOUNT_STEP = 10;
@@ -8,7 +10,7 @@ export const SHORTCUTS = [25, 50, 75, 100] as const;
 export type Side = 'buy' | 'sell';
 export type OrderType = 'market' | 'limit';
 
-const cents = (n: number) => Math.round((n + Number.EPSILON) * 100) / 100;
+const cents = (n: number) => roundTo(n, 2);
 
 /** A typed amount: whole tokens; anything that is not a number becomes 0. */
 export function parseAmount(text: string): number {

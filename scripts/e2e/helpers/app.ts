@@ -7,7 +7,7 @@ import { startFrontends, type Stack } from '../../lib/stack';
 import type { StackPorts } from '../../lib/config';
 import { ROOT } from '../../webpack/config';
 import { PACKAGE_DIRS, REMOTE_NAMES, type RemoteName } from '../../webpack/packages';
-import { DEMO_ACCOUNTS } from '../../lib/accounts';
+import { DEMO_ACCOUNTS } from '../../../supabase/server/demo';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
@@ -71,5 +71,16 @@ export async function signIn(page: Page, app: E2EApp, creds: { email: string; pa
   await page.fill('#signin-email', creds.email);
   await page.fill('#signin-password', creds.password);
   await page.click('form[aria-label="Sign In"] button[type=submit]');
+  await page.waitForURL('**/dashboard');
+}
+
+/** Creates an account through the Sign Up form and waits for the dashboard. */
+export async function signUp(page: Page, app: E2EApp, user: { username: string; email: string; password: string }) {
+  await page.goto(`${app.url}/auth`);
+  await page.getByRole('tab', { name: 'Sign Up' }).click();
+  await page.fill('#signup-username', user.username);
+  await page.fill('#signup-email', user.email);
+  await page.fill('#signup-password', user.password);
+  await page.getByRole('button', { name: 'Create Account' }).click();
   await page.waitForURL('**/dashboard');
 }

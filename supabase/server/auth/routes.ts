@@ -5,7 +5,7 @@ import { isPgError } from '../db/database';
 import { bearer, readJson, sendEmpty, sendJson } from '../http/io';
 import { API_VERSION_HEADER, AuthErrors, authError } from './errors';
 import { sessionResponse, startSession, newRefreshToken, type AuthSettings } from './sessions';
-import { USER_COLUMNS, isBanned, userJson, type UserRow } from './users';
+import { USER_COLUMNS, userJson, type UserRow } from './users';
 import type { Claims } from './jwt';
 
 const PASSWORD_MIN = 6;
@@ -78,7 +78,7 @@ export function authRoutes(db: Database, settings: AuthSettings) {
     const user = await findUserByEmail(db, email);
     const ok = await bcrypt.compare(password, user?.encrypted_password ?? DUMMY_HASH);
     if (!user || !user.encrypted_password || !ok) throw AuthErrors.invalidCredentials();
-    if (isBanned(user)) throw AuthErrors.banned();
+    if (user.banned) throw AuthErrors.banned();
     if (!user.email_confirmed_at) throw authError(400, 'email_not_confirmed', 'Email not confirmed');
     const session = await db.transaction(async (tx) => {
       const [signedIn] = await tx.query<UserRow>(
@@ -101,7 +101,7 @@ export function authRoutes(db: Database, settings: AuthSettings) {
       if (!row) throw authError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
       const user = await findUser(tx, row.user_id);
       if (!user) throw authError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
-      if (isBanned(user)) throw AuthErrors.banned();
+      if (user.banned) throw AuthErrors.banned();
       if (row.revoked) {
         const recent = Date.now() - new Date(row.updated_at).getTime() < REUSE_WINDOW_MS;
         const [active] = await tx.query<{ token: string }>(

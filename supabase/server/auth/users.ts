@@ -48,7 +48,3 @@ export function userJson(u: UserRow) {
     is_anonymous: false,
   };
 }
-
-export function isBanned(u: UserRow): boolean {
-  return u.banned;
-}

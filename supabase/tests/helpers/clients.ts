@@ -1,11 +1,12 @@
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
-export const ANON_KEY =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
-export const JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
-export const DEMO = { email: 'demo@repx.dev', password: 'demo-trader-2026' };
-export const ADMIN = { email: 'admin@repx.dev', password: 'admin-repx-2026' };
+import { DEMO_ACCOUNTS, DEMO_ANON_KEY, DEMO_JWT_SECRET } from '../../server/demo';
+
+export const ANON_KEY = DEMO_ANON_KEY;
+export const JWT_SECRET = DEMO_JWT_SECRET;
+export const DEMO = DEMO_ACCOUNTS.user;
+export const ADMIN = DEMO_ACCOUNTS.admin;
 
 /** An unmodified supabase-js client, as a browser tab would have (Node 20 needs the ws transport). */
 export function client(url: string): SupabaseClient {
@@ -31,4 +32,14 @@ export async function newUser(url: string, prefix = 'user'): Promise<{ client: S
   const { data, error } = await c.auth.signUp({ email, password: 'password-123', options: { data: { username: n, full_name: n } } });
   if (error || !data.user) throw new Error(`sign-up failed: ${error?.message}`);
   return { client: c, id: data.user.id, email };
+}
+
+/** Subscribes a channel and resolves once the server has accepted the join. */
+export function subscribed(channel: RealtimeChannel): Promise<void> {
+  return new Promise((resolve, reject) => {
+    channel.subscribe((status, err) => {
+      if (status === 'SUBSCRIBED') resolve();
+      else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') reject(err ?? new Error(status));
+    });
+  });
 }
