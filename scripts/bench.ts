@@ -65,7 +65,7 @@ async function storage(
 
 async function benchOrders(engine: 'pglite' | 'postgres') {
   const store = await storage(engine, 'repex_bench');
-  const prepared = await startBackend({ port: 0, seed: false, ...store.options });
+  const prepared = await startBackend({ port: 0, seed: false, jwtSecret: DEMO_JWT_SECRET, ...store.options });
   const token = await freshToken(prepared, 100_000_000);
   const emails: string[] = [];
   for (let i = 0; i < Math.max(...CONCURRENCY); i++) {
@@ -144,7 +144,7 @@ function benchInMemory() {
 
 async function benchMarketListing(engine: 'pglite' | 'postgres') {
   const store = await storage(engine, 'repex_bench_market');
-  const prepared = await startBackend({ port: 0, seed: true, ...store.options });
+  const prepared = await startBackend({ port: 0, seed: true, jwtSecret: DEMO_JWT_SECRET, ...store.options });
   // 10,000 tokens, each with a trade a day ago and one an hour ago (derived prices, change, volume).
   await prepared.db.exec(`
     insert into tokens (name, username, category, reputation_score, total_supply, issue_price)

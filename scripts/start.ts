@@ -17,7 +17,7 @@ async function main() {
     await build(PACKAGE_DIRS, { mode: 'production', buildId: process.env.BUILD_ID });
   }
   const backend = await startBackend({ ...backendOptionsFromEnv(), port: ports.supabase });
-  const frontends = await startFrontends(ports);
+  const frontends = await startFrontends(ports, backend.anonKey);
   console.log(`
   RepX is running.
 

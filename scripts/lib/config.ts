@@ -1,6 +1,5 @@
 import { REMOTES, REMOTE_NAMES, SHELL, type RemoteName } from '../webpack/packages';
 
-import { DEMO_ANON_KEY } from '../../supabase/server/demo';
 
 export interface StackPorts {
   shell: number;
@@ -21,11 +20,17 @@ export function portsFromEnv(): StackPorts {
   };
 }
 
-/** What the shell serves as /config.json: every value can be overridden without a rebuild. */
-export function runtimeConfig(ports: StackPorts) {
+/**
+ * What the shell serves as /config.json: every value can be overridden without a rebuild.
+ * `anonKey` is the local backend's (signed with its own secret); a hosted project's comes from
+ * SUPABASE_ANON_KEY.
+ */
+export function runtimeConfig(ports: StackPorts, anonKey?: string) {
+  const supabaseAnonKey = process.env.SUPABASE_ANON_KEY ?? anonKey;
+  if (!supabaseAnonKey) throw new Error('SUPABASE_ANON_KEY must be set when the app runs without the local backend.');
   return {
     supabaseUrl: process.env.SUPABASE_URL ?? `http://localhost:${ports.supabase}`,
-    supabaseAnonKey: process.env.SUPABASE_ANON_KEY ?? DEMO_ANON_KEY,
+    supabaseAnonKey,
     remotes: Object.fromEntries(
       REMOTE_NAMES.map((n) => [
         n,

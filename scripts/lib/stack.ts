@@ -15,8 +15,8 @@ export interface Stack {
 }
 
 /** Serves the built shell and every remote, each on its own port, as production would. */
-export async function startFrontends(ports: StackPorts): Promise<Stack> {
-  const config = runtimeConfig(ports);
+export async function startFrontends(ports: StackPorts, anonKey?: string): Promise<Stack> {
+  const config = runtimeConfig(ports, anonKey);
   const remotes = {} as Record<RemoteName, RunningServer | null>;
   const startRemote = async (name: RemoteName, dir?: string) => {
     await remotes[name]?.close();

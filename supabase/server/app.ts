@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { Database } from './db/database';
+import { DatabaseUnavailable, type Database } from './db/database';
 import { HttpError, applyCors, bearer, sendEmpty, sendJson } from './http/io';
 import { authRoutes } from './auth/routes';
 import { JwtKeys } from './auth/jwt';
@@ -78,6 +78,11 @@ export async function createApp(opts: AppOptions) {
     route(req, res)
       .catch((error: unknown) => {
         if (error instanceof HttpError) return sendJson(res, error.status, error.body, error.headers);
+        if (error instanceof DatabaseUnavailable) {
+          opts.log?.(`error ${req.method} ${req.url}: database unavailable (${String(error.cause)})`);
+          const body = { code: 'PGRST001', details: null, hint: null, message: error.message };
+          return sendJson(res, 503, body, { 'Retry-After': '1' });
+        }
         opts.log?.(`error ${req.method} ${req.url}: ${error instanceof Error ? error.stack : String(error)}`);
         sendJson(res, 500, { code: 'XX000', details: null, hint: null, message: 'Internal server error' });
       })

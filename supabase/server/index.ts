@@ -6,8 +6,7 @@ import { openPglite } from './db/pglite';
 import { openPostgres } from './db/postgres';
 import { createApp } from './app';
 import { attachRealtime } from './realtime/server';
-import { DEMO_JWT_SECRET } from './demo';
-
+import { assertSafeToListen, installationJwtSecret } from './auth/secret';
 
 export interface BackendOptions {
   port?: number;
@@ -16,6 +15,7 @@ export interface BackendOptions {
   databaseUrl?: string;
   /** PGlite data folder; undefined keeps the database in memory. */
   dataDir?: string;
+  /** HS256 secret; without it, the installation's own generated secret (kept in the database). */
   jwtSecret?: string;
   jwtExpiry?: number;
   seed?: boolean;
@@ -27,6 +27,9 @@ export interface Backend {
   url: string;
   port: number;
   db: Database;
+  /** The project API keys signed with this backend's secret: the anon key goes to the browser. */
+  anonKey: string;
+  serviceRoleKey: string;
   close: () => Promise<void>;
 }
 
@@ -37,9 +40,11 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     const host = opts.host ?? '127.0.0.1';
     const port = opts.port ?? 54321;
     const publicUrl = opts.publicUrl ?? `http://localhost:${port}`;
+    const jwtSecret = opts.jwtSecret ?? (await installationJwtSecret(db));
+    assertSafeToListen(host, jwtSecret);
     const app = await createApp({
       db,
-      jwtSecret: opts.jwtSecret ?? DEMO_JWT_SECRET,
+      jwtSecret,
       jwtExpiry: opts.jwtExpiry ?? 3600,
       publicUrl,
       log: opts.log,
@@ -54,6 +59,8 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       url: `http://localhost:${actual}`,
       port: actual,
       db,
+      anonKey: await app.keys.apiKey('anon'),
+      serviceRoleKey: await app.keys.apiKey('service_role'),
       close: async () => {
         await realtime.close();
         app.server.closeAllConnections();
@@ -73,7 +80,7 @@ export function backendOptionsFromEnv(): BackendOptions {
     host: process.env.SUPABASE_HOST ?? '127.0.0.1',
     databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir: process.env.DATA_DIR ?? path.resolve(__dirname, '../../.data/pglite'),
-    jwtSecret: process.env.JWT_SECRET ?? DEMO_JWT_SECRET,
+    jwtSecret: process.env.JWT_SECRET || undefined,
     jwtExpiry: Number(process.env.JWT_EXPIRY ?? 3600),
     seed: process.env.SEED !== 'false',
     publicUrl: process.env.SUPABASE_PUBLIC_URL,

@@ -22,7 +22,7 @@ describe.each(ENGINES)('a crash of the server on %s', (engine) => {
     const databaseUrl = engine === 'postgres' ? await createDatabase('repex_crash') : '';
     const env = { SUPABASE_PORT: String(port), DATA_DIR: path.join(dataDir, 'db'), DATABASE_URL: databaseUrl, JWT_SECRET };
     // Prepare traders with cash and tokens of a fresh token, in-process, before the server runs.
-    const prepared = await startBackend({ port: 0, dataDir: env.DATA_DIR, databaseUrl: databaseUrl || undefined });
+    const prepared = await startBackend({ port: 0, dataDir: env.DATA_DIR, databaseUrl: databaseUrl || undefined, jwtSecret: JWT_SECRET });
     const token = await freshToken(prepared);
     const emails: string[] = [];
     for (let i = 0; i < 6; i++) {
@@ -61,7 +61,7 @@ describe.each(ENGINES)('a crash of the server on %s', (engine) => {
     expect(acknowledged.filter((id) => !found.has(id))).toEqual([]);
     await stopServer(server);
 
-    const backend = await startBackend({ port: 0, dataDir: env.DATA_DIR, databaseUrl: databaseUrl || undefined });
+    const backend = await startBackend({ port: 0, dataDir: env.DATA_DIR, databaseUrl: databaseUrl || undefined, jwtSecret: JWT_SECRET });
     try {
       expect(await invariantViolations(backend)).toEqual([]);
     } finally {

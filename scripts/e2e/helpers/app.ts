@@ -34,7 +34,7 @@ export async function startApp(): Promise<E2EApp> {
     remotes: Object.fromEntries(await Promise.all(REMOTE_NAMES.map(async (n) => [n, await freePort()]))) as Record<RemoteName, number>,
   };
   const backend = await startBackend({ port: ports.supabase });
-  const frontends = await startFrontends(ports);
+  const frontends = await startFrontends(ports, backend.anonKey);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],

@@ -22,6 +22,12 @@ export class JwtKeys {
     return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(this.key);
   }
 
+  /** A project API key (anon or service_role), long-lived as Supabase's legacy keys are. */
+  apiKey(role: 'anon' | 'service_role'): Promise<string> {
+    const iat = Math.floor(Date.now() / 1000);
+    return this.sign({ iss: 'supabase', ref: 'local', role, iat, exp: iat + 10 * 365 * 24 * 3600 });
+  }
+
   async verify(token: string): Promise<VerifyResult> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });

@@ -25,3 +25,23 @@ export interface PgError {
 export function isPgError(e: unknown): e is PgError & Error {
   return e instanceof Error && typeof (e as PgError).code === 'string';
 }
+
+/**
+ * The database cannot be reached right now (its connection was cut by a restart, a failover or an
+ * administrator). The request failed but may be retried: the server answers 503 with Retry-After.
+ */
+export class DatabaseUnavailable extends Error {
+  constructor(readonly cause: unknown) {
+    super('The database connection was lost. Please retry.');
+  }
+}
+
+const LOST_CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
+
+/** True for errors that mean the connection is gone, not that the statement was wrong. */
+export function isConnectionLoss(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === 'string' && (code.startsWith('08') || LOST_CONNECTION_CODES.has(code))) return true;
+  return /Connection terminated|connection is closed|Client has encountered a connection error/i.test(e.message);
+}

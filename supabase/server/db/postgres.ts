@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, Queryable } from './database';
+import { DatabaseUnavailable, isConnectionLoss, type Database, type Queryable } from './database';
 
 /**
  * LISTEN needs a connection of its own that stays open. If the server ends it (restart, admin
@@ -71,9 +71,15 @@ export async function openPostgres(connectionString: string, max = 16, log: (lin
   await pool.query('select 1');
   const notifications = new Notifications(connectionString, log);
 
+  /** A lost connection becomes DatabaseUnavailable (503, retryable); other errors pass as they are. */
+  const unavailable = (error: unknown) => (isConnectionLoss(error) ? new DatabaseUnavailable(error) : error);
   const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
-      return (await client.query(sql, params as unknown[])).rows as T[];
+      try {
+        return (await client.query(sql, params as unknown[])).rows as T[];
+      } catch (error) {
+        throw unavailable(error);
+      }
     },
   });
 
@@ -81,20 +87,34 @@ export async function openPostgres(connectionString: string, max = 16, log: (lin
     kind: 'postgres',
     ...wrap(pool),
     async exec(sql) {
-      await pool.query(sql);
+      await pool.query(sql).catch((error: unknown) => {
+        throw unavailable(error);
+      });
     },
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await pool.connect().catch((error: unknown) => {
+        throw unavailable(error);
+      });
+      // A checked-out client has no listener of the pool's: without this one, a connection ended
+      // by the server (57P01) while a request runs is an unhandled 'error' event and ends the process.
+      let lost: Error | undefined;
+      const onError = (error: Error) => {
+        lost = error;
+      };
+      client.on('error', onError);
       try {
         await client.query('begin');
         const result = await fn(wrap(client));
         await client.query('commit');
         return result;
       } catch (error) {
-        await client.query('rollback').catch(() => undefined);
-        throw error;
+        if (isConnectionLoss(error) || error instanceof DatabaseUnavailable) lost ??= error as Error;
+        if (!lost) await client.query('rollback').catch(() => undefined);
+        throw lost ? (lost instanceof DatabaseUnavailable ? lost : new DatabaseUnavailable(lost)) : error;
       } finally {
-        client.release();
+        client.removeListener('error', onError);
+        // Releasing with the error destroys the connection; the pool opens a new one when needed.
+        client.release(lost);
       }
     },
     listen: (channel, onPayload) => notifications.listen(channel, onPayload),

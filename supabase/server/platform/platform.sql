@@ -79,3 +79,13 @@ create table if not exists supabase_migrations.schema_migrations (
   name text,
   applied_at timestamptz not null default now()
 );
+
+-- The local server's own secrets (its JWT secret), kept with the data so a restart reuses them.
+-- No API role may read this schema.
+create schema if not exists local_server;
+revoke all on schema local_server from public;
+create table if not exists local_server.secrets (
+  name text primary key,
+  value text not null,
+  created_at timestamptz not null default now()
+);

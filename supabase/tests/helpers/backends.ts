@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { startBackend, type Backend } from '../../server/index';
+import { DEMO_JWT_SECRET } from '../../server/demo';
 
 /** The PostgreSQL server the suite may use; .ci/run sets TEST_DATABASE_URL explicitly. */
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -28,7 +29,7 @@ export async function dropDatabase(url: string): Promise<void> {
 /** A backend on a fresh database of the PostgreSQL server, dropped when the backend closes. */
 async function startOnPostgres(): Promise<Backend> {
   const url = await createDatabase();
-  const backend = await startBackend({ port: 0, databaseUrl: url });
+  const backend = await startBackend({ port: 0, databaseUrl: url, jwtSecret: DEMO_JWT_SECRET });
   return {
     ...backend,
     close: async () => {
@@ -44,6 +45,7 @@ async function startOnPostgres(): Promise<Backend> {
  */
 export const ENGINES: Engine[] = process.env.TEST_ENGINES ? (process.env.TEST_ENGINES.split(',') as Engine[]) : ['pglite', 'postgres'];
 
+/** Integration tests sign their clients with the CLI's demo keys (helpers/clients), so they ask for its secret. */
 export function backendFor(name: Engine): () => Promise<Backend> {
-  return name === 'pglite' ? () => startBackend({ port: 0 }) : startOnPostgres;
+  return name === 'pglite' ? () => startBackend({ port: 0, jwtSecret: DEMO_JWT_SECRET }) : startOnPostgres;
 }

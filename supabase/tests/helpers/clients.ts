@@ -9,9 +9,10 @@ export const DEMO = DEMO_ACCOUNTS.user;
 export const ADMIN = DEMO_ACCOUNTS.admin;
 
 /** An unmodified supabase-js client, as a browser tab would have (Node 20 needs the ws transport). */
-export function client(url: string): SupabaseClient {
-  return createClient(url, ANON_KEY, {
+export function client(url: string, key = ANON_KEY, headers: Record<string, string> = {}): SupabaseClient {
+  return createClient(url, key, {
     auth: { persistSession: false, autoRefreshToken: false },
+    global: { headers },
     realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
   });
 }
