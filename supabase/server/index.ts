@@ -6,6 +6,8 @@ import { openPglite } from './db/pglite';
 import { openPostgres } from './db/postgres';
 import { createApp } from './app';
 import { attachRealtime } from './realtime/server';
+import { simulatedProvider } from './payments/simulated';
+import { startPaymentWorker } from './payments/worker';
 import { assertSafeToListen, installationJwtSecret } from './auth/secret';
 
 export interface BackendOptions {
@@ -20,6 +22,8 @@ export interface BackendOptions {
   jwtExpiry?: number;
   seed?: boolean;
   publicUrl?: string;
+  /** The simulated payment rail: its answer delay, how long withdrawals wait (cancellable), the lease. */
+  payments?: { delayMs?: number; payoutAfterMs?: number; leaseMs?: number };
   log?: (line: string) => void;
 }
 
@@ -50,6 +54,12 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       log: opts.log,
     });
     const realtime = await attachRealtime(app.server, db, app.keys, opts.log);
+    const payments = await startPaymentWorker(db, simulatedProvider(opts.payments?.delayMs ?? 1500), {
+      payoutAfterMs: opts.payments?.payoutAfterMs ?? 30_000,
+      leaseMs: opts.payments?.leaseMs ?? 30_000,
+      pollMs: 1000,
+      log: opts.log,
+    });
     await new Promise<void>((resolve, reject) => {
       app.server.once('error', reject);
       app.server.listen(port, host, resolve);
@@ -62,6 +72,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       anonKey: await app.keys.apiKey('anon'),
       serviceRoleKey: await app.keys.apiKey('service_role'),
       close: async () => {
+        await payments.close();
         await realtime.close();
         app.server.closeAllConnections();
         await new Promise<void>((resolve) => app.server.close(() => resolve()));
@@ -84,9 +95,16 @@ export function backendOptionsFromEnv(): BackendOptions {
     jwtExpiry: Number(process.env.JWT_EXPIRY ?? 3600),
     seed: process.env.SEED !== 'false',
     publicUrl: process.env.SUPABASE_PUBLIC_URL,
+    payments: {
+      delayMs: optionalNumber(process.env.PAYMENT_DELAY_MS),
+      payoutAfterMs: optionalNumber(process.env.PAYOUT_AFTER_MS),
+      leaseMs: optionalNumber(process.env.PAYMENT_LEASE_MS),
+    },
     log: process.env.LOG_REQUESTS === 'true' ? (l) => console.log(l) : (l) => l.startsWith('error') && console.error(l),
   };
 }
+
+const optionalNumber = (value: string | undefined) => (value ? Number(value) : undefined);
 
 /** `tsx supabase/server/index.ts` runs the backend alone. */
 if (require.main === module) {

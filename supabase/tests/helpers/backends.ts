@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { startBackend, type Backend } from '../../server/index';
+import { startBackend, type Backend, type BackendOptions } from '../../server/index';
 import { DEMO_JWT_SECRET } from '../../server/demo';
 
 /** The PostgreSQL server the suite may use; .ci/run sets TEST_DATABASE_URL explicitly. */
@@ -27,9 +27,9 @@ export async function dropDatabase(url: string): Promise<void> {
 }
 
 /** A backend on a fresh database of the PostgreSQL server, dropped when the backend closes. */
-async function startOnPostgres(): Promise<Backend> {
+async function startOnPostgres(extra: BackendOptions = {}): Promise<Backend> {
   const url = await createDatabase();
-  const backend = await startBackend({ port: 0, databaseUrl: url, jwtSecret: DEMO_JWT_SECRET });
+  const backend = await startBackend({ port: 0, databaseUrl: url, jwtSecret: DEMO_JWT_SECRET, ...extra });
   return {
     ...backend,
     close: async () => {
@@ -46,6 +46,17 @@ async function startOnPostgres(): Promise<Backend> {
 export const ENGINES: Engine[] = process.env.TEST_ENGINES ? (process.env.TEST_ENGINES.split(',') as Engine[]) : ['pglite', 'postgres'];
 
 /** Integration tests sign their clients with the CLI's demo keys (helpers/clients), so they ask for its secret. */
-export function backendFor(name: Engine): () => Promise<Backend> {
-  return name === 'pglite' ? () => startBackend({ port: 0, jwtSecret: DEMO_JWT_SECRET }) : startOnPostgres;
+export function backendFor(name: Engine, extra: BackendOptions = {}): () => Promise<Backend> {
+  return name === 'pglite' ? () => startBackend({ port: 0, jwtSecret: DEMO_JWT_SECRET, ...extra }) : () => startOnPostgres(extra);
+}
+
+/** Polls `check` until it returns a value other than undefined, or fails after `ms`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`not reached within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

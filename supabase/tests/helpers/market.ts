@@ -50,10 +50,15 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
   const q = (sql: string) => backend.db.query<Record<string, string>>(sql);
   const problems: string[] = [];
   const [gap] = await q(`select
-    (select coalesce(sum(available + reserved), 0) from cash_accounts)
+    (select coalesce(sum(available + reserved + pending_withdrawal), 0) from cash_accounts)
     + (select coalesce(sum(buyer_fee + seller_fee), 0) from trades)
     - (select coalesce(sum(case type when 'deposit' then amount else -amount end), 0) from wallet_transactions where status = 'completed') as gap`);
   if (Number(gap!.gap) !== 0) problems.push(`cash does not balance: off by ${gap!.gap}`);
+  for (const r of await q(`select c.user_id from cash_accounts c where c.pending_withdrawal <>
+      (select coalesce(sum(w.amount), 0) from wallet_transactions w
+        where w.user_id = c.user_id and w.type = 'withdrawal' and w.status in ('pending', 'processing'))`)) {
+    problems.push(`funds held for withdrawals of ${r.user_id} do not match its pending withdrawals`);
+  }
   for (const r of await q(`select t.username from tokens t where (select coalesce(sum(amount), 0) from holdings h where h.token_id = t.id) > t.total_supply`)) {
     problems.push(`more ${r.username} tokens held than issued`);
   }
