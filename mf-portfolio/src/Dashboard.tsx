@@ -51,8 +51,12 @@ export default function Dashboard() {
         <StatCard label="Realized P&L" value={p && <Change $value={p.realizedPnL}>{signed(p.realizedPnL)}</Change>} />
       </CardGrid>
       <Actions>
-        {['Deposit Funds', 'Withdraw', 'Auto-Invest', 'Portfolio Analysis'].map((a, i) => (
-          <Button key={a} $variant={i === 0 ? 'default' : 'outline'} onClick={() => comingSoon(a)}>
+        <Button onClick={() => navigate('/wallet?action=deposit')}>Deposit Funds</Button>
+        <Button $variant="outline" onClick={() => navigate('/wallet?action=withdraw')}>
+          Withdraw
+        </Button>
+        {['Auto-Invest', 'Portfolio Analysis'].map((a) => (
+          <Button key={a} $variant="outline" onClick={() => comingSoon(a)}>
             {a}
           </Button>
         ))}

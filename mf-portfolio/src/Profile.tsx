@@ -5,6 +5,7 @@ import {
   formatMoney, formatPrice, media, useAppStore, useQuery,
 } from '@repex/shared-ui';
 import { loadProfile, type ProfileData } from './portfolio/profileData';
+import { TokenApplication } from './profile/TokenApplication';
 
 const Cover = styled.div`
   height: 180px;
@@ -162,15 +163,7 @@ export default function Profile() {
         )}
       </div>
 
-      {noToken && (
-        <Card data-testid="token-not-issued">
-          <CardTitle>Your token has not been issued yet</CardTitle>
-          <Muted>
-            Once your social accounts are connected and your reputation has been analysed, your own reputation token is
-            issued to you and appears here, ready to trade.
-          </Muted>
-        </Card>
-      )}
+      {noToken && <TokenApplication userId={d.profile.id} fullName={d.profile.full_name} onIssued={q.reload} />}
 
       <CardGrid>
         <StatCard label="Reputation Score" value={d && (t ? `${t.reputation_score.toFixed(1)}/100` : '—')} />

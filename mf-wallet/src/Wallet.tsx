@@ -1,17 +1,14 @@
+import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import {
-  Badge, Button, Card, EmptyState, ErrorState, Muted, Page, PageTitle, Skeleton, SkeletonRows, Table, TableScroll, Tabs,
-  TabsContent, TabsList, TabsTrigger, comingSoon, formatDate, formatPrice, formatTime, media, supabase, unwrap,
-  useAppStore, useMarketEvents, useQuery,
+  Button, Card, EmptyState, ErrorState, Muted, Page, PageTitle, Skeleton, Tabs, TabsContent, TabsList, TabsTrigger, comingSoon,
+  formatPrice, media, supabase, toast, unwrap, useAppStore, useMarketEvents, useQuery, useTableChanges,
 } from '@repex/shared-ui';
-
-interface WalletEntry {
-  id: string;
-  type: 'Deposit' | 'Withdrawal' | 'Trade Fee';
-  amount: number;
-  status: string;
-  created_at: string;
-}
+import { DepositDialog } from './wallet/DepositDialog';
+import { History, type Kind } from './wallet/History';
+import { WithdrawDialog } from './wallet/WithdrawDialog';
+import type { Cash, HistoryEntry, Limits } from './wallet/types';
 
 const Balance = styled(Card)`
   display: flex;
@@ -23,28 +20,58 @@ const Balance = styled(Card)`
   strong { display: block; font-size: 40px; letter-spacing: -0.02em; min-height: 52px; }
   ${media.phone} { strong { font-size: 32px; } }
 `;
-const Amount = styled.td<{ $value: number }>`
-  color: ${({ $value, theme }) => ($value >= 0 ? theme.colors.up : theme.colors.text)};
-  font-weight: 600;
+const Held = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: 2px;
+  font-size: 14px;
 `;
 
-/** Spec section 2, Wallet: the balance and its history, from the user's own rows. */
+type Open = 'deposit' | 'withdraw' | null;
+
+/** Spec section 2, Wallet: the balance, money in and out, and every movement of cash. */
 export default function Wallet() {
   const userId = useAppStore((s) => s.session?.user.id)!;
+  const [params, setParams] = useSearchParams();
+  const open = (params.get('action') as Open) ?? null;
+  const setOpen = (action: Open) => setParams(action ? { action } : {}, { replace: true });
+  const [kind, setKind] = useState<Kind>('all');
+
   const cash = useQuery(
-    async () => (unwrap(await supabase().from('cash_accounts').select('available, reserved').eq('user_id', userId).maybeSingle()) as { available: number; reserved: number } | null),
+    async () => unwrap(await supabase().from('cash_accounts').select('available, reserved, pending_withdrawal').eq('user_id', userId).maybeSingle()) as Cash | null,
     [userId],
   );
-  const history = useQuery(
-    async () => unwrap(await supabase().from('wallet_history').select('*').order('created_at', { ascending: false }).limit(200)) as WalletEntry[],
-    [],
-  );
+  const limits = useQuery(async () => unwrap(await supabase().from('exchange_settings').select('*').single()) as Limits, []);
+  const history = useQuery(async () => {
+    let query = supabase().from('wallet_history').select('*').order('position', { ascending: false }).limit(500);
+    if (kind !== 'all') query = query.eq('type', kind);
+    return unwrap(await query) as HistoryEntry[];
+  }, [kind]);
 
-  useMarketEvents(null, () => {
+  const reload = () => {
     cash.reload();
     history.reload();
-  }, 500);
+  };
+  useMarketEvents(null, reload, 500);
+  // The provider's answer arrives later: say it when it does.
+  useTableChanges('wallet_transactions', `user_id=eq.${userId}`, (row) => {
+    reload();
+    const amount = formatPrice(Number(row.amount));
+    if (row.type === 'deposit' && row.status === 'completed') toast({ title: 'Deposit Completed', description: `${amount} is now available.` });
+    if (row.status === 'failed') {
+      toast({ title: row.type === 'deposit' ? 'Deposit Failed' : 'Withdrawal Failed', description: String(row.message ?? ''), variant: 'destructive' });
+    }
+    if (row.type === 'withdrawal' && row.status === 'completed') toast({ title: 'Withdrawal Completed', description: `${amount} was paid out.` });
+  }, 100);
 
+  const cancelWithdrawal = async (id: number) => {
+    const { error } = await supabase().rpc('cancel_withdrawal', { p_id: id });
+    if (error) return toast({ title: 'Cancel Failed', description: error.message, variant: 'destructive' });
+    toast({ title: 'Withdrawal Cancelled', description: 'The funds are available again.' });
+    reload();
+  };
+
+  const c = cash.data;
   return (
     <Page data-remote="wallet" data-build={__BUILD_ID__}>
       <div>
@@ -54,18 +81,21 @@ export default function Wallet() {
       <Balance aria-label="Available Balance">
         <div>
           <Muted>Available Balance</Muted>
-          {cash.error && !cash.data ? (
+          {cash.error && !c ? (
             <ErrorState title="Your balance could not be loaded." onRetry={cash.reload} />
           ) : (
             <strong data-testid="available-balance">
-              {cash.data !== undefined ? formatPrice(cash.data?.available ?? 0) : <Skeleton $width="180px" $height="44px" />}
+              {cash.data !== undefined ? formatPrice(c?.available ?? 0) : <Skeleton $width="180px" $height="44px" />}
             </strong>
           )}
-          {!!cash.data?.reserved && <Muted>{formatPrice(cash.data.reserved)} reserved for open orders</Muted>}
+          <Held>
+            {!!c?.reserved && <Muted>{formatPrice(c.reserved)} reserved for open orders</Muted>}
+            {!!c?.pending_withdrawal && <Muted data-testid="pending-withdrawal">{formatPrice(c.pending_withdrawal)} held for withdrawals</Muted>}
+          </Held>
         </div>
         <div style={{ display: 'flex', gap: 8 }}>
-          <Button onClick={() => comingSoon('Deposit')}>Deposit</Button>
-          <Button $variant="outline" onClick={() => comingSoon('Withdraw')}>
+          <Button onClick={() => setOpen('deposit')}>Deposit</Button>
+          <Button $variant="outline" onClick={() => setOpen('withdraw')}>
             Withdraw
           </Button>
         </div>
@@ -77,41 +107,7 @@ export default function Wallet() {
             <TabsTrigger value="pnl">Profit &amp; Loss</TabsTrigger>
           </TabsList>
           <TabsContent value="history">
-            {history.error && !history.data ? (
-              <ErrorState title="Your transactions could not be loaded." message={history.error.message} onRetry={history.reload} />
-            ) : (
-              <TableScroll>
-                <Table aria-label="Transaction History">
-                  <thead>
-                    <tr>
-                      <th>Type</th>
-                      <th className="num">Amount</th>
-                      <th>Date</th>
-                      <th>Status</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {!history.data && <SkeletonRows rows={4} columns={4} />}
-                    {history.data?.map((e) => (
-                      <tr key={e.id} data-testid="wallet-row">
-                        <td>{e.type}</td>
-                        <Amount className="num" $value={e.amount}>
-                          {e.amount >= 0 ? '+' : '-'}
-                          {formatPrice(Math.abs(e.amount))}
-                        </Amount>
-                        <td>
-                          {formatDate(e.created_at)} <Muted>{formatTime(e.created_at)}</Muted>
-                        </td>
-                        <td>
-                          <Badge $variant={e.status === 'Completed' ? 'up' : 'secondary'}>{e.status}</Badge>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </Table>
-                {history.data?.length === 0 && <EmptyState>No transactions yet.</EmptyState>}
-              </TableScroll>
-            )}
+            <History history={history} kind={kind} onKind={setKind} onCancel={(id) => void cancelWithdrawal(id)} />
           </TabsContent>
           <TabsContent value="pnl">
             <EmptyState>
@@ -124,6 +120,8 @@ export default function Wallet() {
           </TabsContent>
         </Tabs>
       </Card>
+      {open === 'deposit' && <DepositDialog limits={limits.data} onClose={() => { setOpen(null); reload(); }} />}
+      {open === 'withdraw' && <WithdrawDialog limits={limits.data} cash={c ?? undefined} onClose={() => { setOpen(null); reload(); }} />}
     </Page>
   );
 }

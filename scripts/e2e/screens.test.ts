@@ -211,11 +211,13 @@ test('wallet: balance and history from the database', async () => {
   await rows('wallet-row').first().waitFor();
   const n = await one<{ n: string }>(
     `select (select count(*) from wallet_transactions w join auth.users u on u.id = w.user_id where u.email = $1)
-          + (select count(*) from trades t join auth.users u on u.id in (t.buyer_id, t.seller_id) where u.email = $1) as n`,
+          + 2 * (select count(*) from trades t join auth.users u on u.id in (t.buyer_id, t.seller_id) where u.email = $1) as n`,
     [DEMO_ACCOUNTS.user.email],
   );
   await expect(rows('wallet-row').count()).resolves.toBe(Number(n.n));
-  expect(await page.locator('table[aria-label="Transaction History"] th').allInnerTexts()).toEqual(['Type', 'Amount', 'Date', 'Status']);
+  expect(await page.locator('table[aria-label="Transaction History"] th').allInnerTexts()).toEqual(['Type', 'Amount', 'Date', 'Status', 'Balance']);
+  // Newest first: the balance after the last movement is the balance.
+  expect(await rows('wallet-row').first().locator('td').last().innerText()).toBe('$2,450.00');
   await shoot('wallet');
   await page.getByRole('tab', { name: 'Profit & Loss' }).click();
   await page.getByRole('button', { name: 'Request Feature' }).click();
@@ -228,7 +230,7 @@ test("a new user's profile says their token is not yet issued", async () => {
   await signUp(fresh, app, { username: 'fresh_face', email: 'fresh@e2e.repx.dev', password: 'fresh-pass-1' });
   await fresh.getByText('You hold no tokens yet.').waitFor();
   await fresh.goto(`${app.url}/profile`);
-  await fresh.getByTestId('token-not-issued').waitFor();
+  await fresh.getByTestId('token-application').getByText('Get your token').first().waitFor();
   await context.close();
 });
 
@@ -240,7 +242,7 @@ test('admin dashboard: figures from the database and its four tabs', async () =>
   await admin.fill('#admin-password', DEMO_ACCOUNTS.admin.password);
   await admin.getByRole('button', { name: 'Sign In' }).click();
   await admin.locator('[data-remote="admin"]').first().waitFor();
-  const users = await one<{ n: string }>('select count(*) as n from profiles');
+  const users = await one<{ n: string }>(`select count(*) as n from profiles where role <> 'system'`);
   await admin.getByTestId('stat-Total Users').filter({ hasText: /\d/ }).waitFor();
   expect(await admin.getByTestId('stat-Total Users').innerText()).toBe(formatInteger(Number(users.n)));
   const revenue = await one<{ r: string }>(`select coalesce(sum(buyer_fee + seller_fee), 0) as r from trades where created_at > now() - interval '24 hours'`);

@@ -61,6 +61,16 @@ alter table public.wallet_transactions
 create unique index wallet_transactions_idempotency_idx on public.wallet_transactions (user_id, idempotency_key) where idempotency_key is not null;
 create index wallet_transactions_open_idx on public.wallet_transactions (created_at) where status in ('pending', 'processing');
 
+-- The owner of a deposit or withdrawal sees its status change live (realtime checks row-level security).
+create trigger wallet_transactions_notify after insert or update on public.wallet_transactions
+  for each row execute function private.notify_realtime();
+do $$
+begin
+  if exists (select 1 from pg_publication where pubname = 'supabase_realtime') then
+    execute 'alter publication supabase_realtime add table public.wallet_transactions';
+  end if;
+end $$;
+
 -- Raised for every refusal the person can fix; the message is shown as it is.
 create or replace function private.refuse(message text) returns void
 language plpgsql volatile as $$ begin raise exception '%', message using errcode = 'P0001'; end $$;

@@ -346,12 +346,21 @@ begin
   return auth.uid();
 end $$;
 
+-- The categories a person may list under (spec section 3): one list, read by the browser.
+create table public.categories (name text primary key, position smallint not null unique);
+insert into public.categories (name, position) values
+  ('Tech Influencer', 1), ('Business Leader', 2), ('Fitness Coach', 3), ('Content Creator', 4), ('Crypto Expert', 5), ('Designer', 6);
+alter table public.categories enable row level security;
+create policy "categories are visible to signed-in users" on public.categories for select to authenticated using (true);
+revoke all on public.categories from anon;
+revoke insert, update, delete, truncate on public.categories from authenticated;
+
 -- Applications for a token.
 create table public.token_applications (
   id bigint generated always as identity primary key,
   user_id uuid not null references public.profiles (id) on delete cascade,
   display_name text not null check (char_length(display_name) between 2 and 80),
-  category text not null check (category in ('Tech Influencer', 'Business Leader', 'Fitness Coach', 'Content Creator', 'Crypto Expert', 'Designer')),
+  category text not null references public.categories (name),
   bio text not null default '' check (char_length(bio) <= 500),
   -- [{"platform": "x", "handle": "alexr", "url": "https://x.com/alexr"}]
   socials jsonb not null default '[]' check (jsonb_typeof(socials) = 'array'),
@@ -368,6 +377,15 @@ alter table public.token_applications enable row level security;
 create policy "own applications" on public.token_applications for select to authenticated using (user_id = auth.uid() or private.is_admin());
 revoke all on public.token_applications from anon;
 revoke insert, update, delete, truncate on public.token_applications from authenticated;
+
+create trigger token_applications_notify after insert or update on public.token_applications
+  for each row execute function private.notify_realtime();
+do $$
+begin
+  if exists (select 1 from pg_publication where pubname = 'supabase_realtime') then
+    execute 'alter publication supabase_realtime add table public.token_applications';
+  end if;
+end $$;
 
 -- Social handles become links; no social API is called (the machines have no outside network).
 create or replace function private.social_links(p_socials jsonb) returns jsonb
@@ -406,8 +424,8 @@ begin
   if char_length(trim(coalesce(p_display_name, ''))) not between 2 and 80 then
     perform private.refuse('The display name needs 2 to 80 characters.');
   end if;
-  if p_category is null or p_category not in ('Tech Influencer', 'Business Leader', 'Fitness Coach', 'Content Creator', 'Crypto Expert', 'Designer') then
-    perform private.refuse('Choose one of the six categories.');
+  if not exists (select 1 from public.categories where name = p_category) then
+    perform private.refuse('Choose one of the categories.');
   end if;
   if char_length(coalesce(p_bio, '')) > 500 then perform private.refuse('The bio has at most 500 characters.'); end if;
   insert into public.token_applications (user_id, display_name, category, bio, socials)
@@ -499,22 +517,21 @@ begin
   return to_jsonb(app);
 end $$;
 
--- The system account is not a user to manage.
-create or replace function public.admin_list_users(p_limit integer default 100)
-returns table (id uuid, username text, full_name text, email text, role text, status text, joined timestamptz,
-               trades_30d bigint, last_sign_in_at timestamptz)
+-- The system account is not a user to manage or count.
+create or replace function public.admin_dashboard_stats() returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 begin
   perform private.require_admin();
-  return query
-    select p.id, p.username, p.full_name, u.email, p.role, p.status, p.created_at,
-           (select count(*) from public.trades t
-             where (t.buyer_id = p.id or t.seller_id = p.id) and t.created_at > now() - interval '30 days'),
-           u.last_sign_in_at
-    from public.profiles p join auth.users u on u.id = p.id
-    where p.role <> 'system'
-    order by p.created_at desc
-    limit least(greatest(p_limit, 1), 1000);
+  return jsonb_build_object(
+    'total_users', (select count(*) from public.profiles where role <> 'system'),
+    'active_users', (select count(*) from public.profiles where role <> 'system' and status = 'active'),
+    'suspended_users', (select count(*) from public.profiles where status = 'suspended'),
+    'fraud_alerts', (select count(*) from private.fraud_alerts),
+    'daily_volume', (select coalesce(sum(round(price * amount, 2)), 0) from public.trades where created_at > now() - interval '24 hours'),
+    'revenue_24h', (select coalesce(sum(buyer_fee + seller_fee), 0) from public.trades where created_at > now() - interval '24 hours'),
+    'trades_24h', (select count(*) from public.trades where created_at > now() - interval '24 hours'),
+    'pending_applications', (select count(*) from public.token_applications where status = 'pending')
+  );
 end $$;
 
 revoke execute on function public.apply_for_token(text, text, text, jsonb), public.admin_list_applications(text),

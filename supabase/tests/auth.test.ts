@@ -128,7 +128,7 @@ describe.each(ENGINES)('auth on %s', (engine) => {
   it('a suspended account cannot sign in; reactivated, it can', async () => {
     const { id, email } = await newUser(backend.url, 'susp');
     const admin = await signedIn(backend.url, ADMIN);
-    expect((await admin.rpc('admin_set_account_status', { p_user: id, p_status: 'suspended' })).error).toBeNull();
+    expect((await admin.rpc('admin_set_account_status', { p_user: id, p_status: 'suspended', p_reason: 'Testing suspension.' })).error).toBeNull();
     const refused = await client(backend.url).auth.signInWithPassword({ email, password: 'password-123' });
     expect(refused.error?.message).toBe('User is banned');
     expect((await admin.rpc('admin_set_account_status', { p_user: id, p_status: 'active' })).error).toBeNull();

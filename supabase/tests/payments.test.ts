@@ -37,7 +37,7 @@ describe.each(ENGINES)('money in and out on %s', (engine) => {
   });
   afterAll(() => backend.close());
 
-  const deposit = (c: SupabaseClient, amount: unknown, card = CARD_OK, idempotencyKey = key()) =>
+  const deposit = (c: SupabaseClient, amount: unknown, card = CARD_OK, idempotencyKey: string = key()) =>
     c.rpc('create_deposit', { p_amount: amount, p_card: card, p_idempotency_key: idempotencyKey });
 
   it('a deposit is pending, then confirmed by the provider and credited once, however often it is replayed', async () => {

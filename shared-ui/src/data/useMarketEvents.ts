@@ -4,11 +4,17 @@ import { supabase } from '../supabase';
 let channelCounter = 0;
 
 /**
- * Calls `onChange` when anyone trades or changes a book: of one token, or of any token when
- * `tokenId` is null. Bursts are coalesced (`delayMs`), so a busy market refreshes a screen at
- * most a few times a second.
+ * Calls `onChange` when a row of `table` that the user may read is inserted or updated (row-level
+ * security decides what reaches whom), optionally only rows matching `filter` ('column=eq.value').
+ * Bursts are coalesced (`delayMs`): `onChange` gets the last row, and a busy table refreshes a
+ * screen at most a few times a second.
  */
-export function useMarketEvents(tokenId: string | null, onChange: () => void, delayMs = 150): void {
+export function useTableChanges(
+  table: string,
+  filter: string | undefined,
+  onChange: (record: Record<string, unknown>) => void,
+  delayMs = 150,
+): void {
   const callback = useRef(onChange);
   callback.current = onChange;
 
@@ -16,19 +22,20 @@ export function useMarketEvents(tokenId: string | null, onChange: () => void, de
     const client = supabase();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const channel = client
-      .channel(`market-${tokenId ?? 'all'}-${channelCounter++}`)
-      .on(
-        'postgres_changes',
-        { event: 'INSERT', schema: 'public', table: 'market_events', ...(tokenId ? { filter: `token_id=eq.${tokenId}` } : {}) },
-        () => {
-          clearTimeout(timer);
-          timer = setTimeout(() => callback.current(), delayMs);
-        },
-      )
+      .channel(`${table}-${filter ?? 'all'}-${channelCounter++}`)
+      .on('postgres_changes', { event: '*', schema: 'public', table, ...(filter ? { filter } : {}) }, (change) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => callback.current(change.new as Record<string, unknown>), delayMs);
+      })
       .subscribe();
     return () => {
       clearTimeout(timer);
       void client.removeChannel(channel);
     };
-  }, [tokenId, delayMs]);
+  }, [table, filter, delayMs]);
+}
+
+/** Calls `onChange` when anyone trades or changes a book: of one token, or of any token when `tokenId` is null. */
+export function useMarketEvents(tokenId: string | null, onChange: () => void, delayMs = 150): void {
+  useTableChanges('market_events', tokenId ? `token_id=eq.${tokenId}` : undefined, () => onChange(), delayMs);
 }

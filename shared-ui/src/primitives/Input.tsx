@@ -32,3 +32,17 @@ export const Label = styled.label`
   margin-bottom: 6px;
   color: ${({ theme }) => theme.colors.muted};
 `;
+
+export const Textarea = styled.textarea`
+  width: 100%;
+  min-height: 88px;
+  padding: 10px 12px;
+  border-radius: 6px;
+  outline: none;
+  resize: vertical;
+  font: inherit;
+  background: ${({ theme }) => theme.colors.bg};
+  color: ${({ theme }) => theme.colors.text};
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  &:focus { border-color: ${({ theme }) => theme.colors.primary}; }
+`;

@@ -1,0 +1,55 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import { Button, Dialog, DialogActions, Field, FormError, Input, formatPrice, supabase, toast } from '@repex/shared-ui';
+import type { Limits, Payment } from './types';
+
+/**
+ * Money in by card. One idempotency key per opened dialog: a double click or a retry of the same
+ * deposit is credited once. The provider confirms asynchronously; the history shows the outcome.
+ */
+export function DepositDialog({ limits, onClose }: { limits: Limits | undefined; onClose: () => void }) {
+  const [amount, setAmount] = useState('');
+  const [card, setCard] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const idempotencyKey = useMemo(() => crypto.randomUUID(), []);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    const { data, error: refused } = await supabase().rpc('create_deposit', {
+      p_amount: amount.trim() === '' ? null : Number(amount),
+      p_card: card,
+      p_idempotency_key: idempotencyKey,
+    });
+    setBusy(false);
+    if (refused) return setError(refused.message);
+    const payment = data as Payment;
+    toast({ title: 'Deposit Pending', description: `${formatPrice(payment.amount)} from ${payment.method} is being confirmed.` });
+    onClose();
+  };
+
+  return (
+    <Dialog title="Deposit Funds" onClose={onClose}>
+      <form onSubmit={submit} aria-label="Deposit Funds" style={{ display: 'flex', flexDirection: 'column', gap: 14 }}>
+        <Field
+          label="Amount (USD)"
+          htmlFor="deposit-amount"
+          hint={limits && `Between ${formatPrice(limits.deposit_min)} and ${formatPrice(limits.deposit_max)} per deposit.`}
+        >
+          <Input id="deposit-amount" inputMode="decimal" autoComplete="off" placeholder="1000.00" value={amount}
+            onChange={(e) => setAmount(e.target.value)} required />
+        </Field>
+        <Field label="Card number" htmlFor="deposit-card" hint="Test mode: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined.">
+          <Input id="deposit-card" inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" value={card}
+            onChange={(e) => setCard(e.target.value)} required />
+        </Field>
+        {error && <FormError>{error}</FormError>}
+        <DialogActions>
+          <Button type="button" $variant="outline" onClick={onClose}>Cancel</Button>
+          <Button type="submit" disabled={busy}>{busy ? 'Depositing...' : 'Deposit'}</Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,110 @@
+import { useState } from 'react';
+import styled from 'styled-components';
+import {
+  Badge, Button, EmptyState, ErrorState, Muted, Select, SkeletonRows, Table, TableScroll, downloadCsv, formatDate, formatPrice,
+  formatTime, supabase, toCsv, toast, type QueryState,
+} from '@repex/shared-ui';
+import type { HistoryEntry } from './types';
+
+export const KINDS = [
+  { value: 'all', label: 'All movements' },
+  { value: 'Deposit', label: 'Deposits' },
+  { value: 'Withdrawal', label: 'Withdrawals' },
+  { value: 'Buy', label: 'Buys' },
+  { value: 'Sell', label: 'Sells' },
+  { value: 'Trade Fee', label: 'Fees' },
+] as const;
+export type Kind = (typeof KINDS)[number]['value'];
+
+const Toolbar = styled.div`
+  display: flex;
+  gap: 8px;
+  justify-content: space-between;
+  flex-wrap: wrap;
+  margin-bottom: 12px;
+  select { width: auto; min-width: 170px; }
+`;
+const Signed = styled.td<{ $value: number }>`
+  color: ${({ $value, theme }) => ($value > 0 ? theme.colors.up : theme.colors.text)};
+  font-weight: 600;
+  white-space: nowrap;
+`;
+const STATUS_VARIANT = { Completed: 'up', Failed: 'down', Cancelled: 'secondary', Pending: 'secondary', Processing: 'secondary' } as const;
+
+const signed = (n: number) => `${n >= 0 ? '+' : '-'}${formatPrice(Math.abs(n))}`;
+
+async function exportCsv(kind: Kind) {
+  let query = supabase().from('wallet_history').select('*').order('position');
+  if (kind !== 'all') query = query.eq('type', kind);
+  const { data, error } = await query;
+  if (error) return toast({ title: 'Export Failed', description: error.message, variant: 'destructive' });
+  const rows = (data as HistoryEntry[]).map((e) => [e.created_at, e.type, e.description, e.amount.toFixed(2), e.balance.toFixed(2), e.status, e.message]);
+  downloadCsv(`repx-wallet-${kind === 'all' ? 'history' : kind.toLowerCase().replace(' ', '-')}.csv`,
+    toCsv(['Date', 'Type', 'Description', 'Amount (USD)', 'Balance (USD)', 'Status', 'Note'], rows));
+}
+
+/** Every movement of the account's cash, newest first, with the balance after each. */
+export function History({ history, kind, onKind, onCancel }: {
+  history: QueryState<HistoryEntry[]>;
+  kind: Kind;
+  onKind: (k: Kind) => void;
+  onCancel: (walletId: number) => void;
+}) {
+  const [exporting, setExporting] = useState(false);
+  if (history.error && !history.data) {
+    return <ErrorState title="Your transactions could not be loaded." message={history.error.message} onRetry={history.reload} />;
+  }
+  return (
+    <>
+      <Toolbar>
+        <Select aria-label="Filter by kind" value={kind} onChange={(e) => onKind(e.target.value as Kind)}>
+          {KINDS.map((k) => <option key={k.value} value={k.value}>{k.label}</option>)}
+        </Select>
+        <Button $variant="outline" disabled={exporting} onClick={() => {
+          setExporting(true);
+          void exportCsv(kind).finally(() => setExporting(false));
+        }}>
+          Export CSV
+        </Button>
+      </Toolbar>
+      <TableScroll>
+        <Table aria-label="Transaction History">
+          <thead>
+            <tr>
+              <th>Type</th>
+              <th className="num">Amount</th>
+              <th>Date</th>
+              <th>Status</th>
+              <th className="num">Balance</th>
+            </tr>
+          </thead>
+          <tbody>
+            {!history.data && <SkeletonRows rows={4} columns={5} />}
+            {history.data?.map((e) => (
+              <tr key={e.id} data-testid="wallet-row">
+                <td>
+                  <strong>{e.type}</strong>
+                  <br />
+                  <Muted>{e.description}</Muted>
+                  {e.message && (<><br /><Muted>{e.message}</Muted></>)}
+                </td>
+                <Signed className="num" $value={e.amount}>{signed(e.amount)}</Signed>
+                <td>
+                  {formatDate(e.created_at)} <Muted>{formatTime(e.created_at)}</Muted>
+                </td>
+                <td>
+                  <Badge $variant={STATUS_VARIANT[e.status]}>{e.status}</Badge>
+                  {e.type === 'Withdrawal' && e.status === 'Pending' && e.wallet_id !== null && (
+                    <Button $size="sm" $variant="ghost" onClick={() => onCancel(e.wallet_id!)}>Cancel</Button>
+                  )}
+                </td>
+                <td className="num">{formatPrice(e.balance)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+        {history.data?.length === 0 && <EmptyState>No transactions yet.</EmptyState>}
+      </TableScroll>
+    </>
+  );
+}

@@ -1,0 +1,42 @@
+/** Rows the wallet reads (see supabase/migrations/*_money_in_and_out.sql). */
+export interface HistoryEntry {
+  id: string;
+  type: 'Deposit' | 'Withdrawal' | 'Buy' | 'Sell' | 'Trade Fee';
+  description: string;
+  amount: number;
+  effect: number;
+  balance: number;
+  position: number;
+  status: 'Pending' | 'Processing' | 'Completed' | 'Failed' | 'Cancelled';
+  message: string | null;
+  wallet_id: number | null;
+  created_at: string;
+}
+
+export interface Limits {
+  deposit_min: number;
+  deposit_max: number;
+  withdrawal_min: number;
+  withdrawal_daily_limit: number;
+}
+
+export interface Cash {
+  available: number;
+  reserved: number;
+  pending_withdrawal: number;
+}
+
+export interface Destination {
+  id: string;
+  label: string;
+  account_last4: string;
+}
+
+export interface Payment {
+  id: number;
+  reference: string;
+  status: string;
+  amount: number;
+  method: string;
+  message: string | null;
+}

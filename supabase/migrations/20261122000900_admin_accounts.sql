@@ -1,0 +1,108 @@
+-- The admin acts on accounts: suspend (with a reason) and reinstate, verify and unverify, each
+-- checked in the database and written to the audit log. Suspension takes effect at once: the
+-- account's open orders are cancelled (reservations released), every session ends (its refresh
+-- tokens go with it, and the server refuses access tokens whose session is gone), and the sign-in
+-- ban is set by the profile trigger.
+
+drop function public.admin_set_account_status(uuid, text);
+drop function public.admin_list_users(integer);
+
+-- Accounts for the admin's table, with what each row's actions need.
+create or replace function public.admin_list_users(p_limit integer default 100)
+returns table (id uuid, username text, full_name text, email text, role text, status text, verified boolean, joined timestamptz,
+               trades_30d bigint, last_sign_in_at timestamptz, application_id bigint)
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  perform private.require_admin();
+  return query
+    select p.id, p.username, p.full_name, u.email, p.role, p.status, p.verified, p.created_at,
+           (select count(*) from public.trades t
+             where (t.buyer_id = p.id or t.seller_id = p.id) and t.created_at > now() - interval '30 days'),
+           u.last_sign_in_at,
+           (select a.id from public.token_applications a where a.user_id = p.id and a.status = 'pending')
+    from public.profiles p join auth.users u on u.id = p.id
+    where p.role <> 'system'
+    order by (exists (select 1 from public.token_applications a where a.user_id = p.id and a.status = 'pending')) desc, p.created_at desc
+    limit least(greatest(p_limit, 1), 1000);
+end $$;
+
+-- The account an admin may act on: not their own, not the system's.
+create or replace function private.managed_account(p_user uuid) returns public.profiles
+language plpgsql security definer set search_path = '' as $$
+declare
+  target public.profiles;
+begin
+  select * into target from public.profiles where id = p_user for update;
+  if not found or target.role = 'system' then perform private.refuse('There is no such account.'); end if;
+  if p_user = auth.uid() then perform private.refuse('Admins cannot act on their own account.'); end if;
+  return target;
+end $$;
+
+create or replace function public.admin_set_account_status(p_user uuid, p_status text, p_reason text default null)
+returns jsonb language plpgsql security definer set search_path = '' as $$
+declare
+  admin uuid := private.require_admin();
+  target public.profiles;
+  o record;
+  cancelled integer := 0;
+  sessions integer;
+begin
+  if p_status is null or p_status not in ('active', 'suspended') then perform private.refuse('Status must be active or suspended.'); end if;
+  if p_status = 'suspended' and char_length(trim(coalesce(p_reason, ''))) not between 3 and 500 then
+    perform private.refuse('Give a reason of 3 to 500 characters for the suspension.');
+  end if;
+  target := private.managed_account(p_user);
+  if target.status = p_status then perform private.refuse(format('The account is already %s.', p_status)); end if;
+  update public.profiles set status = p_status where id = p_user;
+  if p_status = 'suspended' then
+    -- Each book's lock first, as the engine takes it, then the order.
+    for o in select id, token_id from public.orders where user_id = p_user and status = 'open' order by token_id, id loop
+      perform 1 from public.tokens where id = o.token_id for update;
+      perform private.release_order(o.id);
+      insert into public.market_events (token_id, kind) values (o.token_id, 'book');
+      cancelled := cancelled + 1;
+    end loop;
+    delete from auth.sessions where user_id = p_user;
+    get diagnostics sessions = row_count;
+  end if;
+  perform private.audit(case p_status when 'suspended' then 'account.suspend' else 'account.reinstate' end, p_user, target.username,
+    jsonb_build_object('status', target.status), jsonb_build_object('status', p_status, 'orders_cancelled', cancelled, 'sessions_ended', coalesce(sessions, 0)),
+    nullif(trim(coalesce(p_reason, '')), ''));
+  return jsonb_build_object('status', p_status, 'orders_cancelled', cancelled, 'sessions_ended', coalesce(sessions, 0));
+end $$;
+
+create or replace function public.admin_set_verified(p_user uuid, p_verified boolean)
+returns jsonb language plpgsql security definer set search_path = '' as $$
+declare
+  admin uuid := private.require_admin();
+  target public.profiles;
+begin
+  if p_verified is null then perform private.refuse('Say whether the account is verified.'); end if;
+  target := private.managed_account(p_user);
+  update public.profiles set verified = p_verified where id = p_user;
+  update public.tokens set verified = p_verified where owner_id = p_user;
+  perform private.audit(case when p_verified then 'account.verify' else 'account.unverify' end, p_user, target.username,
+    jsonb_build_object('verified', target.verified), jsonb_build_object('verified', p_verified));
+  return jsonb_build_object('verified', p_verified);
+end $$;
+
+-- The audit log for the admin's view, newest first, optionally of one account or one action.
+create or replace function public.admin_audit_log(p_target uuid default null, p_action text default null, p_limit integer default 200)
+returns table (id bigint, created_at timestamptz, actor text, action text, target_user uuid, target_username text, target text,
+               before jsonb, after jsonb, reason text)
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  perform private.require_admin();
+  return query
+    select l.id, l.created_at, a.username, l.action, l.target_user, t.username, l.target, l.before, l.after, l.reason
+    from public.audit_log l left join public.profiles a on a.id = l.actor_id left join public.profiles t on t.id = l.target_user
+    where (p_target is null or l.target_user = p_target) and (p_action is null or l.action = p_action)
+    order by l.created_at desc, l.id desc
+    limit least(greatest(p_limit, 1), 1000);
+end $$;
+
+revoke execute on function public.admin_list_users(integer), public.admin_set_account_status(uuid, text, text),
+  public.admin_set_verified(uuid, boolean), public.admin_audit_log(uuid, text, integer) from public, anon;
+grant execute on function public.admin_list_users(integer), public.admin_set_account_status(uuid, text, text),
+  public.admin_set_verified(uuid, boolean), public.admin_audit_log(uuid, text, integer) to authenticated;
+revoke all on function private.managed_account(uuid) from public;
