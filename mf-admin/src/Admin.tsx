@@ -1,30 +1,16 @@
-import { useNavigate } from 'react-router-dom';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import {
-  Badge, Button, Card, CardGrid, CardTitle, EmptyState, ErrorState, Muted, Page, PageTitle, SkeletonRows, StatCard, Table,
+  Button, Card, CardGrid, CardTitle, EmptyState, ErrorState, Logo, Muted, Page, PageTitle, SkeletonRows, StatCard, Table,
   TableScroll, Tabs, TabsContent, TabsList, TabsTrigger, comingSoon, formatDate, formatInteger, formatMoney, formatPrice,
-  signOutWithToast, supabase, unwrap, useQuery,
+  signOutWithToast, useQuery,
 } from '@repex/shared-ui';
+import { AuditLog } from './admin/AuditLog';
+import { rpc } from './admin/rpc';
+import type { AdminUser, Stats } from './admin/types';
+import { Users } from './admin/Users';
 
-interface Stats {
-  total_users: number;
-  active_users: number;
-  suspended_users: number;
-  fraud_alerts: number;
-  daily_volume: number;
-  revenue_24h: number;
-  trades_24h: number;
-}
-interface AdminUser {
-  id: string;
-  username: string;
-  full_name: string;
-  email: string;
-  role: string;
-  status: string;
-  joined: string;
-  trades_30d: number;
-}
 interface FraudAlert {
   account: string;
   username: string;
@@ -46,9 +32,12 @@ const Header = styled.header`
   gap: 16px;
   flex-wrap: wrap;
 `;
-const Actions = styled.div`
+const Brand = styled.div`
   display: flex;
-  gap: 6px;
+  align-items: center;
+  gap: 16px;
+  flex-wrap: wrap;
+  a { color: inherit; text-decoration: none; }
 `;
 const Setting = styled.div`
   display: flex;
@@ -59,16 +48,16 @@ const Setting = styled.div`
   border-bottom: 1px solid ${({ theme }) => theme.colors.border};
 `;
 
-const rpc = async <T,>(fn: string, args?: Record<string, unknown>) => unwrap(await supabase().rpc(fn, args)) as T;
-
 /** Spec section 2, Admin dashboard. Every figure comes from admin-only database functions. */
 export default function Admin() {
   const navigate = useNavigate();
-  const stats = useQuery(() => rpc<Stats>('admin_dashboard_stats'), []);
-  const users = useQuery(() => rpc<AdminUser[]>('admin_list_users', { p_limit: 100 }), []);
+  const [version, setVersion] = useState(0);
+  const stats = useQuery(() => rpc<Stats>('admin_dashboard_stats'), [version]);
+  const users = useQuery(() => rpc<AdminUser[]>('admin_list_users', { p_limit: 500 }), [version]);
   const alerts = useQuery(() => rpc<FraudAlert[]>('admin_fraud_alerts'), []);
   const revenue = useQuery(() => rpc<RevenueDay[]>('admin_revenue_daily', { p_days: 7 }), []);
   const s = stats.data;
+  const changed = () => setVersion((v) => v + 1);
 
   const signOut = async () => {
     if (await signOutWithToast('admin')) navigate('/nra/login');
@@ -77,17 +66,21 @@ export default function Admin() {
   return (
     <Page data-remote="admin" data-build={__BUILD_ID__}>
       <Header>
-        <div>
-          <PageTitle>Admin Dashboard</PageTitle>
-          <Muted>RepX operations</Muted>
-        </div>
+        <Brand>
+          <Link to="/dashboard" aria-label="RepX home"><Logo /></Link>
+          <div>
+            <PageTitle>Admin Dashboard</PageTitle>
+            <Muted>RepX operations · <Link to="/market">Back to the market</Link></Muted>
+          </div>
+        </Brand>
         <Button $variant="outline" onClick={signOut}>
           Sign Out
         </Button>
       </Header>
       {stats.error && !s && <ErrorState title="The figures could not be loaded." message={stats.error.message} onRetry={stats.reload} />}
       <CardGrid>
-        <StatCard label="Total Users" value={s && formatInteger(s.total_users)} hint={s && `${formatInteger(s.suspended_users)} suspended`} />
+        <StatCard label="Total Users" value={s && formatInteger(s.total_users)}
+          hint={s && `${formatInteger(s.suspended_users)} suspended · ${formatInteger(s.pending_applications)} token applications`} />
         <StatCard label="Fraud Alerts" value={s && formatInteger(s.fraud_alerts)} hint="Wash-trading signal, last 24h" />
         <StatCard label="Daily Volume" value={s && formatMoney(s.daily_volume)} hint={s && `${formatInteger(s.trades_24h)} trades`} />
         <StatCard label="Revenue (24h)" value={s && formatMoney(s.revenue_24h)} hint="2% fee on each side of every trade" />
@@ -99,54 +92,10 @@ export default function Admin() {
             <TabsTrigger value="fraud">Fraud Detection</TabsTrigger>
             <TabsTrigger value="revenue">Revenue Reports</TabsTrigger>
             <TabsTrigger value="settings">System Settings</TabsTrigger>
+            <TabsTrigger value="audit">Audit Log</TabsTrigger>
           </TabsList>
           <TabsContent value="users">
-            {users.error && !users.data ? (
-              <ErrorState title="Users could not be loaded." onRetry={users.reload} />
-            ) : (
-              <TableScroll>
-                <Table aria-label="Users">
-                  <thead>
-                    <tr>
-                      <th>User</th>
-                      <th>Email</th>
-                      <th>Role</th>
-                      <th>Status</th>
-                      <th>Joined</th>
-                      <th className="num">Trades (30d)</th>
-                      <th>Actions</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {!users.data && <SkeletonRows rows={5} columns={7} />}
-                    {users.data?.map((u) => (
-                      <tr key={u.id} data-testid="admin-user-row">
-                        <td>
-                          <strong>{u.full_name}</strong>
-                          <br />
-                          <Muted>@{u.username}</Muted>
-                        </td>
-                        <td>{u.email}</td>
-                        <td>{u.role === 'admin' ? <Badge>Admin</Badge> : <Badge $variant="secondary">User</Badge>}</td>
-                        <td>
-                          <Badge $variant={u.status === 'active' ? 'up' : 'down'}>{u.status === 'active' ? 'Active' : 'Suspended'}</Badge>
-                        </td>
-                        <td>{formatDate(u.joined)}</td>
-                        <td className="num">{formatInteger(u.trades_30d)}</td>
-                        <td>
-                          <Actions>
-                            <Button $size="sm" $variant="outline" onClick={() => comingSoon('Account Approval')}>Approve</Button>
-                            <Button $size="sm" $variant="outline" onClick={() => comingSoon('Account Rejection')}>Reject</Button>
-                            <Button $size="sm" $variant="destructive" onClick={() => comingSoon('Account Suspension')}>Suspend</Button>
-                            <Button $size="sm" $variant="ghost" onClick={() => comingSoon('Activity Logs')}>Details</Button>
-                          </Actions>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </Table>
-              </TableScroll>
-            )}
+            <Users users={users} onChanged={changed} />
           </TabsContent>
           <TabsContent value="fraud">
             <CardTitle>AI-flagged suspicious activity</CardTitle>
@@ -230,6 +179,9 @@ export default function Admin() {
             <Button style={{ marginTop: 12 }} onClick={() => comingSoon('System Settings')}>
               Edit Settings
             </Button>
+          </TabsContent>
+          <TabsContent value="audit">
+            <AuditLog version={version} />
           </TabsContent>
         </Tabs>
       </Card>

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { maxAmount, orderCost } from '../../mf-trading/src/trading/orderMath';
 import { formatInteger, formatMoney, formatPrice } from '../../shared-ui/src/format';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import { SCREENSHOTS, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
@@ -121,9 +122,12 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   await page.getByText('Enter at least 1 token.').waitFor();
   await expect(page.getByRole('button', { name: 'Place Buy Order' }).isDisabled()).resolves.toBe(true);
   await page.getByRole('button', { name: '100%' }).click();
-  await expect(amount.inputValue()).resolves.toBe(String(Math.floor(2450 / price)));
+  // The buy maximum counts the fee: the most the $2,450 pays for, value + 2%.
+  const buyMax = maxAmount('buy', 2450, price, 0);
+  expect(orderCost(price, buyMax).total).toBeLessThanOrEqual(2450);
+  await expect(amount.inputValue()).resolves.toBe(String(buyMax));
   await page.getByRole('button', { name: '50%' }).click();
-  await expect(amount.inputValue()).resolves.toBe(String(Math.floor(Math.floor(2450 / price) / 2)));
+  await expect(amount.inputValue()).resolves.toBe(String(Math.floor(buyMax / 2)));
   await page.getByRole('button', { name: 'Sell', exact: true }).click();
   await page.getByRole('button', { name: '25%' }).click();
   await expect(amount.inputValue()).resolves.toBe('125');

@@ -1,7 +1,6 @@
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
-import { SCREENSHOTS, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import { SCREENSHOTS, placeOrder, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(180_000);
 
@@ -10,17 +9,6 @@ beforeAll(async () => {
   app = await startApp();
 });
 afterAll(() => app?.close());
-
-async function placeOrder(page: Page, o: { side: 'Buy' | 'Sell'; type: 'Market' | 'Limit'; amount: number; price?: string }) {
-  await page.getByRole('button', { name: o.side, exact: true }).click();
-  await page.getByRole('button', { name: o.type, exact: true }).click();
-  await page.locator('#order-amount').fill(String(o.amount));
-  if (o.price) await page.locator('#order-limit').fill(o.price);
-  await page.getByRole('button', { name: `Place ${o.side} Order` }).click();
-  const confirm = page.getByRole('region', { name: 'Confirm order' });
-  await confirm.waitFor();
-  await confirm.getByRole('button', { name: `Confirm ${o.side}` }).click();
-}
 
 test('two people in two browsers: one sells, the other buys; both screens follow live', async () => {
   const [sarah] = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`);

@@ -24,3 +24,4 @@ export { PersonCell } from './primitives/PersonCell';
 export { SkeletonRows } from './primitives/SkeletonRows';
 export { useMarketEvents, useTableChanges } from './data/useMarketEvents';
 export { toCsv, downloadCsv, type CsvValue } from './csv';
+export { Logo } from './primitives/Logo';

@@ -1,4 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { toast } from './toast/toastStore';
 
 /**
  * The one Supabase client of the page. shared-ui is a federation singleton, so every remote
@@ -22,11 +23,28 @@ export function loadSupabase(): Promise<SupabaseClient> {
   loading ??= import('@supabase/supabase-js').then(({ createClient }) => {
     client = createClient(url, anonKey, {
       auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: false },
+      global: { fetch: signOutWhenSessionEnded },
     });
     return client;
   });
   return loading;
 }
+
+/**
+ * The server refuses a token whose session has ended (signed out elsewhere, suspended, password
+ * changed): this tab signs out on that first refusal instead of waiting for its next refresh.
+ */
+const signOutWhenSessionEnded: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  if (response.status === 401 && client) {
+    const body = (await response.clone().json().catch(() => null)) as { details?: unknown } | null;
+    if (body?.details === 'session_not_found') {
+      toast({ title: 'Session Ended', description: 'Your session has ended. Please sign in again.', variant: 'destructive' });
+      void client.auth.signOut({ scope: 'local' });
+    }
+  }
+  return response;
+};
 
 /** The loaded client. Screens behind the auth guards can rely on it: the guards wait for it. */
 export function supabase(): SupabaseClient {

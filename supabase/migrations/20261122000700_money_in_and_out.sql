@@ -311,14 +311,14 @@ with moves as (
   union all
   select 'tr-' || m.id, m.created_at, m.id + 0.1,
          case m.type when 'buy' then 'Buy' else 'Sell' end,
-         format('%s %s %s at %s', initcap(m.type::text), m.amount, m.name, private.money(m.price)),
+         format('%s %s at %s', m.amount, m.name, private.money(m.price)),
          case m.type when 'buy' then -m.value else m.value end,
          case m.type when 'buy' then -m.value else m.value end,
          'Completed', null, null, m.id
   from public.my_trades m
   union all
   select 'fee-' || m.id, m.created_at, m.id + 0.2, 'Trade Fee',
-         format('Fee on %s %s %s', m.type, m.amount, m.name), -m.fee, -m.fee, 'Completed', null, null, m.id
+         format('On the %s of %s %s', m.type, m.amount, m.name), -m.fee, -m.fee, 'Completed', null, null, m.id
   from public.my_trades m
   where m.fee > 0
 )

@@ -279,25 +279,25 @@ with moves as (
   union all
   select 'tr-' || m.id, m.created_at, m.id + 0.1,
          case m.type when 'buy' then 'Buy' else 'Sell' end,
-         format('%s %s %s at %s', initcap(m.type::text), m.amount, m.name, private.money(m.price)),
+         format('%s %s at %s', m.amount, m.name, private.money(m.price)),
          case m.type when 'buy' then -m.value else m.value end,
          case m.type when 'buy' then -m.value else m.value end,
          'Completed', null, null, m.id
   from public.my_trades m
   union all
   select 'fee-' || m.id, m.created_at, m.id + 0.2, 'Trade Fee',
-         format('Fee on %s %s %s', m.type, m.amount, m.name), -m.fee, -m.fee, 'Completed', null, null, m.id
+         format('On the %s of %s %s', m.type, m.amount, m.name), -m.fee, -m.fee, 'Completed', null, null, m.id
   from public.my_trades m
   where m.fee > 0
   union all
   select 'ipo-' || tr.id, tr.created_at, tr.id + 0.1, 'Sell',
-         format('Offering: sold %s %s at %s', tr.amount, t.name, private.money(tr.price)),
+         format('Offering: %s %s at %s', tr.amount, t.name, private.money(tr.price)),
          round(tr.price * tr.amount, 2), round(tr.price * tr.amount, 2), 'Completed', null, null, tr.id
   from public.trades tr join public.tokens t on t.id = tr.token_id
   where tr.proceeds_to = auth.uid()
   union all
   select 'ipofee-' || tr.id, tr.created_at, tr.id + 0.2, 'Trade Fee',
-         format('Fee on offering sale of %s %s', tr.amount, t.name), -tr.seller_fee, -tr.seller_fee, 'Completed', null, null, tr.id
+         format('On the offering sale of %s %s', tr.amount, t.name), -tr.seller_fee, -tr.seller_fee, 'Completed', null, null, tr.id
   from public.trades tr join public.tokens t on t.id = tr.token_id
   where tr.proceeds_to = auth.uid() and tr.seller_fee > 0
 )
@@ -306,6 +306,55 @@ select id, type, description, amount, effect, status, message, wallet_id, trade_
        row_number() over running as position
 from moves
 window running as (order by created_at, type = 'Trade Fee', seq, id rows unbounded preceding);
+
+-- The market's figures: what the offering has not sold yet is available, not held, and the
+-- issuance account is not a holder.
+create or replace view public.market_tokens as
+select
+  t.id,
+  t.owner_id,
+  t.name,
+  t.username,
+  t.category,
+  t.reputation_score,
+  t.avatar_url,
+  t.verified,
+  t.total_supply,
+  coalesce(last_trade.price, t.issue_price) as price,
+  coalesce(round((coalesce(last_trade.price, t.issue_price) - coalesce(day_ago.price, first_trade.price, t.issue_price))
+    / coalesce(day_ago.price, first_trade.price, t.issue_price) * 100, 2), 0) as change_24h,
+  coalesce(day.volume, 0) as volume_24h,
+  round(coalesce(last_trade.price, t.issue_price) * t.total_supply, 2) as market_cap,
+  coalesce(held.holders, 0) as holders,
+  t.total_supply - coalesce(held.amount, 0) as available_supply
+from public.tokens t
+left join lateral (
+  select tr.price from public.trades tr where tr.token_id = t.id order by tr.created_at desc, tr.id desc limit 1
+) last_trade on true
+left join lateral (
+  select tr.price from public.trades tr
+  where tr.token_id = t.id and tr.created_at <= now() - interval '24 hours'
+  order by tr.created_at desc, tr.id desc limit 1
+) day_ago on true
+left join lateral (
+  -- A token younger than a day compares with its first trade.
+  select tr.price from public.trades tr where tr.token_id = t.id order by tr.created_at, tr.id limit 1
+) first_trade on true
+left join lateral (
+  select sum(round(tr.price * tr.amount, 2)) as volume from public.trades tr
+  where tr.token_id = t.id and tr.created_at > now() - interval '24 hours'
+) day on true
+left join lateral (
+  select count(*) filter (where h.amount > 0) as holders, sum(h.amount) as amount
+  from public.holdings h where h.token_id = t.id and h.user_id <> private.issuance_account()
+) held on true;
+
+create or replace view public.market_summary as
+select
+  (select coalesce(sum(market_cap), 0) from public.market_tokens) as total_market_cap,
+  (select coalesce(sum(round(price * amount, 2)), 0) from public.trades where created_at > now() - interval '24 hours') as volume_24h,
+  (select count(*) from public.tokens) as active_tokens,
+  (select count(distinct user_id) from public.holdings where amount > 0 and user_id <> private.issuance_account()) as total_traders;
 
 -- The audit log: append-only for everyone, admins included (no grant, and a trigger for the owner).
 create table public.audit_log (

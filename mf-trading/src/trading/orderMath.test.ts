@@ -23,7 +23,11 @@ describe('order panel arithmetic (spec sections 4, 5, 9)', () => {
   });
 
   it('buy maximum is cash / price rounded down; sell maximum is the tokens held', () => {
-    expect(maxAmount('buy', 2450, 45.2, 500)).toBe(54); // 2450 / 45.2 = 54.2
+    // The buy maximum counts the 2% fee: 53 tokens cost $2,443.64; 54 would cost $2,489.74.
+    expect(maxAmount('buy', 2450, 45.2, 500)).toBe(53);
+    expect(orderCost(45.2, 53).total).toBeLessThanOrEqual(2450);
+    expect(orderCost(45.2, 54).total).toBeGreaterThan(2450);
+    expect(maxAmount('buy', 10.2, 10, 0)).toBe(1); // exactly affordable with its fee
     expect(maxAmount('sell', 2450, 45.2, 500)).toBe(500);
     expect(maxAmount('buy', 2450, 0, 500)).toBe(0);
     expect(maxAmount('buy', 0, 45.2, 0)).toBe(0);

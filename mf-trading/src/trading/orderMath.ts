@@ -22,10 +22,17 @@ export const increment = (amount: number) => amount + AMOUNT_STEP;
 /** Minus never goes below 1. */
 export const decrement = (amount: number) => Math.max(AMOUNT_MIN, amount - AMOUNT_STEP);
 
-/** Buy: the cash divided by the price, rounded down. Sell: the tokens held. */
+/**
+ * Buy: the most tokens whose total (value + fee) the cash pays for, so 100% can always be placed
+ * (a decided departure from spec section 5, which divided by the price alone). Sell: the tokens held.
+ */
 export function maxAmount(side: Side, cash: number, price: number, held: number): number {
   if (side === 'sell') return Math.max(0, Math.floor(held));
-  return price > 0 ? Math.max(0, Math.floor(cash / price)) : 0;
+  if (!(price > 0) || !(cash > 0)) return 0;
+  let n = Math.floor(cash / (price * (1 + FEE_RATE)));
+  while (n > 0 && orderCost(price, n).total > cash) n--;
+  while (orderCost(price, n + 1).total <= cash) n++;
+  return n;
 }
 
 /** A 25/50/75/100% shortcut: that share of the maximum, rounded down. */

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import styled from 'styled-components';
 import {
   Badge, Button, EmptyState, ErrorState, Muted, Select, SkeletonRows, Table, TableScroll, downloadCsv, formatDate, formatPrice,
-  formatTime, supabase, toCsv, toast, type QueryState,
+  formatTime, media, supabase, toCsv, toast, type QueryState,
 } from '@repex/shared-ui';
 import type { HistoryEntry } from './types';
 
@@ -24,10 +24,29 @@ const Toolbar = styled.div`
   margin-bottom: 12px;
   select { width: auto; min-width: 170px; }
 `;
-const Signed = styled.td<{ $value: number }>`
-  color: ${({ $value, theme }) => ($value > 0 ? theme.colors.up : theme.colors.text)};
+const Signed = styled.td<{ $value: number; $void: boolean }>`
+  color: ${({ $value, $void, theme }) => ($void ? theme.colors.muted : $value > 0 ? theme.colors.up : theme.colors.text)};
+  text-decoration: ${({ $void }) => ($void ? 'line-through' : 'none')};
   font-weight: 600;
   white-space: nowrap;
+`;
+/** On a phone each movement is a card: what and how much on top, when and status below, then the balance. */
+const Stacked = styled(Table)`
+  ${media.phone} {
+    thead { display: none; }
+    tr {
+      display: grid;
+      grid-template-columns: minmax(0, 1fr) auto;
+      gap: 6px 12px;
+      padding: 12px 0;
+      border-bottom: 1px solid ${({ theme }) => theme.colors.border};
+    }
+    td { border: 0; padding: 0; white-space: normal; }
+    td.when { grid-column: 1; }
+    td.state { grid-column: 2; text-align: right; }
+    td.balance { grid-column: 1 / -1; text-align: left; }
+    td.balance::before { content: 'Balance after: '; color: ${({ theme }) => theme.colors.muted}; }
+  }
 `;
 const STATUS_VARIANT = { Completed: 'up', Failed: 'down', Cancelled: 'secondary', Pending: 'secondary', Processing: 'secondary' } as const;
 
@@ -68,7 +87,7 @@ export function History({ history, kind, onKind, onCancel }: {
         </Button>
       </Toolbar>
       <TableScroll>
-        <Table aria-label="Transaction History">
+        <Stacked aria-label="Transaction History">
           <thead>
             <tr>
               <th>Type</th>
@@ -88,21 +107,21 @@ export function History({ history, kind, onKind, onCancel }: {
                   <Muted>{e.description}</Muted>
                   {e.message && (<><br /><Muted>{e.message}</Muted></>)}
                 </td>
-                <Signed className="num" $value={e.amount}>{signed(e.amount)}</Signed>
-                <td>
+                <Signed className="num" $value={e.amount} $void={e.effect === 0 && e.amount !== 0}>{signed(e.amount)}</Signed>
+                <td className="when">
                   {formatDate(e.created_at)} <Muted>{formatTime(e.created_at)}</Muted>
                 </td>
-                <td>
+                <td className="state">
                   <Badge $variant={STATUS_VARIANT[e.status]}>{e.status}</Badge>
                   {e.type === 'Withdrawal' && e.status === 'Pending' && e.wallet_id !== null && (
                     <Button $size="sm" $variant="ghost" onClick={() => onCancel(e.wallet_id!)}>Cancel</Button>
                   )}
                 </td>
-                <td className="num">{formatPrice(e.balance)}</td>
+                <td className="num balance">{formatPrice(e.balance)}</td>
               </tr>
             ))}
           </tbody>
-        </Table>
+        </Stacked>
         {history.data?.length === 0 && <EmptyState>No transactions yet.</EmptyState>}
       </TableScroll>
     </>

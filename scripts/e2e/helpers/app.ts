@@ -84,3 +84,15 @@ export async function signUp(page: Page, app: E2EApp, user: { username: string; 
   await page.getByRole('button', { name: 'Create Account' }).click();
   await page.waitForURL('**/dashboard');
 }
+
+/** Places an order through the trading screen's order panel and its confirmation step. */
+export async function placeOrder(page: Page, o: { side: 'Buy' | 'Sell'; type: 'Market' | 'Limit'; amount: number; price?: string }) {
+  await page.getByRole('button', { name: o.side, exact: true }).click();
+  await page.getByRole('button', { name: o.type, exact: true }).click();
+  await page.locator('#order-amount').fill(String(o.amount));
+  if (o.price) await page.locator('#order-limit').fill(o.price);
+  await page.getByRole('button', { name: `Place ${o.side} Order` }).click();
+  const confirm = page.getByRole('region', { name: 'Confirm order' });
+  await confirm.waitFor();
+  await confirm.getByRole('button', { name: `Confirm ${o.side}` }).click();
+}

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { Button, media, signOutWithToast } from '@repex/shared-ui';
-import { Logo } from './Logo';
+import { Button, Logo, media, signOutWithToast } from '@repex/shared-ui';
 
 const LINKS = [
   { to: '/dashboard', label: 'Dashboard' },

@@ -1,7 +1,6 @@
 import { Navigate, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { Button, Card, CenteredStatus, media, useAppStore } from '@repex/shared-ui';
-import { Logo } from '../layout/Logo';
+import { Button, Card, CenteredStatus, Logo, media, useAppStore } from '@repex/shared-ui';
 
 /** Fixed marketing figures of spec section 1. */
 const FIGURES = [

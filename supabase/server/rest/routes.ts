@@ -57,7 +57,7 @@ const page = (s: ReadShape) => `${s.limit !== undefined ? ` limit ${s.limit}` : 
 
 const SESSION_ENDED = new HttpError(
   401,
-  { code: 'PGRST301', details: null, hint: null, message: 'Your session has ended. Please sign in again.' },
+  { code: 'PGRST301', details: 'session_not_found', hint: null, message: 'Your session has ended. Please sign in again.' },
   { 'WWW-Authenticate': 'Bearer error="invalid_token", error_description="session ended"' },
 );
 

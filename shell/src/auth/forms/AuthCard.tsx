@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import { Card } from '@repex/shared-ui';
-import { Logo } from '../../layout/Logo';
+import { Card, Logo } from '@repex/shared-ui';
 
 const Screen = styled.main`
   min-height: 100vh;

@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import styled from 'styled-components';
+import {
+  Button, EmptyState, ErrorState, Muted, Select, SkeletonRows, Table, TableScroll, downloadCsv, formatDate, formatTime, toCsv, useQuery,
+} from '@repex/shared-ui';
+import { rpc } from './rpc';
+import type { AuditEntry } from './types';
+
+const ACTIONS = [
+  ['', 'All actions'],
+  ['application.approve', 'Applications approved'],
+  ['application.reject', 'Applications rejected'],
+  ['account.suspend', 'Suspensions'],
+  ['account.reinstate', 'Reinstatements'],
+  ['account.verify', 'Verifications'],
+  ['account.unverify', 'Badges removed'],
+] as const;
+
+const Toolbar = styled.div`
+  display: flex;
+  justify-content: space-between;
+  gap: 8px;
+  flex-wrap: wrap;
+  margin-bottom: 12px;
+  select { width: auto; min-width: 200px; }
+`;
+const Change = styled.code`
+  font-size: 12px;
+  white-space: pre-wrap;
+  color: ${({ theme }) => theme.colors.muted};
+`;
+
+const describe = (v: Record<string, unknown> | null) => (v ? Object.entries(v).map(([k, x]) => `${k}: ${String(x)}`).join(', ') : '');
+
+/** Every admin action, append-only in the database: who, when, what, before and after, and why. */
+export function AuditLog({ version }: { version: number }) {
+  const [action, setAction] = useState('');
+  const log = useQuery(() => rpc<AuditEntry[]>('admin_audit_log', { p_action: action || null, p_limit: 500 }), [action, version]);
+  const exportCsv = () =>
+    downloadCsv('repx-audit-log.csv', toCsv(['When', 'Admin', 'Action', 'Account', 'Target', 'Before', 'After', 'Reason'],
+      (log.data ?? []).map((e) => [e.created_at, e.actor, e.action, e.target_username, e.target, JSON.stringify(e.before), JSON.stringify(e.after), e.reason])));
+
+  if (log.error && !log.data) return <ErrorState title="The audit log could not be loaded." message={log.error.message} onRetry={log.reload} />;
+  return (
+    <>
+      <Toolbar>
+        <Select aria-label="Filter by action" value={action} onChange={(e) => setAction(e.target.value)}>
+          {ACTIONS.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+        </Select>
+        <Button $variant="outline" onClick={exportCsv} disabled={!log.data?.length}>Export CSV</Button>
+      </Toolbar>
+      <TableScroll>
+        <Table aria-label="Audit log">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Admin</th>
+              <th>Action</th>
+              <th>Account</th>
+              <th>Change</th>
+              <th>Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            {!log.data && <SkeletonRows rows={4} columns={6} />}
+            {log.data?.map((e) => (
+              <tr key={e.id} data-testid="audit-row">
+                <td>{formatDate(e.created_at)} <Muted>{formatTime(e.created_at)}</Muted></td>
+                <td>@{e.actor}</td>
+                <td>{e.action}</td>
+                <td>{e.target_username ? `@${e.target_username}` : '—'}</td>
+                <td><Change>{describe(e.before)} → {describe(e.after)}</Change></td>
+                <td>{e.reason ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </TableScroll>
+      {log.data?.length === 0 && <EmptyState>No admin actions yet.</EmptyState>}
+    </>
+  );
+}

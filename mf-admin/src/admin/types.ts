@@ -1,0 +1,54 @@
+/** Rows of the admin's database functions (see supabase/migrations). */
+export interface Stats {
+  total_users: number;
+  active_users: number;
+  suspended_users: number;
+  fraud_alerts: number;
+  daily_volume: number;
+  revenue_24h: number;
+  trades_24h: number;
+  pending_applications: number;
+}
+
+export interface AdminUser {
+  id: string;
+  username: string;
+  full_name: string;
+  email: string;
+  role: 'user' | 'admin';
+  status: 'active' | 'suspended';
+  verified: boolean;
+  joined: string;
+  trades_30d: number;
+  application_id: number | null;
+}
+
+export interface Application {
+  id: number;
+  user_id: string;
+  username: string;
+  email: string;
+  display_name: string;
+  category: string;
+  bio: string;
+  socials: { platform: string; handle: string; url: string }[];
+  created_at: string;
+}
+
+export interface AuditEntry {
+  id: number;
+  created_at: string;
+  actor: string | null;
+  action: string;
+  target_username: string | null;
+  target: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  reason: string | null;
+}
+
+export interface Defaults {
+  token_supply: number;
+  token_founder_bps: number;
+  token_issue_price: number;
+}

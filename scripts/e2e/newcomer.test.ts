@@ -1,0 +1,138 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { formatPrice } from '../../shared-ui/src/format';
+import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
+import { SCREENSHOTS, placeOrder, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+
+jest.setTimeout(240_000);
+
+let app: E2EApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app?.close());
+
+/** A screenshot of the step at desktop width, then at phone width, back to desktop. */
+async function shootBoth(page: Page, step: string) {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `newcomer-${step}-1280.png`), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `newcomer-${step}-390.png`), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+const money = async (page: Page, testId: string) => page.getByTestId(testId).innerText();
+
+test('a newcomer deposits, buys, withdraws, gets their own token approved, and sees a second user buy it live', async () => {
+  const me = { username: 'nova_lee', email: 'nova@e2e.repx.dev', password: 'nova-pass-1' };
+  const page = await (await app.newContext()).newPage();
+  await signUp(page, app, me);
+
+  // Money in: Deposit Funds on the dashboard opens the wallet's deposit form.
+  await page.getByRole('button', { name: 'Deposit Funds' }).click();
+  const deposit = page.getByRole('dialog', { name: 'Deposit Funds' });
+  await deposit.locator('#deposit-amount').fill('1000');
+  await deposit.locator('#deposit-card').fill('4242 4242 4242 4242');
+  await shootBoth(page, '1-deposit');
+  await deposit.getByRole('button', { name: 'Deposit', exact: true }).click();
+  await expect(toastText(page)).resolves.toMatchObject({ title: 'Deposit Pending', description: '$1,000.00 from Card •••• 4242 is being confirmed.' });
+  await page.getByTestId('available-balance').filter({ hasText: '$1,000.00' }).waitFor();
+  await page.getByTestId('toast').filter({ hasText: 'Deposit Completed' }).waitFor();
+
+  // A declined card says why and credits nothing.
+  await page.getByRole('button', { name: 'Deposit', exact: true }).click();
+  await page.locator('#deposit-amount').fill('50');
+  await page.locator('#deposit-card').fill('4000 0000 0000 0002');
+  await page.getByRole('dialog', { name: 'Deposit Funds' }).getByRole('button', { name: 'Deposit', exact: true }).click();
+  await page.getByTestId('wallet-row').filter({ hasText: 'Your card was declined.' }).waitFor();
+  expect(await money(page, 'available-balance')).toBe('$1,000.00');
+
+  // Buy 10 Sarah Chen tokens at the market.
+  const [sarah] = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
+  await page.goto(`${app.url}/trading/${sarah!.id}`);
+  await page.getByText('with your $1,000.00').waitFor();
+  await placeOrder(page, { side: 'Buy', type: 'Market', amount: 10 });
+  await expect(toastText(page)).resolves.toMatchObject({ title: 'Order Filled' });
+  await page.getByTestId('your-balance').filter({ hasText: '10 tokens' }).waitFor();
+
+  // In the holdings, and in the wallet's history with the running balance.
+  await page.goto(`${app.url}/dashboard`);
+  await page.locator('table[aria-label="Holdings"] tr').filter({ hasText: 'Sarah Chen' }).waitFor();
+  await shootBoth(page, '2-holdings');
+  const [cash] = await app.backend.db.query<{ available: string }>(
+    `select available from cash_accounts c join auth.users u on u.id = c.user_id where u.email = $1`, [me.email]);
+  await page.goto(`${app.url}/wallet`);
+  const rows = page.getByTestId('wallet-row');
+  await rows.filter({ hasText: '10 Sarah Chen at $' }).waitFor();
+  await rows.filter({ hasText: 'On the buy of 10 Sarah Chen' }).waitFor();
+  expect(await rows.first().locator('td').last().innerText()).toBe(formatPrice(Number(cash!.available)));
+
+  // Money out: $100 to a new bank account, held at once.
+  await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+  const withdraw = page.getByRole('dialog', { name: 'Withdraw' });
+  await withdraw.locator('#withdraw-label').fill('Checking');
+  await withdraw.locator('#withdraw-account').fill('000123456789');
+  await withdraw.locator('#withdraw-amount').fill('100');
+  await withdraw.getByRole('button', { name: 'Withdraw', exact: true }).click();
+  await expect(toastText(page)).resolves.toMatchObject({ title: 'Withdrawal Requested', description: '$100.00 to Checking •••• 6789 is held until it is paid out.' });
+  await page.getByTestId('available-balance').filter({ hasText: formatPrice(Number(cash!.available) - 100) }).waitFor();
+  await page.getByTestId('pending-withdrawal').filter({ hasText: '$100.00 held for withdrawals' }).waitFor();
+  await rows.filter({ hasText: 'Checking •••• 6789' }).filter({ hasText: 'Pending' }).waitFor();
+  await shootBoth(page, '3-wallet');
+
+  // Apply for a token.
+  await page.goto(`${app.url}/profile`);
+  await page.getByRole('button', { name: 'Get your token' }).click();
+  const form = page.getByRole('dialog', { name: 'Get your token' });
+  await form.locator('#apply-name').fill('Nova Lee');
+  await form.locator('#apply-category').selectOption('Designer');
+  await form.locator('#apply-bio').fill('Type designer and illustrator.');
+  await form.locator('#apply-x').fill('@novalee');
+  await shootBoth(page, '4-apply');
+  await form.getByRole('button', { name: 'Apply' }).click();
+  await expect(toastText(page)).resolves.toMatchObject({ title: 'Application Sent' });
+  await page.getByText('Your token application is under review').waitFor();
+
+  // An admin approves it.
+  const admin = await (await app.newContext()).newPage();
+  await admin.goto(`${app.url}/auth/nra`);
+  await admin.fill('#admin-email', DEMO_ACCOUNTS.admin.email);
+  await admin.fill('#admin-password', DEMO_ACCOUNTS.admin.password);
+  await admin.getByRole('button', { name: 'Sign In' }).click();
+  const row = admin.locator(`[data-testid="admin-user-row"][data-username="${me.username}"]`);
+  await row.getByRole('button', { name: 'Approve' }).click();
+  const approve = admin.getByRole('dialog', { name: 'Approve token application' });
+  await approve.getByText('https://x.com/novalee').waitFor();
+  await shootBoth(admin, '5-approve');
+  await approve.getByRole('button', { name: 'Approve and issue' }).click();
+  await expect(toastText(admin)).resolves.toMatchObject({ title: 'Token Issued', description: 'Nova Lee is on the market now.' });
+  await row.getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });
+
+  // The applicant sees it live, and the token is on the market at once.
+  await page.getByTestId('toast').filter({ hasText: 'Your Token Is Live!' }).waitFor();
+  await page.getByTestId('stat-Token Price').filter({ hasText: '$10.00' }).waitFor();
+  const [nova] = await app.backend.db.query<{ id: string }>(`select id from tokens where name = 'Nova Lee'`);
+  await page.goto(`${app.url}/trading/${nova!.id}`);
+  await page.getByRole('tab', { name: 'Recent Trades' }).click();
+
+  // A second user finds it on the market and buys 25; the first sees the trade arrive.
+  const buyer = await (await app.newContext()).newPage();
+  await signIn(buyer, app, DEMO_ACCOUNTS.user);
+  await buyer.goto(`${app.url}/market`);
+  await buyer.getByPlaceholder('Search by name, username, or category...').fill('nova');
+  await buyer.getByTestId('market-row').filter({ hasText: 'Nova Lee' }).getByRole('link', { name: 'Trade' }).click();
+  await placeOrder(buyer, { side: 'Buy', type: 'Market', amount: 25 });
+  await expect(toastText(buyer)).resolves.toMatchObject({ title: 'Order Filled' });
+  await page.locator('table[aria-label="Recent trades"] tbody tr').filter({ hasText: '25' }).first().waitFor();
+  await shootBoth(page, '6-live');
+
+  // The offering's proceeds (value - fee) reach the person's wallet.
+  await page.goto(`${app.url}/wallet`);
+  await rows.filter({ hasText: 'Offering: 25 Nova Lee at $10.00' }).filter({ hasText: '+$250.00' }).waitFor();
+  await rows.filter({ hasText: 'On the offering sale of 25 Nova Lee' }).filter({ hasText: '-$5.00' }).waitFor();
+
+  // Every admin decision is in the audit log.
+  await admin.getByRole('tab', { name: 'Audit Log' }).click();
+  await admin.getByTestId('audit-row').filter({ hasText: 'application.approve' }).filter({ hasText: `@${me.username}` }).waitFor();
+  await shootBoth(admin, '7-audit');
+});
