@@ -18,6 +18,8 @@ alter table public.profiles add constraint profiles_role_check check (role in ('
 -- left of each token offering.
 create or replace function private.issuance_account() returns uuid
 language sql immutable as $$ select '00000000-0000-4000-8000-00000000155e'::uuid $$;
+-- A constant the market views use; they call it as the reader.
+grant execute on function private.issuance_account() to authenticated;
 
 insert into auth.users (id, email, raw_user_meta_data, banned_until)
 values (private.issuance_account(), 'issuance@system.repx.dev',
@@ -587,5 +589,5 @@ revoke execute on function public.apply_for_token(text, text, text, jsonb), publ
   public.admin_approve_application(bigint, bigint, numeric), public.admin_reject_application(bigint, text) from public, anon;
 grant execute on function public.apply_for_token(text, text, text, jsonb), public.admin_list_applications(text),
   public.admin_approve_application(bigint, bigint, numeric), public.admin_reject_application(bigint, text) to authenticated;
-revoke all on function private.issuance_account(), private.audit(text, uuid, text, jsonb, jsonb, text), private.require_admin(),
+revoke all on function private.audit(text, uuid, text, jsonb, jsonb, text), private.require_admin(),
   private.social_links(jsonb), private.forbid_audit_change() from public;

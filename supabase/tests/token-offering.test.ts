@@ -104,7 +104,8 @@ describe.each(ENGINES)('a person\'s own token on %s', (engine) => {
     expect((await cash(backend, person.id)).available).toBeCloseTo(before.available + value - fee, 2);
     expect(await holding(backend, buyer.id, token)).toEqual({ amount: 100, reserved: 0 });
     // What the offering has not sold is available; the issuance account is no holder.
-    const { data: figures } = await buyer.client.from('market_tokens').select('holders, available_supply').eq('id', token).single();
+    const { data: figures, error: figuresError } = await buyer.client.from('market_tokens').select('holders, available_supply').eq('id', token).single();
+    expect(figuresError).toBeNull();
     expect(figures).toEqual({ holders: 2, available_supply: supply - founder - 100 });
     const { data: history } = await person.client.from('wallet_history').select('type, effect').order('position');
     expect(history).toEqual([{ type: 'Sell', effect: value }, { type: 'Trade Fee', effect: -fee }]);
