@@ -169,8 +169,8 @@ test('dashboard: portfolio, holdings with Buy and Sell, transactions, watchlist'
     expect(await stat(label)).toMatch(/\$/);
   }
   await shoot('dashboard');
-  await page.getByRole('button', { name: 'Deposit Funds' }).click();
-  await expect(toastText(page)).resolves.toMatchObject({ title: 'Deposit Funds Coming Soon!' });
+  await page.getByRole('button', { name: 'Auto-Invest' }).click();
+  await expect(toastText(page)).resolves.toMatchObject({ title: 'Auto-Invest Coming Soon!' });
 
   await page.getByRole('tab', { name: 'Transactions' }).click();
   const count = await one<{ n: string }>(
