@@ -4,6 +4,7 @@
  * URL to open with the demo credentials.
  */
 import { backendOptionsFromEnv, startBackend } from '../supabase/server/index';
+import { PGLITE_DURABILITY_NOTE } from '../supabase/server/db/pglite';
 import { build } from './build';
 import { portsFromEnv } from './lib/config';
 import { startFrontends } from './lib/stack';
@@ -29,6 +30,7 @@ async function main() {
     Admin       ${DEMO_ACCOUNTS.admin.email} / ${DEMO_ACCOUNTS.admin.password}  (admin sign-in: ${frontends.shell.url}/auth/nra)
 
   Press Ctrl+C to stop.`);
+  if (backend.db.kind === 'pglite') console.log(`\n  Note: ${PGLITE_DURABILITY_NOTE}`);
   const stop = async () => {
     await frontends.close();
     await backend.close();

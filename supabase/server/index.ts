@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Database } from './db/database';
 import { migrate } from './db/migrate';
-import { openPglite } from './db/pglite';
+import { PGLITE_DURABILITY_NOTE, openPglite } from './db/pglite';
 import { openPostgres } from './db/postgres';
 import { createApp } from './app';
 import { attachRealtime } from './realtime/server';
@@ -111,6 +111,7 @@ if (require.main === module) {
   startBackend(backendOptionsFromEnv())
     .then((backend) => {
       console.log(`Supabase-compatible backend on ${backend.url} (${backend.db.kind})`);
+      if (backend.db.kind === 'pglite') console.log(`Note: ${PGLITE_DURABILITY_NOTE}`);
       const stop = () => void backend.close().then(() => process.exit(0));
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);

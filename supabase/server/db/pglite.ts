@@ -4,6 +4,12 @@ import { PGlite } from '@electric-sql/pglite';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import type { Database, Queryable } from './database';
 
+/** Said at start-up whenever PGlite holds the data (README, 'Durability'). */
+export const PGLITE_DURABILITY_NOTE =
+  'PGlite keeps the data in one process without fsync: an acknowledged order survives a crash of the server ' +
+  '(kill -9) but not a crash of the machine or a power loss. Use it for local work and demos; for real money, ' +
+  'set DATABASE_URL to a PostgreSQL server or use a hosted Supabase project.';
+
 /**
  * Embedded Postgres. One connection: every request is one short transaction through PGlite's
  * own queue. A lock file keeps a second process from opening (and corrupting) the same folder.
