@@ -7,6 +7,7 @@ import {
   signOutWithToast, useQuery,
 } from '@repex/shared-ui';
 import { AuditLog } from './admin/AuditLog';
+import { SettingsForm } from './admin/Settings';
 import { rpc } from './admin/rpc';
 import type { AdminUser, Stats } from './admin/types';
 import { Users } from './admin/Users';
@@ -38,14 +39,6 @@ const Brand = styled.div`
   gap: 16px;
   flex-wrap: wrap;
   a { color: inherit; text-decoration: none; }
-`;
-const Setting = styled.div`
-  display: flex;
-  justify-content: space-between;
-  align-items: center;
-  gap: 12px;
-  padding: 12px 0;
-  border-bottom: 1px solid ${({ theme }) => theme.colors.border};
 `;
 
 /** Spec section 2, Admin dashboard. Every figure comes from admin-only database functions. */
@@ -83,7 +76,7 @@ export default function Admin() {
           hint={s && `${formatInteger(s.suspended_users)} suspended · ${formatInteger(s.pending_applications)} token applications`} />
         <StatCard label="Fraud Alerts" value={s && formatInteger(s.fraud_alerts)} hint="Wash-trading signal, last 24h" />
         <StatCard label="Daily Volume" value={s && formatMoney(s.daily_volume)} hint={s && `${formatInteger(s.trades_24h)} trades`} />
-        <StatCard label="Revenue (24h)" value={s && formatMoney(s.revenue_24h)} hint="2% fee on each side of every trade" />
+        <StatCard label="Revenue (24h)" value={s && formatMoney(s.revenue_24h)} hint="Fees on both sides of every trade" />
       </CardGrid>
       <Card>
         <Tabs defaultValue="users">
@@ -160,25 +153,7 @@ export default function Admin() {
             </Button>
           </TabsContent>
           <TabsContent value="settings">
-            <Setting>
-              <div>
-                <strong>Trading fee</strong>
-                <br />
-                <Muted>Charged to the buyer and to the seller on each trade.</Muted>
-              </div>
-              <span>2.00%</span>
-            </Setting>
-            <Setting>
-              <div>
-                <strong>Withdrawal limits</strong>
-                <br />
-                <Muted>Maximum withdrawal per account per day.</Muted>
-              </div>
-              <span>Not set</span>
-            </Setting>
-            <Button style={{ marginTop: 12 }} onClick={() => comingSoon('System Settings')}>
-              Edit Settings
-            </Button>
+            <SettingsForm onSaved={changed} />
           </TabsContent>
           <TabsContent value="audit">
             <AuditLog version={version} />

@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import {
   Button, Card, CardGrid, Change, EmptyState, ErrorState, Input, MARKET_TOKEN_COLUMNS, Muted, Page, PageTitle,
-  PersonCell, Progress, Select, SkeletonRows, StatCard, Table, TableScroll, comingSoon, formatChange, formatInteger,
+  PersonCell, Progress, WatchStar, useWatchlist, Select, SkeletonRows, StatCard, Table, TableScroll, comingSoon, formatChange, formatInteger,
   formatMoney, formatPrice, media, supabase, unwrap, useMarketEvents, useQuery, type MarketToken,
 } from '@repex/shared-ui';
 import { PAGE_SIZE, SORTS, readQuery, searchFilter, writeQuery, type MarketQuery } from './market/query';
@@ -22,6 +22,12 @@ const Score = styled.div`
   gap: 8px;
   min-width: 120px;
   span { font-weight: 600; width: 36px; }
+`;
+const RowActions = styled.div`
+  display: flex;
+  align-items: center;
+  justify-content: flex-end;
+  gap: 4px;
 `;
 const Pager = styled.div`
   display: flex;
@@ -65,6 +71,7 @@ async function loadTokens(q: MarketQuery): Promise<{ rows: MarketToken[]; total:
 
 /** Spec section 2, Market screen. Search, filter, sort and paging run in the database. */
 export default function Market() {
+  const watchlist = useWatchlist();
   const [params, setParams] = useSearchParams();
   const query = readQuery(params);
   const [searchText, setSearchText] = useState(query.search);
@@ -175,9 +182,12 @@ export default function Market() {
                     <td className="num">{formatMoney(t.volume_24h)}</td>
                     <td className="num">{formatInteger(t.holders)}</td>
                     <td>
-                      <Link to={`/trading/${t.id}`}>
-                        <Button $size="sm">Trade</Button>
-                      </Link>
+                      <RowActions>
+                        <WatchStar on={watchlist.watched.has(t.id)} name={t.name} onToggle={() => void watchlist.toggle(t.id, t.name)} />
+                        <Link to={`/trading/${t.id}`}>
+                          <Button $size="sm">Trade</Button>
+                        </Link>
+                      </RowActions>
                     </td>
                   </tr>
                 ))}

@@ -3,7 +3,7 @@ import styled from 'styled-components';
 import {
   Badge, Button, Card, CardGrid, Change, EmptyState, ErrorState, Muted, Page, PageTitle, PersonCell, SkeletonRows,
   StatCard, Table, TableScroll, Tabs, TabsContent, TabsList, TabsTrigger, comingSoon, formatChange, formatDate,
-  formatInteger, formatMoney, formatPrice, formatTime, media, useAppStore, useMarketEvents, useQuery,
+  formatInteger, formatMoney, formatPrice, formatTime, media, useAppStore, useMarketEvents, useQuery, WatchStar, useWatchlist,
 } from '@repex/shared-ui';
 import { loadDashboard, loadWatchlist } from './portfolio/data';
 
@@ -21,7 +21,9 @@ export default function Dashboard() {
   const userId = useAppStore((s) => s.session?.user.id)!;
   const navigate = useNavigate();
   const data = useQuery(() => loadDashboard(userId), [userId]);
-  const watchlist = useQuery(loadWatchlist, []);
+  const stars = useWatchlist();
+  // Reloaded when a star changes here or elsewhere on the page, and live with the market.
+  const watchlist = useQuery(loadWatchlist, [stars.watched]);
   // Current prices (so values and P&L) move when anyone trades.
   useMarketEvents(null, () => {
     data.reload();
@@ -183,15 +185,20 @@ export default function Dashboard() {
                         </td>
                         <td>{t.category}</td>
                         <td>
-                          <Button $size="sm" onClick={() => navigate(`/trading/${t.id}`)}>
-                            Trade
-                          </Button>
+                          <div style={{ display: 'flex', gap: 4, alignItems: 'center', justifyContent: 'flex-end' }}>
+                            <WatchStar on={stars.watched.has(t.id)} name={t.name} onToggle={() => void stars.toggle(t.id, t.name)} />
+                            <Button $size="sm" onClick={() => navigate(`/trading/${t.id}`)}>
+                              Trade
+                            </Button>
+                          </div>
                         </td>
                       </tr>
                     ))}
                   </tbody>
                 </Table>
-                {watchlist.data?.length === 0 && <EmptyState>Your watchlist is empty.</EmptyState>}
+                {watchlist.data?.length === 0 && (
+                  <EmptyState>Your watchlist is empty. Star a token on the market to follow it here.</EmptyState>
+                )}
               </TableScroll>
             )}
           </TabsContent>

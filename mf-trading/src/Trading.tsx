@@ -2,7 +2,7 @@ import { Link, useParams, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import {
   Avatar, Badge, Button, Card, CardGrid, CardTitle, Change, ErrorState, MARKET_TOKEN_COLUMNS, Muted, Page, Skeleton,
-  StatCard, Tabs, TabsContent, TabsList, TabsTrigger, VerifiedBadge, formatChange, formatInteger, formatMoney,
+  StatCard, Tabs, TabsContent, TabsList, TabsTrigger, VerifiedBadge, WatchStar, useWatchlist, formatChange, formatInteger, formatMoney,
   formatPrice, media, supabase, unwrap, useAppStore, useMarketEvents, useQuery, type MarketToken,
 } from '@repex/shared-ui';
 import { OpenOrders, type OpenOrder } from './trading/OpenOrders';
@@ -106,6 +106,7 @@ function useTrading(tokenId: string, userId: string | undefined) {
 
 /** /trading/{id}: the token whose id is in the URL, spec section 2, Trading. */
 export default function Trading() {
+  const watchlist = useWatchlist();
   const { userId: tokenId = '' } = useParams();
   const [params] = useSearchParams();
   const initialSide: Side = params.get('side') === 'sell' ? 'sell' : 'buy';
@@ -155,6 +156,7 @@ export default function Trading() {
           <h1>
             {t?.name ?? <Skeleton $width="200px" $height="28px" />}
             {t?.verified && <VerifiedBadge />}
+            {t && <WatchStar on={watchlist.watched.has(t.id)} name={t.name} onToggle={() => void watchlist.toggle(t.id, t.name)} />}
           </h1>
           {t && (
             <Muted>

@@ -54,11 +54,18 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await placeOrder(page, { side: 'Buy', type: 'Market', amount: 10 });
   await expect(toastText(page)).resolves.toMatchObject({ title: 'Order Filled' });
   await page.getByTestId('your-balance').filter({ hasText: '10 tokens' }).waitFor();
+  // Star the token: it is on the dashboard's watchlist, and leaves it from there.
+  await page.getByRole('button', { name: 'Add Sarah Chen to watchlist' }).click();
+  await expect(toastText(page)).resolves.toMatchObject({ title: 'Added to Watchlist' });
 
   // In the holdings, and in the wallet's history with the running balance.
   await page.goto(`${app.url}/dashboard`);
   await page.locator('table[aria-label="Holdings"] tr').filter({ hasText: 'Sarah Chen' }).waitFor();
   await shootBoth(page, '2-holdings');
+  await page.getByRole('tab', { name: 'Watchlist' }).click();
+  await page.getByTestId('watchlist-row').filter({ hasText: 'Sarah Chen' }).waitFor();
+  await page.getByRole('button', { name: 'Remove Sarah Chen from watchlist' }).click();
+  await page.getByText('Your watchlist is empty. Star a token on the market to follow it here.').waitFor();
   const [cash] = await app.backend.db.query<{ available: string }>(
     `select available from cash_accounts c join auth.users u on u.id = c.user_id where u.email = $1`, [me.email]);
   await page.goto(`${app.url}/wallet`);

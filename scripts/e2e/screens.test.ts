@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { maxAmount, orderCost } from '../../mf-trading/src/trading/orderMath';
+import { feePercent, maxAmount, orderCost } from '../../mf-trading/src/trading/orderMath';
 import { formatInteger, formatMoney, formatPrice } from '../../shared-ui/src/format';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import { SCREENSHOTS, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
@@ -110,9 +110,14 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   await expect(page.getByRole('button', { name: 'Buy', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
   await expect(page.getByRole('button', { name: 'Market', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
   await expect(amount.inputValue()).resolves.toBe('100');
-  expect(await page.getByTestId('order-value').innerText()).toBe(formatPrice(price * 100));
-  expect(await page.getByTestId('order-fee').innerText()).toBe(formatPrice(price * 100 * 0.02));
-  expect(await total()).toBe(formatPrice(price * 100 * 1.02));
+  // The fee is the exchange's setting, computed as the database computes it.
+  const { fee_bps: feeBps } = await one<{ fee_bps: number }>('select fee_bps from exchange_settings');
+  const cost = orderCost(price, 100, feeBps);
+  await page.getByTestId('order-fee').filter({ hasText: '$' }).waitFor();
+  expect(await page.getByTestId('order-value').innerText()).toBe(formatPrice(cost.value));
+  expect(await page.getByText(`Fee (${feePercent(feeBps)})`).count()).toBe(1);
+  expect(await page.getByTestId('order-fee').innerText()).toBe(formatPrice(cost.fee));
+  expect(await total()).toBe(formatPrice(cost.total));
   await page.getByLabel('Increase amount by 10').click();
   await expect(amount.inputValue()).resolves.toBe('110');
   for (let i = 0; i < 13; i++) await page.getByLabel('Decrease amount by 10').click();
@@ -123,8 +128,8 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   await expect(page.getByRole('button', { name: 'Place Buy Order' }).isDisabled()).resolves.toBe(true);
   await page.getByRole('button', { name: '100%' }).click();
   // The buy maximum counts the fee: the most the $2,450 pays for, value + 2%.
-  const buyMax = maxAmount('buy', 2450, price, 0);
-  expect(orderCost(price, buyMax).total).toBeLessThanOrEqual(2450);
+  const buyMax = maxAmount('buy', 2450, price, 0, feeBps);
+  expect(orderCost(price, buyMax, feeBps).total).toBeLessThanOrEqual(2450);
   await expect(amount.inputValue()).resolves.toBe(String(buyMax));
   await page.getByRole('button', { name: '50%' }).click();
   await expect(amount.inputValue()).resolves.toBe(String(Math.floor(buyMax / 2)));
@@ -137,7 +142,9 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   await expect(page.locator('#order-limit').getAttribute('step')).resolves.toBe('0.01');
   await page.locator('#order-limit').fill('40');
   await amount.fill('100');
-  expect(await total()).toBe('$4,080.00');
+  // A sell shows what the seller receives: value - fee.
+  await page.getByText('You receive').waitFor();
+  expect(await total()).toBe(formatPrice(orderCost(40, 100, feeBps).proceeds));
   await page.locator('#order-limit').fill('0');
   await page.getByText('The limit price must be above $0.00.').waitFor();
   await page.locator('#order-limit').fill('40.50');
@@ -255,8 +262,7 @@ test('admin dashboard: figures from the database and its four tabs', async () =>
   for (const tab of ['User Management', 'Fraud Detection', 'Revenue Reports', 'System Settings']) {
     await admin.getByRole('tab', { name: tab }).click();
   }
-  await admin.getByRole('button', { name: 'Edit Settings' }).click();
-  await expect(toastText(admin)).resolves.toMatchObject({ title: 'System Settings Coming Soon!' });
+  await expect(admin.locator('#setting-fee_bps').inputValue()).resolves.toBe('2');
   await admin.screenshot({ path: path.join(SCREENSHOTS, 'admin-1280.png'), fullPage: true });
   await context.close();
 });

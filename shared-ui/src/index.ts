@@ -25,3 +25,5 @@ export { SkeletonRows } from './primitives/SkeletonRows';
 export { useMarketEvents, useTableChanges } from './data/useMarketEvents';
 export { toCsv, downloadCsv, type CsvValue } from './csv';
 export { Logo } from './primitives/Logo';
+export { useWatchlist } from './data/useWatchlist';
+export { WatchStar } from './primitives/WatchStar';

@@ -14,9 +14,16 @@
 -- The cash invariant becomes
 --   sum(available + reserved + pending_withdrawal) + fees = completed deposits - completed withdrawals
 
--- Limits an operator may change, one row (the admin issue adds the rest of the exchange's settings).
+-- The exchange's settings, one row: read by the engine on every call and by the browser (the
+-- order panel's fee, the wallet's limits); changed only by admin_update_settings, audited.
 create table public.exchange_settings (
   id boolean primary key default true check (id),
+  -- The trading fee on each side of a trade, in basis points (200 = 2%, spec section 9).
+  fee_bps integer not null default 200 check (fee_bps between 0 and 1000),
+  min_order_amount bigint not null default 1 check (min_order_amount >= 1),
+  max_open_orders integer not null default 200 check (max_open_orders between 1 and 10000),
+  trading_halted boolean not null default false,
+  halt_reason text check (char_length(halt_reason) <= 200),
   deposit_min numeric(14, 2) not null default 10 check (deposit_min > 0),
   deposit_max numeric(14, 2) not null default 10000 check (deposit_max >= deposit_min),
   withdrawal_min numeric(14, 2) not null default 10 check (withdrawal_min > 0),
@@ -28,6 +35,22 @@ alter table public.exchange_settings enable row level security;
 create policy "settings are visible to signed-in users" on public.exchange_settings for select to authenticated using (true);
 revoke all on public.exchange_settings from anon;
 revoke insert, update, delete, truncate on public.exchange_settings from authenticated;
+
+-- A change of settings reaches open screens at once (the order panel's fee).
+create trigger exchange_settings_notify after update on public.exchange_settings
+  for each row execute function private.notify_realtime();
+
+-- The fee follows the setting; each trade records the rate it was charged at.
+create or replace function private.fee_bps() returns integer
+language sql stable security definer set search_path = '' as $$ select fee_bps from public.exchange_settings $$;
+create or replace function private.fee(value numeric, bps integer) returns numeric
+language sql immutable as $$ select round(value * bps / 10000.0, 2) $$;
+create or replace function private.fee(value numeric) returns numeric
+language sql stable as $$ select private.fee(value, private.fee_bps()) $$;
+create or replace function private.buy_cost(price numeric, amount bigint) returns numeric
+language sql stable as $$ select round(price * amount, 2) + private.fee(round(price * amount, 2)) $$;
+alter table public.trades add column fee_bps integer not null default 200 check (fee_bps between 0 and 1000);
+alter table public.trades alter column fee_bps drop default;
 
 alter table public.cash_accounts
   add column pending_withdrawal numeric(14, 2) not null default 0 check (pending_withdrawal >= 0);
@@ -340,6 +363,6 @@ grant execute on function public.create_deposit(numeric, text, text), public.add
 -- Only the provider's side (the local worker, or a hosted webhook with the service-role key).
 revoke execute on function public.claim_payment(interval, interval), public.settle_payment(uuid, boolean, text) from authenticated;
 grant execute on function public.claim_payment(interval, interval), public.settle_payment(uuid, boolean, text) to service_role;
-revoke all on function private.refuse(text), private.active_caller(), private.check_amount(numeric, text, numeric, numeric),
+revoke all on function private.fee_bps(), private.fee(numeric, integer), private.refuse(text), private.active_caller(), private.check_amount(numeric, text, numeric, numeric),
   private.check_idempotency_key(text), private.replayed(uuid, text, text, numeric), private.payment_json(public.wallet_transactions),
   private.card_last4(text) from public;

@@ -33,7 +33,8 @@ drop policy "own trades" on public.trades;
 create policy "own trades" on public.trades
   for select to authenticated using (buyer_id = auth.uid() or seller_id = auth.uid() or proceeds_to = auth.uid() or private.is_admin());
 
--- settle_trade as before, but the offering's proceeds go to the token's person.
+-- settle_trade as before, but the offering's proceeds go to the token's person, and the fee follows
+-- the setting, recorded on the trade.
 create or replace function private.settle_trade(
   p_token uuid, p_buyer uuid, p_seller uuid, p_price numeric, p_amount bigint, p_taker_side text,
   p_buy_order bigint default null, p_sell_order bigint default null,
@@ -41,9 +42,10 @@ create or replace function private.settle_trade(
   p_at timestamptz default now()
 ) returns bigint language plpgsql security definer set search_path = '' as $$
 declare
+  bps integer := private.fee_bps(); -- read once: the fee and its record agree
   value numeric := round(p_price * p_amount, 2);
-  buyer_fee numeric := private.fee(round(p_price * p_amount, 2));
-  seller_fee numeric := private.fee(round(p_price * p_amount, 2));
+  buyer_fee numeric := private.fee(round(p_price * p_amount, 2), bps);
+  seller_fee numeric := private.fee(round(p_price * p_amount, 2), bps);
   payee uuid := p_seller;
   trade_id bigint;
 begin
@@ -63,14 +65,15 @@ begin
   if not found then raise exception 'The seller holds none of these tokens.' using errcode = 'P0001'; end if;
   insert into public.holdings (user_id, token_id, amount) values (p_buyer, p_token, p_amount)
   on conflict (user_id, token_id) do update set amount = public.holdings.amount + excluded.amount;
-  insert into public.trades (token_id, buy_order_id, sell_order_id, buyer_id, seller_id, price, amount, taker_side, buyer_fee, seller_fee, created_at, proceeds_to)
+  insert into public.trades (token_id, buy_order_id, sell_order_id, buyer_id, seller_id, price, amount, taker_side, buyer_fee, seller_fee, created_at, proceeds_to, fee_bps)
   values (p_token, p_buy_order, p_sell_order, p_buyer, p_seller, p_price, p_amount, p_taker_side, buyer_fee, seller_fee, p_at,
-          nullif(payee, p_seller))
+          nullif(payee, p_seller), bps)
   returning id into trade_id;
   return trade_id;
 end $$;
 
--- place_order as before; only the accounts it locks now include the person behind an offering.
+-- place_order as before, but: the accounts it locks include the person behind an offering; it follows
+-- the settings (trading halt, minimum order, maximum open orders, the fee for market buys).
 create or replace function public.place_order(
   p_token uuid, p_side text, p_type text, p_amount numeric, p_price numeric default null
 ) returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -96,6 +99,7 @@ declare
   rest_cost numeric;
   final_status text;
   have numeric;
+  settings public.exchange_settings;
 begin
   if uid is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
   if p_side is null or p_side not in ('buy', 'sell') then
@@ -117,6 +121,18 @@ begin
   if exists (select 1 from public.profiles where id = uid and status <> 'active') then
     raise exception 'Your account is suspended: trading is disabled.' using errcode = '42501';
   end if;
+  select * into settings from public.exchange_settings;
+  if settings.trading_halted then
+    raise exception 'Trading is halted%. Cancelling open orders still works.',
+      coalesce(': ' || nullif(settings.halt_reason, ''), '') using errcode = 'P0001';
+  end if;
+  if p_amount < settings.min_order_amount then
+    raise exception 'The minimum order is % tokens.', settings.min_order_amount using errcode = '22023';
+  end if;
+  if p_type = 'limit' and (select count(*) from public.orders where user_id = uid and status = 'open') >= settings.max_open_orders then
+    raise exception 'You have % open orders, the most allowed. Cancel one before placing another limit order.',
+      settings.max_open_orders using errcode = 'P0001';
+  end if;
 
   -- 1. The book's lock.
   select id, name, total_supply into tok from public.tokens where id = p_token for update;
@@ -135,8 +151,8 @@ begin
   else
     select coalesce(max(available), 0) into budget from public.cash_accounts where user_id = uid;
     if p_type = 'limit' and budget < private.buy_cost(p_price, v_amount) then
-      raise exception 'Insufficient funds: this order needs % (value + 2%% fee) and you have % available.',
-        private.money(private.buy_cost(p_price, v_amount)), private.money(budget) using errcode = 'P0001';
+      raise exception 'Insufficient funds: this order needs % (value + % fee) and you have % available.',
+        private.money(private.buy_cost(p_price, v_amount)), trim_scale(settings.fee_bps / 100.0)::text || '%', private.money(budget) using errcode = 'P0001';
     end if;
   end if;
 
@@ -161,7 +177,7 @@ begin
     n := least(remaining, maker.open_amount);
     if p_side = 'buy' and p_type = 'market' then
       -- Never spend more than the cash available: as many tokens as it affords at this price.
-      n := least(n, floor((budget - spent) / (maker.price * 1.02))::bigint);
+      n := least(n, floor((budget - spent) / (maker.price * (1 + settings.fee_bps / 10000.0)))::bigint);
       while n > 0 and private.buy_cost(maker.price, n) > budget - spent loop n := n - 1; end loop;
       exit when n <= 0;
     end if;

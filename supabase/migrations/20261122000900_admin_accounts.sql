@@ -101,6 +101,70 @@ begin
     limit least(greatest(p_limit, 1), 1000);
 end $$;
 
+-- System Settings: the admin changes any of the exchange's settings; the engine and the browser
+-- read them on their next call. Unknown keys and bad values are refused; the change is audited.
+create or replace function public.admin_update_settings(p_changes jsonb, p_reason text default null)
+returns public.exchange_settings language plpgsql security definer set search_path = '' as $$
+declare
+  admin uuid := private.require_admin();
+  editable constant text[] := array['fee_bps', 'min_order_amount', 'max_open_orders', 'trading_halted', 'halt_reason',
+    'deposit_min', 'deposit_max', 'withdrawal_min', 'withdrawal_daily_limit', 'token_supply', 'token_founder_bps', 'token_issue_price'];
+  before public.exchange_settings;
+  after public.exchange_settings;
+  k text;
+begin
+  if p_changes is null or jsonb_typeof(p_changes) <> 'object' or p_changes = '{}'::jsonb then
+    perform private.refuse('Say which settings to change.');
+  end if;
+  for k in select jsonb_object_keys(p_changes) loop
+    if not k = any (editable) then perform private.refuse(format('%s is not a setting.', k)); end if;
+  end loop;
+  select * into before from public.exchange_settings for update;
+  begin
+    after := jsonb_populate_record(before, p_changes);
+  exception when others then
+    perform private.refuse('A setting has a value of the wrong kind: numbers for amounts and limits, true or false for the halt.');
+  end;
+  if after.fee_bps is null or after.deposit_min is null or after.deposit_max is null or after.withdrawal_min is null
+     or after.withdrawal_daily_limit is null or after.min_order_amount is null or after.max_open_orders is null
+     or after.trading_halted is null or after.token_supply is null or after.token_founder_bps is null or after.token_issue_price is null then
+    perform private.refuse('A setting cannot be empty.');
+  end if;
+  if after.fee_bps <> trunc(after.fee_bps) or after.fee_bps not between 0 and 1000 then
+    perform private.refuse('The trading fee must be between 0 and 1,000 basis points (0% to 10%).');
+  end if;
+  if after.deposit_min <= 0 or after.deposit_max < after.deposit_min then
+    perform private.refuse('Deposits need a minimum above $0.00 and a maximum at least as large.');
+  end if;
+  if after.withdrawal_min <= 0 or after.withdrawal_daily_limit < after.withdrawal_min then
+    perform private.refuse('Withdrawals need a minimum above $0.00 and a daily limit at least as large.');
+  end if;
+  if after.min_order_amount < 1 then perform private.refuse('The minimum order is at least 1 token.'); end if;
+  if after.max_open_orders not between 1 and 10000 then perform private.refuse('The open-order limit must be between 1 and 10,000.'); end if;
+  begin
+    update public.exchange_settings set
+      fee_bps = after.fee_bps, min_order_amount = after.min_order_amount, max_open_orders = after.max_open_orders,
+      trading_halted = after.trading_halted, halt_reason = nullif(trim(after.halt_reason), ''),
+      deposit_min = after.deposit_min, deposit_max = after.deposit_max, withdrawal_min = after.withdrawal_min,
+      withdrawal_daily_limit = after.withdrawal_daily_limit, token_supply = after.token_supply,
+      token_founder_bps = after.token_founder_bps, token_issue_price = after.token_issue_price, updated_at = now()
+    returning * into after;
+  exception when check_violation then
+    perform private.refuse('A setting is out of its allowed range.');
+  end;
+  -- Only what changed, before and after.
+  perform private.audit('settings.update', null, 'exchange settings',
+    (select jsonb_object_agg(b.key, b.value) from jsonb_each(to_jsonb(before)) b
+      where b.key not in ('id', 'updated_at') and b.value is distinct from to_jsonb(after) -> b.key),
+    (select jsonb_object_agg(a.key, a.value) from jsonb_each(to_jsonb(after)) a
+      where a.key not in ('id', 'updated_at') and a.value is distinct from to_jsonb(before) -> a.key),
+    nullif(trim(coalesce(p_reason, '')), ''));
+  return after;
+end $$;
+
+revoke execute on function public.admin_update_settings(jsonb, text) from public, anon;
+grant execute on function public.admin_update_settings(jsonb, text) to authenticated;
+
 revoke execute on function public.admin_list_users(integer), public.admin_set_account_status(uuid, text, text),
   public.admin_set_verified(uuid, boolean), public.admin_audit_log(uuid, text, integer) from public, anon;
 grant execute on function public.admin_list_users(integer), public.admin_set_account_status(uuid, text, text),

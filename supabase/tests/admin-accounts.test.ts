@@ -80,3 +80,76 @@ describe.each(ENGINES)('the admin acts on accounts on %s', (engine) => {
     }
   });
 });
+
+describe.each(ENGINES)('system settings on %s', (engine) => {
+  let backend: Backend;
+  let admin: SupabaseClient;
+  beforeAll(async () => {
+    backend = await backendFor(engine)();
+    admin = await signedIn(backend.url, ADMIN);
+  });
+  afterAll(() => backend.close());
+
+  it('a fee change applies to the next trade at once, and is audited', async () => {
+    const token = await freshToken(backend);
+    const seller = await trader(backend, { token, tokens: 100 });
+    const buyer = await trader(backend, { cash: 5000 });
+    expect((await admin.rpc('admin_update_settings', { p_changes: { fee_bps: 150 }, p_reason: 'Promotion.' })).error).toBeNull();
+    await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 10, p_price: 33.33 });
+    const { data } = await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 10 });
+    // value $333.30; 1.5% = $4.9995, rounded half up to $5.00
+    expect(data).toMatchObject({ value: 333.3, fee: 5, total: 338.3 });
+    const { data: setting } = await buyer.client.from('exchange_settings').select('fee_bps').single();
+    expect(setting).toEqual({ fee_bps: 150 });
+    const { data: log } = await admin.rpc('admin_audit_log', { p_action: 'settings.update' });
+    expect(log).toContainEqual(expect.objectContaining({ before: { fee_bps: 200 }, after: { fee_bps: 150 }, reason: 'Promotion.' }));
+    await admin.rpc('admin_update_settings', { p_changes: { fee_bps: 200 } });
+    expect(await invariantViolations(backend)).toEqual([]);
+  });
+
+  it('a trading halt refuses orders with its reason while cancelling still works; limits on size and open orders', async () => {
+    const token = await freshToken(backend);
+    const t = await trader(backend, { cash: 5000, token, tokens: 100 });
+    const { data: resting } = await t.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 5, p_price: 20 });
+    await admin.rpc('admin_update_settings', { p_changes: { trading_halted: true, halt_reason: 'Maintenance' } });
+    try {
+      const halted = await t.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 1, p_price: 5 });
+      expect(halted.error?.message).toBe('Trading is halted: Maintenance. Cancelling open orders still works.');
+      expect((await t.client.rpc('cancel_order', { p_order: (resting as { order_id: number }).order_id })).error).toBeNull();
+    } finally {
+      await admin.rpc('admin_update_settings', { p_changes: { trading_halted: false, halt_reason: null } });
+    }
+    await admin.rpc('admin_update_settings', { p_changes: { min_order_amount: 5, max_open_orders: 2 } });
+    try {
+      expect((await t.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 4, p_price: 5 })).error?.message)
+        .toBe('The minimum order is 5 tokens.');
+      for (let i = 0; i < 2; i++) {
+        expect((await t.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 5, p_price: 5 + i })).error).toBeNull();
+      }
+      expect((await t.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 5, p_price: 8 })).error?.message)
+        .toBe('You have 2 open orders, the most allowed. Cancel one before placing another limit order.');
+    } finally {
+      await admin.rpc('admin_update_settings', { p_changes: { min_order_amount: 1, max_open_orders: 200 } });
+    }
+  });
+
+  it('refuses unknown settings, bad values, and anyone but an admin', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ fee: 1 }, 'fee is not a setting.'],
+      [{ fee_bps: 5000 }, 'The trading fee must be between 0 and 1,000 basis points (0% to 10%).'],
+      [{ fee_bps: 'lots' }, 'A setting has a value of the wrong kind: numbers for amounts and limits, true or false for the halt.'],
+      [{ deposit_min: 100, deposit_max: 50 }, 'Deposits need a minimum above $0.00 and a maximum at least as large.'],
+      [{ fee_bps: null }, 'A setting cannot be empty.'],
+      [{}, 'Say which settings to change.'],
+    ];
+    for (const [changes, message] of cases) {
+      expect((await admin.rpc('admin_update_settings', { p_changes: changes })).error?.message).toBe(message);
+    }
+    const user = await trader(backend);
+    for (const c of [user.client, client(backend.url)]) {
+      expect((await c.rpc('admin_update_settings', { p_changes: { fee_bps: 0 } })).error).not.toBeNull();
+    }
+    const { data } = await admin.from('exchange_settings').select('fee_bps').single();
+    expect(data).toEqual({ fee_bps: 200 });
+  });
+});

@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import styled, { css } from 'styled-components';
-import { Button, Card, CardTitle, Input, Label, Muted, formatInteger, formatPrice, supabase, toast } from '@repex/shared-ui';
+import {
+  Button, Card, CardTitle, Input, Label, Muted, formatInteger, formatPrice, supabase, toast, unwrap, useQuery, useTableChanges,
+} from '@repex/shared-ui';
 import { describeResult, type OrderResult } from './orderResult';
 import {
-  DEFAULT_AMOUNT, SHORTCUTS, decrement, increment, limitPriceError, maxAmount, orderCost, parseAmount, shortcutAmount,
+  DEFAULT_AMOUNT, SHORTCUTS, decrement, feePercent, increment, limitPriceError, maxAmount, orderCost, parseAmount, shortcutAmount,
   type OrderType, type Side,
 } from './orderMath';
 
@@ -95,10 +97,14 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
   const [amount, setAmount] = useState(DEFAULT_AMOUNT);
   const [limitText, setLimitText] = useState(price.toFixed(2));
 
+  // The fee is the exchange's setting, followed live (an admin may change it at any time).
+  const settings = useQuery(async () => unwrap(await supabase().from('exchange_settings').select('fee_bps').single()) as { fee_bps: number }, []);
+  useTableChanges('exchange_settings', undefined, settings.reload);
+  const feeBps = settings.data?.fee_bps;
   const limitError = type === 'limit' ? limitPriceError(limitText) : null;
   const effectivePrice = type === 'limit' && !limitError ? Number(limitText) : price;
-  const max = maxAmount(side, cash, effectivePrice, held);
-  const { value, fee, total } = orderCost(effectivePrice, amount);
+  const max = feeBps === undefined ? 0 : maxAmount(side, cash, effectivePrice, held, feeBps);
+  const { value, fee, total, proceeds } = orderCost(effectivePrice, amount, feeBps ?? 0);
   const amountError = amount < 1 ? 'Enter at least 1 token.' : null;
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -118,12 +124,12 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
         return;
       }
       toast(describeResult(data as OrderResult, tokenName, type === 'limit' ? Number(limitText) : undefined));
-      setConfirming(false);
       onPlaced();
     } catch (err) {
       toast({ title: 'Order Failed', description: err instanceof Error ? err.message : 'Something went wrong', variant: 'destructive' });
     } finally {
       setBusy(false);
+      setConfirming(false);
     }
   };
 
@@ -202,10 +208,10 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
         <dd data-testid="order-price">{formatPrice(effectivePrice)}</dd>
         <dt>Value</dt>
         <dd data-testid="order-value">{formatPrice(value)}</dd>
-        <dt>Fee (2%)</dt>
-        <dd data-testid="order-fee">{formatPrice(fee)}</dd>
-        <dt className="total">Total</dt>
-        <dd className="total" data-testid="order-total">{formatPrice(total)}</dd>
+        <dt>Fee ({feeBps === undefined ? '…' : feePercent(feeBps)})</dt>
+        <dd data-testid="order-fee">{feeBps === undefined ? '…' : formatPrice(fee)}</dd>
+        <dt className="total">{side === 'buy' ? 'Total' : 'You receive'}</dt>
+        <dd className="total" data-testid="order-total">{feeBps === undefined ? '…' : formatPrice(side === 'buy' ? total : proceeds)}</dd>
       </Lines>
       {confirming ? (
         <Confirm role="region" aria-label="Confirm order">
@@ -215,7 +221,7 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
             </strong>{' '}
             {type === 'market' ? `at market (about ${formatPrice(price)} each)` : `at ${formatPrice(effectivePrice)} or better`}:
             value {formatPrice(value)}, fee {formatPrice(fee)}, {side === 'buy' ? 'total' : 'you receive'}{' '}
-            <strong>{formatPrice(side === 'buy' ? total : value - fee)}</strong>.
+            <strong>{formatPrice(side === 'buy' ? total : proceeds)}</strong>.
           </p>
           {type === 'market' && <p><Muted>A market order fills at the best prices in the book; the final figures may differ.</Muted></p>}
           <Row>
@@ -232,7 +238,7 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
           $block
           $size="lg"
           $variant={side === 'buy' ? 'default' : 'destructive'}
-          disabled={!!amountError || !!limitError}
+          disabled={!!amountError || !!limitError || feeBps === undefined}
           onClick={() => setConfirming(true)}
         >
           {side === 'buy' ? 'Place Buy Order' : 'Place Sell Order'}

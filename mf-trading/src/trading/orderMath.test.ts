@@ -1,5 +1,5 @@
 import {
-  DEFAULT_AMOUNT, decrement, increment, limitPriceError, maxAmount, orderCost, parseAmount, shortcutAmount,
+  DEFAULT_AMOUNT, decrement, feePercent, increment, limitPriceError, maxAmount, orderCost, parseAmount, shortcutAmount,
 } from './orderMath';
 
 describe('order panel arithmetic (spec sections 4, 5, 9)', () => {
@@ -22,15 +22,16 @@ describe('order panel arithmetic (spec sections 4, 5, 9)', () => {
     expect(parseAmount('12.9')).toBe(12);
   });
 
-  it('buy maximum is cash / price rounded down; sell maximum is the tokens held', () => {
-    // The buy maximum counts the 2% fee: 53 tokens cost $2,443.64; 54 would cost $2,489.74.
-    expect(maxAmount('buy', 2450, 45.2, 500)).toBe(53);
-    expect(orderCost(45.2, 53).total).toBeLessThanOrEqual(2450);
-    expect(orderCost(45.2, 54).total).toBeGreaterThan(2450);
-    expect(maxAmount('buy', 10.2, 10, 0)).toBe(1); // exactly affordable with its fee
-    expect(maxAmount('sell', 2450, 45.2, 500)).toBe(500);
-    expect(maxAmount('buy', 2450, 0, 500)).toBe(0);
-    expect(maxAmount('buy', 0, 45.2, 0)).toBe(0);
+  it('buy maximum is what the cash pays for, fee included; sell maximum is the tokens held', () => {
+    // At 2%: 53 tokens cost $2,443.64; 54 would cost $2,489.74.
+    expect(maxAmount('buy', 2450, 45.2, 500, 200)).toBe(53);
+    expect(orderCost(45.2, 53, 200).total).toBeLessThanOrEqual(2450);
+    expect(orderCost(45.2, 54, 200).total).toBeGreaterThan(2450);
+    expect(maxAmount('buy', 10.2, 10, 0, 200)).toBe(1); // exactly affordable with its fee
+    expect(maxAmount('buy', 2450, 45.2, 500, 0)).toBe(54); // no fee: cash / price
+    expect(maxAmount('sell', 2450, 45.2, 500, 200)).toBe(500);
+    expect(maxAmount('buy', 2450, 0, 500, 200)).toBe(0);
+    expect(maxAmount('buy', 0, 45.2, 0, 200)).toBe(0);
   });
 
   it('shortcuts take 25, 50, 75 or 100% of the maximum, rounded down', () => {
@@ -39,10 +40,17 @@ describe('order panel arithmetic (spec sections 4, 5, 9)', () => {
     expect(shortcutAmount(25, 3)).toBe(0);
   });
 
-  it('fee is 2% of value; total is value plus fee, in cents', () => {
-    expect(orderCost(45.2, 100)).toEqual({ value: 4520, fee: 90.4, total: 4610.4 });
-    expect(orderCost(0.01, 1)).toEqual({ value: 0.01, fee: 0, total: 0.01 });
-    expect(orderCost(33.33, 3)).toEqual({ value: 99.99, fee: 2, total: 101.99 });
+  it('the fee is its basis points of value, rounded half up to the cent; a buyer pays value + fee, a seller receives value - fee', () => {
+    expect(orderCost(45.2, 100, 200)).toEqual({ value: 4520, fee: 90.4, total: 4610.4, proceeds: 4429.6 });
+    expect(orderCost(0.01, 1, 200)).toEqual({ value: 0.01, fee: 0, total: 0.01, proceeds: 0.01 });
+    expect(orderCost(33.33, 3, 200)).toEqual({ value: 99.99, fee: 2, total: 101.99, proceeds: 97.99 });
+    // 1.5% of $333.30 is $4.9995: half up to $5.00, where binary floating point would give $4.99.
+    expect(orderCost(33.33, 10, 150)).toEqual({ value: 333.3, fee: 5, total: 338.3, proceeds: 328.3 });
+    expect(orderCost(0.25, 1, 200).fee).toBe(0.01); // $0.005 rounds up
+  });
+
+  it('says the fee as people write it', () => {
+    expect([200, 150, 125, 0].map(feePercent)).toEqual(['2%', '1.5%', '1.25%', '0%']);
   });
 
   it('a limit price is above 0 with step 0.01', () => {

@@ -1,7 +1,7 @@
-import { roundTo } from '@repex/shared-ui';
-
-/** The order panel's rules, spec sections 4, 5 and 9. */
-export const FEE_RATE = 0.02;
+/**
+ * The order panel's rules, spec sections 4, 5 and 9. The fee is not one of them: it is the
+ * exchange's setting (exchange_settings.fee_bps), read from the database and passed in.
+ */
 export const AMOUNT_STEP = 10;
 export const AMOUNT_MIN = 1;
 export const DEFAULT_AMOUNT = 100;
@@ -10,7 +10,6 @@ export const SHORTCUTS = [25, 50, 75, 100] as const;
 export type Side = 'buy' | 'sell';
 export type OrderType = 'market' | 'limit';
 
-const cents = (n: number) => roundTo(n, 2);
 
 /** A typed amount: whole tokens; anything that is not a number becomes 0. */
 export function parseAmount(text: string): number {
@@ -26,12 +25,12 @@ export const decrement = (amount: number) => Math.max(AMOUNT_MIN, amount - AMOUN
  * Buy: the most tokens whose total (value + fee) the cash pays for, so 100% can always be placed
  * (a decided departure from spec section 5, which divided by the price alone). Sell: the tokens held.
  */
-export function maxAmount(side: Side, cash: number, price: number, held: number): number {
+export function maxAmount(side: Side, cash: number, price: number, held: number, feeBps: number): number {
   if (side === 'sell') return Math.max(0, Math.floor(held));
   if (!(price > 0) || !(cash > 0)) return 0;
-  let n = Math.floor(cash / (price * (1 + FEE_RATE)));
-  while (n > 0 && orderCost(price, n).total > cash) n--;
-  while (orderCost(price, n + 1).total <= cash) n++;
+  let n = Math.floor(cash / (price * (1 + feeBps / 10_000)));
+  while (n > 0 && orderCost(price, n, feeBps).total > cash) n--;
+  while (orderCost(price, n + 1, feeBps).total <= cash) n++;
   return n;
 }
 
@@ -40,12 +39,19 @@ export function shortcutAmount(percent: number, max: number): number {
   return Math.floor((max * percent) / 100);
 }
 
-/** Value = price x tokens; fee = 2% of value; total = value + fee. */
-export function orderCost(price: number, amount: number): { value: number; fee: number; total: number } {
-  const value = cents(price * amount);
-  const fee = cents(value * FEE_RATE);
-  return { value, fee, total: cents(value + fee) };
+/**
+ * Value = price x tokens; fee = feeBps of value, rounded half up to the cent, as the database
+ * rounds it; a buyer pays value + fee, a seller receives value - fee. In whole cents, so no binary
+ * fraction can round a fee the other way.
+ */
+export function orderCost(price: number, amount: number, feeBps: number): { value: number; fee: number; total: number; proceeds: number } {
+  const valueCents = Math.round(price * 100) * amount;
+  const feeCents = Math.floor((valueCents * feeBps + 5_000) / 10_000);
+  return { value: valueCents / 100, fee: feeCents / 100, total: (valueCents + feeCents) / 100, proceeds: (valueCents - feeCents) / 100 };
 }
+
+/** The fee in percent as people write it: 200 bps is '2%', 150 is '1.5%'. */
+export const feePercent = (feeBps: number) => `${Number((feeBps / 100).toFixed(2))}%`;
 
 /** A limit price: a number above 0 with at most two decimals. */
 export function limitPriceError(text: string): string | null {

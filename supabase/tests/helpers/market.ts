@@ -77,7 +77,7 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
   for (const r of await q(`select id from trades where created_at > now()`)) {
     problems.push(`trade ${r.id} is dated in the future`);
   }
-  for (const r of await q(`select id from trades where buyer_fee <> round(round(price * amount, 2) * 0.02, 2) or seller_fee <> buyer_fee`)) {
+  for (const r of await q(`select id from trades where buyer_fee <> round(round(price * amount, 2) * fee_bps / 10000.0, 2) or seller_fee <> buyer_fee`)) {
     problems.push(`trade ${r.id} has a wrong fee`);
   }
   return problems;

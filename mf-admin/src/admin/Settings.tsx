@@ -1,0 +1,117 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import styled from 'styled-components';
+import { Button, ErrorState, Field, FormError, Input, Muted, Textarea, supabase, toast, unwrap, useQuery } from '@repex/shared-ui';
+import { rpc } from './rpc';
+
+/** The editable settings, as the admin types them (percentages for basis points). */
+const FIELDS = [
+  { key: 'fee_bps', label: 'Trading fee (%)', hint: 'Charged to the buyer and to the seller on each trade.', percent: true },
+  { key: 'min_order_amount', label: 'Minimum order (tokens)', hint: 'The smallest order anyone may place.' },
+  { key: 'max_open_orders', label: 'Open orders per account', hint: 'Most resting limit orders one account may hold.' },
+  { key: 'deposit_min', label: 'Minimum deposit ($)', hint: 'Per deposit.' },
+  { key: 'deposit_max', label: 'Maximum deposit ($)', hint: 'Per deposit.' },
+  { key: 'withdrawal_min', label: 'Minimum withdrawal ($)', hint: 'Per withdrawal.' },
+  { key: 'withdrawal_daily_limit', label: 'Withdrawal limit per day ($)', hint: 'Per account, over 24 hours.' },
+  { key: 'token_supply', label: 'New token supply', hint: 'Default total supply when a token application is approved.' },
+  { key: 'token_founder_bps', label: 'Founder allocation (%)', hint: 'Share of a new token given to its person; the rest is offered.', percent: true },
+  { key: 'token_issue_price', label: 'Issue price ($)', hint: 'Default price of a new token\'s offering.' },
+] as const;
+type Key = (typeof FIELDS)[number]['key'];
+type Settings = Record<Key, number> & { trading_halted: boolean; halt_reason: string | null };
+
+const Grid = styled.div`
+  display: grid;
+  grid-template-columns: repeat(auto-fill, minmax(240px, 1fr));
+  gap: 16px;
+`;
+const Halt = styled.label`
+  display: flex;
+  align-items: center;
+  gap: 10px;
+  font-weight: 600;
+`;
+const Form = styled.form`
+  display: flex;
+  flex-direction: column;
+  gap: 16px;
+`;
+
+const shown = (f: (typeof FIELDS)[number], v: number) => String('percent' in f ? v / 100 : v);
+const stored = (f: (typeof FIELDS)[number], text: string) => ('percent' in f ? Math.round(Number(text) * 100) : Number(text));
+
+/** System Settings: every setting of the exchange, changed in one audited call. */
+export function SettingsForm({ onSaved }: { onSaved: () => void }) {
+  const current = useQuery(async () => unwrap(await supabase().from('exchange_settings').select('*').single()) as Settings, []);
+  const [draft, setDraft] = useState<Record<string, string>>({});
+  const [halted, setHalted] = useState(false);
+  const [haltReason, setHaltReason] = useState('');
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const c = current.data;
+    if (!c) return;
+    setDraft(Object.fromEntries(FIELDS.map((f) => [f.key, shown(f, c[f.key])])));
+    setHalted(c.trading_halted);
+    setHaltReason(c.halt_reason ?? '');
+  }, [current.data]);
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    const c = current.data;
+    if (!c) return;
+    const changes: Record<string, unknown> = {};
+    for (const f of FIELDS) {
+      const text = (draft[f.key] ?? '').trim();
+      const value = stored(f, text);
+      if (text === '' || !Number.isFinite(value)) return setError(`${f.label}: enter a number.`);
+      if (value !== c[f.key]) changes[f.key] = value;
+    }
+    if (halted !== c.trading_halted) changes.trading_halted = halted;
+    if ((haltReason.trim() || null) !== c.halt_reason) changes.halt_reason = haltReason.trim() || null;
+    if (!Object.keys(changes).length) return setError('Nothing has changed.');
+    setBusy(true);
+    setError(undefined);
+    try {
+      await rpc('admin_update_settings', { p_changes: changes, p_reason: reason });
+      toast({ title: 'Settings Saved', description: `${Object.keys(changes).length} setting(s) changed; they apply from the next order.` });
+      setReason('');
+      current.reload();
+      onSaved();
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (current.error && !current.data) return <ErrorState title="Settings could not be loaded." message={current.error.message} onRetry={current.reload} />;
+  return (
+    <Form onSubmit={save} aria-label="System Settings">
+      <Halt>
+        <input type="checkbox" checked={halted} onChange={(e) => setHalted(e.target.checked)} aria-describedby="halt-hint" />
+        Trading halted
+      </Halt>
+      <Muted id="halt-hint">While halted, new orders are refused with the reason below; cancelling, deposits and withdrawals still work.</Muted>
+      <Field label="Halt reason (shown to traders)" htmlFor="setting-halt_reason">
+        <Input id="setting-halt_reason" value={haltReason} maxLength={200} onChange={(e) => setHaltReason(e.target.value)} />
+      </Field>
+      <Grid>
+        {FIELDS.map((f) => (
+          <Field key={f.key} label={f.label} htmlFor={`setting-${f.key}`} hint={f.hint}>
+            <Input id={`setting-${f.key}`} inputMode="decimal" value={draft[f.key] ?? ''}
+              onChange={(e) => setDraft((d) => ({ ...d, [f.key]: e.target.value }))} />
+          </Field>
+        ))}
+      </Grid>
+      <Field label="Why (kept in the audit log)" htmlFor="setting-reason">
+        <Textarea id="setting-reason" value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />
+      </Field>
+      {error && <FormError>{error}</FormError>}
+      <div>
+        <Button type="submit" disabled={busy || !current.data}>{busy ? 'Saving...' : 'Save Settings'}</Button>
+      </div>
+    </Form>
+  );
+}

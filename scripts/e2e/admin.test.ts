@@ -1,0 +1,87 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { feePercent, orderCost } from '../../mf-trading/src/trading/orderMath';
+import { formatPrice } from '../../shared-ui/src/format';
+import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
+import { SCREENSHOTS, placeOrder, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+
+jest.setTimeout(240_000);
+
+let app: E2EApp;
+let admin: Page;
+beforeAll(async () => {
+  app = await startApp();
+  admin = await (await app.newContext()).newPage();
+  await admin.goto(`${app.url}/auth/nra`);
+  await admin.fill('#admin-email', DEMO_ACCOUNTS.admin.email);
+  await admin.fill('#admin-password', DEMO_ACCOUNTS.admin.password);
+  await admin.getByRole('button', { name: 'Sign In' }).click();
+  await admin.locator('[data-remote="admin"]').first().waitFor();
+});
+afterAll(() => app?.close());
+
+const db = <T>(sql: string, params: unknown[] = []) => app.backend.db.query<T>(sql, params);
+
+async function fundedUser(username: string, cash: number): Promise<Page> {
+  const page = await (await app.newContext()).newPage();
+  await signUp(page, app, { username, email: `${username}@e2e.repx.dev`, password: 'e2e-pass-1' });
+  await db(`select private.record_deposit(id, $2) from auth.users where email = $1`, [`${username}@e2e.repx.dev`, cash]);
+  return page;
+}
+
+test('the admin changes the fee to 1.5%: the order panel shows it live and the next trade charges it; audited', async () => {
+  const [sarah] = await db<{ id: string; price: string }>(`select id, price from market_tokens where username = 'sarahchen'`);
+  const trader = await fundedUser('fee_watcher', 5000);
+  await trader.goto(`${app.url}/trading/${sarah!.id}`);
+  await trader.getByText('Fee (2%)').waitFor();
+
+  await admin.getByRole('tab', { name: 'System Settings' }).click();
+  await admin.locator('#setting-fee_bps').fill('1.5');
+  await admin.locator('#setting-reason').fill('Launch promotion.');
+  await admin.screenshot({ path: path.join(SCREENSHOTS, 'admin-settings-1280.png'), fullPage: true });
+  await admin.getByRole('button', { name: 'Save Settings' }).click();
+  await expect(toastText(admin)).resolves.toMatchObject({ title: 'Settings Saved' });
+
+  // The open order panel follows the setting without a reload.
+  await trader.getByText(`Fee (${feePercent(150)})`).waitFor();
+  await trader.locator('#order-amount').fill('7');
+  const [ask] = await db<{ price: string }>(`select min(price) as price from order_book where token_id = $1 and side = 'sell'`, [sarah!.id]);
+  expect(await trader.getByTestId('order-fee').innerText()).toBe(formatPrice(orderCost(Number(sarah!.price), 7, 150).fee));
+  await placeOrder(trader, { side: 'Buy', type: 'Market', amount: 7 });
+  await expect(toastText(trader)).resolves.toMatchObject({ title: 'Order Filled' });
+  const [trade] = await db<{ buyer_fee: string; fee_bps: number }>(
+    `select t.buyer_fee, t.fee_bps from trades t join auth.users u on u.id = t.buyer_id where u.email = 'fee_watcher@e2e.repx.dev'`);
+  expect(trade).toEqual({ buyer_fee: String(orderCost(Number(ask!.price), 7, 150).fee.toFixed(2)), fee_bps: 150 });
+
+  await admin.getByRole('tab', { name: 'Audit Log' }).click();
+  await admin.getByTestId('audit-row').filter({ hasText: 'settings.update' }).filter({ hasText: 'Launch promotion.' }).waitFor();
+  await db('update exchange_settings set fee_bps = 200');
+});
+
+test('the admin suspends an account: its open browser is signed out on its next request, its orders leave the book', async () => {
+  const [sarah] = await db<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
+  const user = await fundedUser('soon_suspended', 1000);
+  await user.goto(`${app.url}/trading/${sarah!.id}`);
+  await user.getByText('with your $1,000.00').waitFor();
+  await placeOrder(user, { side: 'Buy', type: 'Limit', amount: 3, price: '10.00' });
+  await expect(toastText(user)).resolves.toMatchObject({ title: 'Order Placed' });
+  const bookHas = async () => (await db<{ n: string }>(
+    `select count(*) as n from orders o join auth.users u on u.id = o.user_id where u.email = 'soon_suspended@e2e.repx.dev' and o.status = 'open'`))[0]!.n;
+  expect(Number(await bookHas())).toBe(1);
+
+  await admin.reload(); // the new account signed up after the admin's list was loaded
+  const row = admin.locator('[data-testid="admin-user-row"][data-username="soon_suspended"]');
+  await row.getByRole('button', { name: 'Suspend' }).click();
+  const dialog = admin.getByRole('dialog', { name: 'Suspend @soon_suspended' });
+  await dialog.locator('#suspend-reason').fill('Spoofing the Sarah Chen book.');
+  await admin.screenshot({ path: path.join(SCREENSHOTS, 'admin-suspend-1280.png'), fullPage: true });
+  await dialog.getByRole('button', { name: 'Suspend' }).click();
+  await expect(toastText(admin)).resolves.toMatchObject({ title: 'Account Suspended' });
+  await row.getByRole('button', { name: 'Reinstate' }).waitFor();
+  expect(Number(await bookHas())).toBe(0);
+
+  // The user's next request is refused, and the browser signs out.
+  await user.goto(`${app.url}/wallet`);
+  await user.waitForURL('**/auth');
+  await user.getByTestId('toast').filter({ hasText: 'Session Ended' }).waitFor();
+});
