@@ -3,7 +3,7 @@ import styled from 'styled-components';
 import {
   Badge, Button, Card, CardGrid, Change, EmptyState, ErrorState, Muted, Page, PageTitle, PersonCell, SkeletonRows,
   StatCard, Table, TableScroll, Tabs, TabsContent, TabsList, TabsTrigger, comingSoon, formatChange, formatDate,
-  formatInteger, formatMoney, formatPrice, formatTime, media, useAppStore, useMarketEvents, useQuery, WatchStar, useWatchlist,
+  formatInteger, formatMoney, formatSignedMoney, formatPrice, formatTime, media, useAppStore, useMarketEvents, useQuery, WatchStar, useWatchlist,
 } from '@repex/shared-ui';
 import { loadDashboard, loadWatchlist } from './portfolio/data';
 
@@ -14,7 +14,6 @@ const Actions = styled.div`
   ${media.phone} { grid-template-columns: repeat(2, minmax(0, 1fr)); }
 `;
 
-const signed = (n: number) => (n > 0 ? `+${formatMoney(n)}` : formatMoney(n));
 
 /** Spec section 2, Investment Dashboard. */
 export default function Dashboard() {
@@ -22,14 +21,14 @@ export default function Dashboard() {
   const navigate = useNavigate();
   const data = useQuery(() => loadDashboard(userId), [userId]);
   const stars = useWatchlist();
-  // Reloaded when a star changes here or elsewhere on the page, and live with the market.
-  const watchlist = useQuery(loadWatchlist, [stars.watched]);
+  // Reloaded once a star's change is stored, and live with the market.
+  const watchlist = useQuery(loadWatchlist, [stars.saved]);
   // Current prices (so values and P&L) move when anyone trades.
   useMarketEvents(null, () => {
     data.reload();
     watchlist.reload();
   }, 500);
-  const p = data.data?.portfolio;
+  const p = data.data?.summary;
 
   return (
     <Page data-remote="portfolio" data-build={__BUILD_ID__}>
@@ -43,14 +42,14 @@ export default function Dashboard() {
         </Card>
       )}
       <CardGrid>
-        <StatCard label="Total Portfolio Value" value={p && formatMoney(p.totalValue)} hint={data.data && `Cash available: ${formatPrice(data.data.cash)}`} />
-        <StatCard label="Total Invested" value={p && formatMoney(p.totalInvested)} />
+        <StatCard label="Total Portfolio Value" value={p && formatMoney(p.value)} hint={data.data && `Cash available: ${formatPrice(data.data.cash)}`} />
+        <StatCard label="Total Invested" value={p && formatMoney(p.invested)} />
         <StatCard
           label="Unrealized P&L"
-          value={p && <Change $value={p.unrealizedPnL}>{signed(p.unrealizedPnL)}</Change>}
-          hint={p && p.totalInvested > 0 ? formatChange((p.unrealizedPnL / p.totalInvested) * 100) : undefined}
+          value={p && <Change $value={p.unrealized}>{formatSignedMoney(p.unrealized)}</Change>}
+          hint={p && p.invested > 0 ? formatChange((p.unrealized / p.invested) * 100) : undefined}
         />
-        <StatCard label="Realized P&L" value={p && <Change $value={p.realizedPnL}>{signed(p.realizedPnL)}</Change>} />
+        <StatCard label="Realized P&L" value={p && <Change $value={p.realized}>{formatSignedMoney(p.realized)}</Change>} />
       </CardGrid>
       <Actions>
         <Button onClick={() => navigate('/wallet?action=deposit')}>Deposit Funds</Button>
@@ -85,37 +84,34 @@ export default function Dashboard() {
                   </tr>
                 </thead>
                 <tbody>
-                  {!p && <SkeletonRows rows={3} columns={7} />}
-                  {p?.positions.map((pos) => {
-                    const t = data.data!.tokens[pos.tokenId]!;
-                    return (
-                      <tr key={pos.tokenId} data-testid="holding-row">
-                        <td>
-                          <PersonCell name={t.name} username={t.username} avatarUrl={t.avatar_url} verified={t.verified} category={t.category} />
-                        </td>
-                        <td className="num">{formatInteger(pos.tokens)}</td>
-                        <td className="num">{formatPrice(pos.avgPrice)}</td>
-                        <td className="num">{formatPrice(pos.currentPrice)}</td>
-                        <td className="num">{formatPrice(pos.value)}</td>
-                        <td className="num">
-                          <Change $value={pos.pnl}>
-                            {signed(pos.pnl)} ({formatChange(pos.pnlPercent)})
-                          </Change>
-                        </td>
-                        <td style={{ display: 'flex', gap: 6 }}>
-                          <Button $size="sm" onClick={() => navigate(`/trading/${pos.tokenId}?side=buy`)}>
-                            Buy
-                          </Button>
-                          <Button $size="sm" $variant="outline" onClick={() => navigate(`/trading/${pos.tokenId}?side=sell`)}>
-                            Sell
-                          </Button>
-                        </td>
-                      </tr>
-                    );
-                  })}
+                  {!data.data && <SkeletonRows rows={3} columns={7} />}
+                  {data.data?.positions.map((pos) => (
+                    <tr key={pos.token_id} data-testid="holding-row">
+                      <td>
+                        <PersonCell name={pos.name} username={pos.username} avatarUrl={pos.avatar_url} verified={pos.verified} category={pos.category} />
+                      </td>
+                      <td className="num">{formatInteger(pos.tokens)}</td>
+                      <td className="num">{formatPrice(pos.avg_price)}</td>
+                      <td className="num">{formatPrice(pos.price)}</td>
+                      <td className="num">{formatPrice(pos.value)}</td>
+                      <td className="num">
+                        <Change $value={pos.pnl}>
+                          {formatSignedMoney(pos.pnl)} ({formatChange(pos.pnl_percent)})
+                        </Change>
+                      </td>
+                      <td style={{ display: 'flex', gap: 6 }}>
+                        <Button $size="sm" onClick={() => navigate(`/trading/${pos.token_id}?side=buy`)}>
+                          Buy
+                        </Button>
+                        <Button $size="sm" $variant="outline" onClick={() => navigate(`/trading/${pos.token_id}?side=sell`)}>
+                          Sell
+                        </Button>
+                      </td>
+                    </tr>
+                  ))}
                 </tbody>
               </Table>
-              {p?.positions.length === 0 && (
+              {data.data?.positions.length === 0 && (
                 <EmptyState>
                   You hold no tokens yet. <Link to="/market">Browse the market</Link> to make your first trade.
                 </EmptyState>

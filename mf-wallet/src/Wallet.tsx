@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import {
-  Button, Card, EmptyState, ErrorState, Muted, Page, PageTitle, Skeleton, Tabs, TabsContent, TabsList, TabsTrigger, comingSoon,
+  Button, Card, ErrorState, Muted, Page, PageTitle, Skeleton, Tabs, TabsContent, TabsList, TabsTrigger,
   formatPrice, media, supabase, toast, unwrap, useAppStore, useMarketEvents, useQuery, useTableChanges,
 } from '@repex/shared-ui';
 import { DepositDialog } from './wallet/DepositDialog';
 import { History, type Kind } from './wallet/History';
+import { ProfitLoss } from './wallet/ProfitLoss';
 import { WithdrawDialog } from './wallet/WithdrawDialog';
 import type { Cash, HistoryEntry, Limits } from './wallet/types';
 
@@ -48,9 +49,11 @@ export default function Wallet() {
     return unwrap(await query) as HistoryEntry[];
   }, [kind]);
 
+  const [version, setVersion] = useState(0);
   const reload = () => {
     cash.reload();
     history.reload();
+    setVersion((v) => v + 1);
   };
   useMarketEvents(null, reload, 500);
   // The provider's answer arrives later: say it when it does.
@@ -110,13 +113,7 @@ export default function Wallet() {
             <History history={history} kind={kind} onKind={setKind} onCancel={(id) => void cancelWithdrawal(id)} />
           </TabsContent>
           <TabsContent value="pnl">
-            <EmptyState>
-              <strong>Profit &amp; Loss reports are on their way</strong>
-              <span>Detailed profit and loss statements per token and per month are not available yet.</span>
-              <Button $variant="outline" onClick={() => comingSoon('Profit & Loss Reports')}>
-                Request Feature
-              </Button>
-            </EmptyState>
+            <ProfitLoss version={version} />
           </TabsContent>
         </Tabs>
       </Card>

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { feePercent, maxAmount, orderCost } from '../../mf-trading/src/trading/orderMath';
-import { formatInteger, formatMoney, formatPrice } from '../../shared-ui/src/format';
+import { formatInteger, formatMoney, formatPrice, formatSignedMoney } from '../../shared-ui/src/format';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import { SCREENSHOTS, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
@@ -230,9 +230,16 @@ test('wallet: balance and history from the database', async () => {
   // Newest first: the balance after the last movement is the balance.
   expect(await rows('wallet-row').first().locator('td').last().innerText()).toBe('$2,450.00');
   await shoot('wallet');
+  // Profit & Loss: the database's figures for the demo user, and a chart of them.
   await page.getByRole('tab', { name: 'Profit & Loss' }).click();
-  await page.getByRole('button', { name: 'Request Feature' }).click();
-  await expect(toastText(page)).resolves.toMatchObject({ title: 'Profit & Loss Reports Coming Soon!' });
+  const pnl = await app.backend.db.transaction(async (tx) => {
+    await tx.query(`select set_config('request.jwt.claim.sub', (select id::text from auth.users where email = $1), true)`, [DEMO_ACCOUNTS.user.email]);
+    return (await tx.query<{ realized: string; unrealized: string }>('select realized, unrealized from my_pnl(1)'))[0]!;
+  });
+  await page.getByTestId('pnl-chart').waitFor();
+  expect(await page.getByTestId('stat-Realized P&L').innerText()).toBe(formatSignedMoney(Number(pnl.realized)));
+  expect(await page.getByTestId('stat-Unrealized P&L').innerText()).toBe(formatSignedMoney(Number(pnl.unrealized)));
+  await shoot('wallet-pnl');
 });
 
 test("a new user's profile says their token is not yet issued", async () => {

@@ -1,4 +1,4 @@
-import { formatChange, formatInteger, formatMoney, formatNumber, formatPrice } from './format';
+import { formatChange, formatInteger, formatMoney, formatNumber, formatPrice, formatSignedMoney } from './format';
 
 describe('formatNumber (spec section 9)', () => {
   it.each([
@@ -57,5 +57,11 @@ describe('formatPrice and formatChange', () => {
   });
   it('integers get separators', () => {
     expect(formatInteger(12_450)).toBe('12,450');
+  });
+});
+
+describe('formatSignedMoney', () => {
+  it('signs gains, keeps the minus of losses, no sign on zero', () => {
+    expect([1234, 12.5, -30, 0, 0.001].map(formatSignedMoney)).toEqual(['+$1K', '+$12.50', '-$30.00', '$0.00', '$0.00']);
   });
 });

@@ -34,6 +34,11 @@ export function formatMoney(value: number): string {
   return text.startsWith('-') ? `-$${text.slice(1)}` : `$${text}`;
 }
 
+/** A gain or loss in the compact money format, with its sign: +$1.2K, -$30.00, $0.00 */
+export function formatSignedMoney(value: number): string {
+  return value > 0 && formatNumber(value) !== '0.00' ? `+${formatMoney(value)}` : formatMoney(value);
+}
+
 const priceFormat = new Intl.NumberFormat('en-US', {
   style: 'currency',
   currency: 'USD',

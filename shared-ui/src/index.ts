@@ -19,7 +19,7 @@ export { Dialog, DialogActions, Field, FormError } from './primitives/Dialog';
 export { EmptyState, ErrorState, CenteredStatus, Page, PageTitle, Muted, Change } from './primitives/States';
 export { signOutWithToast } from './signOut';
 export { useQuery, unwrap, type QueryState } from './data/useQuery';
-export { MARKET_TOKEN_COLUMNS, type MarketToken, type MyTrade, type Profile } from './data/types';
+export { MARKET_TOKEN_COLUMNS, type MarketToken, type MyTrade, type PnlPoint, type Position, type Profile } from './data/types';
 export { PersonCell } from './primitives/PersonCell';
 export { SkeletonRows } from './primitives/SkeletonRows';
 export { useMarketEvents, useTableChanges } from './data/useMarketEvents';

@@ -1,38 +1,34 @@
-import { MARKET_TOKEN_COLUMNS, supabase, unwrap, type MarketToken, type MyTrade } from '@repex/shared-ui';
-import { computePortfolio, type Portfolio } from './compute';
+import { MARKET_TOKEN_COLUMNS, supabase, unwrap, type MarketToken, type MyTrade, type PnlPoint, type Position } from '@repex/shared-ui';
 
 export interface DashboardData {
-  portfolio: Portfolio;
-  tokens: Record<string, MarketToken>;
+  positions: Position[];
+  /** Now: the dashboard's four figures (the last point of the P&L history, so both agree). */
+  summary: PnlPoint;
   trades: MyTrade[];
   cash: number;
   ownTokenId: string | null;
 }
 
 /**
- * Everything the dashboard shows, read through row-level security: the user's own trades and
- * cash, and the market rows of the tokens involved. The user's own token is not an investment
- * (they received it), so it is left out of the portfolio; the profile shows it.
+ * Everything the dashboard shows, computed by the database and read through row-level security:
+ * positions and P&L (public.my_positions, public.my_pnl), the user's trades and cash. The user's
+ * own token is not an investment (they received it), so it is left out; the profile shows it.
  */
 export async function loadDashboard(userId: string): Promise<DashboardData> {
   const db = supabase();
-  const [trades, cash, own] = await Promise.all([
+  const [positions, pnl, trades, cash, own] = await Promise.all([
+    db.rpc('my_positions').then(unwrap),
+    db.rpc('my_pnl', { p_days: 1 }).then(unwrap),
     db.from('my_trades').select('*').order('created_at', { ascending: false }).then(unwrap),
     db.from('cash_accounts').select('available').eq('user_id', userId).maybeSingle().then(unwrap),
     db.from('tokens').select('id').eq('owner_id', userId).maybeSingle().then(unwrap),
   ]);
   const ownTokenId = (own as { id: string } | null)?.id ?? null;
-  const mine = (trades as MyTrade[]).filter((t) => t.token_id !== ownTokenId);
-  const ids = [...new Set(mine.map((t) => t.token_id))];
-  const rows = ids.length
-    ? ((await db.from('market_tokens').select(MARKET_TOKEN_COLUMNS).in('id', ids).then(unwrap)) as MarketToken[])
-    : [];
-  const tokens = Object.fromEntries(rows.map((r) => [r.id, r]));
-  const prices = Object.fromEntries(rows.map((r) => [r.id, r.price]));
+  const points = pnl as PnlPoint[];
   return {
-    portfolio: computePortfolio(mine, prices),
-    tokens,
-    trades: mine,
+    positions: positions as Position[],
+    summary: points[points.length - 1]!,
+    trades: (trades as MyTrade[]).filter((t) => t.token_id !== ownTokenId),
     cash: (cash as { available: number } | null)?.available ?? 0,
     ownTokenId,
   };

@@ -13,8 +13,8 @@ export interface PricePoint {
 
 /**
  * Hourly closing prices, drawn by lightweight-charts (TradingView's financial charting library),
- * fetched with the trading screen only. The price scale never starts below 40, as in the spec's
- * sample chart, unless prices do.
+ * fetched with the trading screen only. The price scale fits the data (a decided departure from
+ * the spec's fixed scale from 40 up).
  */
 export function PriceChart({ points }: { points: PricePoint[] }) {
   const box = useRef<HTMLDivElement>(null);
@@ -41,11 +41,6 @@ export function PriceChart({ points }: { points: PricePoint[] }) {
         bottomColor: 'rgba(124, 92, 255, 0.02)',
         lineWidth: 2,
         priceFormat: { type: 'price', precision: 2, minMove: 0.01 },
-        autoscaleInfoProvider: (original: () => { priceRange: { minValue: number; maxValue: number } } | null) => {
-          const res = original();
-          if (res && res.priceRange.minValue >= 40) res.priceRange.minValue = Math.max(40, res.priceRange.minValue - 1);
-          return res;
-        },
       });
       series.setData(
         points.map((p) => ({ time: Math.floor(new Date(p.bucket).getTime() / 1000) as never, value: p.price })),

@@ -50,3 +50,29 @@ export interface Profile {
 
 export const MARKET_TOKEN_COLUMNS =
   'id, owner_id, name, username, category, reputation_score, avatar_url, verified, total_supply, price, change_24h, volume_24h, market_cap, holders, available_supply';
+
+/** A point of public.my_pnl: the caller's profit & loss at a moment (the last one is now). */
+export interface PnlPoint {
+  at: string;
+  realized: number;
+  unrealized: number;
+  invested: number;
+  value: number;
+}
+
+/** A row of public.my_positions: a token the caller holds, its cost and its P&L. */
+export interface Position {
+  token_id: string;
+  name: string;
+  username: string;
+  category: string;
+  avatar_url: string | null;
+  verified: boolean;
+  tokens: number;
+  avg_price: number;
+  cost: number;
+  price: number;
+  value: number;
+  pnl: number;
+  pnl_percent: number;
+}

@@ -7,10 +7,15 @@ import { toast } from '../toast/toastStore';
  * The signed-in user's watchlist (row-level security: their own rows only) and a toggle that adds
  * or removes a token, shown at once and undone if the server refuses.
  */
-export function useWatchlist(): { watched: ReadonlySet<string>; toggle: (tokenId: string, name: string) => Promise<void>; loaded: boolean } {
+export function useWatchlist(): {
+  watched: ReadonlySet<string>;
+  toggle: (tokenId: string, name: string) => Promise<void>;
+  /** Changes after the server has stored a change: reload lists that show the watchlist on it. */
+  saved: number;
+} {
   const userId = useAppStore((s) => s.session?.user.id);
   const [watched, setWatched] = useState<ReadonlySet<string>>(new Set());
-  const [loaded, setLoaded] = useState(false);
+  const [saved, setSaved] = useState(0);
 
   useEffect(() => {
     if (!userId) return;
@@ -18,7 +23,6 @@ export function useWatchlist(): { watched: ReadonlySet<string>; toggle: (tokenId
     void supabase().from('watchlist').select('token_id').then(({ data }) => {
       if (!live) return;
       setWatched(new Set((data ?? []).map((r: { token_id: string }) => r.token_id)));
-      setLoaded(true);
     });
     return () => {
       live = false;
@@ -44,8 +48,9 @@ export function useWatchlist(): { watched: ReadonlySet<string>; toggle: (tokenId
       toast({ title: 'Watchlist Not Updated', description: error.message, variant: 'destructive' });
       return;
     }
+    setSaved((n) => n + 1);
     toast({ title: adding ? 'Added to Watchlist' : 'Removed from Watchlist', description: `${name} is ${adding ? 'now' : 'no longer'} on your watchlist.` });
   }, [userId, watched]);
 
-  return { watched, toggle, loaded };
+  return { watched, toggle, saved };
 }
