@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import {
-  Button, Card, CardGrid, CardTitle, EmptyState, ErrorState, Logo, Muted, Page, PageTitle, SkeletonRows, StatCard, Table,
-  TableScroll, Tabs, TabsContent, TabsList, TabsTrigger, comingSoon, formatDate, formatInteger, formatMoney, formatPrice,
+  Button, Card, CardGrid, CardTitle, EmptyState, ErrorState, Logo, Muted, Page, PageTitle, StatCard, Table,
+  TableScroll, Tabs, TabsContent, TabsList, TabsTrigger, comingSoon, formatInteger, formatMoney,
   signOutWithToast, useQuery,
 } from '@repex/shared-ui';
 import { AuditLog } from './admin/AuditLog';
+import { Revenue } from './admin/Revenue';
 import { SettingsForm } from './admin/Settings';
 import { rpc } from './admin/rpc';
 import type { AdminUser, Stats } from './admin/types';
@@ -18,12 +19,6 @@ interface FraudAlert {
   counterparty_username: string;
   trades_with_counterparty: number;
   trades_24h: number;
-}
-interface RevenueDay {
-  day: string;
-  trades: number;
-  volume: number;
-  revenue: number;
 }
 
 const Header = styled.header`
@@ -48,7 +43,6 @@ export default function Admin() {
   const stats = useQuery(() => rpc<Stats>('admin_dashboard_stats'), [version]);
   const users = useQuery(() => rpc<AdminUser[]>('admin_list_users', { p_limit: 500 }), [version]);
   const alerts = useQuery(() => rpc<FraudAlert[]>('admin_fraud_alerts'), []);
-  const revenue = useQuery(() => rpc<RevenueDay[]>('admin_revenue_daily', { p_days: 7 }), []);
   const s = stats.data;
   const changed = () => setVersion((v) => v + 1);
 
@@ -124,33 +118,7 @@ export default function Admin() {
             )}
           </TabsContent>
           <TabsContent value="revenue">
-            {revenue.error && !revenue.data && <ErrorState title="Revenue could not be loaded." onRetry={revenue.reload} />}
-            <TableScroll>
-              <Table aria-label="Revenue by day">
-                <thead>
-                  <tr>
-                    <th>Day</th>
-                    <th className="num">Trades</th>
-                    <th className="num">Volume</th>
-                    <th className="num">Fee Revenue</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {!revenue.data && <SkeletonRows rows={7} columns={4} />}
-                  {revenue.data?.map((r) => (
-                    <tr key={r.day}>
-                      <td>{formatDate(`${r.day}T12:00:00Z`)}</td>
-                      <td className="num">{formatInteger(r.trades)}</td>
-                      <td className="num">{formatPrice(r.volume)}</td>
-                      <td className="num">{formatPrice(r.revenue)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Table>
-            </TableScroll>
-            <Button $variant="outline" style={{ marginTop: 12 }} onClick={() => comingSoon('Revenue Export')}>
-              Export Report
-            </Button>
+            <Revenue />
           </TabsContent>
           <TabsContent value="settings">
             <SettingsForm onSaved={changed} />

@@ -85,3 +85,22 @@ test('the admin suspends an account: its open browser is signed out on its next 
   await user.waitForURL('**/auth');
   await user.getByTestId('toast').filter({ hasText: 'Session Ended' }).waitFor();
 });
+
+test('the revenue report exports a CSV whose total is the sum of trade fees to the cent', async () => {
+  await admin.getByRole('tab', { name: 'Revenue Reports' }).click();
+  await admin.getByLabel('Period').selectOption('all');
+  await admin.getByLabel('Group by').selectOption('token');
+  await admin.getByTestId('revenue-row').first().waitFor();
+  await admin.screenshot({ path: path.join(SCREENSHOTS, 'admin-revenue-1280.png'), fullPage: true });
+  const [download] = await Promise.all([admin.waitForEvent('download'), admin.getByRole('button', { name: 'Export Report' }).click()]);
+  const file = await download.path();
+  const text = (await import('node:fs')).readFileSync(file!, 'utf8');
+  expect(text.startsWith('\uFEFF')).toBe(true); // UTF-8 with a byte-order mark, as spreadsheets expect
+  const lines = text.slice(1).trimEnd().split('\r\n');
+  expect(lines[0]).toBe('Token,Trades,Volume (USD),Fee revenue (USD)');
+  const total = lines[lines.length - 1]!.split(',');
+  const [fees] = await db<{ s: string; n: string }>('select sum(buyer_fee + seller_fee) as s, count(*) as n from trades');
+  expect(total[0]).toBe('Total');
+  expect(Number(total[1])).toBe(Number(fees!.n));
+  expect(total[3]).toBe(Number(fees!.s).toFixed(2));
+});

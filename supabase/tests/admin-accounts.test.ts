@@ -153,3 +153,32 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
     expect(data).toEqual({ fee_bps: 200 });
   });
 });
+
+describe.each(ENGINES)('revenue reports on %s', (engine) => {
+  let backend: Backend;
+  let admin: SupabaseClient;
+  beforeAll(async () => {
+    backend = await backendFor(engine)();
+    admin = await signedIn(backend.url, ADMIN);
+  });
+  afterAll(() => backend.close());
+
+  it('by day, week and token, each summing to the trade fees of the period to the cent; admins only', async () => {
+    const fees = async (days: number | null) => Number((await backend.db.query<{ s: string }>(
+      `select coalesce(sum(buyer_fee + seller_fee), 0) as s from trades
+        where $1::int is null or created_at >= date_trunc('day', now()) - make_interval(days => $1::int - 1)`, [days]))[0]!.s);
+    for (const group of ['day', 'week', 'token']) {
+      for (const days of [7, 30, null]) {
+        const { data, error } = await admin.rpc('admin_revenue', { p_group: group, p_days: days });
+        expect(error).toBeNull();
+        const cents = (data as { revenue: number }[]).reduce((s, r) => s + Math.round(r.revenue * 100), 0);
+        expect(cents).toBe(Math.round((await fees(days)) * 100));
+      }
+    }
+    const { data: days } = await admin.rpc('admin_revenue', { p_group: 'day', p_days: 7 });
+    expect(days).toHaveLength(7); // days without trades are there, at zero
+    expect((await admin.rpc('admin_revenue', { p_group: 'month' })).error?.message).toBe('Group revenue by day, week or token.');
+    const user = await trader(backend);
+    for (const c of [user.client, client(backend.url)]) expect((await c.rpc('admin_revenue', {})).error).not.toBeNull();
+  });
+});

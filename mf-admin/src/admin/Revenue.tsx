@@ -1,0 +1,105 @@
+import { useState } from 'react';
+import styled from 'styled-components';
+import {
+  Button, EmptyState, ErrorState, Muted, Select, SkeletonRows, Table, TableScroll, downloadCsv, formatInteger, formatMoney, formatPrice,
+  toCsv, useQuery,
+} from '@repex/shared-ui';
+import { rpc } from './rpc';
+
+interface Row {
+  bucket: string;
+  starts: string;
+  trades: number;
+  volume: number;
+  revenue: number;
+}
+
+const GROUPS = [['day', 'By day'], ['week', 'By week'], ['token', 'By token']] as const;
+const PERIODS = [['7', 'Last 7 days'], ['30', 'Last 30 days'], ['90', 'Last 90 days'], ['all', 'All time']] as const;
+
+const Toolbar = styled.div`
+  display: flex;
+  gap: 8px;
+  flex-wrap: wrap;
+  align-items: center;
+  margin-bottom: 16px;
+  select { width: auto; min-width: 150px; }
+  button { margin-left: auto; }
+`;
+const Bars = styled.div`
+  display: flex;
+  align-items: flex-end;
+  gap: 4px;
+  height: 160px;
+  margin-bottom: 16px;
+  div { flex: 1; min-width: 2px; border-radius: 3px 3px 0 0; background: ${({ theme }) => theme.gradient}; }
+`;
+
+/** Fee revenue by day, week or token; the export's total equals the period's trade fees to the cent. */
+export function Revenue() {
+  const [group, setGroup] = useState<(typeof GROUPS)[number][0]>('day');
+  const [period, setPeriod] = useState<(typeof PERIODS)[number][0]>('30');
+  const days = period === 'all' ? null : Number(period);
+  const report = useQuery(() => rpc<Row[]>('admin_revenue', { p_group: group, p_days: days }), [group, days]);
+  const rows = report.data;
+  const totalCents = (rows ?? []).reduce((s, r) => s + Math.round(r.revenue * 100), 0);
+  const max = Math.max(0, ...(rows ?? []).map((r) => r.revenue));
+  const chronological = group === 'token' ? rows : [...(rows ?? [])].reverse();
+
+  const exportCsv = () => {
+    if (!rows) return;
+    const label = GROUPS.find(([g]) => g === group)![1].replace('By ', '');
+    downloadCsv(`repx-revenue-by-${group}-${period}.csv`, toCsv(
+      [label[0]!.toUpperCase() + label.slice(1), 'Trades', 'Volume (USD)', 'Fee revenue (USD)'],
+      [
+        ...rows.map((r) => [r.bucket, r.trades, r.volume.toFixed(2), r.revenue.toFixed(2)]),
+        ['Total', rows.reduce((s, r) => s + r.trades, 0), (rows.reduce((s, r) => s + Math.round(r.volume * 100), 0) / 100).toFixed(2), (totalCents / 100).toFixed(2)],
+      ],
+    ));
+  };
+
+  if (report.error && !rows) return <ErrorState title="Revenue could not be loaded." message={report.error.message} onRetry={report.reload} />;
+  return (
+    <>
+      <Toolbar>
+        <Select aria-label="Group by" value={group} onChange={(e) => setGroup(e.target.value as typeof group)}>
+          {GROUPS.map(([g, l]) => <option key={g} value={g}>{l}</option>)}
+        </Select>
+        <Select aria-label="Period" value={period} onChange={(e) => setPeriod(e.target.value as typeof period)}>
+          {PERIODS.map(([p, l]) => <option key={p} value={p}>{l}</option>)}
+        </Select>
+        <Muted data-testid="revenue-total">Total {formatPrice(totalCents / 100)}</Muted>
+        <Button $variant="outline" onClick={exportCsv} disabled={!rows}>Export Report</Button>
+      </Toolbar>
+      {!!chronological?.length && max > 0 && (
+        <Bars aria-hidden="true">
+          {chronological.map((r) => <div key={r.bucket} title={`${r.bucket}: ${formatPrice(r.revenue)}`} style={{ height: `${Math.max(1, (r.revenue / max) * 100)}%` }} />)}
+        </Bars>
+      )}
+      <TableScroll>
+        <Table aria-label="Revenue">
+          <thead>
+            <tr>
+              <th>{group === 'token' ? 'Token' : group === 'week' ? 'Week' : 'Day'}</th>
+              <th className="num">Trades</th>
+              <th className="num">Volume</th>
+              <th className="num">Fee Revenue</th>
+            </tr>
+          </thead>
+          <tbody>
+            {!rows && <SkeletonRows rows={7} columns={4} />}
+            {rows?.map((r) => (
+              <tr key={r.bucket} data-testid="revenue-row">
+                <td>{r.bucket}</td>
+                <td className="num">{formatInteger(r.trades)}</td>
+                <td className="num">{formatMoney(r.volume)}</td>
+                <td className="num">{formatPrice(r.revenue)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </TableScroll>
+      {rows?.length === 0 && <EmptyState>No trades in this period.</EmptyState>}
+    </>
+  );
+}
