@@ -1,10 +1,12 @@
+import { useState } from 'react';
 import styled from 'styled-components';
 import {
   Avatar, Badge, Button, Card, CardGrid, CardTitle, EmptyState, ErrorState, Muted, Page, Progress, Skeleton, StatCard,
-  Table, TableScroll, Tabs, TabsContent, TabsList, TabsTrigger, VerifiedBadge, comingSoon, formatDate, formatInteger,
+  Table, TableScroll, Tabs, TabsContent, TabsList, TabsTrigger, VerifiedBadge, formatDate, formatInteger,
   formatMoney, formatPrice, media, useAppStore, useQuery,
 } from '@repex/shared-ui';
 import { loadProfile, type ProfileData } from './portfolio/profileData';
+import { EditProfileDialog, SettingsDialog, shareTradingPage } from './profile/ProfileDialogs';
 import { TokenApplication } from './profile/TokenApplication';
 
 const Cover = styled.div`
@@ -121,6 +123,7 @@ function Overview({ d }: { d: ProfileData }) {
 export default function Profile() {
   const userId = useAppStore((s) => s.session?.user.id)!;
   const q = useQuery(() => loadProfile(userId), [userId]);
+  const [open, setOpen] = useState<'edit' | 'settings' | null>(null);
   const d = q.data;
 
   if (q.error && !d) {
@@ -149,9 +152,9 @@ export default function Profile() {
             {d && <Muted>@{d.profile.username}</Muted>}
           </Who>
           <Buttons>
-            <Button $variant="outline" onClick={() => comingSoon('Edit Profile')}>Edit</Button>
-            <Button $variant="outline" onClick={() => comingSoon('Share Profile')}>Share</Button>
-            <Button $variant="outline" onClick={() => comingSoon('Settings')}>Settings</Button>
+            <Button $variant="outline" disabled={!d} onClick={() => setOpen('edit')}>Edit</Button>
+            <Button $variant="outline" disabled={!d} onClick={() => d && void shareTradingPage(d.token?.id, d.profile.full_name)}>Share</Button>
+            <Button $variant="outline" onClick={() => setOpen('settings')}>Settings</Button>
           </Buttons>
         </Identity>
         {d && <p style={{ margin: '12px 20px 0' }}>{d.profile.bio || <Muted>No bio yet.</Muted>}</p>}
@@ -238,6 +241,8 @@ export default function Profile() {
           </TabsContent>
         </Tabs>
       </Card>
+      {open === 'edit' && d && <EditProfileDialog profile={d.profile} onClose={() => setOpen(null)} onSaved={q.reload} />}
+      {open === 'settings' && <SettingsDialog onClose={() => setOpen(null)} />}
     </Page>
   );
 }

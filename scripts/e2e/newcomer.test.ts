@@ -87,8 +87,19 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await rows.filter({ hasText: 'Checking •••• 6789' }).filter({ hasText: 'Pending' }).waitFor();
   await shootBoth(page, '3-wallet');
 
-  // Apply for a token.
+  // Edit the profile.
   await page.goto(`${app.url}/profile`);
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Profile' });
+  await edit.locator('#edit-name').fill('Nova Lee');
+  await edit.locator('#edit-bio').fill('Type designer and illustrator.');
+  await edit.locator('#edit-location').fill('Lisbon, Portugal');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(toastText(page)).resolves.toMatchObject({ title: 'Profile Updated' });
+  await page.getByText('Lisbon, Portugal').waitFor();
+  await page.getByRole('heading', { name: 'Nova Lee' }).waitFor();
+
+  // Apply for a token.
   await page.getByRole('button', { name: 'Get your token' }).click();
   const form = page.getByRole('dialog', { name: 'Get your token' });
   await form.locator('#apply-name').fill('Nova Lee');

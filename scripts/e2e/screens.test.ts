@@ -211,8 +211,12 @@ test('profile: the user, their token, tabs and reputation history', async () => 
   await page.getByText('Top 10% Trader').waitFor();
   await page.getByRole('tab', { name: 'Analytics' }).click();
   await expect(page.getByTestId('history-bar').count()).resolves.toBe(12);
+  // Share copies the link of the person's trading page.
+  const alex = await one<{ id: string }>(`select id from tokens where username = 'alexrivera'`);
   await page.getByRole('button', { name: 'Share' }).click();
-  await expect(toastText(page)).resolves.toMatchObject({ title: 'Share Profile Coming Soon!' });
+  const shared = await toastText(page);
+  expect(shared.title).toMatch(/^(Link Copied|Share This Link)$/);
+  expect(shared.description).toContain(`${app.url}/trading/${alex.id}`);
 });
 
 test('wallet: balance and history from the database', async () => {

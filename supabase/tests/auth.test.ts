@@ -96,6 +96,7 @@ describe.each(ENGINES)('auth on %s', (engine) => {
 
   it('updates the user: metadata merged, password changed, same password refused', async () => {
     const { client: c, email } = await newUser(backend.url, 'upd');
+    const otherDevice = await signedIn(backend.url, { email, password: 'password-123' });
     const meta = await c.auth.updateUser({ data: { theme: 'dark' } });
     expect(meta.data.user?.user_metadata).toMatchObject({ theme: 'dark' });
     const same = await c.auth.updateUser({ password: 'password-123' });
@@ -103,6 +104,9 @@ describe.each(ENGINES)('auth on %s', (engine) => {
     expect((await c.auth.updateUser({ password: 'password-456' })).error).toBeNull();
     const signIn = await client(backend.url).auth.signInWithPassword({ email, password: 'password-456' });
     expect(signIn.error).toBeNull();
+    // The new password ended the other sessions, not this one.
+    expect((await otherDevice.from('profiles').select('id').limit(1)).status).toBe(401);
+    expect((await c.from('profiles').select('id').limit(1)).status).toBe(200);
   });
 
   it('refuses a forged or expired JWT on the data API', async () => {

@@ -160,7 +160,7 @@ export function authRoutes(db: Database, settings: AuthSettings) {
   }
 
   async function updateUser(req: IncomingMessage, res: ServerResponse) {
-    const { user } = await authenticate(req);
+    const { user, claims } = await authenticate(req);
     const body = asBody(await readJson(req));
     let hash: string | null = null;
     if (body.password !== undefined) {
@@ -191,6 +191,8 @@ export function authRoutes(db: Database, settings: AuthSettings) {
        where id = $1 returning ${USER_COLUMNS}`,
       [user.id, hash, email, JSON.stringify(data)],
     );
+    // A new password ends every other session, so whoever knew the old one is out at once.
+    if (hash) await db.query('delete from auth.sessions where user_id = $1 and id::text <> $2', [user.id, String(claims.session_id ?? '')]);
     sendJson(res, 200, userJson(updated!), API_VERSION_HEADER);
   }
 

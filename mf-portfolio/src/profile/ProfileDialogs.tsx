@@ -1,0 +1,115 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import {
+  Button, Dialog, DialogActions, Field, FormError, Input, Muted, Textarea, supabase, toast, type Profile,
+} from '@repex/shared-ui';
+
+/** A form in a dialog that shows the server's refusal in place and closes on success. */
+function FormDialog({ title, submit, submitLabel, onClose, children }: {
+  title: string;
+  submit: () => Promise<string | null>;
+  submitLabel: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    const refused = await submit();
+    setBusy(false);
+    if (refused) setError(refused);
+    else onClose();
+  };
+  return (
+    <Dialog title={title} onClose={onClose}>
+      <form onSubmit={onSubmit} aria-label={title} style={{ display: 'flex', flexDirection: 'column', gap: 14 }}>
+        {children}
+        {error && <FormError>{error}</FormError>}
+        <DialogActions>
+          <Button type="button" $variant="outline" onClick={onClose}>Cancel</Button>
+          <Button type="submit" disabled={busy}>{submitLabel}</Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+/** Edit Profile: name, bio and location, written under row-level security (own row, allowed columns). */
+export function EditProfileDialog({ profile, onClose, onSaved }: { profile: Profile; onClose: () => void; onSaved: () => void }) {
+  const [name, setName] = useState(profile.full_name);
+  const [bio, setBio] = useState(profile.bio);
+  const [location, setLocation] = useState(profile.location);
+  const submit = async () => {
+    const { error } = await supabase().from('profiles')
+      .update({ full_name: name.trim(), bio: bio.trim(), location: location.trim() }).eq('id', profile.id);
+    if (error) {
+      return error.code === '23514' ? 'A name needs 1 to 80 characters, a bio up to 500 and a location up to 80.' : error.message;
+    }
+    toast({ title: 'Profile Updated', description: 'Your changes are saved.' });
+    onSaved();
+    return null;
+  };
+  return (
+    <FormDialog title="Edit Profile" submitLabel="Save" submit={submit} onClose={onClose}>
+      <Field label="Name" htmlFor="edit-name">
+        <Input id="edit-name" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} required />
+      </Field>
+      <Field label="Bio" htmlFor="edit-bio" hint="Up to 500 characters.">
+        <Textarea id="edit-bio" value={bio} maxLength={500} onChange={(e) => setBio(e.target.value)} />
+      </Field>
+      <Field label="Location" htmlFor="edit-location">
+        <Input id="edit-location" value={location} maxLength={80} onChange={(e) => setLocation(e.target.value)} />
+      </Field>
+    </FormDialog>
+  );
+}
+
+/** Settings: change the password (other sessions end), or sign out every other session. */
+export function SettingsDialog({ onClose }: { onClose: () => void }) {
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const submit = async () => {
+    if (password !== confirm) return 'The two passwords differ.';
+    const { error } = await supabase().auth.updateUser({ password });
+    if (error) return error.message;
+    toast({ title: 'Password Changed', description: 'Your other sessions have been signed out.' });
+    return null;
+  };
+  const signOutOthers = async () => {
+    const { error } = await supabase().auth.signOut({ scope: 'others' });
+    toast(error
+      ? { title: 'Sign out Failed', description: error.message || 'Something went wrong', variant: 'destructive' }
+      : { title: 'Other Sessions Signed Out', description: 'Only this browser is still signed in.' });
+  };
+  return (
+    <FormDialog title="Settings" submitLabel="Change Password" submit={submit} onClose={onClose}>
+      <Field label="New password" htmlFor="settings-password">
+        <Input id="settings-password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+      </Field>
+      <Field label="Repeat the new password" htmlFor="settings-confirm">
+        <Input id="settings-confirm" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} required />
+      </Field>
+      <div>
+        <Muted>Signed in somewhere else too?</Muted>{' '}
+        <Button type="button" $variant="link" onClick={() => void signOutOthers()}>Sign out other sessions</Button>
+      </div>
+    </FormDialog>
+  );
+}
+
+/** Share: the link of the person's trading page, copied. */
+export async function shareTradingPage(tokenId: string | undefined, name: string): Promise<void> {
+  if (!tokenId) {
+    toast({ title: 'Nothing to Share Yet', description: 'Your trading page appears once your token is issued.' });
+    return;
+  }
+  const link = `${window.location.origin}/trading/${tokenId}`;
+  try {
+    await navigator.clipboard.writeText(link);
+    toast({ title: 'Link Copied', description: `${name}'s trading page: ${link}` });
+  } catch {
+    toast({ title: 'Share This Link', description: link });
+  }
+}
