@@ -2,24 +2,17 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import {
-  Button, Card, CardGrid, CardTitle, EmptyState, ErrorState, Logo, Muted, Page, PageTitle, StatCard, Table,
-  TableScroll, Tabs, TabsContent, TabsList, TabsTrigger, comingSoon, formatInteger, formatMoney,
-  signOutWithToast, useQuery,
+  Button, Card, CardGrid, ErrorState, Logo, Muted, Page, PageTitle, StatCard, Tabs, TabsContent, TabsList, TabsTrigger,
+  formatInteger, formatMoney, signOutWithToast, useQuery,
 } from '@repex/shared-ui';
 import { AuditLog } from './admin/AuditLog';
+import { Fraud } from './admin/Fraud';
 import { Revenue } from './admin/Revenue';
 import { SettingsForm } from './admin/Settings';
 import { rpc } from './admin/rpc';
 import type { AdminUser, Stats } from './admin/types';
 import { Users } from './admin/Users';
 
-interface FraudAlert {
-  account: string;
-  username: string;
-  counterparty_username: string;
-  trades_with_counterparty: number;
-  trades_24h: number;
-}
 
 const Header = styled.header`
   display: flex;
@@ -42,7 +35,6 @@ export default function Admin() {
   const [version, setVersion] = useState(0);
   const stats = useQuery(() => rpc<Stats>('admin_dashboard_stats'), [version]);
   const users = useQuery(() => rpc<AdminUser[]>('admin_list_users', { p_limit: 500 }), [version]);
-  const alerts = useQuery(() => rpc<FraudAlert[]>('admin_fraud_alerts'), []);
   const s = stats.data;
   const changed = () => setVersion((v) => v + 1);
 
@@ -68,7 +60,7 @@ export default function Admin() {
       <CardGrid>
         <StatCard label="Total Users" value={s && formatInteger(s.total_users)}
           hint={s && `${formatInteger(s.suspended_users)} suspended · ${formatInteger(s.pending_applications)} token applications`} />
-        <StatCard label="Fraud Alerts" value={s && formatInteger(s.fraud_alerts)} hint="Wash-trading signal, last 24h" />
+        <StatCard label="Fraud Alerts" value={s && formatInteger(s.fraud_alerts)} hint="Open alerts from the fraud rules" />
         <StatCard label="Daily Volume" value={s && formatMoney(s.daily_volume)} hint={s && `${formatInteger(s.trades_24h)} trades`} />
         <StatCard label="Revenue (24h)" value={s && formatMoney(s.revenue_24h)} hint="Fees on both sides of every trade" />
       </CardGrid>
@@ -85,37 +77,7 @@ export default function Admin() {
             <Users users={users} onChanged={changed} />
           </TabsContent>
           <TabsContent value="fraud">
-            <CardTitle>AI-flagged suspicious activity</CardTitle>
-            {alerts.error && !alerts.data && <ErrorState title="Alerts could not be loaded." onRetry={alerts.reload} />}
-            {alerts.data?.length === 0 && <EmptyState>No suspicious activity in the last 24 hours.</EmptyState>}
-            {!!alerts.data?.length && (
-              <TableScroll>
-                <Table aria-label="Fraud alerts">
-                  <thead>
-                    <tr>
-                      <th>Account</th>
-                      <th>Counterparty</th>
-                      <th className="num">Trades together</th>
-                      <th className="num">Trades (24h)</th>
-                      <th>Action</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {alerts.data.map((a) => (
-                      <tr key={`${a.account}-${a.counterparty_username}`}>
-                        <td>@{a.username}</td>
-                        <td>@{a.counterparty_username}</td>
-                        <td className="num">{formatInteger(a.trades_with_counterparty)}</td>
-                        <td className="num">{formatInteger(a.trades_24h)}</td>
-                        <td>
-                          <Button $size="sm" $variant="outline" onClick={() => comingSoon('Fraud Investigation')}>Investigate</Button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </Table>
-              </TableScroll>
-            )}
+            <Fraud version={version} onChanged={changed} />
           </TabsContent>
           <TabsContent value="revenue">
             <Revenue />

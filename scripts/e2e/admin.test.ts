@@ -104,3 +104,41 @@ test('the revenue report exports a CSV whose total is the sum of trade fees to t
   expect(Number(total[1])).toBe(Number(fees!.n));
   expect(total[3]).toBe(Number(fees!.s).toFixed(2));
 });
+
+test('two accounts wash-trade a token; the admin finds the alert and confirms it, suspending both', async () => {
+  const emails = ['washer_one@e2e.repx.dev', 'washer_two@e2e.repx.dev'];
+  for (const [i, email] of emails.entries()) await fundedUser(email.split('@')[0]!, 2000 + i);
+  // A token of their own with an empty book, so they only meet each other.
+  const [token] = await db<{ id: string }>(`insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
+    values ('Wash Co', 'washco', 'Business Leader', 50, 1000, 10) returning id`);
+  await db(`select private.issue_tokens($1, id, 100) from auth.users where email = $2`, [token!.id, emails[0]]);
+  // Orders placed as each account would place them (place_order reads the caller from the JWT claims).
+  const as = (email: string, sql: string, params: unknown[]) => app.backend.db.transaction(async (tx) => {
+    await tx.query(`select set_config('request.jwt.claim.sub', (select id::text from auth.users where email = $1), true)`, [email]);
+    return tx.query(sql, params);
+  });
+  const placeOrderAs = (email: string, side: string, type: string, amount: number, price: number | null) =>
+    as(email, 'select public.place_order($1, $2, $3, $4, $5)', [token!.id, side, type, amount, price]);
+  for (let i = 0; i < 2; i++) {
+    for (const [from, to] of [[emails[0]!, emails[1]!], [emails[1]!, emails[0]!]]) {
+      await placeOrderAs(from, 'sell', 'limit', 5, 10);
+      await placeOrderAs(to, 'buy', 'market', 5, null);
+    }
+  }
+
+  await admin.getByRole('tab', { name: 'Fraud Detection' }).click();
+  await admin.getByRole('button', { name: 'Scan now' }).click();
+  await expect(toastText(admin)).resolves.toMatchObject({ title: 'Scan Complete' });
+  const alert = admin.locator('[data-testid="alert-row"][data-rule="wash_trading"]').filter({ hasText: '@washer_one' }).filter({ hasText: '@washer_two' });
+  await alert.waitFor();
+  await admin.screenshot({ path: path.join(SCREENSHOTS, 'admin-fraud-1280.png'), fullPage: true });
+  await alert.getByRole('button', { name: 'Confirm' }).click();
+  const dialog = admin.getByRole('dialog', { name: 'Confirm wash trading alert' });
+  await dialog.locator('#alert-note').fill('One person behind both accounts.');
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(toastText(admin)).resolves.toMatchObject({ title: 'Alert Confirmed', description: '2 account(s) suspended.' });
+  const statuses = await db<{ status: string }>(`select p.status from profiles p join auth.users u on u.id = p.id where u.email = any($1)`, [emails]);
+  expect(statuses.map((s) => s.status)).toEqual(['suspended', 'suspended']);
+  await admin.getByRole('tab', { name: 'Audit Log' }).click();
+  await admin.getByTestId('audit-row').filter({ hasText: 'alert.confirmed' }).filter({ hasText: 'One person behind both accounts.' }).waitFor();
+});

@@ -8,6 +8,7 @@ import { createApp } from './app';
 import { attachRealtime } from './realtime/server';
 import { simulatedProvider } from './payments/simulated';
 import { startPaymentWorker } from './payments/worker';
+import { schedule } from './schedule';
 import { assertSafeToListen, installationJwtSecret } from './auth/secret';
 
 export interface BackendOptions {
@@ -24,6 +25,8 @@ export interface BackendOptions {
   publicUrl?: string;
   /** The simulated payment rail: its answer delay, how long withdrawals wait (cancellable), the lease. */
   payments?: { delayMs?: number; payoutAfterMs?: number; leaseMs?: number };
+  /** How often the fraud rules run over recent orders and trades. */
+  fraudScanMs?: number;
   log?: (line: string) => void;
 }
 
@@ -60,6 +63,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       pollMs: 1000,
       log: opts.log,
     });
+    const jobs = schedule(db, [{ name: 'fraud scan', sql: 'select private.scan_fraud()', everyMs: opts.fraudScanMs ?? 60_000 }], opts.log);
     await new Promise<void>((resolve, reject) => {
       app.server.once('error', reject);
       app.server.listen(port, host, resolve);
@@ -72,6 +76,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       anonKey: await app.keys.apiKey('anon'),
       serviceRoleKey: await app.keys.apiKey('service_role'),
       close: async () => {
+        jobs.close();
         await payments.close();
         await realtime.close();
         app.server.closeAllConnections();
@@ -100,6 +105,7 @@ export function backendOptionsFromEnv(): BackendOptions {
       payoutAfterMs: optionalNumber(process.env.PAYOUT_AFTER_MS),
       leaseMs: optionalNumber(process.env.PAYMENT_LEASE_MS),
     },
+    fraudScanMs: optionalNumber(process.env.FRAUD_SCAN_MS),
     log: process.env.LOG_REQUESTS === 'true' ? (l) => console.log(l) : (l) => l.startsWith('error') && console.error(l),
   };
 }

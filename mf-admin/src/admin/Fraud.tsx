@@ -1,0 +1,165 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import styled from 'styled-components';
+import {
+  Badge, Button, Dialog, DialogActions, EmptyState, ErrorState, Field, FormError, Muted, SkeletonRows, Table, TableScroll, Textarea,
+  formatDate, formatTime, toast, useQuery,
+} from '@repex/shared-ui';
+import { rpc } from './rpc';
+
+interface Alert {
+  id: number;
+  rule: string;
+  severity: 'low' | 'medium' | 'high';
+  status: 'open' | 'reviewing' | 'dismissed' | 'confirmed';
+  summary: string;
+  accounts: { id: string; username: string }[];
+  token_id: string | null;
+  token_name: string | null;
+  evidence: { trades?: number[]; orders?: number[] };
+  note: string | null;
+  updated_at: string;
+}
+
+const RULES: Record<string, string> = {
+  wash_trading: 'Wash trading', ring: 'Ring', spoofing: 'Spoofing', cancel_ratio: 'Cancel-to-fill ratio',
+  concentration: 'Concentration', new_account: 'New account, big trades',
+};
+const SEVERITY = { high: 'down', medium: 'secondary', low: 'secondary' } as const;
+
+const Toolbar = styled.div`
+  display: flex;
+  justify-content: space-between;
+  align-items: center;
+  gap: 8px;
+  flex-wrap: wrap;
+  margin-bottom: 12px;
+`;
+const Actions = styled.div`
+  display: flex;
+  gap: 6px;
+  flex-wrap: wrap;
+`;
+const Evidence = styled.small`
+  display: block;
+  color: ${({ theme }) => theme.colors.muted};
+  white-space: normal;
+  max-width: 360px;
+`;
+
+const ids = (label: string, list?: number[]) => (list?.length ? `${label} #${list.slice(0, 12).join(', #')}${list.length > 12 ? ` and ${list.length - 12} more` : ''}` : '');
+
+/** Fraud Detection: alerts raised by the database's rules, reviewed here; every decision audited. */
+export function Fraud({ onChanged, version }: { onChanged: () => void; version: number }) {
+  const alerts = useQuery(() => rpc<Alert[]>('admin_list_alerts', {}), [version]);
+  const [confirming, setConfirming] = useState<Alert | null>(null);
+
+  const review = async (a: Alert, status: 'reviewing' | 'dismissed') => {
+    try {
+      await rpc('admin_review_alert', { p_id: a.id, p_status: status });
+      toast({ title: status === 'reviewing' ? 'Alert Under Review' : 'Alert Dismissed', description: `${RULES[a.rule]} alert #${a.id}.` });
+      onChanged();
+    } catch (error) {
+      toast({ title: 'Action Failed', description: error instanceof Error ? error.message : String(error), variant: 'destructive' });
+    }
+  };
+  const scan = async () => {
+    try {
+      const seen = await rpc<number>('admin_run_fraud_scan');
+      toast({ title: 'Scan Complete', description: `${seen} suspicious pattern(s) in the last 24 hours.` });
+      onChanged();
+    } catch (error) {
+      toast({ title: 'Scan Failed', description: error instanceof Error ? error.message : String(error), variant: 'destructive' });
+    }
+  };
+
+  if (alerts.error && !alerts.data) return <ErrorState title="Alerts could not be loaded." message={alerts.error.message} onRetry={alerts.reload} />;
+  return (
+    <>
+      <Toolbar>
+        <Muted>Rules run over the last 24 hours of orders and trades, every minute.</Muted>
+        <Button $variant="outline" onClick={() => void scan()}>Scan now</Button>
+      </Toolbar>
+      <TableScroll>
+        <Table aria-label="Fraud alerts">
+          <thead>
+            <tr>
+              <th>Alert</th>
+              <th>Accounts</th>
+              <th>Evidence</th>
+              <th>Status</th>
+              <th>Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {!alerts.data && <SkeletonRows rows={3} columns={5} />}
+            {alerts.data?.map((a) => (
+              <tr key={a.id} data-testid="alert-row" data-rule={a.rule}>
+                <td>
+                  <strong>{RULES[a.rule]}</strong> <Badge $variant={SEVERITY[a.severity]}>{a.severity}</Badge>
+                  <br />
+                  {a.token_id && <Link to={`/trading/${a.token_id}`}>{a.token_name}</Link>}
+                  <Evidence>{a.summary}</Evidence>
+                  <Muted>{formatDate(a.updated_at)} {formatTime(a.updated_at)}</Muted>
+                </td>
+                <td>{a.accounts.map((x) => <div key={x.id}>@{x.username}</div>)}</td>
+                <td><Evidence>{[ids('Trades', a.evidence.trades), ids('Orders', a.evidence.orders)].filter(Boolean).join('; ')}</Evidence></td>
+                <td>
+                  <Badge $variant={a.status === 'confirmed' ? 'down' : a.status === 'dismissed' ? 'secondary' : 'default'}>{a.status}</Badge>
+                  {a.note && <Evidence>{a.note}</Evidence>}
+                </td>
+                <td>
+                  {(a.status === 'open' || a.status === 'reviewing') && (
+                    <Actions>
+                      {a.status === 'open' && <Button $size="sm" $variant="outline" onClick={() => void review(a, 'reviewing')}>Review</Button>}
+                      <Button $size="sm" $variant="ghost" onClick={() => void review(a, 'dismissed')}>Dismiss</Button>
+                      <Button $size="sm" $variant="destructive" onClick={() => setConfirming(a)}>Confirm</Button>
+                    </Actions>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </TableScroll>
+      {alerts.data?.length === 0 && <EmptyState>No suspicious activity in the last 24 hours.</EmptyState>}
+      {confirming && <ConfirmDialog alert={confirming} onClose={() => setConfirming(null)} onDone={onChanged} />}
+    </>
+  );
+}
+
+function ConfirmDialog({ alert, onClose, onDone }: { alert: Alert; onClose: () => void; onDone: () => void }) {
+  const [note, setNote] = useState('');
+  const [suspend, setSuspend] = useState(true);
+  const [error, setError] = useState<string>();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      const result = await rpc<{ suspended: number }>('admin_review_alert', { p_id: alert.id, p_status: 'confirmed', p_note: note, p_suspend: suspend });
+      toast({ title: 'Alert Confirmed', description: result.suspended ? `${result.suspended} account(s) suspended.` : 'No account was suspended.' });
+      onDone();
+      onClose();
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    }
+  };
+  return (
+    <Dialog title={`Confirm ${RULES[alert.rule]?.toLowerCase()} alert`} onClose={onClose}>
+      <form onSubmit={submit} aria-label="Confirm alert" style={{ display: 'flex', flexDirection: 'column', gap: 14 }}>
+        <Muted>{alert.summary}</Muted>
+        <Field label="Note (kept in the audit log)" htmlFor="alert-note">
+          <Textarea id="alert-note" value={note} maxLength={500} onChange={(e) => setNote(e.target.value)} />
+        </Field>
+        <label style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+          <input type="checkbox" checked={suspend} onChange={(e) => setSuspend(e.target.checked)} />
+          Suspend {alert.accounts.map((a) => `@${a.username}`).join(', ')}
+        </label>
+        {error && <FormError>{error}</FormError>}
+        <DialogActions>
+          <Button type="button" $variant="outline" onClick={onClose}>Cancel</Button>
+          <Button type="submit" $variant="destructive">Confirm</Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
