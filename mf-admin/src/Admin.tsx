@@ -10,7 +10,7 @@ import { Fraud } from './admin/Fraud';
 import { Revenue } from './admin/Revenue';
 import { SettingsForm } from './admin/Settings';
 import { rpc } from './admin/rpc';
-import type { AdminUser, Stats } from './admin/types';
+import type { Stats } from './admin/types';
 import { Users } from './admin/Users';
 
 
@@ -34,7 +34,6 @@ export default function Admin() {
   const navigate = useNavigate();
   const [version, setVersion] = useState(0);
   const stats = useQuery(() => rpc<Stats>('admin_dashboard_stats'), [version]);
-  const users = useQuery(() => rpc<AdminUser[]>('admin_list_users', { p_limit: 500 }), [version]);
   const s = stats.data;
   const changed = () => setVersion((v) => v + 1);
 
@@ -74,7 +73,7 @@ export default function Admin() {
             <TabsTrigger value="audit">Audit Log</TabsTrigger>
           </TabsList>
           <TabsContent value="users">
-            <Users users={users} onChanged={changed} />
+            <Users version={version} onChanged={changed} />
           </TabsContent>
           <TabsContent value="fraud">
             <Fraud version={version} onChanged={changed} />

@@ -114,6 +114,12 @@ test('toasts: one at a time, F8 focuses them, a swipe right dismisses, and they 
   const focused = () => document.activeElement?.closest('[role=region]')?.getAttribute('aria-label') ?? null;
   await expect(page.evaluate(focused)).resolves.toMatch(/Notification/);
 
+  // Swipe once the toast has slid in (its enter animation moves it from beyond the right edge).
+  await page.waitForFunction(() => {
+    const r = document.querySelector('[data-testid=toast]')?.getBoundingClientRect();
+    return !!r && r.right <= window.innerWidth && r.left > 0;
+  });
+  await page.waitForTimeout(250);
   const box = (await page.getByTestId('toast').boundingBox())!;
   await page.mouse.move(box.x + 20, box.y + box.height / 2);
   await page.mouse.down();

@@ -182,3 +182,56 @@ describe.each(ENGINES)('revenue reports on %s', (engine) => {
     for (const c of [user.client, client(backend.url)]) expect((await c.rpc('admin_revenue', {})).error).not.toBeNull();
   });
 });
+
+describe.each(ENGINES)('the accounts table on %s', (engine) => {
+  let backend: Backend;
+  let admin: SupabaseClient;
+  beforeAll(async () => {
+    backend = await backendFor(engine)();
+    admin = await signedIn(backend.url, ADMIN);
+  });
+  afterAll(() => backend.close());
+
+  interface Row { id: string; username: string; status: string; total: number; trades_30d: number }
+  const list = async (args: Record<string, unknown>) => {
+    const { data, error } = await admin.rpc('admin_list_users', args);
+    expect(error).toBeNull();
+    return data as Row[];
+  };
+
+  it('searches, filters, sorts and pages in the database, with the total count', async () => {
+    const prefix = `pg${Date.now().toString(36)}`;
+    const users = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+      backend.db.query<{ id: string }>(`insert into auth.users (email, raw_user_meta_data) values ($1, $2) returning id`,
+        [`${prefix}${String(i).padStart(2, '0')}@test.repx.dev`, { username: `${prefix}_${String(i).padStart(2, '0')}` }])));
+    const first = await list({ p_search: prefix, p_sort: 'username', p_desc: false, p_limit: 5 });
+    expect(first.map((r) => r.username)).toEqual([0, 1, 2, 3, 4].map((i) => `${prefix}_0${i}`));
+    expect(first[0]!.total).toBe(12);
+    const last = await list({ p_search: prefix, p_sort: 'username', p_desc: false, p_limit: 5, p_offset: 10 });
+    expect(last.map((r) => r.username)).toEqual([`${prefix}_10`, `${prefix}_11`]);
+    expect((await list({ p_search: prefix.toUpperCase(), p_limit: 100 })).length).toBe(12); // case-insensitive
+    expect(await list({ p_search: '%', p_limit: 100 })).toEqual([]); // a wildcard typed is a character, not a pattern
+
+    await admin.rpc('admin_set_account_status', { p_user: users[3]![0]!.id, p_status: 'suspended', p_reason: 'Testing filters.' });
+    expect((await list({ p_search: prefix, p_filter: 'suspended' })).map((r) => r.username)).toEqual([`${prefix}_03`]);
+    expect((await admin.rpc('admin_list_users', { p_sort: 'trades' })).error?.message).toBe('Sort by joined, username, name, last_sign_in or status.');
+  });
+
+  it('Details opens one account: balances, holdings, orders, trades, payments, sessions and activity', async () => {
+    const token = await freshToken(backend);
+    const t = await trader(backend, { cash: 500, token, tokens: 10 });
+    await t.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 4, p_price: 12 });
+    await admin.rpc('admin_set_verified', { p_user: t.id, p_verified: true });
+    const { data, error } = await admin.rpc('admin_account_details', { p_user: t.id });
+    expect(error).toBeNull();
+    expect(data).toMatchObject({
+      cash: { available: 500, reserved: 0, pending_withdrawal: 0 },
+      holdings: [{ token_id: token, amount: 10, reserved: 4 }],
+      open_orders: [{ side: 'sell', price: 12, amount: 4 }],
+      payments: [{ type: 'deposit', amount: 500, status: 'completed' }],
+      activity: [{ action: 'account.verify', actor: 'repx_admin' }],
+    });
+    expect((data as { sessions: unknown[] }).sessions).toHaveLength(1);
+    expect((await t.client.rpc('admin_account_details', { p_user: t.id })).error).not.toBeNull();
+  });
+});

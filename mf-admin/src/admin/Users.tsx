@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import styled from 'styled-components';
 import {
-  Badge, Button, ErrorState, Muted, SkeletonRows, Table, TableScroll, VerifiedBadge, formatDate, formatInteger, toast, useAppStore,
-  type QueryState,
+  Badge, Button, EmptyState, ErrorState, Input, Muted, Select, SkeletonRows, Table, TableScroll, VerifiedBadge, formatDate, formatInteger,
+  toast, useAppStore, useQuery,
 } from '@repex/shared-ui';
-import { ApproveDialog, RejectDialog, SuspendDialog } from './AccountDialogs';
+import { ApproveDialog, DetailsDialog, RejectDialog, SuspendDialog } from './AccountDialogs';
 import { rpc } from './rpc';
 import type { AdminUser } from './types';
 
@@ -19,12 +19,50 @@ const Badges = styled.div`
   flex-wrap: wrap;
 `;
 
-type Open = { kind: 'approve' | 'reject' | 'suspend'; user: AdminUser } | null;
+const Toolbar = styled.div`
+  display: flex;
+  gap: 8px;
+  flex-wrap: wrap;
+  margin-bottom: 12px;
+  input { flex: 1; min-width: 200px; }
+  select { width: auto; min-width: 150px; }
+`;
+const Pager = styled.div`
+  display: flex;
+  justify-content: space-between;
+  align-items: center;
+  gap: 8px;
+  margin-top: 12px;
+`;
 
-/** User Management: each row's actions fit the account's state; none on the admin's own row. */
-export function Users({ users, onChanged }: { users: QueryState<AdminUser[]>; onChanged: () => void }) {
+const PAGE = 25;
+const FILTERS = [['all', 'All accounts'], ['applications', 'Token applications'], ['active', 'Active'], ['suspended', 'Suspended'], ['verified', 'Verified']] as const;
+const SORTS = [['joined:desc', 'Newest first'], ['joined:asc', 'Oldest first'], ['username:asc', 'Username A-Z'], ['name:asc', 'Name A-Z'],
+  ['last_sign_in:desc', 'Last sign-in'], ['status:desc', 'Suspended first']] as const;
+
+type Open = { kind: 'approve' | 'reject' | 'suspend' | 'details'; user: AdminUser } | null;
+
+/**
+ * User Management: accounts searched, filtered, sorted and paged by the database; each row's
+ * actions fit the account's state; none on the admin's own row.
+ */
+export function Users({ version, onChanged }: { version: number; onChanged: () => void }) {
   const me = useAppStore((s) => s.session?.user.id);
   const [open, setOpen] = useState<Open>(null);
+  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState('');
+  const [filter, setFilter] = useState<string>('all');
+  const [sort, setSort] = useState<string>('joined:desc');
+  const [page, setPage] = useState(0);
+  useEffect(() => {
+    const timer = setTimeout(() => { setSearch(typed.trim()); setPage(0); }, 250);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const [sortKey, direction] = sort.split(':');
+  const users = useQuery(() => rpc<AdminUser[]>('admin_list_users', {
+    p_search: search || null, p_filter: filter, p_sort: sortKey, p_desc: direction === 'desc', p_limit: PAGE, p_offset: page * PAGE,
+  }), [search, filter, sort, page, version]);
+  const total = users.data?.[0]?.total ?? 0;
 
   const act = async (title: string, description: string, fn: string, args: Record<string, unknown>) => {
     try {
@@ -39,6 +77,15 @@ export function Users({ users, onChanged }: { users: QueryState<AdminUser[]>; on
   if (users.error && !users.data) return <ErrorState title="Users could not be loaded." message={users.error.message} onRetry={users.reload} />;
   return (
     <>
+      <Toolbar>
+        <Input type="search" aria-label="Search accounts" placeholder="Search by username, name or email..." value={typed} onChange={(e) => setTyped(e.target.value)} />
+        <Select aria-label="Show" value={filter} onChange={(e) => { setFilter(e.target.value); setPage(0); }}>
+          {FILTERS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+        </Select>
+        <Select aria-label="Sort" value={sort} onChange={(e) => { setSort(e.target.value); setPage(0); }}>
+          {SORTS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+        </Select>
+      </Toolbar>
       <TableScroll>
         <Table aria-label="Users">
           <thead>
@@ -71,6 +118,8 @@ export function Users({ users, onChanged }: { users: QueryState<AdminUser[]>; on
                 <td>
                   {u.id === me ? (
                     <Muted>Your account</Muted>
+                  ) : u.role === 'admin' ? (
+                    <Button $size="sm" $variant="ghost" onClick={() => setOpen({ kind: 'details', user: u })}>Details</Button>
                   ) : (
                     <Actions>
                       {u.application_id !== null && (
@@ -87,6 +136,7 @@ export function Users({ users, onChanged }: { users: QueryState<AdminUser[]>; on
                           Reinstate
                         </Button>
                       )}
+                      <Button $size="sm" $variant="ghost" onClick={() => setOpen({ kind: 'details', user: u })}>Details</Button>
                       <Button $size="sm" $variant="ghost"
                         onClick={() => void act(u.verified ? 'Badge Removed' : 'Account Verified', `@${u.username} is ${u.verified ? 'no longer' : 'now'} verified.`,
                           'admin_set_verified', { p_user: u.id, p_verified: !u.verified })}>
@@ -100,6 +150,17 @@ export function Users({ users, onChanged }: { users: QueryState<AdminUser[]>; on
           </tbody>
         </Table>
       </TableScroll>
+      {users.data?.length === 0 && <EmptyState>No account matches.</EmptyState>}
+      {total > PAGE && (
+        <Pager>
+          <Muted>{formatInteger(page * PAGE + 1)}–{formatInteger(Math.min((page + 1) * PAGE, total))} of {formatInteger(total)}</Muted>
+          <div style={{ display: 'flex', gap: 8 }}>
+            <Button $size="sm" $variant="outline" disabled={page === 0} onClick={() => setPage(page - 1)}>Previous</Button>
+            <Button $size="sm" $variant="outline" disabled={(page + 1) * PAGE >= total} onClick={() => setPage(page + 1)}>Next</Button>
+          </div>
+        </Pager>
+      )}
+      {open?.kind === 'details' && <DetailsDialog user={open.user} onClose={() => setOpen(null)} />}
       {open?.kind === 'approve' && <ApproveDialog user={open.user} onClose={() => setOpen(null)} onDone={onChanged} />}
       {open?.kind === 'reject' && <RejectDialog user={open.user} onClose={() => setOpen(null)} onDone={onChanged} />}
       {open?.kind === 'suspend' && <SuspendDialog user={open.user} onClose={() => setOpen(null)} onDone={onChanged} />}
