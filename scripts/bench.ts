@@ -75,7 +75,7 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
   await prepared.close();
 
   const port = await freePort();
-  const server = await spawnServer({ ...store.env, SUPABASE_PORT: String(port), JWT_SECRET: DEMO_JWT_SECRET, SEED: 'false', LOG_REQUESTS: 'false' });
+  const server = await spawnServer({ ...store.env, SUPABASE_PORT: String(port), JWT_SECRET: DEMO_JWT_SECRET, SEED: 'false', LOG_REQUESTS: 'false', RATE_LIMITS: 'off' });
   const url = `http://localhost:${port}`;
   const clients = await Promise.all(emails.map((email) => signedIn(url, { email, password: 'password-123' })));
   const rows = [];
@@ -158,7 +158,7 @@ async function benchMarketListing(engine: 'pglite' | 'postgres') {
     analyze;`);
   await prepared.close();
   const port = await freePort();
-  const server = await spawnServer({ ...store.env, SUPABASE_PORT: String(port), JWT_SECRET: DEMO_JWT_SECRET });
+  const server = await spawnServer({ ...store.env, SUPABASE_PORT: String(port), JWT_SECRET: DEMO_JWT_SECRET, RATE_LIMITS: 'off' });
   const c = await signedIn(`http://localhost:${port}`, DEMO_ACCOUNTS.user);
   const time = async (run: () => PromiseLike<{ error: unknown }>) => {
     const samples: number[] = [];

@@ -2,6 +2,8 @@ import http from 'node:http';
 import { DatabaseUnavailable, type Database } from './db/database';
 import { HttpError, applyCors, bearer, sendEmpty, sendJson } from './http/io';
 import { authRoutes } from './auth/routes';
+import { PasswordHasher } from './auth/passwords';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rateLimit';
 import { JwtKeys } from './auth/jwt';
 import type { AuthSettings } from './auth/sessions';
 import { Catalog } from './rest/catalog';
@@ -14,6 +16,7 @@ export interface AppOptions {
   jwtExpiry: number;
   /** The URL clients use, for the JWT issuer. */
   publicUrl: string;
+  rateLimits?: RateLimits;
   log?: (line: string) => void;
 }
 
@@ -25,7 +28,8 @@ export async function createApp(opts: AppOptions) {
   const settings: AuthSettings = { keys, jwtExpiry: opts.jwtExpiry, issuer: `${opts.publicUrl}/auth/v1` };
   // Migrations run before the server starts, so the schema cache is read once.
   const catalog = await Catalog.load(opts.db);
-  const auth = authRoutes(opts.db, settings);
+  const passwords = new PasswordHasher();
+  const auth = authRoutes(opts.db, settings, passwords, opts.rateLimits ?? DEFAULT_RATE_LIMITS);
   const rest = restRoutes(opts.db, () => catalog);
 
   /** The gateway's check: every request carries a valid project key (anon or service_role). */
@@ -89,5 +93,5 @@ export async function createApp(opts: AppOptions) {
       .finally(() => opts.log?.(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms`));
   });
 
-  return { server, keys };
+  return { server, keys, close: () => passwords.close() };
 }

@@ -9,6 +9,7 @@ import { attachRealtime } from './realtime/server';
 import { simulatedProvider } from './payments/simulated';
 import { startPaymentWorker } from './payments/worker';
 import { schedule } from './schedule';
+import { rateLimitsFromEnv, type RateLimits } from './http/rateLimit';
 import { assertSafeToListen, installationJwtSecret } from './auth/secret';
 
 export interface BackendOptions {
@@ -25,6 +26,8 @@ export interface BackendOptions {
   publicUrl?: string;
   /** The simulated payment rail: its answer delay, how long withdrawals wait (cancellable), the lease. */
   payments?: { delayMs?: number; payoutAfterMs?: number; leaseMs?: number };
+  /** Auth rate limits (GoTrue-like defaults). */
+  rateLimits?: RateLimits;
   /** How often the fraud rules run over recent orders and trades. */
   fraudScanMs?: number;
   log?: (line: string) => void;
@@ -54,6 +57,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       jwtSecret,
       jwtExpiry: opts.jwtExpiry ?? 3600,
       publicUrl,
+      rateLimits: opts.rateLimits,
       log: opts.log,
     });
     const realtime = await attachRealtime(app.server, db, app.keys, opts.log);
@@ -81,6 +85,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
         await realtime.close();
         app.server.closeAllConnections();
         await new Promise<void>((resolve) => app.server.close(() => resolve()));
+        await app.close();
         await db.close();
       },
     };
@@ -106,6 +111,7 @@ export function backendOptionsFromEnv(): BackendOptions {
       leaseMs: optionalNumber(process.env.PAYMENT_LEASE_MS),
     },
     fraudScanMs: optionalNumber(process.env.FRAUD_SCAN_MS),
+    rateLimits: rateLimitsFromEnv(process.env.RATE_LIMITS),
     log: process.env.LOG_REQUESTS === 'true' ? (l) => console.log(l) : (l) => l.startsWith('error') && console.error(l),
   };
 }

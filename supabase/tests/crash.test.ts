@@ -20,7 +20,7 @@ describe.each(ENGINES)('a crash of the server on %s', (engine) => {
     const url = `http://localhost:${port}`;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'repex-crash-'));
     const databaseUrl = engine === 'postgres' ? await createDatabase('repex_crash') : '';
-    const env = { SUPABASE_PORT: String(port), DATA_DIR: path.join(dataDir, 'db'), DATABASE_URL: databaseUrl, JWT_SECRET };
+    const env = { SUPABASE_PORT: String(port), DATA_DIR: path.join(dataDir, 'db'), DATABASE_URL: databaseUrl, JWT_SECRET, RATE_LIMITS: 'off' };
     // Prepare traders with cash and tokens of a fresh token, in-process, before the server runs.
     const prepared = await startBackend({ port: 0, dataDir: env.DATA_DIR, databaseUrl: databaseUrl || undefined, jwtSecret: JWT_SECRET });
     const token = await freshToken(prepared);

@@ -32,7 +32,7 @@ describe.each(ENGINES)('a crash of the server while deposits are being confirmed
     // A slow rail, so confirmations are in flight when the process dies; a short lease, so the
     // restarted server hands what was left processing to the provider again.
     const env = {
-      SUPABASE_PORT: String(port), DATA_DIR: path.join(dataDir, 'db'), DATABASE_URL: databaseUrl, JWT_SECRET,
+      SUPABASE_PORT: String(port), DATA_DIR: path.join(dataDir, 'db'), DATABASE_URL: databaseUrl, JWT_SECRET, RATE_LIMITS: 'off',
       PAYMENT_DELAY_MS: '400', PAYMENT_LEASE_MS: '1000',
     };
     let server = await spawnServer(env);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startBackend, type Backend } from '../../../supabase/server/index';
+import { NO_RATE_LIMITS } from '../../../supabase/server/http/rateLimit';
 import { freePort } from '../../lib/ports';
 import { startFrontends, type Stack } from '../../lib/stack';
 import type { StackPorts } from '../../lib/config';
@@ -33,7 +34,7 @@ export async function startApp(): Promise<E2EApp> {
     supabase: await freePort(),
     remotes: Object.fromEntries(await Promise.all(REMOTE_NAMES.map(async (n) => [n, await freePort()]))) as Record<RemoteName, number>,
   };
-  const backend = await startBackend({ port: ports.supabase });
+  const backend = await startBackend({ port: ports.supabase, rateLimits: NO_RATE_LIMITS });
   const frontends = await startFrontends(ports, backend.anonKey);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,

@@ -21,6 +21,10 @@ export const AuthErrors = {
   missingSub: () => authError(403, 'bad_jwt', 'invalid claim: missing sub claim'),
   userNotFound: () => authError(403, 'user_not_found', 'User from sub claim in JWT does not exist'),
   sessionNotFound: () => authError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist'),
+  /** GoTrue's 429, with how long to wait. */
+  rateLimited: (retryAfterSeconds: number, message = 'Request rate limit reached') =>
+    new HttpError(429, { code: 'over_request_rate_limit', error_code: 'over_request_rate_limit', msg: message, message },
+      { ...API_VERSION_HEADER, 'Retry-After': String(retryAfterSeconds) }),
   weakPassword: (min: number) =>
     authError(422, 'weak_password', `Password should be at least ${min} characters.`, { weak_password: { reasons: ['length'] } }),
 };

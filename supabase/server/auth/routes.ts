@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import bcrypt from 'bcryptjs';
+import { RateLimiter, type RateLimits } from '../http/rateLimit';
+import { BCRYPT_COST, type PasswordHasher } from './passwords';
 import type { Database, Queryable } from '../db/database';
 import { isPgError } from '../db/database';
 import { bearer, readJson, sendEmpty, sendJson } from '../http/io';
@@ -10,7 +12,6 @@ import type { Claims } from './jwt';
 
 const PASSWORD_MIN = 6;
 const PASSWORD_MAX = 72; // bcrypt reads no further
-const BCRYPT_COST = 10;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** A rotated refresh token may be presented again this long (several tabs refreshing at once). */
 const REUSE_WINDOW_MS = 10_000;
@@ -42,8 +43,19 @@ async function findUser(q: Queryable, id: string): Promise<UserRow | undefined> 
 }
 
 /** The /auth/v1 subset of GoTrue that supabase-js uses for email and password accounts. */
-export function authRoutes(db: Database, settings: AuthSettings) {
+export function authRoutes(db: Database, settings: AuthSettings, passwords: PasswordHasher, limits: RateLimits) {
+  const limiter = Object.fromEntries(
+    Object.entries(limits).map(([name, l]) => [name, new RateLimiter(l.capacity, l.perSeconds)]),
+  ) as Record<keyof RateLimits, RateLimiter>;
+  /** Takes a token from `name`'s bucket for `key`, or refuses with 429 and Retry-After. */
+  const limit = (name: keyof RateLimits, key: string, message?: string) => {
+    const wait = limiter[name].take(key);
+    if (wait > 0) throw AuthErrors.rateLimited(wait, message);
+  };
+  const address = (req: IncomingMessage) => req.socket.remoteAddress ?? 'unknown';
+
   async function signup(req: IncomingMessage, res: ServerResponse) {
+    limit('signUp', address(req));
     const body = asBody(await readJson(req));
     const email = str(body.email).trim().toLowerCase();
     const password = str(body.password);
@@ -53,7 +65,7 @@ export function authRoutes(db: Database, settings: AuthSettings) {
     if (!password) throw authError(400, 'validation_failed', 'Signup requires a valid password');
     checkPassword(password);
     const data = asBody(body.data);
-    const hash = await bcrypt.hash(password, BCRYPT_COST);
+    const hash = await passwords.hash(password);
     try {
       const session = await db.transaction(async (tx) => {
         if (await findUserByEmail(tx, email)) throw authError(422, 'user_already_exists', 'User already registered');
@@ -75,9 +87,17 @@ export function authRoutes(db: Database, settings: AuthSettings) {
     const email = str(body.email).trim();
     const password = str(body.password);
     if (!email || !password) throw AuthErrors.missingCredentials();
+    limit('signIn', address(req));
+    // An account that met too many wrong passwords is locked for a while, from every address.
+    const account = email.toLowerCase();
+    const locked = limiter.accountFailures.waitFor(account);
+    if (locked > 0) throw AuthErrors.rateLimited(locked, 'Too many failed sign-in attempts for this account. Try again later.');
     const user = await findUserByEmail(db, email);
-    const ok = await bcrypt.compare(password, user?.encrypted_password ?? DUMMY_HASH);
-    if (!user || !user.encrypted_password || !ok) throw AuthErrors.invalidCredentials();
+    const ok = await passwords.compare(password, user?.encrypted_password ?? DUMMY_HASH);
+    if (!user || !user.encrypted_password || !ok) {
+      limiter.accountFailures.take(account);
+      throw AuthErrors.invalidCredentials();
+    }
     if (user.banned) throw AuthErrors.banned();
     if (!user.email_confirmed_at) throw authError(400, 'email_not_confirmed', 'Email not confirmed');
     const session = await db.transaction(async (tx) => {
@@ -91,6 +111,7 @@ export function authRoutes(db: Database, settings: AuthSettings) {
   }
 
   async function refreshGrant(req: IncomingMessage, res: ServerResponse) {
+    limit('refresh', address(req));
     const token = str(asBody(await readJson(req)).refresh_token);
     if (!token) throw authError(400, 'validation_failed', 'refresh_token required');
     const session = await db.transaction(async (tx) => {
@@ -166,10 +187,11 @@ export function authRoutes(db: Database, settings: AuthSettings) {
     if (body.password !== undefined) {
       const password = str(body.password);
       checkPassword(password);
-      if (user.encrypted_password && (await bcrypt.compare(password, user.encrypted_password))) {
+      limit('passwordChange', user.id);
+      if (user.encrypted_password && (await passwords.compare(password, user.encrypted_password))) {
         throw authError(422, 'same_password', 'New password should be different from the old password.');
       }
-      hash = await bcrypt.hash(password, BCRYPT_COST);
+      hash = await passwords.hash(password);
     }
     let email: string | null = null;
     if (body.email !== undefined) {

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { startBackend, type Backend, type BackendOptions } from '../../server/index';
 import { DEMO_JWT_SECRET } from '../../server/demo';
+import { NO_RATE_LIMITS } from '../../server/http/rateLimit';
 
 /** The PostgreSQL server the suite may use; .ci/run sets TEST_DATABASE_URL explicitly. */
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -29,7 +30,7 @@ export async function dropDatabase(url: string): Promise<void> {
 /** A backend on a fresh database of the PostgreSQL server, dropped when the backend closes. */
 async function startOnPostgres(extra: BackendOptions = {}): Promise<Backend> {
   const url = await createDatabase();
-  const backend = await startBackend({ port: 0, databaseUrl: url, jwtSecret: DEMO_JWT_SECRET, ...extra });
+  const backend = await startBackend({ port: 0, databaseUrl: url, jwtSecret: DEMO_JWT_SECRET, rateLimits: NO_RATE_LIMITS, ...extra });
   return {
     ...backend,
     close: async () => {
@@ -45,9 +46,11 @@ async function startOnPostgres(extra: BackendOptions = {}): Promise<Backend> {
  */
 export const ENGINES: Engine[] = process.env.TEST_ENGINES ? (process.env.TEST_ENGINES.split(',') as Engine[]) : ['pglite', 'postgres'];
 
-/** Integration tests sign their clients with the CLI's demo keys (helpers/clients), so they ask for its secret. */
+/**
+ * The suites sign up and in far more often than people do, so auth rate limits are off here
+ * (rate-limit.test.ts tests the real ones). Integration tests sign their clients with the CLI's demo keys (helpers/clients), so they ask for its secret. */
 export function backendFor(name: Engine, extra: BackendOptions = {}): () => Promise<Backend> {
-  return name === 'pglite' ? () => startBackend({ port: 0, jwtSecret: DEMO_JWT_SECRET, ...extra }) : () => startOnPostgres(extra);
+  return name === 'pglite' ? () => startBackend({ port: 0, jwtSecret: DEMO_JWT_SECRET, rateLimits: NO_RATE_LIMITS, ...extra }) : () => startOnPostgres(extra);
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `ms`. */

@@ -1,0 +1,65 @@
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+
+/** bcrypt's cost, as GoTrue's; hashes stay compatible with GoTrue and pgcrypto's crypt(). */
+export const BCRYPT_COST = 10;
+
+// The worker runs bcryptjs synchronously: a hash takes tens of milliseconds of CPU, off the event loop.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const bcrypt = require(workerData.bcrypt);
+parentPort.on('message', ({ id, op, password, hash, cost }) => {
+  try {
+    parentPort.postMessage({ id, result: op === 'hash' ? bcrypt.hashSync(password, cost) : bcrypt.compareSync(password, hash) });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String(error && error.message || error) });
+  }
+});`;
+
+type Pending = { resolve: (v: string | boolean) => void; reject: (e: Error) => void };
+
+/**
+ * Password hashing in a small pool of worker threads, so fifty sign-ins at once do not hold up
+ * every other request: the event loop only posts messages.
+ */
+export class PasswordHasher {
+  private readonly workers: Worker[];
+  private readonly pending = new Map<number, Pending>();
+  private next = 0;
+  private turn = 0;
+
+  constructor(size = Math.max(1, Math.min(4, os.availableParallelism() - 1))) {
+    const bcrypt = require.resolve('bcryptjs');
+    this.workers = Array.from({ length: size }, () => {
+      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcrypt } });
+      worker.on('message', ({ id, result, error }: { id: number; result?: string | boolean; error?: string }) => {
+        const p = this.pending.get(id);
+        this.pending.delete(id);
+        if (error !== undefined) p?.reject(new Error(error));
+        else p?.resolve(result!);
+      });
+      worker.unref(); // never keeps the process alive
+      return worker;
+    });
+  }
+
+  private run(message: Record<string, unknown>): Promise<string | boolean> {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.workers[this.turn++ % this.workers.length]!.postMessage({ id, ...message });
+    });
+  }
+
+  hash(password: string): Promise<string> {
+    return this.run({ op: 'hash', password, cost: BCRYPT_COST }) as Promise<string>;
+  }
+
+  compare(password: string, hash: string): Promise<boolean> {
+    return this.run({ op: 'compare', password, hash }) as Promise<boolean>;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Token buckets, as GoTrue limits its endpoints: each key (an address, an account) holds up to
+ * `capacity` tokens and regains them steadily over `perSeconds`; a request takes one or is refused
+ * with how long to wait. In memory: one server process (PostgreSQL scale-out would move them to
+ * the database).
+ */
+export class RateLimiter {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    readonly capacity: number,
+    readonly perSeconds: number,
+  ) {}
+
+  private refill(key: string, now: number) {
+    const rate = this.capacity / (this.perSeconds * 1000);
+    const b = this.buckets.get(key) ?? { tokens: this.capacity, at: now };
+    b.tokens = Math.min(this.capacity, b.tokens + (now - b.at) * rate);
+    b.at = now;
+    this.buckets.set(key, b);
+    if (this.buckets.size > 50_000) this.prune(now);
+    return b;
+  }
+
+  /** Seconds to wait before a token is available, or 0 if one is. */
+  waitFor(key: string, now = Date.now()): number {
+    const b = this.refill(key, now);
+    return b.tokens >= 1 ? 0 : Math.ceil(((1 - b.tokens) * this.perSeconds) / this.capacity);
+  }
+
+  /** Takes a token: 0 if it was there, else the seconds to wait (nothing taken). */
+  take(key: string, now = Date.now()): number {
+    const wait = this.waitFor(key, now);
+    if (wait === 0) this.buckets.get(key)!.tokens -= 1;
+    return wait;
+  }
+
+  /** Full buckets carry no information: drop them. */
+  private prune(now: number) {
+    for (const [key, b] of this.buckets) {
+      if (b.tokens + ((now - b.at) * this.capacity) / (this.perSeconds * 1000) >= this.capacity) this.buckets.delete(key);
+    }
+  }
+}
+
+export interface RateLimits {
+  /** Sign-in attempts per address. */
+  signIn: { capacity: number; perSeconds: number };
+  /** Sign-ups per address. */
+  signUp: { capacity: number; perSeconds: number };
+  /** Token refreshes per address. */
+  refresh: { capacity: number; perSeconds: number };
+  /** Failed sign-ins per account (a lockout that an attacker with many addresses also meets). */
+  accountFailures: { capacity: number; perSeconds: number };
+  /** Password changes per account. */
+  passwordChange: { capacity: number; perSeconds: number };
+}
+
+/** GoTrue-like defaults: bursts of 30 per address in 5 minutes; 10 wrong passwords per account in 15. */
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  signIn: { capacity: 30, perSeconds: 300 },
+  signUp: { capacity: 30, perSeconds: 300 },
+  refresh: { capacity: 150, perSeconds: 300 },
+  accountFailures: { capacity: 10, perSeconds: 900 },
+  passwordChange: { capacity: 10, perSeconds: 300 },
+};
+
+const UNLIMITED = { capacity: 1_000_000, perSeconds: 1 };
+/** For test suites and benchmarks, which sign up and in far more often than people do. */
+export const NO_RATE_LIMITS: RateLimits = {
+  signIn: UNLIMITED, signUp: UNLIMITED, refresh: UNLIMITED, accountFailures: UNLIMITED, passwordChange: UNLIMITED,
+};
+
+/**
+ * RATE_LIMITS="signIn=30/300,signUp=10/3600" overrides some of the defaults (count/seconds);
+ * RATE_LIMITS=off lifts them all (tests, benchmarks).
+ */
+export function rateLimitsFromEnv(text: string | undefined): RateLimits {
+  if (text === 'off') return NO_RATE_LIMITS;
+  const limits = structuredClone(DEFAULT_RATE_LIMITS);
+  for (const part of (text ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^(\w+)=(\d+)\/(\d+)$/.exec(part);
+    if (!m || !(m[1]! in limits)) throw new Error(`RATE_LIMITS: cannot read "${part}" (expected name=count/seconds, names: ${Object.keys(limits).join(', ')})`);
+    limits[m[1] as keyof RateLimits] = { capacity: Number(m[2]), perSeconds: Number(m[3]) };
+  }
+  return limits;
+}
