@@ -30,7 +30,7 @@ export async function createApp(opts: AppOptions) {
   const catalog = await Catalog.load(opts.db);
   const passwords = new PasswordHasher();
   const auth = authRoutes(opts.db, settings, passwords, opts.rateLimits ?? DEFAULT_RATE_LIMITS);
-  const rest = restRoutes(opts.db, () => catalog);
+  const rest = restRoutes(opts.db, () => catalog, opts.log);
 
   /** The gateway's check: every request carries a valid project key (anon or service_role). */
   async function checkApiKey(req: http.IncomingMessage, url: URL): Promise<void> {

@@ -43,3 +43,30 @@ describe.each(ENGINES)('the REST subset on %s', (engine) => {
     expect((await c.from('watchlist').delete()).error).toMatchObject({ code: '21000', message: 'DELETE requires a WHERE clause' });
   });
 });
+
+describe.each(ENGINES)('bad requests get a 4xx and no SQL text on %s', (engine) => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor(engine)();
+  });
+  afterAll(() => backend.close());
+
+  it('refuses deep logic trees, huge selects, empty updates and writes to views with PostgREST-style 4xx', async () => {
+    const c = await signedIn(backend.url, DEMO);
+    const deep = `${'or('.repeat(500)}name.eq.x${')'.repeat(500)}`;
+    const tree = await c.from('tokens').select('id').or(deep.slice(3, -1));
+    expect(tree.status).toBe(400);
+    expect(tree.error?.message).toBe('Logic trees (and, or) may nest at most 10 levels.');
+    const stars = await c.from('tokens').select(Array(2000).fill('*').join(','));
+    expect(stars.status).toBe(400);
+    expect(stars.error?.message).toBe('A select may name at most 100 items.');
+    const { data: me } = await c.auth.getUser();
+    const empty = await c.from('profiles').update({}).eq('id', me.user!.id);
+    expect(empty.status).toBe(400);
+    expect(empty.error?.message).toBe('An update needs at least one column to change.');
+    const view = await c.from('market_tokens').update({ name: 'x' }).eq('username', 'sarahchen');
+    expect(view.status).toBe(405);
+    expect(view.error?.message).toBe('This resource is a read-only view: it cannot be changed.');
+    for (const r of [tree, stars, empty, view]) expect(JSON.stringify(r.error)).not.toMatch(/syntax error|select .* from |relation "/i);
+  });
+});

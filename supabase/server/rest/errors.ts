@@ -20,6 +20,22 @@ export function statusForSqlState(code: string, role: string): number {
   return 400;
 }
 
+/** Codes whose words describe the client's request, which may be shown; anything else is ours. */
+const CLIENT_CLASSES = /^(22|23|P0|42501|42P01|42883|42703|25006|PT|21)/;
+
+/**
+ * A database error as PostgREST answers it. A client error keeps its message; a server-side one
+ * (a statement of ours the database refused, a limit of the engine) becomes a generic 500, so no
+ * SQL text reaches a client. A view that cannot be written is a client's 405.
+ */
 export function fromPgError(error: PgError, role: string): HttpError {
-  return restError(statusForSqlState(error.code ?? 'XX000', role), error.code ?? 'XX000', error.message, error.detail ?? null, error.hint ?? null);
+  const code = error.code ?? 'XX000';
+  if (code === '55000' && /cannot (update|delete from|insert into) view/.test(error.message)) {
+    return restError(405, 'PGRST105', 'This resource is a read-only view: it cannot be changed.');
+  }
+  const status = statusForSqlState(code, role);
+  if (status >= 500 || !CLIENT_CLASSES.test(code)) {
+    return restError(status >= 500 ? status : 500, code, status === 503 ? 'The database is unavailable. Please retry.' : 'Internal server error');
+  }
+  return restError(status, code, error.message, error.detail ?? null, error.hint ?? null);
 }

@@ -44,10 +44,16 @@ export function splitTopLevel(text: string): string[] {
   return parts;
 }
 
+/** Bounds that keep a request's parsing and its SQL small: no client needs more. */
+export const MAX_SELECT_ITEMS = 100;
+export const MAX_LOGIC_DEPTH = 10;
+
 export function parseSelect(text: string): SelectItem[] {
   const cleaned = text.replace(/\s+(?=(?:[^"]*"[^"]*")*[^"]*$)/g, '');
   if (!cleaned) return [{ kind: 'star' }];
-  return splitTopLevel(cleaned).map(parseSelectItem);
+  const items = splitTopLevel(cleaned);
+  if (items.length > MAX_SELECT_ITEMS) throw parseError(`A select may name at most ${MAX_SELECT_ITEMS} items.`);
+  return items.map(parseSelectItem);
 }
 
 function parseSelectItem(item: string): SelectItem {
@@ -90,11 +96,12 @@ export function parseFilter(key: string, value: string): Condition {
   return parseOperation(key, value);
 }
 
-function parseLogic(op: 'and' | 'or', negate: boolean, text: string): Condition {
+function parseLogic(op: 'and' | 'or', negate: boolean, text: string, depth = 1): Condition {
+  if (depth > MAX_LOGIC_DEPTH) throw parseError(`Logic trees (and, or) may nest at most ${MAX_LOGIC_DEPTH} levels.`);
   if (!text.startsWith('(') || !text.endsWith(')')) throw parseError(`"${op}" needs a list in parentheses`, text);
   const items = splitTopLevel(text.slice(1, -1)).map((part) => {
     const nested = /^(not\.)?(and|or)(\(.*\))$/s.exec(part);
-    if (nested) return parseLogic(nested[2] as 'and' | 'or', !!nested[1], nested[3]!);
+    if (nested) return parseLogic(nested[2] as 'and' | 'or', !!nested[1], nested[3]!, depth + 1);
     const dot = part.indexOf('.');
     if (dot < 0) throw parseError(`failed to parse logic tree (${text})`);
     return parseOperation(part.slice(0, dot), part.slice(dot + 1));

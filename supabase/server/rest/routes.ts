@@ -84,7 +84,7 @@ function contentRange(offset: number, rows: number, total?: number): string {
 }
 
 /** The /rest/v1 subset of PostgREST that postgrest-js uses. */
-export function restRoutes(db: Database, getCatalog: () => Catalog) {
+export function restRoutes(db: Database, getCatalog: () => Catalog, log?: (line: string) => void) {
   async function run<T>(who: RequestIdentity, req: IncomingMessage, path: string, readOnly: boolean, fn: (tx: Queryable) => Promise<T>) {
     try {
       return await db.transaction(async (tx) => {
@@ -92,8 +92,11 @@ export function restRoutes(db: Database, getCatalog: () => Catalog) {
         return fn(tx);
       });
     } catch (error) {
-      if (isPgError(error)) throw fromPgError(error, who.role);
-      throw error;
+      if (!isPgError(error)) throw error;
+      const refusal = fromPgError(error, who.role);
+      // The client sees a generic 500; the operator sees what the database said.
+      if (refusal.status >= 500) log?.(`error ${req.method} ${path}: ${error.code} ${error.message}`);
+      throw refusal;
     }
   }
 
@@ -177,6 +180,7 @@ export function restRoutes(db: Database, getCatalog: () => Catalog) {
         const body = await readJson(req);
         if (!body || typeof body !== 'object' || Array.isArray(body)) throw restError(400, 'PGRST102', 'Empty or invalid json');
         const columns = Object.keys(body);
+        if (!columns.length) throw restError(400, 'PGRST102', 'An update needs at least one column to change.');
         for (const c of columns) {
           if (!rel.columns.has(c)) throw restError(400, 'PGRST204', `Could not find the '${c}' column of '${rel.name}' in the schema cache`);
         }
