@@ -261,7 +261,6 @@ begin
   update public.orders set filled = v_amount - remaining, status = final_status where id = v_order;
 
   insert into public.market_events (token_id, kind) values (p_token, case when value_sum > 0 then 'trade' else 'book' end);
-  if v_order % 500 = 0 then delete from public.market_events where created_at < now() - interval '1 hour'; end if;
 
   return jsonb_build_object(
     'order_id', v_order,

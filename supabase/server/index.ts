@@ -67,7 +67,10 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       pollMs: 1000,
       log: opts.log,
     });
-    const jobs = schedule(db, [{ name: 'fraud scan', sql: 'select private.scan_fraud()', everyMs: opts.fraudScanMs ?? 60_000 }], opts.log);
+    const jobs = schedule(db, [
+      { name: 'fraud scan', sql: 'select private.scan_fraud()', everyMs: opts.fraudScanMs ?? 60_000 },
+      { name: 'retention', sql: 'select private.prune()', everyMs: 10 * 60_000 },
+    ], opts.log);
     await new Promise<void>((resolve, reject) => {
       app.server.once('error', reject);
       app.server.listen(port, host, resolve);

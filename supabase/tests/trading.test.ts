@@ -177,3 +177,27 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     expect(res.status).toBe(401);
   });
 });
+
+describe.each(ENGINES)('bounded growth on %s', (engine) => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor(engine)();
+  });
+  afterAll(() => backend.close());
+
+  it('lists open orders a page at a time, and prunes old market events and unused sessions', async () => {
+    const token = await freshToken(backend);
+    const me = await trader(backend, { cash: 1000 });
+    for (let i = 0; i < 5; i++) await me.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 1, p_price: 1 + i });
+    const { data: page } = await me.client.rpc('list_open_orders', { p_token: token, p_limit: 2, p_offset: 1 });
+    expect((page as { price: number }[]).map((o) => o.price)).toEqual([4, 3]);
+    expect(((await me.client.rpc('list_open_orders', { p_token: token })).data as unknown[]).length).toBe(5);
+
+    await backend.db.query(`update market_events set created_at = now() - interval '2 hours' where token_id = $1`, [token]);
+    await backend.db.query(`update auth.sessions set created_at = now() - interval '40 days' where user_id = $1`, [me.id]);
+    const [{ prune }] = (await backend.db.query<{ prune: Record<string, number> }>('select private.prune()')) as [{ prune: Record<string, number> }];
+    expect(prune.market_events).toBeGreaterThanOrEqual(5);
+    expect(prune.sessions).toBeGreaterThanOrEqual(1);
+    expect((await me.client.from('profiles').select('id').limit(1)).status).toBe(401); // that session ended
+  });
+});
