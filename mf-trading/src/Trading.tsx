@@ -7,6 +7,7 @@ import {
 } from '@repex/shared-ui';
 import { OpenOrders, type OpenOrder } from './trading/OpenOrders';
 import { OrderBook, type BookLevel } from './trading/OrderBook';
+import { ReputationInfo } from './trading/ReputationInfo';
 import { OrderPanel } from './trading/OrderPanel';
 import { PriceChart, type PricePoint } from './trading/PriceChart';
 import { RecentTrades, TAPE_LENGTH, type TapeTrade } from './trading/RecentTrades';
@@ -176,6 +177,7 @@ export default function Trading() {
         <StatCard label="24h Volume" value={t && formatMoney(t.volume_24h)} />
         <StatCard label="Holders" value={t && formatInteger(t.holders)} />
       </CardGrid>
+      {t && <ReputationInfo tokenId={t.id} />}
 
       <Layout>
         <Column>

@@ -103,6 +103,10 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   expect(info).toContain(formatInteger(Number(t.available_supply)));
   expect(await page.getByTestId('your-balance').innerText()).toBe('500 tokens');
   await shoot('trading');
+  // The page says how the reputation score is computed, part by part.
+  await page.getByText('How is the reputation score computed?').click();
+  await page.getByTestId('reputation-info').getByText('Score now').waitFor();
+  await page.getByText('How is the reputation score computed?').click();
 
   const amount = page.locator('#order-amount');
   const total = () => page.getByTestId('order-total').innerText();

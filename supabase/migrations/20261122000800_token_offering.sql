@@ -548,9 +548,13 @@ begin
   founder := floor(supply * s.token_founder_bps / 10000.0)::bigint;
 
   insert into public.tokens (owner_id, name, username, category, reputation_score, total_supply, issue_price, avatar_url, verified)
-  values (app.user_id, app.display_name, owner.username, app.category, 50, supply, price, owner.avatar_url, owner.verified)
+  values (app.user_id, app.display_name, owner.username, app.category, 0, supply, price, owner.avatar_url, owner.verified)
   returning id into tok;
   if founder > 0 then perform private.issue_tokens(tok, app.user_id, founder); end if;
+  -- Its first score, by the formula (reputation score migration), and the month's history point.
+  update public.tokens set reputation_score = (public.reputation_components(tok) ->> 'score')::numeric where id = tok;
+  insert into public.reputation_history (token_id, month, score)
+  select tok, date_trunc('month', now())::date, reputation_score from public.tokens where id = tok;
   if supply > founder then
     perform private.issue_tokens(tok, private.issuance_account(), supply - founder);
     perform private.rest_order(private.issuance_account(), tok, 'sell', price, supply - founder);

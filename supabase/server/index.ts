@@ -28,6 +28,8 @@ export interface BackendOptions {
   payments?: { delayMs?: number; payoutAfterMs?: number; leaseMs?: number };
   /** Auth rate limits (GoTrue-like defaults). */
   rateLimits?: RateLimits;
+  /** How often reputation scores are recomputed (hourly by default). */
+  reputationMs?: number;
   /** How often the fraud rules run over recent orders and trades. */
   fraudScanMs?: number;
   log?: (line: string) => void;
@@ -70,6 +72,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     const jobs = schedule(db, [
       { name: 'fraud scan', sql: 'select private.scan_fraud()', everyMs: opts.fraudScanMs ?? 60_000 },
       { name: 'retention', sql: 'select private.prune()', everyMs: 10 * 60_000 },
+      { name: 'reputation', sql: 'select private.refresh_reputation()', everyMs: opts.reputationMs ?? 60 * 60_000 },
     ], opts.log);
     await new Promise<void>((resolve, reject) => {
       app.server.once('error', reject);
@@ -114,6 +117,7 @@ export function backendOptionsFromEnv(): BackendOptions {
       leaseMs: optionalNumber(process.env.PAYMENT_LEASE_MS),
     },
     fraudScanMs: optionalNumber(process.env.FRAUD_SCAN_MS),
+    reputationMs: optionalNumber(process.env.REPUTATION_MS),
     rateLimits: rateLimitsFromEnv(process.env.RATE_LIMITS),
     log: process.env.LOG_REQUESTS === 'true' ? (l) => console.log(l) : (l) => l.startsWith('error') && console.error(l),
   };

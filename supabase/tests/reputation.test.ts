@@ -1,0 +1,49 @@
+import type { Backend } from '../server/index';
+import { ENGINES, backendFor } from './helpers/backends';
+import { ADMIN, signedIn } from './helpers/clients';
+import { trader } from './helpers/market';
+
+interface Components { verified: number; holders: number; volume: number; stability: number; age: number; alerts: number; score: number;
+  facts: { holders: number; volume_30d: number; open_alerts: number } }
+
+describe.each(ENGINES)('the reputation score on %s', (engine) => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor(engine)();
+  });
+  afterAll(() => backend.close());
+
+  it('is the documented sum of its parts, recomputed with history, and a new token starts with it', async () => {
+    const admin = await signedIn(backend.url, ADMIN);
+    const [sarah] = await backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
+    const { data } = await admin.rpc('reputation_components', { p_token: sarah!.id });
+    const c = data as Components;
+    // Sarah Chen: verified, 400 days on RepX, no alert: 15 + 15 + 10, plus holders, volume and stability.
+    expect([c.verified, c.age, c.alerts]).toEqual([15, 15, 10]);
+    const h = c.facts.holders;
+    expect(c.holders).toBeCloseTo(Math.min(20, (20 * Math.log(1 + h)) / Math.log(1001)), 2);
+    expect(c.volume).toBeCloseTo(Math.min(20, (20 * Math.log(1 + c.facts.volume_30d)) / Math.log(1_000_001)), 2);
+    expect(c.score).toBeCloseTo(c.verified + c.holders + c.volume + c.stability + c.age + c.alerts, 1);
+
+    await backend.db.query('select private.refresh_reputation()');
+    const [row] = await backend.db.query<{ reputation_score: string; score: string }>(
+      `select k.reputation_score, h.score from tokens k join reputation_history h on h.token_id = k.id and h.month = date_trunc('month', now())::date
+        where k.id = $1`, [sarah!.id]);
+    expect(Number(row!.reputation_score)).toBe(c.score);
+    expect(Number(row!.score)).toBe(c.score);
+
+    // An open fraud alert on the person costs 5 points.
+    await backend.db.query(`insert into fraud_alerts (rule, severity, accounts, summary) select 'new_account', 'low', array[owner_id], 'test' from tokens where id = $1`, [sarah!.id]);
+    expect(((await admin.rpc('reputation_components', { p_token: sarah!.id })).data as Components).alerts).toBe(5);
+
+    // A new token's first score is the formula's: new, unverified, no trades yet.
+    const person = await trader(backend);
+    const { data: app } = await person.client.rpc('apply_for_token', { p_display_name: 'Fresh Face', p_category: 'Designer' });
+    const { data: issued } = await admin.rpc('admin_approve_application', { p_id: (app as { id: number }).id });
+    const token = (issued as { token_id: string }).token_id;
+    const fresh = (await admin.rpc('reputation_components', { p_token: token })).data as Components;
+    expect(fresh).toMatchObject({ verified: 0, volume: 0, stability: 10, alerts: 10 });
+    const { data: listed } = await person.client.from('tokens').select('reputation_score').eq('id', token).single();
+    expect(listed).toEqual({ reputation_score: fresh.score });
+  });
+});
