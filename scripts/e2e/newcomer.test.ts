@@ -21,6 +21,9 @@ async function shootBoth(page: Page, step: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
+/** A real 1x1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
 const money = async (page: Page, testId: string) => page.getByTestId(testId).innerText();
 
 test('a newcomer deposits, buys, withdraws, gets their own token approved, and sees a second user buy it live', async () => {
@@ -94,10 +97,20 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await edit.locator('#edit-name').fill('Nova Lee');
   await edit.locator('#edit-bio').fill('Type designer and illustrator.');
   await edit.locator('#edit-location').fill('Lisbon, Portugal');
+  // A file that is not an image is refused with the storage server's words; an image is taken.
+  await edit.locator('#edit-avatar').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not an image') });
+  await edit.getByText('Avatar: mime type image/png is not supported').waitFor();
+  await edit.locator('#edit-avatar').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
+  await edit.locator('img[src*="/storage/v1/object/public/avatars/"]').waitFor();
+  await shootBoth(page, '4-edit-profile');
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(toastText(page)).resolves.toMatchObject({ title: 'Profile Updated' });
   await page.getByText('Lisbon, Portugal').waitFor();
   await page.getByRole('heading', { name: 'Nova Lee' }).waitFor();
+  // The avatar is served back by the storage server and shown on the profile.
+  const avatar = page.locator('img[src*="/storage/v1/object/public/avatars/"]').first();
+  await avatar.waitFor();
+  expect(await avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
 
   // Apply for a token.
   await page.getByRole('button', { name: 'Get your token' }).click();
@@ -106,7 +119,7 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await form.locator('#apply-category').selectOption('Designer');
   await form.locator('#apply-bio').fill('Type designer and illustrator.');
   await form.locator('#apply-x').fill('@novalee');
-  await shootBoth(page, '4-apply');
+  await shootBoth(page, '5-apply');
   await form.getByRole('button', { name: 'Apply' }).click();
   await expect(toastText(page)).resolves.toMatchObject({ title: 'Application Sent' });
   await page.getByText('Your token application is under review').waitFor();
@@ -121,7 +134,7 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await row.getByRole('button', { name: 'Approve' }).click();
   const approve = admin.getByRole('dialog', { name: 'Approve token application' });
   await approve.getByText('https://x.com/novalee').waitFor();
-  await shootBoth(admin, '5-approve');
+  await shootBoth(admin, '6-approve');
   await approve.getByRole('button', { name: 'Approve and issue' }).click();
   await expect(toastText(admin)).resolves.toMatchObject({ title: 'Token Issued', description: 'Nova Lee is on the market now.' });
   await row.getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });
@@ -142,7 +155,7 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await placeOrder(buyer, { side: 'Buy', type: 'Market', amount: 25 });
   await expect(toastText(buyer)).resolves.toMatchObject({ title: 'Order Filled' });
   await page.locator('table[aria-label="Recent trades"] tbody tr').filter({ hasText: '25' }).first().waitFor();
-  await shootBoth(page, '6-live');
+  await shootBoth(page, '7-live');
 
   // The offering's proceeds (value - fee) reach the person's wallet.
   await page.goto(`${app.url}/wallet`);
@@ -152,5 +165,5 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   // Every admin decision is in the audit log.
   await admin.getByRole('tab', { name: 'Audit Log' }).click();
   await admin.getByTestId('audit-row').filter({ hasText: 'application.approve' }).filter({ hasText: `@${me.username}` }).waitFor();
-  await shootBoth(admin, '7-audit');
+  await shootBoth(admin, '8-audit');
 });

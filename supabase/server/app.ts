@@ -9,6 +9,7 @@ import type { AuthSettings } from './auth/sessions';
 import { Catalog } from './rest/catalog';
 import { restRoutes, type RequestIdentity } from './rest/routes';
 import { restError } from './rest/errors';
+import { storageRoutes } from './storage/routes';
 
 export interface AppOptions {
   db: Database;
@@ -31,6 +32,7 @@ export async function createApp(opts: AppOptions) {
   const passwords = new PasswordHasher();
   const auth = authRoutes(opts.db, settings, passwords, opts.rateLimits ?? DEFAULT_RATE_LIMITS);
   const rest = restRoutes(opts.db, () => catalog, opts.log);
+  const storage = storageRoutes(opts.db);
 
   /** The gateway's check: every request carries a valid project key (anon or service_role). */
   async function checkApiKey(req: http.IncomingMessage, url: URL): Promise<void> {
@@ -66,14 +68,17 @@ export async function createApp(opts: AppOptions) {
     applyCors(req, res);
     if (req.method === 'OPTIONS') return sendEmpty(res, 204);
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const m = /^\/(auth|rest)\/v1(\/.*)?$/.exec(url.pathname);
+    const m = /^\/(auth|rest|storage)\/v1(\/.*)?$/.exec(url.pathname);
     if (!m) {
       if (url.pathname === '/' || url.pathname === '/health') return sendJson(res, 200, { status: 'ok', database: opts.db.kind });
       throw new HttpError(404, { message: `No route ${url.pathname}` });
     }
-    await checkApiKey(req, url);
     const path = m[2] ?? '/';
+    // A public image is fetched by an <img>, with no API key, as from Supabase's storage CDN.
+    if (m[1] === 'storage' && storage.isPublicRead(req.method, path)) return storage.handle(req, res, path, { role: 'anon', claims: { role: 'anon' } });
+    await checkApiKey(req, url);
     if (m[1] === 'auth') return auth(req, res, path, url);
+    if (m[1] === 'storage') return storage.handle(req, res, path, await identify(req));
     return rest(req, res, path, url, await identify(req));
   }
 

@@ -36,14 +36,46 @@ function FormDialog({ title, submit, submitLabel, onClose, children }: {
   );
 }
 
-/** Edit Profile: name, bio and location, written under row-level security (own row, allowed columns). */
+/**
+ * An image chosen for the profile, uploaded at once with supabase-js storage into the user's own
+ * folder of the public 'avatars' bucket (its policies and limits are the server's).
+ */
+function ImageField({ id, label, userId, kind, url, onUploaded, onError }: {
+  id: string; label: string; userId: string; kind: 'avatar' | 'cover'; url: string | null;
+  onUploaded: (url: string) => void; onError: (message: string) => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const choose = async (file: File | undefined) => {
+    if (!file) return;
+    setBusy(true);
+    const path = `${userId}/${kind}-${Date.now()}.${file.name.split('.').pop()?.toLowerCase() || 'img'}`;
+    const bucket = supabase().storage.from('avatars');
+    const { error } = await bucket.upload(path, file, { contentType: file.type, upsert: true });
+    setBusy(false);
+    if (error) return onError(`${label}: ${error.message}`);
+    onUploaded(bucket.getPublicUrl(path).data.publicUrl);
+  };
+  return (
+    <Field label={label} htmlFor={id} hint={busy ? 'Uploading...' : 'An image: PNG, JPEG, GIF or WebP.'}>
+      <div style={{ display: 'flex', alignItems: 'center', gap: 10 }}>
+        {url && <img src={url} alt="" width={kind === 'avatar' ? 40 : 96} height={40} style={{ objectFit: 'cover', borderRadius: 8 }} />}
+        <Input id={id} type="file" accept="image/png,image/jpeg,image/gif,image/webp" onChange={(e) => void choose(e.target.files?.[0])} />
+      </div>
+    </Field>
+  );
+}
+
+/** Edit Profile: name, bio, location and images, written under row-level security (own row, allowed columns). */
 export function EditProfileDialog({ profile, onClose, onSaved }: { profile: Profile; onClose: () => void; onSaved: () => void }) {
   const [name, setName] = useState(profile.full_name);
   const [bio, setBio] = useState(profile.bio);
   const [location, setLocation] = useState(profile.location);
+  const [avatar, setAvatar] = useState(profile.avatar_url);
+  const [cover, setCover] = useState(profile.cover_url);
+  const [uploadError, setUploadError] = useState<string>();
   const submit = async () => {
     const { error } = await supabase().from('profiles')
-      .update({ full_name: name.trim(), bio: bio.trim(), location: location.trim() }).eq('id', profile.id);
+      .update({ full_name: name.trim(), bio: bio.trim(), location: location.trim(), avatar_url: avatar, cover_url: cover }).eq('id', profile.id);
     if (error) {
       return error.code === '23514' ? 'A name needs 1 to 80 characters, a bio up to 500 and a location up to 80.' : error.message;
     }
@@ -62,6 +94,11 @@ export function EditProfileDialog({ profile, onClose, onSaved }: { profile: Prof
       <Field label="Location" htmlFor="edit-location">
         <Input id="edit-location" value={location} maxLength={80} onChange={(e) => setLocation(e.target.value)} />
       </Field>
+      <ImageField id="edit-avatar" label="Avatar" kind="avatar" userId={profile.id} url={avatar}
+        onUploaded={(url) => { setAvatar(url); setUploadError(undefined); }} onError={setUploadError} />
+      <ImageField id="edit-cover" label="Cover image" kind="cover" userId={profile.id} url={cover}
+        onUploaded={(url) => { setCover(url); setUploadError(undefined); }} onError={setUploadError} />
+      {uploadError && <FormError>{uploadError}</FormError>}
     </FormDialog>
   );
 }

@@ -48,6 +48,7 @@ export function sendEmpty(res: ServerResponse, status: number, headers: Record<s
 const ALLOWED_HEADERS = [
   'authorization', 'x-client-info', 'apikey', 'content-type', 'x-retry-count', 'traceparent', 'tracestate', 'baggage',
   'x-supabase-api-version', 'accept-profile', 'content-profile', 'prefer', 'range', 'range-unit', 'accept',
+  'x-upsert', 'cache-control', 'x-metadata',
 ].join(', ');
 
 /** CORS for a browser app on another origin (the shell), exposing what supabase-js reads. */

@@ -6,12 +6,10 @@ import type { Catalog, DbFunction, Relation } from './catalog';
 import { fromPgError, parseError, restError } from './errors';
 import { parseFilter, parseNonNegativeInt, parseOrder, parseSelect, type Condition } from './parse';
 import { Params, condition, ident, orderBy, projection, qualified, requireRelation } from './sql';
+import { becomeCaller, type RequestIdentity } from '../db/caller';
 
-/** Who the request runs as: the JWT's role and claims, applied with SET LOCAL semantics. */
-export interface RequestIdentity {
-  role: string;
-  claims: Record<string, unknown>;
-}
+export type { RequestIdentity };
+
 
 const RESERVED = new Set(['select', 'order', 'limit', 'offset', 'columns', 'on_conflict']);
 const SINGLE_OBJECT = 'application/vnd.pgrst.object+json';
@@ -54,29 +52,6 @@ function readShape(rel: Relation, url: URL, params: Params, skip: Set<string> = 
 }
 
 const page = (s: ReadShape) => `${s.limit !== undefined ? ` limit ${s.limit}` : ''}${s.offset ? ` offset ${s.offset}` : ''}`;
-
-const SESSION_ENDED = new HttpError(
-  401,
-  { code: 'PGRST301', details: 'session_not_found', hint: null, message: 'Your session has ended. Please sign in again.' },
-  { 'WWW-Authenticate': 'Bearer error="invalid_token", error_description="session ended"' },
-);
-
-/** Sets the role and JWT claims for this transaction only, as PostgREST does. */
-async function becomeCaller(tx: Queryable, who: RequestIdentity, req: IncomingMessage, path: string, readOnly: boolean) {
-  if (readOnly) await tx.query('set transaction read only');
-  // A user's token is good only while its session lasts: sign-out, suspension or a password change
-  // ends the session, and the token with it (checked here, in the same statement, not only the signature).
-  const sessionId = who.role !== 'authenticated' ? null : typeof who.claims.session_id === 'string' ? who.claims.session_id : '';
-  const [state] = await tx.query<{ live: boolean }>(
-    `select ($6::text is null or exists (select 1 from auth.sessions s where s.id::text = $6)) as live,
-            set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-            set_config('request.jwt.claim.sub', $3, true), set_config('request.jwt.claim.role', $1, true),
-            set_config('request.method', $4, true), set_config('request.path', $5, true),
-            set_config('search_path', 'public, extensions', true)`,
-    [who.role, JSON.stringify(who.claims), typeof who.claims.sub === 'string' ? who.claims.sub : '', req.method, path, sessionId],
-  );
-  if (who.role === 'authenticated' && !state?.live) throw SESSION_ENDED;
-}
 
 function contentRange(offset: number, rows: number, total?: number): string {
   const range = rows > 0 ? `${offset}-${offset + rows - 1}` : '*';

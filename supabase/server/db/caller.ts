@@ -1,0 +1,33 @@
+import type { IncomingMessage } from 'node:http';
+import type { Queryable } from './database';
+import { HttpError } from '../http/io';
+
+/** Who the request runs as: the JWT's role and claims, applied with SET LOCAL semantics. */
+export interface RequestIdentity {
+  role: string;
+  claims: Record<string, unknown>;
+}
+
+const SESSION_ENDED = new HttpError(
+  401,
+  { code: 'PGRST301', details: 'session_not_found', hint: null, message: 'Your session has ended. Please sign in again.' },
+  { 'WWW-Authenticate': 'Bearer error="invalid_token", error_description="session ended"' },
+);
+
+/** Sets the role and JWT claims for this transaction only, as PostgREST does. */
+export async function becomeCaller(tx: Queryable, who: RequestIdentity, req: IncomingMessage, path: string, readOnly: boolean) {
+  if (readOnly) await tx.query('set transaction read only');
+  // A user's token is good only while its session lasts: sign-out, suspension or a password change
+  // ends the session, and the token with it (checked here, in the same statement, not only the signature).
+  const sessionId = who.role !== 'authenticated' ? null : typeof who.claims.session_id === 'string' ? who.claims.session_id : '';
+  const [state] = await tx.query<{ live: boolean }>(
+    `select ($6::text is null or exists (select 1 from auth.sessions s where s.id::text = $6)) as live,
+            set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
+            set_config('request.jwt.claim.sub', $3, true), set_config('request.jwt.claim.role', $1, true),
+            set_config('request.method', $4, true), set_config('request.path', $5, true),
+            set_config('search_path', 'public, extensions', true)`,
+    [who.role, JSON.stringify(who.claims), typeof who.claims.sub === 'string' ? who.claims.sub : '', req.method, path, sessionId],
+  );
+  if (who.role === 'authenticated' && !state?.live) throw SESSION_ENDED;
+}
+
