@@ -142,3 +142,21 @@ test('two accounts wash-trade a token; the admin finds the alert and confirms it
   await admin.getByRole('tab', { name: 'Audit Log' }).click();
   await admin.getByTestId('audit-row').filter({ hasText: 'alert.confirmed' }).filter({ hasText: 'One person behind both accounts.' }).waitFor();
 });
+
+test('the admin area has the logo and a way back, and fits a phone: no tab scrolls the page sideways', async () => {
+  const phone = await (await app.newContext({ width: 390 })).newPage();
+  await phone.goto(`${app.url}/auth/nra`);
+  await phone.fill('#admin-email', DEMO_ACCOUNTS.admin.email);
+  await phone.fill('#admin-password', DEMO_ACCOUNTS.admin.password);
+  await phone.getByRole('button', { name: 'Sign In' }).click();
+  await phone.getByTestId('admin-user-row').first().waitFor();
+  await phone.getByRole('link', { name: 'RepX home' }).waitFor();
+  await phone.getByRole('link', { name: 'Back to the market' }).waitFor();
+  for (const tab of ['User Management', 'Fraud Detection', 'Revenue Reports', 'System Settings', 'Audit Log']) {
+    await phone.getByRole('tab', { name: tab }).click();
+    await phone.waitForTimeout(300);
+    const [scroll, width] = await phone.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    expect({ tab, sideways: scroll > width }).toEqual({ tab, sideways: false });
+    await phone.screenshot({ path: path.join(SCREENSHOTS, `admin-${tab.toLowerCase().replace(/ /g, '-')}-390.png`), fullPage: true });
+  }
+});

@@ -10,6 +10,7 @@ export const parseError = (message: string, details: string | null = null) => re
 /** PostgREST's SQLSTATE to HTTP status mapping. */
 export function statusForSqlState(code: string, role: string): number {
   if (code === '23505' || code === '23503') return 409;
+  if (code === '428C9') return 400;
   if (code === '42501') return role === 'anon' ? 401 : 403;
   if (code === '42P01' || code === '42883') return 404;
   if (code === '25006') return 405;
@@ -21,7 +22,7 @@ export function statusForSqlState(code: string, role: string): number {
 }
 
 /** Codes whose words describe the client's request, which may be shown; anything else is ours. */
-const CLIENT_CLASSES = /^(22|23|P0|42501|42P01|42883|42703|25006|PT|21)/;
+const CLIENT_CLASSES = /^(22|23|P0|42501|42P01|42883|42703|428C9|42804|25006|PT|21)/;
 
 /**
  * A database error as PostgREST answers it. A client error keeps its message; a server-side one

@@ -143,7 +143,8 @@ export function restRoutes(db: Database, getCatalog: () => Catalog, log?: (line:
           resolution === 'ignore-duplicates' || !updates.length ? 'do nothing' : `do update set ${updates.join(', ')}`
         }`;
       }
-      statement = `insert into ${qualified(rel.name)} (${list})
+      // Rows of {} take every column's default, as PostgREST does (no column list at all).
+      statement = `insert into ${qualified(rel.name)}${list ? ` (${list})` : ''}
         select ${list} from json_populate_recordset(null::${qualified(rel.name)}, ${params.add(JSON.stringify(rows), 'json')})${conflict}
         returning *`;
     } else {

@@ -8,9 +8,10 @@ export const qualified = (name: string) => `public.${ident(name)}`;
 /** Collects query parameters as $1, $2... */
 export class Params {
   readonly values: unknown[] = [];
+  /** A typed parameter is sent as text and cast by the database, so a value of the wrong type is a 400 (22P02), not a driver error. */
   add(value: unknown, type?: string): string {
     this.values.push(value);
-    return type ? `$${this.values.length}::${type}` : `$${this.values.length}`;
+    return type ? `$${this.values.length}::text::${type}` : `$${this.values.length}`;
   }
 }
 
