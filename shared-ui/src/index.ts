@@ -9,7 +9,7 @@ export { Button, type ButtonVariant, type ButtonSize } from './primitives/Button
 export { Card, CardTitle, CardGrid } from './primitives/Card';
 export { StatCard } from './primitives/StatCard';
 export { Skeleton } from './primitives/Skeleton';
-export { Table, TableScroll } from './primitives/Table';
+export { StackedTable, Table, TableScroll } from './primitives/Table';
 export { Input, Select, Label, Textarea } from './primitives/Input';
 export { Badge, VerifiedBadge, type BadgeVariant } from './primitives/Badge';
 export { Avatar } from './primitives/Avatar';

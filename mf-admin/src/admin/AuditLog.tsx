@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import {
-  Button, EmptyState, ErrorState, Muted, Select, SkeletonRows, Table, TableScroll, downloadCsv, formatDate, formatTime, toCsv, useQuery,
+  Button, EmptyState, ErrorState, Muted, Select, SkeletonRows, StackedTable, TableScroll, downloadCsv, formatDate, formatTime, toCsv, useQuery,
 } from '@repex/shared-ui';
 import { rpc } from './rpc';
 import type { AuditEntry } from './types';
@@ -50,7 +50,7 @@ export function AuditLog({ version }: { version: number }) {
         <Button $variant="outline" onClick={exportCsv} disabled={!log.data?.length}>Export CSV</Button>
       </Toolbar>
       <TableScroll>
-        <Table aria-label="Audit log">
+        <StackedTable aria-label="Audit log">
           <thead>
             <tr>
               <th>When</th>
@@ -69,12 +69,12 @@ export function AuditLog({ version }: { version: number }) {
                 <td>@{e.actor}</td>
                 <td>{e.action}</td>
                 <td>{e.target_username ? `@${e.target_username}` : '—'}</td>
-                <td><Change>{describe(e.before)} → {describe(e.after)}</Change></td>
-                <td>{e.reason ?? '—'}</td>
+                <td className="full"><Change>{describe(e.before)} → {describe(e.after)}</Change></td>
+                <td className="full" data-label="Reason">{e.reason ?? '—'}</td>
               </tr>
             ))}
           </tbody>
-        </Table>
+        </StackedTable>
       </TableScroll>
       {log.data?.length === 0 && <EmptyState>No admin actions yet.</EmptyState>}
     </>

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import {
-  Badge, Button, Dialog, DialogActions, EmptyState, ErrorState, Field, FormError, Muted, SkeletonRows, Table, TableScroll, Textarea,
+  Badge, Button, Dialog, DialogActions, EmptyState, ErrorState, Field, FormError, Muted, SkeletonRows, StackedTable, TableScroll, Textarea,
   formatDate, formatTime, toast, useQuery,
 } from '@repex/shared-ui';
 import { rpc } from './rpc';
@@ -81,7 +81,7 @@ export function Fraud({ onChanged, version }: { onChanged: () => void; version: 
         <Button $variant="outline" onClick={() => void scan()}>Scan now</Button>
       </Toolbar>
       <TableScroll>
-        <Table aria-label="Fraud alerts">
+        <StackedTable aria-label="Fraud alerts">
           <thead>
             <tr>
               <th>Alert</th>
@@ -95,7 +95,7 @@ export function Fraud({ onChanged, version }: { onChanged: () => void; version: 
             {!alerts.data && <SkeletonRows rows={3} columns={5} />}
             {alerts.data?.map((a) => (
               <tr key={a.id} data-testid="alert-row" data-rule={a.rule}>
-                <td>
+                <td className="full">
                   <strong>{RULES[a.rule]}</strong> <Badge $variant={SEVERITY[a.severity]}>{a.severity}</Badge>
                   <br />
                   {a.token_id && <Link to={`/trading/${a.token_id}`}>{a.token_name}</Link>}
@@ -103,7 +103,7 @@ export function Fraud({ onChanged, version }: { onChanged: () => void; version: 
                   <Muted>{formatDate(a.updated_at)} {formatTime(a.updated_at)}</Muted>
                 </td>
                 <td>{a.accounts.map((x) => <div key={x.id}>@{x.username}</div>)}</td>
-                <td><Evidence>{[ids('Trades', a.evidence.trades), ids('Orders', a.evidence.orders)].filter(Boolean).join('; ')}</Evidence></td>
+                <td className="full"><Evidence>{[ids('Trades', a.evidence.trades), ids('Orders', a.evidence.orders)].filter(Boolean).join('; ')}</Evidence></td>
                 <td>
                   <Badge $variant={a.status === 'confirmed' ? 'down' : a.status === 'dismissed' ? 'secondary' : 'default'}>{a.status}</Badge>
                   {a.note && <Evidence>{a.note}</Evidence>}
@@ -120,7 +120,7 @@ export function Fraud({ onChanged, version }: { onChanged: () => void; version: 
               </tr>
             ))}
           </tbody>
-        </Table>
+        </StackedTable>
       </TableScroll>
       {alerts.data?.length === 0 && <EmptyState>No suspicious activity in the last 24 hours.</EmptyState>}
       {confirming && <ConfirmDialog alert={confirming} onClose={() => setConfirming(null)} onDone={onChanged} />}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
 import {
-  Badge, Button, EmptyState, ErrorState, Input, Muted, Select, SkeletonRows, Table, TableScroll, VerifiedBadge, formatDate, formatInteger,
+  Badge, Button, EmptyState, ErrorState, Input, Muted, Select, SkeletonRows, StackedTable, TableScroll, VerifiedBadge, formatDate, formatInteger,
   toast, useAppStore, useQuery,
 } from '@repex/shared-ui';
 import { ApproveDialog, DetailsDialog, RejectDialog, SuspendDialog } from './AccountDialogs';
@@ -87,7 +87,7 @@ export function Users({ version, onChanged }: { version: number; onChanged: () =
         </Select>
       </Toolbar>
       <TableScroll>
-        <Table aria-label="Users">
+        <StackedTable aria-label="Users">
           <thead>
             <tr>
               <th>User</th>
@@ -101,7 +101,7 @@ export function Users({ version, onChanged }: { version: number; onChanged: () =
             {!users.data && <SkeletonRows rows={5} columns={5} />}
             {users.data?.map((u) => (
               <tr key={u.id} data-testid="admin-user-row" data-username={u.username}>
-                <td>
+                <td className="full">
                   <strong>{u.full_name}</strong> {u.verified && <VerifiedBadge />}
                   <br />
                   <Muted>@{u.username} · {u.email}</Muted>
@@ -113,9 +113,9 @@ export function Users({ version, onChanged }: { version: number; onChanged: () =
                     {u.application_id !== null && <Badge $variant="secondary">Token application</Badge>}
                   </Badges>
                 </td>
-                <td>{formatDate(u.joined)}</td>
-                <td className="num">{formatInteger(u.trades_30d)}</td>
-                <td>
+                <td data-label="Joined">{formatDate(u.joined)}</td>
+                <td className="num" data-label="Trades (30d)">{formatInteger(u.trades_30d)}</td>
+                <td className="full">
                   {u.id === me ? (
                     <Muted>Your account</Muted>
                   ) : u.role === 'admin' ? (
@@ -148,7 +148,7 @@ export function Users({ version, onChanged }: { version: number; onChanged: () =
               </tr>
             ))}
           </tbody>
-        </Table>
+        </StackedTable>
       </TableScroll>
       {users.data?.length === 0 && <EmptyState>No account matches.</EmptyState>}
       {total > PAGE && (

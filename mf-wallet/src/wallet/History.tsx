@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import {
-  Badge, Button, EmptyState, ErrorState, Muted, Select, SkeletonRows, Table, TableScroll, downloadCsv, formatDate, formatPrice,
-  formatTime, media, supabase, toCsv, toast, type QueryState,
+  Badge, Button, EmptyState, ErrorState, Muted, Select, SkeletonRows, StackedTable, TableScroll, downloadCsv, formatDate, formatPrice,
+  formatTime, supabase, toCsv, toast, type QueryState,
 } from '@repex/shared-ui';
 import type { HistoryEntry } from './types';
 
@@ -29,24 +29,6 @@ const Signed = styled.td<{ $value: number; $void: boolean }>`
   text-decoration: ${({ $void }) => ($void ? 'line-through' : 'none')};
   font-weight: 600;
   white-space: nowrap;
-`;
-/** On a phone each movement is a card: what and how much on top, when and status below, then the balance. */
-const Stacked = styled(Table)`
-  ${media.phone} {
-    thead { display: none; }
-    tr {
-      display: grid;
-      grid-template-columns: minmax(0, 1fr) auto;
-      gap: 6px 12px;
-      padding: 12px 0;
-      border-bottom: 1px solid ${({ theme }) => theme.colors.border};
-    }
-    td { border: 0; padding: 0; white-space: normal; }
-    td.when { grid-column: 1; }
-    td.state { grid-column: 2; text-align: right; }
-    td.balance { grid-column: 1 / -1; text-align: left; }
-    td.balance::before { content: 'Balance after: '; color: ${({ theme }) => theme.colors.muted}; }
-  }
 `;
 const STATUS_VARIANT = { Completed: 'up', Failed: 'down', Cancelled: 'secondary', Pending: 'secondary', Processing: 'secondary' } as const;
 
@@ -87,7 +69,7 @@ export function History({ history, kind, onKind, onCancel }: {
         </Button>
       </Toolbar>
       <TableScroll>
-        <Stacked aria-label="Transaction History">
+        <StackedTable aria-label="Transaction History">
           <thead>
             <tr>
               <th>Type</th>
@@ -101,27 +83,27 @@ export function History({ history, kind, onKind, onCancel }: {
             {!history.data && <SkeletonRows rows={4} columns={5} />}
             {history.data?.map((e) => (
               <tr key={e.id} data-testid="wallet-row">
-                <td>
+                <td className="full">
                   <strong>{e.type}</strong>
                   <br />
                   <Muted>{e.description}</Muted>
                   {e.message && (<><br /><Muted>{e.message}</Muted></>)}
                 </td>
                 <Signed className="num" $value={e.amount} $void={e.effect === 0 && e.amount !== 0}>{signed(e.amount)}</Signed>
-                <td className="when">
+                <td>
                   {formatDate(e.created_at)} <Muted>{formatTime(e.created_at)}</Muted>
                 </td>
-                <td className="state">
+                <td>
                   <Badge $variant={STATUS_VARIANT[e.status]}>{e.status}</Badge>
                   {e.type === 'Withdrawal' && e.status === 'Pending' && e.wallet_id !== null && (
                     <Button $size="sm" $variant="ghost" onClick={() => onCancel(e.wallet_id!)}>Cancel</Button>
                   )}
                 </td>
-                <td className="num balance">{formatPrice(e.balance)}</td>
+                <td className="num" data-label="Balance after">{formatPrice(e.balance)}</td>
               </tr>
             ))}
           </tbody>
-        </Stacked>
+        </StackedTable>
         {history.data?.length === 0 && <EmptyState>No transactions yet.</EmptyState>}
       </TableScroll>
     </>

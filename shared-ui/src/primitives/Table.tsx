@@ -1,4 +1,5 @@
 import styled from 'styled-components';
+import { media } from '../theme';
 
 /** Tables scroll sideways inside their card on narrow screens instead of breaking the layout. */
 export const TableScroll = styled.div`
@@ -23,4 +24,26 @@ export const Table = styled.table`
   }
   tbody tr:hover { background: ${({ theme }) => theme.colors.surfaceRaised}; }
   td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+`;
+
+/**
+ * A table that becomes a list of cards on a phone, so every row's content and actions stay in
+ * view: each cell flows on, labelled by its data-label; a cell with class "full" takes a line.
+ */
+export const StackedTable = styled(Table)`
+  ${media.phone} {
+    thead { display: none; }
+    tr {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: 6px 14px;
+      padding: 12px 0;
+      border-bottom: 1px solid ${({ theme }) => theme.colors.border};
+    }
+    td { border: 0; padding: 0; white-space: normal; text-align: left; }
+    td.num { text-align: left; }
+    td.full { flex-basis: 100%; }
+    td[data-label]::before { content: attr(data-label) ': '; color: ${({ theme }) => theme.colors.muted}; }
+  }
 `;
