@@ -33,8 +33,32 @@ drop policy "own trades" on public.trades;
 create policy "own trades" on public.trades
   for select to authenticated using (buyer_id = auth.uid() or seller_id = auth.uid() or proceeds_to = auth.uid() or private.is_admin());
 
+-- Fees are charged on each order's cumulative value: a fill pays fee(value filled so far) minus the
+-- fees the order already paid. So an order's fees come to the fee of its whole value, never a cent
+-- more than a resting buy reserved, however it is filled (each part's fee rounded on its own could
+-- add up to more). Trades without an order (the seed's history) pay the fee of their own value.
+alter table public.orders
+  add column filled_value numeric(14, 2) not null default 0 check (filled_value >= 0),
+  add column fees_paid numeric(14, 2) not null default 0 check (fees_paid >= 0);
+
+-- The fee a fill of an order pays, and the order's running totals updated with it.
+create or replace function private.charge_fill(p_order bigint, p_value numeric, p_bps integer) returns numeric
+language plpgsql security definer set search_path = '' as $$
+declare
+  v_paid numeric;
+  v_value numeric;
+  v_charged numeric;
+begin
+  if p_order is null then return private.fee(p_value, p_bps); end if;
+  select o.fees_paid, o.filled_value into v_paid, v_value from public.orders o where o.id = p_order;
+  -- Never negative, should the fee setting fall while an order is partly filled.
+  v_charged := greatest(0, private.fee(v_value + p_value, p_bps) - v_paid);
+  update public.orders o set filled_value = v_value + p_value, fees_paid = v_paid + v_charged where o.id = p_order;
+  return v_charged;
+end $$;
+
 -- settle_trade as before, but the offering's proceeds go to the token's person, and the fee follows
--- the setting, recorded on the trade.
+-- the setting, charged on each order's cumulative value and recorded on the trade.
 create or replace function private.settle_trade(
   p_token uuid, p_buyer uuid, p_seller uuid, p_price numeric, p_amount bigint, p_taker_side text,
   p_buy_order bigint default null, p_sell_order bigint default null,
@@ -44,8 +68,8 @@ create or replace function private.settle_trade(
 declare
   bps integer := private.fee_bps(); -- read once: the fee and its record agree
   value numeric := round(p_price * p_amount, 2);
-  buyer_fee numeric := private.fee(round(p_price * p_amount, 2), bps);
-  seller_fee numeric := private.fee(round(p_price * p_amount, 2), bps);
+  buyer_fee numeric := private.charge_fill(p_buy_order, round(p_price * p_amount, 2), bps);
+  seller_fee numeric := private.charge_fill(p_sell_order, round(p_price * p_amount, 2), bps);
   payee uuid := p_seller;
   trade_id bigint;
 begin
@@ -86,6 +110,7 @@ declare
   remaining bigint;
   budget numeric := 0;
   spent numeric := 0;
+  spent_value numeric := 0;
   maker record;
   n bigint;
   fills jsonb := '[]';
@@ -162,7 +187,7 @@ begin
   -- 2. Walk the other side of the book, best price first, oldest first; compute the fills.
   remaining := v_amount;
   for maker in
-    select o.id, o.user_id, o.price, o.amount - o.filled as open_amount, o.reserved
+    select o.id, o.user_id, o.price, o.amount - o.filled as open_amount, o.reserved, o.filled_value, o.fees_paid
     from public.orders o
     where o.token_id = p_token and o.status = 'open' and o.side = opposite
       and (p_type = 'market' or (p_side = 'buy' and o.price <= p_price) or (p_side = 'sell' and o.price >= p_price))
@@ -176,14 +201,19 @@ begin
     end if;
     n := least(remaining, maker.open_amount);
     if p_side = 'buy' and p_type = 'market' then
-      -- Never spend more than the cash available: as many tokens as it affords at this price.
+      -- Never spend more than the cash available: as many tokens as it affords at this price, its
+      -- fee counted on the order's cumulative value, as it will be charged.
       n := least(n, floor((budget - spent) / (maker.price * (1 + settings.fee_bps / 10000.0)))::bigint);
-      while n > 0 and private.buy_cost(maker.price, n) > budget - spent loop n := n - 1; end loop;
+      while n > 0 and spent_value + round(maker.price * n, 2) + private.fee(spent_value + round(maker.price * n, 2)) > budget loop
+        n := n - 1;
+      end loop;
       exit when n <= 0;
     end if;
     fills := fills || jsonb_build_object('order', maker.id, 'user', maker.user_id, 'price', maker.price,
-      'amount', n, 'open', maker.open_amount, 'reserved', maker.reserved);
-    spent := spent + private.buy_cost(maker.price, n);
+      'amount', n, 'open', maker.open_amount, 'reserved', maker.reserved,
+      'filled_value', maker.filled_value, 'fees_paid', maker.fees_paid);
+    spent_value := spent_value + round(maker.price * n, 2);
+    spent := spent_value + private.fee(spent_value);
     remaining := remaining - n;
   end loop;
 
@@ -213,7 +243,9 @@ begin
   -- Re-check what was read before the locks.
   if p_side = 'buy' then
     select available into budget from public.cash_accounts where user_id = uid;
-    if budget < spent + (case when p_type = 'limit' then private.buy_cost(p_price, remaining) else 0 end) then
+    rest_cost := case when p_type = 'limit' and remaining > 0
+      then round(p_price * remaining, 2) + private.fee(spent_value + round(p_price * remaining, 2)) - private.fee(spent_value) else 0 end;
+    if budget < spent + rest_cost then
       raise exception 'Insufficient funds: your available cash changed while the order was placed. Please try again.' using errcode = 'P0001';
     end if;
   else
@@ -233,7 +265,8 @@ begin
     else
       -- The resting buyer pays from its reservation; a completed order releases all of it.
       release := case when n = (f ->> 'open')::bigint then (f ->> 'reserved')::numeric
-                      else least((f ->> 'reserved')::numeric, private.buy_cost((f ->> 'price')::numeric, n)) end;
+                      else least((f ->> 'reserved')::numeric, fill_value
+                        + greatest(0, private.fee((f ->> 'filled_value')::numeric + fill_value) - (f ->> 'fees_paid')::numeric)) end;
       perform private.settle_trade(p_token, (f ->> 'user')::uuid, uid, (f ->> 'price')::numeric, n, 'sell',
         (f ->> 'order')::bigint, v_order, release, false);
       update public.orders set reserved = reserved - release where id = (f ->> 'order')::bigint;
@@ -242,13 +275,12 @@ begin
        set filled = filled + n, status = case when filled + n = amount then 'filled' else 'open' end
      where id = (f ->> 'order')::bigint;
     value_sum := value_sum + fill_value;
-    fee_sum := fee_sum + private.fee(fill_value);
   end loop;
 
   -- 5. What is left of a limit order rests on the book, its cost or tokens held back.
   if p_type = 'limit' and remaining > 0 then
     if p_side = 'buy' then
-      rest_cost := private.buy_cost(p_price, remaining);
+      -- rest_cost (computed above) holds back the rest's value and the fee it can add to the order's.
       update public.cash_accounts set available = available - rest_cost, reserved = reserved + rest_cost where user_id = uid;
       update public.orders set reserved = rest_cost where id = v_order;
     else
@@ -258,7 +290,8 @@ begin
   else
     final_status := case when remaining = 0 then 'filled' else 'cancelled' end;
   end if;
-  update public.orders set filled = v_amount - remaining, status = final_status where id = v_order;
+  update public.orders set filled = v_amount - remaining, status = final_status where id = v_order
+  returning fees_paid into fee_sum;
 
   insert into public.market_events (token_id, kind) values (p_token, case when value_sum > 0 then 'trade' else 'book' end);
 

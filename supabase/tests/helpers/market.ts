@@ -77,8 +77,20 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
   for (const r of await q(`select id from trades where created_at > now()`)) {
     problems.push(`trade ${r.id} is dated in the future`);
   }
-  for (const r of await q(`select id from trades where buyer_fee <> round(round(price * amount, 2) * fee_bps / 10000.0, 2) or seller_fee <> buyer_fee`)) {
+  // Fees: a trade without orders pays the fee of its value; an order pays, over its fills, the fee of
+  // its cumulative value (one rounding per order, so never more than a resting buy reserved).
+  for (const r of await q(`select id from trades where (buy_order_id is null and buyer_fee <> round(round(price * amount, 2) * fee_bps / 10000.0, 2))
+      or (sell_order_id is null and seller_fee <> round(round(price * amount, 2) * fee_bps / 10000.0, 2))`)) {
     problems.push(`trade ${r.id} has a wrong fee`);
+  }
+  for (const r of await q(`select o.id from orders o
+      join lateral (select coalesce(sum(round(t.price * t.amount, 2)), 0) as value,
+                           coalesce(sum(case when o.side = 'buy' then t.buyer_fee else t.seller_fee end), 0) as fees,
+                           min(t.fee_bps) as bps, max(t.fee_bps) as max_bps
+                    from trades t where (o.side = 'buy' and t.buy_order_id = o.id) or (o.side = 'sell' and t.sell_order_id = o.id)) f on true
+      where o.filled_value <> f.value or o.fees_paid <> f.fees
+         or (f.bps = f.max_bps and f.fees <> round(f.value * f.bps / 10000.0, 2))`)) {
+    problems.push(`order ${r.id}'s fees do not match its fills`);
   }
   return problems;
 }
