@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import {
   Button, Card, CardGrid, Change, EmptyState, ErrorState, Input, MARKET_TOKEN_COLUMNS, Muted, Page, PageTitle,
-  PersonCell, Progress, WatchStar, useWatchlist, Select, SkeletonRows, StatCard, Table, TableScroll, comingSoon, formatChange, formatInteger,
+  PersonCell, Progress, WatchStar, useWatchlist, Select, SkeletonRows, StackedTable, StatCard, TableScroll, comingSoon, formatChange, formatInteger,
   formatMoney, formatPrice, media, supabase, unwrap, useMarketEvents, useQuery, type MarketToken,
 } from '@repex/shared-ui';
 import { PAGE_SIZE, SORTS, readQuery, searchFilter, writeQuery, type MarketQuery } from './market/query';
@@ -145,7 +145,7 @@ export default function Market() {
           <ErrorState title="The market could not be loaded." message={tokens.error.message} onRetry={tokens.reload} />
         ) : (
           <TableScroll>
-            <Table aria-label="Reputation tokens" aria-busy={tokens.loading}>
+            <StackedTable aria-label="Reputation tokens" aria-busy={tokens.loading}>
               <thead>
                 <tr>
                   <th>Person</th>
@@ -162,26 +162,26 @@ export default function Market() {
                 {!tokens.data && <SkeletonRows rows={6} columns={8} />}
                 {tokens.data?.rows.map((t) => (
                   <tr key={t.id} data-testid="market-row">
-                    <td>
+                    <td className="full">
                       <PersonCell name={t.name} username={t.username} avatarUrl={t.avatar_url} verified={t.verified} category={t.category} />
                     </td>
-                    <td>
+                    <td className="full" data-label="Reputation">
                       <Score>
                         <span>{t.reputation_score.toFixed(1)}</span>
                         <Progress value={t.reputation_score} label={`Reputation score ${t.reputation_score} of 100`} />
                       </Score>
                     </td>
-                    <td className="num">{formatPrice(t.price)}</td>
-                    <td className="num">
+                    <td className="num" data-label="Price">{formatPrice(t.price)}</td>
+                    <td className="num" data-label="24h">
                       <Change $value={t.change_24h}>
                         {t.change_24h > 0 ? '▲ ' : t.change_24h < 0 ? '▼ ' : ''}
                         {formatChange(t.change_24h)}
                       </Change>
                     </td>
-                    <td className="num">{formatMoney(t.market_cap)}</td>
-                    <td className="num">{formatMoney(t.volume_24h)}</td>
-                    <td className="num">{formatInteger(t.holders)}</td>
-                    <td>
+                    <td className="num" data-label="Cap">{formatMoney(t.market_cap)}</td>
+                    <td className="num" data-label="Volume">{formatMoney(t.volume_24h)}</td>
+                    <td className="num" data-label="Holders">{formatInteger(t.holders)}</td>
+                    <td className="full">
                       <RowActions>
                         <WatchStar on={watchlist.watched.has(t.id)} name={t.name} onToggle={() => void watchlist.toggle(t.id, t.name)} />
                         <Link to={`/trading/${t.id}`}>
@@ -192,7 +192,7 @@ export default function Market() {
                   </tr>
                 ))}
               </tbody>
-            </Table>
+            </StackedTable>
             {tokens.data?.rows.length === 0 && <EmptyState>No reputation stocks found matching your criteria.</EmptyState>}
           </TableScroll>
         )}

@@ -2,7 +2,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import {
   Badge, Button, Card, CardGrid, Change, EmptyState, ErrorState, Muted, Page, PageTitle, PersonCell, SkeletonRows,
-  StatCard, Table, TableScroll, Tabs, TabsContent, TabsList, TabsTrigger, comingSoon, formatChange, formatDate,
+  StackedTable, StatCard, TableScroll, Tabs, TabsContent, TabsList, TabsTrigger, comingSoon, formatChange, formatDate,
   formatInteger, formatMoney, formatSignedMoney, formatPrice, formatTime, media, useAppStore, useMarketEvents, useQuery, WatchStar, useWatchlist,
 } from '@repex/shared-ui';
 import { loadDashboard, loadWatchlist } from './portfolio/data';
@@ -16,6 +16,13 @@ const Actions = styled.div`
 
 
 /** Spec section 2, Investment Dashboard. */
+/** Buttons side by side inside a cell (the cell itself stays a table cell, so rows line up). */
+const RowButtons = styled.div`
+  display: flex;
+  gap: 6px;
+  align-items: center;
+`;
+
 export default function Dashboard() {
   const userId = useAppStore((s) => s.session?.user.id)!;
   const navigate = useNavigate();
@@ -71,7 +78,7 @@ export default function Dashboard() {
           </TabsList>
           <TabsContent value="holdings">
             <TableScroll>
-              <Table aria-label="Holdings">
+              <StackedTable aria-label="Holdings">
                 <thead>
                   <tr>
                     <th>Person</th>
@@ -87,33 +94,37 @@ export default function Dashboard() {
                   {!data.data && <SkeletonRows rows={3} columns={7} />}
                   {data.data?.positions.map((pos) => (
                     <tr key={pos.token_id} data-testid="holding-row">
-                      <td>
+                      <td className="full">
                         <PersonCell name={pos.name} username={pos.username} avatarUrl={pos.avatar_url} verified={pos.verified} category={pos.category} />
                       </td>
-                      <td className="num">{formatInteger(pos.tokens)}</td>
-                      <td className="num">{formatPrice(pos.avg_price)}</td>
-                      <td className="num">{formatPrice(pos.price)}</td>
-                      <td className="num">{formatPrice(pos.value)}</td>
-                      <td className="num">
+                      <td className="num" data-label="Tokens">{formatInteger(pos.tokens)}</td>
+                      <td className="num" data-label="Avg">{formatPrice(pos.avg_price)}</td>
+                      <td className="num" data-label="Now">{formatPrice(pos.price)}</td>
+                      <td className="num" data-label="Value">{formatPrice(pos.value)}</td>
+                      <td className="num" data-label="P&L">
                         <Change $value={pos.pnl}>
                           {formatSignedMoney(pos.pnl)} ({formatChange(pos.pnl_percent)})
                         </Change>
                       </td>
-                      <td style={{ display: 'flex', gap: 6 }}>
-                        <Button $size="sm" onClick={() => navigate(`/trading/${pos.token_id}?side=buy`)}>
-                          Buy
-                        </Button>
-                        <Button $size="sm" $variant="outline" onClick={() => navigate(`/trading/${pos.token_id}?side=sell`)}>
-                          Sell
-                        </Button>
+                      <td className="full">
+                        <RowButtons>
+                          <Button $size="sm" onClick={() => navigate(`/trading/${pos.token_id}?side=buy`)}>
+                            Buy
+                          </Button>
+                          <Button $size="sm" $variant="outline" onClick={() => navigate(`/trading/${pos.token_id}?side=sell`)}>
+                            Sell
+                          </Button>
+                        </RowButtons>
                       </td>
                     </tr>
                   ))}
                 </tbody>
-              </Table>
+              </StackedTable>
               {data.data?.positions.length === 0 && (
                 <EmptyState>
-                  You hold no tokens yet. <Link to="/market">Browse the market</Link> to make your first trade.
+                  <span>
+                    You hold no tokens yet. <Link to="/market">Browse the market</Link> to make your first trade.
+                  </span>
                 </EmptyState>
               )}
             </TableScroll>
@@ -121,7 +132,7 @@ export default function Dashboard() {
           </TabsContent>
           <TabsContent value="transactions">
             <TableScroll>
-              <Table aria-label="Transactions">
+              <StackedTable aria-label="Transactions">
                 <thead>
                   <tr>
                     <th>Type</th>
@@ -140,16 +151,16 @@ export default function Dashboard() {
                         <Badge $variant={t.type === 'buy' ? 'up' : 'down'}>{t.type === 'buy' ? 'Buy' : 'Sell'}</Badge>
                       </td>
                       <td>{t.name}</td>
-                      <td className="num">{formatInteger(t.amount)}</td>
-                      <td className="num">{formatPrice(t.price)}</td>
-                      <td className="num">{formatPrice(t.total)}</td>
+                      <td className="num" data-label="Tokens">{formatInteger(t.amount)}</td>
+                      <td className="num" data-label="Price">{formatPrice(t.price)}</td>
+                      <td className="num" data-label="Total">{formatPrice(t.total)}</td>
                       <td>
                         {formatDate(t.created_at)} <Muted>{formatTime(t.created_at)}</Muted>
                       </td>
                     </tr>
                   ))}
                 </tbody>
-              </Table>
+              </StackedTable>
               {data.data?.trades.length === 0 && <EmptyState>No transactions yet.</EmptyState>}
             </TableScroll>
           </TabsContent>
@@ -158,7 +169,7 @@ export default function Dashboard() {
               <ErrorState title="Your watchlist could not be loaded." onRetry={watchlist.reload} />
             ) : (
               <TableScroll>
-                <Table aria-label="Watchlist">
+                <StackedTable aria-label="Watchlist">
                   <thead>
                     <tr>
                       <th>Person</th>
@@ -172,11 +183,11 @@ export default function Dashboard() {
                     {!watchlist.data && <SkeletonRows rows={3} columns={5} />}
                     {watchlist.data?.map((t) => (
                       <tr key={t.id} data-testid="watchlist-row">
-                        <td>
+                        <td className="full">
                           <PersonCell name={t.name} username={t.username} avatarUrl={t.avatar_url} verified={t.verified} />
                         </td>
-                        <td className="num">{formatPrice(t.price)}</td>
-                        <td className="num">
+                        <td className="num" data-label="Price">{formatPrice(t.price)}</td>
+                        <td className="num" data-label="24h">
                           <Change $value={t.change_24h}>{formatChange(t.change_24h)}</Change>
                         </td>
                         <td>{t.category}</td>
@@ -191,7 +202,7 @@ export default function Dashboard() {
                       </tr>
                     ))}
                   </tbody>
-                </Table>
+                </StackedTable>
                 {watchlist.data?.length === 0 && (
                   <EmptyState>Your watchlist is empty. Star a token on the market to follow it here.</EmptyState>
                 )}

@@ -140,7 +140,6 @@ export default function Trading() {
           <ErrorState
             title="Token not found"
             message="There is no reputation token at this address. It may have been delisted, or the link may be wrong."
-            onRetry={token.reload}
           />
         </Card>
       </Page>

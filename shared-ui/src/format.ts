@@ -78,3 +78,8 @@ export function formatDate(iso: string): string {
 export function formatTime(iso: string): string {
   return new Date(iso).toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit' });
 }
+
+/** A count of tokens, singular or plural: '1 Sarah Chen token', '20 tokens'. */
+export function formatTokens(amount: number, name?: string): string {
+  return `${formatInteger(amount)} ${name ? `${name} ` : ''}${amount === 1 ? 'token' : 'tokens'}`;
+}

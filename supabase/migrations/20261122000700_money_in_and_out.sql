@@ -21,6 +21,8 @@ create table public.exchange_settings (
   -- The trading fee on each side of a trade, in basis points (200 = 2%, spec section 9).
   fee_bps integer not null default 200 check (fee_bps between 0 and 1000),
   min_order_amount bigint not null default 1 check (min_order_amount >= 1),
+  -- The highest limit price anyone may ask or bid.
+  max_price numeric(12, 2) not null default 1000000 check (max_price > 0),
   max_open_orders integer not null default 200 check (max_open_orders between 1 and 10000),
   trading_halted boolean not null default false,
   halt_reason text check (char_length(halt_reason) <= 200),

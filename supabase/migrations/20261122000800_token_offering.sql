@@ -127,6 +127,7 @@ declare
   settings public.exchange_settings;
 begin
   if uid is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
+  select * into settings from public.exchange_settings;
   if p_side is null or p_side not in ('buy', 'sell') then
     raise exception 'The side must be buy or sell.' using errcode = '22023';
   end if;
@@ -139,14 +140,15 @@ begin
   if p_type = 'limit' then
     if p_price is null or p_price <= 0 then raise exception 'A limit order needs a price above $0.00.' using errcode = '22023'; end if;
     if p_price <> round(p_price, 2) then raise exception 'The limit price has at most two decimals.' using errcode = '22023'; end if;
-    if p_price > 1000000 then raise exception 'The limit price cannot exceed $1,000,000.00.' using errcode = '22023'; end if;
+    if p_price > settings.max_price then
+      raise exception 'The limit price cannot exceed %.', private.money(settings.max_price) using errcode = '22023';
+    end if;
   elsif p_price is not null then
     raise exception 'A market order takes no price: it trades at the best prices in the book.' using errcode = '22023';
   end if;
   if exists (select 1 from public.profiles where id = uid and status <> 'active') then
     raise exception 'Your account is suspended: trading is disabled.' using errcode = '42501';
   end if;
-  select * into settings from public.exchange_settings;
   if settings.trading_halted then
     raise exception 'Trading is halted%. Cancelling open orders still works.',
       coalesce(': ' || nullif(settings.halt_reason, ''), '') using errcode = 'P0001';

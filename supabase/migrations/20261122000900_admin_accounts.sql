@@ -107,7 +107,7 @@ create or replace function public.admin_update_settings(p_changes jsonb, p_reaso
 returns public.exchange_settings language plpgsql security definer set search_path = '' as $$
 declare
   admin uuid := private.require_admin();
-  editable constant text[] := array['fee_bps', 'min_order_amount', 'max_open_orders', 'trading_halted', 'halt_reason',
+  editable constant text[] := array['fee_bps', 'min_order_amount', 'max_price', 'max_open_orders', 'trading_halted', 'halt_reason',
     'deposit_min', 'deposit_max', 'withdrawal_min', 'withdrawal_daily_limit', 'token_supply', 'token_founder_bps', 'token_issue_price'];
   before public.exchange_settings;
   after public.exchange_settings;
@@ -125,7 +125,7 @@ begin
   exception when others then
     perform private.refuse('A setting has a value of the wrong kind: numbers for amounts and limits, true or false for the halt.');
   end;
-  if after.fee_bps is null or after.deposit_min is null or after.deposit_max is null or after.withdrawal_min is null
+  if after.fee_bps is null or after.max_price is null or after.deposit_min is null or after.deposit_max is null or after.withdrawal_min is null
      or after.withdrawal_daily_limit is null or after.min_order_amount is null or after.max_open_orders is null
      or after.trading_halted is null or after.token_supply is null or after.token_founder_bps is null or after.token_issue_price is null then
     perform private.refuse('A setting cannot be empty.');
@@ -143,7 +143,7 @@ begin
   if after.max_open_orders not between 1 and 10000 then perform private.refuse('The open-order limit must be between 1 and 10,000.'); end if;
   begin
     update public.exchange_settings set
-      fee_bps = after.fee_bps, min_order_amount = after.min_order_amount, max_open_orders = after.max_open_orders,
+      fee_bps = after.fee_bps, min_order_amount = after.min_order_amount, max_price = after.max_price, max_open_orders = after.max_open_orders,
       trading_halted = after.trading_halted, halt_reason = nullif(trim(after.halt_reason), ''),
       deposit_min = after.deposit_min, deposit_max = after.deposit_max, withdrawal_min = after.withdrawal_min,
       withdrawal_daily_limit = after.withdrawal_daily_limit, token_supply = after.token_supply,

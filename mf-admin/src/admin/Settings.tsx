@@ -7,6 +7,7 @@ import { rpc } from './rpc';
 const FIELDS = [
   { key: 'fee_bps', label: 'Trading fee (%)', hint: 'Charged to the buyer and to the seller on each trade.', percent: true },
   { key: 'min_order_amount', label: 'Minimum order (tokens)', hint: 'The smallest order anyone may place.' },
+  { key: 'max_price', label: 'Highest limit price ($)', hint: 'No order may ask or bid more per token.' },
   { key: 'max_open_orders', label: 'Open orders per account', hint: 'Most resting limit orders one account may hold.' },
   { key: 'deposit_min', label: 'Minimum deposit ($)', hint: 'Per deposit.' },
   { key: 'deposit_max', label: 'Maximum deposit ($)', hint: 'Per deposit.' },

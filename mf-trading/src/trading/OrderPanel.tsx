@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import styled, { css } from 'styled-components';
 import {
-  Button, Card, CardTitle, Input, Label, Muted, formatInteger, formatPrice, supabase, toast, unwrap, useQuery, useTableChanges,
+  Button, Card, CardTitle, Input, Label, Muted, formatPrice, formatTokens, supabase, toast, unwrap, useQuery, useTableChanges,
 } from '@repex/shared-ui';
 import { describeResult, type OrderResult } from './orderResult';
 import {
@@ -98,14 +98,16 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
   const [limitText, setLimitText] = useState(price.toFixed(2));
 
   // The fee is the exchange's setting, followed live (an admin may change it at any time).
-  const settings = useQuery(async () => unwrap(await supabase().from('exchange_settings').select('fee_bps').single()) as { fee_bps: number }, []);
+  const settings = useQuery(async () => unwrap(await supabase().from('exchange_settings').select('fee_bps, max_price, min_order_amount').single()) as
+    { fee_bps: number; max_price: number; min_order_amount: number }, []);
   useTableChanges('exchange_settings', undefined, settings.reload);
   const feeBps = settings.data?.fee_bps;
-  const limitError = type === 'limit' ? limitPriceError(limitText) : null;
+  const limitError = type === 'limit' ? limitPriceError(limitText, settings.data?.max_price) : null;
   const effectivePrice = type === 'limit' && !limitError ? Number(limitText) : price;
   const max = feeBps === undefined ? 0 : maxAmount(side, cash, effectivePrice, held, feeBps);
   const { value, fee, total, proceeds } = orderCost(effectivePrice, amount, feeBps ?? 0);
-  const amountError = amount < 1 ? 'Enter at least 1 token.' : null;
+  const minimum = settings.data?.min_order_amount ?? 1;
+  const amountError = amount < 1 ? 'Enter at least 1 token.' : amount < minimum ? `The minimum order is ${formatTokens(minimum)}.` : null;
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
 
@@ -182,8 +184,8 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
         </Shortcuts>
         <Muted style={{ fontSize: 13 }}>
           {side === 'buy'
-            ? `Up to ${formatInteger(max)} tokens with your ${formatPrice(cash)}`
-            : `You hold ${formatInteger(held)} ${tokenName} tokens`}
+            ? `Up to ${formatTokens(max)} with your ${formatPrice(cash)}`
+            : `You hold ${formatTokens(held, tokenName)}`}
         </Muted>
       </Field>
 
@@ -217,7 +219,7 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
         <Confirm role="region" aria-label="Confirm order">
           <p>
             <strong>
-              {side === 'buy' ? 'Buy' : 'Sell'} {formatInteger(amount)} {tokenName} tokens
+              {side === 'buy' ? 'Buy' : 'Sell'} {formatTokens(amount, tokenName)}
             </strong>{' '}
             {type === 'market' ? `at market (about ${formatPrice(price)} each)` : `at ${formatPrice(effectivePrice)} or better`}:
             value {formatPrice(value)}, fee {formatPrice(fee)}, {side === 'buy' ? 'total' : 'you receive'}{' '}

@@ -61,5 +61,7 @@ describe('order panel arithmetic (spec sections 4, 5, 9)', () => {
     expect(limitPriceError('45.255')).toMatch(/two decimals/);
     expect(limitPriceError('abc')).toMatch(/above/);
     expect(limitPriceError('')).toMatch(/Enter/);
+    expect(limitPriceError('1000000.01', 1_000_000)).toBe('The limit price cannot exceed $1,000,000.00.');
+    expect(limitPriceError('1000000', 1_000_000)).toBeNull();
   });
 });

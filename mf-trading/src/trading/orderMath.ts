@@ -1,3 +1,5 @@
+import { formatPrice } from '@repex/shared-ui';
+
 /**
  * The order panel's rules, spec sections 4, 5 and 9. The fee is not one of them: it is the
  * exchange's setting (exchange_settings.fee_bps), read from the database and passed in.
@@ -53,11 +55,12 @@ export function orderCost(price: number, amount: number, feeBps: number): { valu
 /** The fee in percent as people write it: 200 bps is '2%', 150 is '1.5%'. */
 export const feePercent = (feeBps: number) => `${Number((feeBps / 100).toFixed(2))}%`;
 
-/** A limit price: a number above 0 with at most two decimals. */
-export function limitPriceError(text: string): string | null {
+/** A limit price: a number above 0 with at most two decimals, not above the exchange's `maxPrice`. */
+export function limitPriceError(text: string, maxPrice?: number): string | null {
   if (text.trim() === '') return 'Enter a limit price.';
   const n = Number(text);
   if (!Number.isFinite(n) || n <= 0) return 'The limit price must be above $0.00.';
   if (!/^\d+(\.\d{1,2})?$/.test(text.trim())) return 'The limit price has at most two decimals (step 0.01).';
+  if (maxPrice !== undefined && n > maxPrice) return `The limit price cannot exceed ${formatPrice(maxPrice)}.`;
   return null;
 }

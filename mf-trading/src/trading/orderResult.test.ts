@@ -15,6 +15,9 @@ describe('order result toasts', () => {
       description: 'Your limit order to sell 10 Sarah Chen tokens at $50.00 is on the book.',
     });
   });
+  it('one token is a token', () => {
+    expect(describeResult({ ...base, amount: 1, filled: 1, total: 46.1 }, 'Sarah Chen').description).toBe('Bought 1 Sarah Chen token at an average $45.20, total $46.10.');
+  });
   it('a market order that ran out of liquidity or cash says what was cancelled', () => {
     expect(describeResult({ ...base, status: 'cancelled', filled: 9, amount: 100 }, 'X').description).toMatch(/remaining 91 could not be filled/);
   });

@@ -1,4 +1,4 @@
-import { formatInteger, formatPrice } from '@repex/shared-ui';
+import { formatInteger, formatPrice, formatTokens } from '@repex/shared-ui';
 
 /** What place_order answers (supabase/migrations/..._trading_engine.sql). */
 export interface OrderResult {
@@ -17,13 +17,13 @@ export interface OrderResult {
 export function describeResult(r: OrderResult, tokenName: string, limitPrice?: number): { title: string; description: string } {
   const verb = r.side === 'buy' ? 'Bought' : 'Sold';
   const done = r.filled > 0
-    ? `${verb} ${formatInteger(r.filled)} ${tokenName} tokens at an average ${formatPrice(r.average_price ?? 0)}, ${r.side === 'buy' ? 'total' : 'proceeds'} ${formatPrice(r.total)}.`
+    ? `${verb} ${formatTokens(r.filled, tokenName)} at an average ${formatPrice(r.average_price ?? 0)}, ${r.side === 'buy' ? 'total' : 'proceeds'} ${formatPrice(r.total)}.`
     : '';
   if (r.status === 'filled') return { title: 'Order Filled', description: done };
   if (r.status === 'open' && r.filled === 0) {
     return {
       title: 'Order Placed',
-      description: `Your limit order to ${r.side} ${formatInteger(r.amount)} ${tokenName} tokens at ${formatPrice(limitPrice ?? 0)} is on the book.`,
+      description: `Your limit order to ${r.side} ${formatTokens(r.amount, tokenName)} at ${formatPrice(limitPrice ?? 0)} is on the book.`,
     };
   }
   if (r.status === 'open') {

@@ -21,15 +21,17 @@ export function EmptyState({ children }: { children: ReactNode }) {
   return <Box data-testid="empty-state">{children}</Box>;
 }
 
-/** A failure with a way out: a message and a Retry button. */
-export function ErrorState({ title, message, onRetry }: { title: string; message?: string; onRetry: () => void }) {
+/** A failure: a message, and a Retry button when trying again can help. */
+export function ErrorState({ title, message, onRetry }: { title: string; message?: string; onRetry?: () => void }) {
   return (
     <Box role="alert">
       <Heading>{title}</Heading>
       {message && <span>{message}</span>}
-      <Button $variant="outline" onClick={onRetry}>
-        Retry
-      </Button>
+      {onRetry && (
+        <Button $variant="outline" onClick={onRetry}>
+          Retry
+        </Button>
+      )}
     </Box>
   );
 }

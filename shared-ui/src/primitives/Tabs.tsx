@@ -12,7 +12,8 @@ export const TabsList = styled(TabsPrimitive.List)`
   border-radius: ${({ theme }) => theme.radius.md};
   background: ${({ theme }) => theme.colors.surfaceRaised};
   max-width: 100%;
-  overflow-x: auto;
+  /* Labels wrap onto a second line rather than being cut or scrolled out of sight. */
+  flex-wrap: wrap;
 `;
 
 export const TabsTrigger = styled(TabsPrimitive.Trigger)`

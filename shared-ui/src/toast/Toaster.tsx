@@ -12,7 +12,8 @@ const swipeOut = keyframes`from { transform: translateX(var(--radix-toast-swipe-
 
 const Viewport = styled(ToastPrimitive.Viewport)`
   position: fixed;
-  top: 0;
+  /* Below the 64 px navigation bar, so a toast never covers Sign Out. */
+  top: 64px;
   right: 0;
   z-index: 1000;
   display: flex;

@@ -1,7 +1,29 @@
 import { Link } from 'react-router-dom';
-import { Button, Muted, Page, PageTitle } from '@repex/shared-ui';
+import styled from 'styled-components';
+import { Button, Logo, Muted, Page, PageTitle, useAppStore } from '@repex/shared-ui';
+
+const Header = styled.header`
+  padding: 14px 20px;
+  border-bottom: 1px solid ${({ theme }) => theme.colors.border};
+  a { color: inherit; text-decoration: none; }
+`;
 
 export function NotFound() {
+  const signedIn = useAppStore((s) => !!s.session);
+  return (
+    <>
+      {/* Signed in, the navigation bar is above; signed out, the logo leads home. */}
+      {!signedIn && (
+        <Header>
+          <Link to="/" aria-label="RepX home"><Logo /></Link>
+        </Header>
+      )}
+      <NotFoundBody />
+    </>
+  );
+}
+
+function NotFoundBody() {
   return (
     <Page style={{ alignItems: 'center', textAlign: 'center', paddingTop: 96 }}>
       <PageTitle>Page not found</PageTitle>
