@@ -45,7 +45,7 @@ export default function Admin() {
     <Page data-remote="admin" data-build={__BUILD_ID__}>
       <Header>
         <Brand>
-          <Link to="/dashboard" aria-label="RepX home"><Logo /></Link>
+          <Link to="/dashboard"><Logo /></Link>
           <div>
             <PageTitle>Admin Dashboard</PageTitle>
             <Muted>RepX operations · <Link to="/market">Back to the market</Link></Muted>

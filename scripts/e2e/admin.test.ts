@@ -150,7 +150,7 @@ test('the admin area has the logo and a way back, and fits a phone: no tab scrol
   await phone.fill('#admin-password', DEMO_ACCOUNTS.admin.password);
   await phone.getByRole('button', { name: 'Sign In' }).click();
   await phone.getByTestId('admin-user-row').first().waitFor();
-  await phone.getByRole('link', { name: 'RepX home' }).waitFor();
+  await phone.getByRole('link', { name: 'RepX', exact: true }).waitFor();
   await phone.getByRole('link', { name: 'Back to the market' }).waitFor();
   for (const tab of ['User Management', 'Fraud Detection', 'Revenue Reports', 'System Settings', 'Audit Log']) {
     await phone.getByRole('tab', { name: tab }).click();

@@ -7,12 +7,18 @@ export const theme = {
     border: '#243049',
     text: '#e6ebf5',
     muted: '#8d9ab5',
-    primary: '#7c5cff',
-    primaryHover: '#6a48f5',
+    // White on these meets WCAG AA (4.5:1): #7c5cff did not (4.3).
+    primary: '#6a48f5',
+    primaryHover: '#5a38e5',
     primaryText: '#ffffff',
     accent: '#22d3ee',
     up: '#22c55e',
     down: '#ef4444',
+    /** Solid backgrounds that carry white text (AA): a pressed Buy or Sell. */
+    upSolid: '#15803d',
+    downSolid: '#b91c1c',
+    /** Red text on a tinted red background (AA). */
+    downText: '#f87171',
     warning: '#f59e0b',
     destructive: '#dc2626',
   },

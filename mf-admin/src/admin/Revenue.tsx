@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import {
-  Button, EmptyState, ErrorState, Muted, Select, SkeletonRows, Table, TableScroll, downloadCsv, formatInteger, formatMoney, formatPrice,
+  Button, EmptyState, ErrorState, Muted, Select, SkeletonRows, StackedTable, TableScroll, downloadCsv, formatInteger, formatMoney, formatPrice,
   toCsv, useQuery,
 } from '@repex/shared-ui';
 import { rpc } from './rpc';
@@ -77,7 +77,7 @@ export function Revenue() {
         </Bars>
       )}
       <TableScroll>
-        <Table aria-label="Revenue">
+        <StackedTable aria-label="Revenue">
           <thead>
             <tr>
               <th>{group === 'token' ? 'Token' : group === 'week' ? 'Week' : 'Day'}</th>
@@ -90,14 +90,14 @@ export function Revenue() {
             {!rows && <SkeletonRows rows={7} columns={4} />}
             {rows?.map((r) => (
               <tr key={r.bucket} data-testid="revenue-row">
-                <td>{r.bucket}</td>
-                <td className="num">{formatInteger(r.trades)}</td>
-                <td className="num">{formatMoney(r.volume)}</td>
-                <td className="num">{formatPrice(r.revenue)}</td>
+                <td className="full"><strong>{r.bucket}</strong></td>
+                <td className="num" data-label="Trades">{formatInteger(r.trades)}</td>
+                <td className="num" data-label="Volume">{formatMoney(r.volume)}</td>
+                <td className="num" data-label="Fees">{formatPrice(r.revenue)}</td>
               </tr>
             ))}
           </tbody>
-        </Table>
+        </StackedTable>
       </TableScroll>
       {rows?.length === 0 && <EmptyState>No trades in this period.</EmptyState>}
     </>

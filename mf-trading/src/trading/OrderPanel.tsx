@@ -30,7 +30,7 @@ const ToggleButton = styled.button.attrs({ type: 'button' })<{ $active: boolean;
     $active &&
     css`
       color: #fff;
-      background: ${$tone === 'buy' ? theme.colors.up : $tone === 'sell' ? theme.colors.down : theme.colors.bg};
+      background: ${$tone === 'buy' ? theme.colors.upSolid : $tone === 'sell' ? theme.colors.downSolid : theme.colors.bg};
     `}
 `;
 const AmountRow = styled.div`

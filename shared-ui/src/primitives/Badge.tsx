@@ -20,7 +20,7 @@ export const Badge = styled.span<{ $variant?: BadgeVariant }>`
       case 'up':
         return css`background: rgba(34, 197, 94, 0.15); color: ${theme.colors.up};`;
       case 'down':
-        return css`background: rgba(239, 68, 68, 0.15); color: ${theme.colors.down};`;
+        return css`background: rgba(239, 68, 68, 0.15); color: ${theme.colors.downText};`;
       case 'verified':
         return css`background: rgba(34, 211, 238, 0.15); color: ${theme.colors.accent};`;
       default:

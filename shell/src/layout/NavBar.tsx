@@ -76,7 +76,7 @@ export function NavBar() {
   return (
     <Bar>
       <Inner aria-label="Main">
-        <Link to="/dashboard" onClick={close} aria-label="RepX home">
+        <Link to="/dashboard" onClick={close}>
           <Logo />
         </Link>
         <MenuToggle

@@ -15,7 +15,7 @@ export function NotFound() {
       {/* Signed in, the navigation bar is above; signed out, the logo leads home. */}
       {!signedIn && (
         <Header>
-          <Link to="/" aria-label="RepX home"><Logo /></Link>
+          <Link to="/"><Logo /></Link>
         </Header>
       )}
       <NotFoundBody />

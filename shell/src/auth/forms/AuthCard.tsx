@@ -22,7 +22,7 @@ const Box = styled(Card)`
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {
   return (
     <Screen>
-      <Link to="/" aria-label="RepX home">
+      <Link to="/">
         <Logo />
       </Link>
       <Box>

@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import type { Page } from 'playwright-core';
+import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
+import { signIn, startApp, type E2EApp } from './helpers/app';
+
+jest.setTimeout(240_000);
+
+const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let app: E2EApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app?.close());
+
+/** axe-core's serious and critical violations on the page as it is now. */
+async function violations(page: Page): Promise<string[]> {
+  await page.waitForTimeout(600); // let data arrive and animations settle
+  await page.addScriptTag({ content: AXE });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { html: string }[] }[] }> } }).axe;
+    const { violations: found } = await axe.run(document, { resultTypes: ['violations'] });
+    return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0]?.html.slice(0, 120)}`);
+  });
+}
+
+for (const width of [1280, 390]) {
+  test(`no serious or critical accessibility violation on any screen at ${width} px`, async () => {
+    const page = await (await app.newContext({ width })).newPage();
+    const found: Record<string, string[]> = {};
+    const check = async (name: string) => {
+      const v = await violations(page);
+      if (v.length) found[name] = v;
+    };
+    for (const path of ['/', '/auth', '/auth/nra', '/no-such-page']) {
+      await page.goto(`${app.url}${path}`);
+      await check(path);
+    }
+    await signIn(page, app, DEMO_ACCOUNTS.user);
+    const [sarah] = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
+    for (const path of ['/dashboard', '/market', '/profile', '/wallet', `/trading/${sarah!.id}`]) {
+      await page.goto(`${app.url}${path}`);
+      await page.locator('[data-remote]').first().waitFor();
+      await check(path);
+    }
+    await page.goto(`${app.url}/wallet?action=deposit`);
+    await page.getByRole('dialog', { name: 'Deposit Funds' }).waitFor();
+    await check('deposit dialog');
+    await page.goto(`${app.url}/wallet`);
+    await page.getByRole('tab', { name: 'Profit & Loss' }).click();
+    await check('profit & loss');
+
+    const admin = await (await app.newContext({ width })).newPage();
+    await admin.goto(`${app.url}/auth/nra`);
+    await admin.fill('#admin-email', DEMO_ACCOUNTS.admin.email);
+    await admin.fill('#admin-password', DEMO_ACCOUNTS.admin.password);
+    await admin.getByRole('button', { name: 'Sign In' }).click();
+    await admin.getByTestId('admin-user-row').first().waitFor();
+    for (const tab of ['User Management', 'Fraud Detection', 'Revenue Reports', 'System Settings', 'Audit Log']) {
+      await admin.getByRole('tab', { name: tab }).click();
+      const v = await violations(admin);
+      if (v.length) found[`admin: ${tab}`] = v;
+    }
+    expect(found).toEqual({});
+  });
+}
