@@ -1,0 +1,91 @@
+import type { Page } from 'playwright-core';
+import { orderCost } from '../../mf-trading/src/trading/orderMath';
+import { formatPrice } from '../../shared-ui/src/format';
+import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
+import { placeOrder, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+
+jest.setTimeout(240_000);
+
+let app: E2EApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app?.close());
+
+const db = <T>(sql: string, params: unknown[] = []) => app.backend.db.query<T>(sql, params);
+
+/** The page never scrolls sideways, and the named control is on screen (or a scroll away, not clipped). */
+async function fits(page: Page, screen: string, action?: string) {
+  await page.waitForTimeout(400);
+  const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  expect({ screen, width, sideways: scroll > width }).toEqual({ screen, width, sideways: false });
+  if (!action) return;
+  const box = await page.getByRole('button', { name: action, exact: true }).first().boundingBox();
+  expect({ screen, action, inView: !!box && box.x >= 0 && box.x + box.width <= width }).toEqual({ screen, action, inView: true });
+}
+
+for (const width of [1280, 390]) {
+  test(`every screen fits ${width} px and each table's main action is in view`, async () => {
+    const page = await (await app.newContext({ width })).newPage();
+    await page.goto(`${app.url}/`);
+    await fits(page, 'landing', 'Get Started');
+    await page.goto(`${app.url}/auth`);
+    await fits(page, 'auth');
+    await signIn(page, app, DEMO_ACCOUNTS.user);
+    await page.getByTestId('holding-row').first().waitFor();
+    await fits(page, 'dashboard holdings', 'Sell');
+    await page.getByRole('tab', { name: 'Watchlist' }).click();
+    await page.getByTestId('watchlist-row').first().waitFor();
+    await fits(page, 'dashboard watchlist', 'Trade');
+    await page.goto(`${app.url}/market`);
+    await page.getByTestId('market-row').first().waitFor();
+    await fits(page, 'market', 'Trade');
+    await page.goto(`${app.url}/profile`);
+    await fits(page, 'profile', 'Edit');
+    await page.goto(`${app.url}/wallet`);
+    await page.getByTestId('wallet-row').first().waitFor();
+    await fits(page, 'wallet', 'Withdraw');
+    const [sarah] = await db<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
+    await page.goto(`${app.url}/trading/${sarah!.id}`);
+    await page.getByTestId('your-balance').waitFor();
+    await fits(page, 'trading', 'Place Buy Order');
+  });
+}
+
+test('the order panel\'s figures for a buy and a sell are what the trade that follows charges and pays', async () => {
+  // A token with a known book: an ask and a bid at its price.
+  const [token] = await db<{ id: string }>(`insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
+    values ('Figure Check', 'figurecheck', 'Designer', 50, 10000, 12.35) returning id`);
+  const [maker] = await db<{ id: string }>(`select id from auth.users where email = 'sarah.chen@people.repx.dev'`);
+  await db('select private.issue_tokens($1, $2, 100)', [token!.id, maker!.id]);
+  await db(`select private.rest_order($1, $2, 'sell', 12.35, 50)`, [maker!.id, token!.id]);
+  await db(`select private.rest_order($1, $2, 'buy', 12.35, 50)`, [maker!.id, token!.id]);
+  const [{ fee_bps: bps }] = (await db<{ fee_bps: number }>('select fee_bps from exchange_settings')) as [{ fee_bps: number }];
+
+  const page = await (await app.newContext()).newPage();
+  await signUp(page, app, { username: 'figure_checker', email: 'figures@e2e.repx.dev', password: 'figures-1' });
+  await db(`select private.record_deposit(id, 1000) from auth.users where email = 'figures@e2e.repx.dev'`);
+  await page.goto(`${app.url}/trading/${token!.id}`);
+  await page.getByText('with your $1,000.00').waitFor();
+
+  await page.locator('#order-amount').fill('7');
+  const shownTotal = await page.getByTestId('order-total').innerText();
+  expect(shownTotal).toBe(formatPrice(orderCost(12.35, 7, bps).total));
+  await placeOrder(page, { side: 'Buy', type: 'Market', amount: 7 });
+  await expect(toastText(page)).resolves.toMatchObject({ title: 'Order Filled' });
+  const [bought] = await db<{ cost: string }>(`select round(price * amount, 2) + buyer_fee as cost from trades where token_id = $1`, [token!.id]);
+  expect(formatPrice(Number(bought!.cost))).toBe(shownTotal);
+
+  await page.getByTestId('your-balance').filter({ hasText: '7 tokens' }).waitFor();
+  await page.getByRole('button', { name: 'Sell', exact: true }).click();
+  await page.locator('#order-amount').fill('3');
+  await page.getByText('You receive').waitFor();
+  const shownProceeds = await page.getByTestId('order-total').innerText();
+  expect(shownProceeds).toBe(formatPrice(orderCost(12.35, 3, bps).proceeds));
+  await placeOrder(page, { side: 'Sell', type: 'Market', amount: 3 });
+  await expect(toastText(page)).resolves.toMatchObject({ title: 'Order Filled' });
+  const [sold] = await db<{ proceeds: string }>(
+    `select round(t.price * t.amount, 2) - t.seller_fee as proceeds from trades t join auth.users u on u.id = t.seller_id
+      where t.token_id = $1 and u.email = 'figures@e2e.repx.dev'`, [token!.id]);
+  expect(formatPrice(Number(sold!.proceeds))).toBe(shownProceeds);
+});
