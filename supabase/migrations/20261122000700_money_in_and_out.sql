@@ -316,45 +316,9 @@ begin
   return private.payment_json(w);
 end $$;
 
--- Every movement of the caller's cash, with its effect on the balance (available + reserved):
--- deposits when completed, withdrawals from the moment they are held (until failed or cancelled),
--- each trade's value and each fee. The running balance is the sum of the effects so far, so the
--- last one (the highest `position`) equals the balance.
-drop view public.wallet_history;
-create view public.wallet_history with (security_invoker = true) as
-with moves as (
-  select 'wt-' || w.id as id, w.created_at, w.id::numeric as seq,
-         case w.type when 'deposit' then 'Deposit' else 'Withdrawal' end as type,
-         coalesce(w.method, case w.type when 'deposit' then 'Deposit' else 'Withdrawal' end) as description,
-         case w.type when 'deposit' then w.amount else -w.amount end as amount,
-         case when w.type = 'deposit' and w.status = 'completed' then w.amount
-              when w.type = 'withdrawal' and w.status not in ('failed', 'cancelled') then -w.amount
-              else 0 end as effect,
-         initcap(w.status) as status, w.message, w.id as wallet_id, null::bigint as trade_id
-  from public.wallet_transactions w
-  where w.user_id = auth.uid()
-  union all
-  select 'tr-' || m.id, m.created_at, m.id + 0.1,
-         case m.type when 'buy' then 'Buy' else 'Sell' end,
-         format('%s %s at %s', m.amount, m.name, private.money(m.price)),
-         case m.type when 'buy' then -m.value else m.value end,
-         case m.type when 'buy' then -m.value else m.value end,
-         'Completed', null, null, m.id
-  from public.my_trades m
-  union all
-  select 'fee-' || m.id, m.created_at, m.id + 0.2, 'Trade Fee',
-         format('On the %s of %s %s', m.type, m.amount, m.name), -m.fee, -m.fee, 'Completed', null, null, m.id
-  from public.my_trades m
-  where m.fee > 0
-)
-select id, type, description, amount, effect, status, message, wallet_id, trade_id, created_at,
-       sum(effect) over running as balance,
-       row_number() over running as position
-from moves
-window running as (order by created_at, type = 'Trade Fee', seq, id rows unbounded preceding);
+-- The wallet history of every cash movement is in the token offering migration (it includes an
+-- offering's proceeds).
 
-revoke all on public.wallet_history from anon;
-grant select on public.wallet_history to authenticated;
 grant execute on function private.money(numeric) to authenticated;
 
 revoke execute on function public.create_deposit(numeric, text, text), public.add_payout_destination(text, text),

@@ -315,8 +315,12 @@ exception
     raise exception 'Insufficient funds or tokens for this order.' using errcode = 'P0001';
 end $$;
 
--- The history of cash now includes an offering's proceeds, received by the token's person.
-create or replace view public.wallet_history with (security_invoker = true) as
+-- Every movement of the caller's cash, with its effect on the balance (available + reserved):
+-- deposits when completed, withdrawals from the moment they are held (until failed or cancelled),
+-- each trade's value and each fee, and an offering's proceeds for the token's person. The running
+-- balance is the sum of the effects so far, so the last one (the highest `position`) equals the balance.
+drop view public.wallet_history;
+create view public.wallet_history with (security_invoker = true) as
 with moves as (
   select 'wt-' || w.id as id, w.created_at, w.id::numeric as seq,
          case w.type when 'deposit' then 'Deposit' else 'Withdrawal' end as type,
@@ -358,6 +362,8 @@ select id, type, description, amount, effect, status, message, wallet_id, trade_
        row_number() over running as position
 from moves
 window running as (order by created_at, type = 'Trade Fee', seq, id rows unbounded preceding);
+revoke all on public.wallet_history from anon;
+grant select on public.wallet_history to authenticated;
 
 -- The market's figures: what the offering has not sold yet is available, not held, and the
 -- issuance account is not a holder.

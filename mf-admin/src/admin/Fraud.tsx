@@ -5,7 +5,7 @@ import {
   Badge, Button, Dialog, DialogActions, EmptyState, ErrorState, Field, FormError, Muted, SkeletonRows, StackedTable, TableScroll, Textarea,
   formatDate, formatTime, toast, useQuery,
 } from '@repex/shared-ui';
-import { rpc } from './rpc';
+import { act, rpc } from './rpc';
 
 interface Alert {
   id: number;
@@ -54,24 +54,12 @@ export function Fraud({ onChanged, version }: { onChanged: () => void; version: 
   const alerts = useQuery(() => rpc<Alert[]>('admin_list_alerts', {}), [version]);
   const [confirming, setConfirming] = useState<Alert | null>(null);
 
-  const review = async (a: Alert, status: 'reviewing' | 'dismissed') => {
-    try {
-      await rpc('admin_review_alert', { p_id: a.id, p_status: status });
-      toast({ title: status === 'reviewing' ? 'Alert Under Review' : 'Alert Dismissed', description: `${RULES[a.rule]} alert #${a.id}.` });
-      onChanged();
-    } catch (error) {
-      toast({ title: 'Action Failed', description: error instanceof Error ? error.message : String(error), variant: 'destructive' });
-    }
-  };
-  const scan = async () => {
-    try {
-      const seen = await rpc<number>('admin_run_fraud_scan');
-      toast({ title: 'Scan Complete', description: `${seen} suspicious pattern(s) in the last 24 hours.` });
-      onChanged();
-    } catch (error) {
-      toast({ title: 'Scan Failed', description: error instanceof Error ? error.message : String(error), variant: 'destructive' });
-    }
-  };
+  const review = (a: Alert, status: 'reviewing' | 'dismissed') =>
+    act('admin_review_alert', { p_id: a.id, p_status: status }, () => ({
+      title: status === 'reviewing' ? 'Alert Under Review' : 'Alert Dismissed', description: `${RULES[a.rule]} alert #${a.id}.`,
+    }), onChanged);
+  const scan = () =>
+    act<number>('admin_run_fraud_scan', {}, (seen) => ({ title: 'Scan Complete', description: `${seen} suspicious pattern(s) in the last 24 hours.` }), onChanged);
 
   if (alerts.error && !alerts.data) return <ErrorState title="Alerts could not be loaded." message={alerts.error.message} onRetry={alerts.reload} />;
   return (

@@ -2,10 +2,10 @@ import { useEffect, useState } from 'react';
 import styled from 'styled-components';
 import {
   Badge, Button, EmptyState, ErrorState, Input, Muted, Select, SkeletonRows, StackedTable, TableScroll, VerifiedBadge, formatDate, formatInteger,
-  toast, useAppStore, useQuery,
+  useAppStore, useQuery,
 } from '@repex/shared-ui';
 import { ApproveDialog, DetailsDialog, RejectDialog, SuspendDialog } from './AccountDialogs';
-import { rpc } from './rpc';
+import { act, rpc } from './rpc';
 import type { AdminUser } from './types';
 
 const Actions = styled.div`
@@ -63,16 +63,6 @@ export function Users({ version, onChanged }: { version: number; onChanged: () =
     p_search: search || null, p_filter: filter, p_sort: sortKey, p_desc: direction === 'desc', p_limit: PAGE, p_offset: page * PAGE,
   }), [search, filter, sort, page, version]);
   const total = users.data?.[0]?.total ?? 0;
-
-  const act = async (title: string, description: string, fn: string, args: Record<string, unknown>) => {
-    try {
-      await rpc(fn, args);
-      toast({ title, description });
-      onChanged();
-    } catch (error) {
-      toast({ title: 'Action Failed', description: error instanceof Error ? error.message : String(error), variant: 'destructive' });
-    }
-  };
 
   if (users.error && !users.data) return <ErrorState title="Users could not be loaded." message={users.error.message} onRetry={users.reload} />;
   return (
@@ -132,14 +122,16 @@ export function Users({ version, onChanged }: { version: number; onChanged: () =
                         <Button $size="sm" $variant="destructive" onClick={() => setOpen({ kind: 'suspend', user: u })}>Suspend</Button>
                       ) : (
                         <Button $size="sm" $variant="outline"
-                          onClick={() => void act('Account Reinstated', `@${u.username} can sign in again.`, 'admin_set_account_status', { p_user: u.id, p_status: 'active' })}>
+                          onClick={() => void act('admin_set_account_status', { p_user: u.id, p_status: 'active' },
+                            () => ({ title: 'Account Reinstated', description: `@${u.username} can sign in again.` }), onChanged)}>
                           Reinstate
                         </Button>
                       )}
                       <Button $size="sm" $variant="ghost" onClick={() => setOpen({ kind: 'details', user: u })}>Details</Button>
                       <Button $size="sm" $variant="ghost"
-                        onClick={() => void act(u.verified ? 'Badge Removed' : 'Account Verified', `@${u.username} is ${u.verified ? 'no longer' : 'now'} verified.`,
-                          'admin_set_verified', { p_user: u.id, p_verified: !u.verified })}>
+                        onClick={() => void act('admin_set_verified', { p_user: u.id, p_verified: !u.verified }, () => ({
+                          title: u.verified ? 'Badge Removed' : 'Account Verified', description: `@${u.username} is ${u.verified ? 'no longer' : 'now'} verified.`,
+                        }), onChanged)}>
                         {u.verified ? 'Unverify' : 'Verify'}
                       </Button>
                     </Actions>
