@@ -27,8 +27,17 @@ const API_ROLES = new Set(['anon', 'authenticated', 'service_role']);
 export async function createApp(opts: AppOptions) {
   const keys = new JwtKeys(opts.jwtSecret);
   const settings: AuthSettings = { keys, jwtExpiry: opts.jwtExpiry, issuer: `${opts.publicUrl}/auth/v1` };
-  // Migrations run before the server starts, so the schema cache is read once.
-  const catalog = await Catalog.load(opts.db);
+  // The schema cache, read at start and again on PostgREST's notice (NOTIFY pgrst, 'reload schema'),
+  // which migrations and the Supabase CLI send after changing the schema.
+  let catalog = await Catalog.load(opts.db);
+  const unlistenSchema = await opts.db.listen('pgrst', (payload) => {
+    if (payload !== 'reload schema' && payload !== '') return;
+    Catalog.load(opts.db)
+      .then((fresh) => {
+        catalog = fresh;
+      })
+      .catch((error: unknown) => opts.log?.(`error schema reload: ${error instanceof Error ? error.message : String(error)}`));
+  });
   const passwords = new PasswordHasher();
   const auth = authRoutes(opts.db, settings, passwords, opts.rateLimits ?? DEFAULT_RATE_LIMITS);
   const rest = restRoutes(opts.db, () => catalog, opts.log);
@@ -98,5 +107,5 @@ export async function createApp(opts: AppOptions) {
       .finally(() => opts.log?.(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms`));
   });
 
-  return { server, keys, close: () => passwords.close() };
+  return { server, keys, close: async () => { await unlistenSchema(); await passwords.close(); } };
 }

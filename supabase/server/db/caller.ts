@@ -14,7 +14,32 @@ const SESSION_ENDED = new HttpError(
   { 'WWW-Authenticate': 'Bearer error="invalid_token", error_description="session ended"' },
 );
 
-/** Sets the role and JWT claims for this transaction only, as PostgREST does. */
+/** The request's headers for SQL, as PostgREST gives them: lower-case names; the credentials left out. */
+function requestHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (name === 'authorization' || name === 'apikey' || name === 'cookie' || value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function requestCookies(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of String(req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    const raw = part.slice(eq + 1).trim();
+    try {
+      out[part.slice(0, eq).trim()] = decodeURIComponent(raw);
+    } catch {
+      out[part.slice(0, eq).trim()] = raw;
+    }
+  }
+  return out;
+}
+
+/** Sets the role, JWT claims and request (headers, cookies) for this transaction only, as PostgREST does. */
 export async function becomeCaller(tx: Queryable, who: RequestIdentity, req: IncomingMessage, path: string, readOnly: boolean) {
   if (readOnly) await tx.query('set transaction read only');
   // A user's token is good only while its session lasts: sign-out, suspension or a password change
@@ -25,8 +50,10 @@ export async function becomeCaller(tx: Queryable, who: RequestIdentity, req: Inc
             set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
             set_config('request.jwt.claim.sub', $3, true), set_config('request.jwt.claim.role', $1, true),
             set_config('request.method', $4, true), set_config('request.path', $5, true),
+            set_config('request.headers', $7, true), set_config('request.cookies', $8, true),
             set_config('search_path', 'public, extensions', true)`,
-    [who.role, JSON.stringify(who.claims), typeof who.claims.sub === 'string' ? who.claims.sub : '', req.method, path, sessionId],
+    [who.role, JSON.stringify(who.claims), typeof who.claims.sub === 'string' ? who.claims.sub : '', req.method, path, sessionId,
+      JSON.stringify(requestHeaders(req)), JSON.stringify(requestCookies(req))],
   );
   if (who.role === 'authenticated' && !state?.live) throw SESSION_ENDED;
 }
