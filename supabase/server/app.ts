@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { DatabaseUnavailable, type Database } from './db/database';
-import { HttpError, applyCors, bearer, sendEmpty, sendJson } from './http/io';
+import { HttpError, applyCors, bearer, readJson, sendEmpty, sendJson } from './http/io';
 import { authRoutes } from './auth/routes';
 import { PasswordHasher } from './auth/passwords';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rateLimit';
@@ -77,6 +77,7 @@ export async function createApp(opts: AppOptions) {
     applyCors(req, res);
     if (req.method === 'OPTIONS') return sendEmpty(res, 204);
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname.startsWith('/realtime/v1/api/broadcast')) return httpBroadcast(req, res, url);
     const m = /^\/(auth|rest|storage)\/v1(\/.*)?$/.exec(url.pathname);
     if (!m) {
       if (url.pathname === '/' || url.pathname === '/health') return sendJson(res, 200, { status: 'ok', database: opts.db.kind });
@@ -89,6 +90,29 @@ export async function createApp(opts: AppOptions) {
     if (m[1] === 'auth') return auth(req, res, path, url);
     if (m[1] === 'storage') return storage.handle(req, res, path, await identify(req));
     return rest(req, res, path, url, await identify(req));
+  }
+
+  /** Realtime's REST broadcast (channel.httpSend, or send() before joining): relayed to the topic's members. */
+  let broadcaster: ((topic: string, event: string, payload: unknown) => void) | null = null;
+  async function httpBroadcast(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
+    await checkApiKey(req, url);
+    const who = await identify(req);
+    if (req.method !== 'POST') throw new HttpError(405, { message: 'Use POST.' });
+    const messages: { topic: string; event: string; payload: unknown; private?: boolean }[] = [];
+    const one = /^\/realtime\/v1\/api\/broadcast\/([^/]+)\/events\/([^/]+)$/.exec(url.pathname);
+    const body = await readJson(req);
+    if (one) messages.push({ topic: decodeURIComponent(one[1]!), event: decodeURIComponent(one[2]!), payload: body, private: url.searchParams.get('private') === 'true' });
+    else if (url.pathname === '/realtime/v1/api/broadcast' && Array.isArray((body as { messages?: unknown })?.messages)) {
+      messages.push(...(body as { messages: typeof messages }).messages);
+    } else {
+      throw new HttpError(400, { message: 'Expected /api/broadcast/<topic>/events/<event> or a body of messages.' });
+    }
+    if (messages.some((m) => m.private)) {
+      throw new HttpError(403, { message: 'Private channels are not supported by the RepX realtime server.' });
+    }
+    if (who.role === 'anon') throw new HttpError(401, { message: 'Sign in to broadcast.' });
+    for (const m of messages) broadcaster?.(`realtime:${m.topic}`, String(m.event), m.payload);
+    sendEmpty(res, 202);
   }
 
   const server = http.createServer((req, res) => {
@@ -107,5 +131,16 @@ export async function createApp(opts: AppOptions) {
       .finally(() => opts.log?.(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms`));
   });
 
-  return { server, keys, close: async () => { await unlistenSchema(); await passwords.close(); } };
+  return {
+    server,
+    keys,
+    /** Realtime attaches after the app: it hands over how to relay a broadcast. */
+    useBroadcaster: (fn: (topic: string, event: string, payload: unknown) => void) => {
+      broadcaster = fn;
+    },
+    close: async () => {
+      await unlistenSchema();
+      await passwords.close();
+    },
+  };
 }

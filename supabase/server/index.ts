@@ -63,6 +63,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       log: opts.log,
     });
     const realtime = await attachRealtime(app.server, db, app.keys, opts.log);
+    app.useBroadcaster(realtime.broadcast);
     const payments = await startPaymentWorker(db, simulatedProvider(opts.payments?.delayMs ?? 1500), {
       payoutAfterMs: opts.payments?.payoutAfterMs ?? 30_000,
       leaseMs: opts.payments?.leaseMs ?? 30_000,

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Database } from '../db/database';
 import type { JwtKeys, Claims } from '../auth/jwt';
-import { decode, encode, parseFilter, type Binding, type Frame } from './protocol';
+import { decode, decodeBroadcastPush, encode, encodeBroadcast, parseFilter, type Binding, type Broadcast, type Frame } from './protocol';
 
 /** What a table change notification (private.notify_realtime) carries. */
 interface Change {
@@ -18,6 +18,8 @@ interface Channel {
   joinRef: string | null;
   claims: Claims;
   bindings: Binding[];
+  /** Whether the member's own broadcasts come back to it (config.broadcast.self). */
+  self: boolean;
 }
 
 interface Client {
@@ -52,7 +54,12 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
         const client: Client = { socket: ws, vsn: url.searchParams.get('vsn') ?? '1.0.0', apiClaims: v.claims, channels: new Map() };
         clients.add(client);
         ws.on('message', (data, isBinary) => {
-          if (isBinary) return; // broadcast frames (kind 3): not used by this app
+          if (isBinary) {
+            // vsn 2.0.0 broadcast pushes are binary (kind 3).
+            const push = decodeBroadcastPush(Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer));
+            if (push) onBroadcast(client, push.frame, push.broadcast);
+            return;
+          }
           const frame = decode(data.toString());
           if (frame) void onFrame(client, frame).catch((e: unknown) => log?.(`realtime error: ${String(e)}`));
         });
@@ -89,7 +96,8 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
           }
           bindings.push({ id: nextBindingId++, event: b.event, schema: b.schema, table: b.table, filter: b.filter });
         }
-        client.channels.set(f.topic, { topic: f.topic, joinRef: f.joinRef, claims, bindings });
+        const broadcastConfig = (f.payload.config as { broadcast?: { self?: boolean } } | undefined)?.broadcast;
+        client.channels.set(f.topic, { topic: f.topic, joinRef: f.joinRef, claims, bindings, self: !!broadcastConfig?.self });
         reply(client, f, 'ok', {
           postgres_changes: bindings.map((b) => ({ id: b.id, event: b.event, schema: b.schema, table: b.table, filter: b.filter })),
         });
@@ -109,8 +117,34 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
         client.channels.delete(f.topic);
         reply(client, f, 'ok', {});
         return send(client, { joinRef: f.joinRef, ref: null, topic: f.topic, event: 'phx_close', payload: {} });
+      case 'broadcast': {
+        const p = f.payload as { event?: unknown; payload?: unknown };
+        return onBroadcast(client, f, { topic: f.topic, event: String(p.event ?? ''), payload: p.payload, binary: false });
+      }
       default:
-        return reply(client, f, 'ok', {}); // broadcast/presence pushes: acknowledged, not relayed
+        return reply(client, f, 'ok', {}); // presence pushes: acknowledged, not relayed
+    }
+  }
+
+  /** Relays a broadcast to the topic's members (the sender too if it joined with self), and acks it. */
+  function onBroadcast(sender: Client | null, f: Frame, b: Broadcast) {
+    if (sender && !sender.channels.has(b.topic)) {
+      if (f.ref) reply(sender, f, 'error', { reason: 'You are not a member of this channel.' });
+      return;
+    }
+    relay(b, sender);
+    if (sender && f.ref) reply(sender, f, 'ok', {});
+  }
+
+  function relay(b: Broadcast, sender: Client | null) {
+    for (const c of clients) {
+      const channel = c.channels.get(b.topic);
+      if (!channel || (c === sender && !channel.self) || c.socket.readyState !== c.socket.OPEN) continue;
+      if (c.vsn.startsWith('1')) {
+        send(c, { joinRef: null, ref: null, topic: b.topic, event: 'broadcast', payload: { type: 'broadcast', event: b.event, payload: b.payload } });
+      } else {
+        c.socket.send(encodeBroadcast(b), { binary: true });
+      }
     }
   }
 
@@ -152,6 +186,8 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
 
   const unlisten = await db.listen('repx_realtime', (p) => void onChange(p).catch((e: unknown) => log?.(`realtime error: ${String(e)}`)));
   return {
+    /** A broadcast from the REST endpoint (channel.httpSend): no sender among the members. */
+    broadcast: (topic: string, event: string, payload: unknown) => relay({ topic, event, payload, binary: false }, null),
     close: async () => {
       await unlisten();
       for (const c of clients) c.socket.terminate();

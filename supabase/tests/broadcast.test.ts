@@ -1,0 +1,64 @@
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
+import type { Backend } from '../server/index';
+import { ENGINES, backendFor } from './helpers/backends';
+import { ANON_KEY, DEMO, subscribed } from './helpers/clients';
+
+const received = (into: unknown[], n: number, ms = 5000) => new Promise<void>((resolve, reject) => {
+  const deadline = Date.now() + ms;
+  const tick = () => (into.length >= n ? resolve() : Date.now() > deadline ? reject(new Error(`got ${into.length} of ${n}`)) : setTimeout(tick, 20));
+  tick();
+});
+
+describe.each(ENGINES)('Realtime broadcast on %s', (engine) => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor(engine)();
+  });
+  afterAll(() => backend.close());
+
+  async function member(vsn: '1.0.0' | '2.0.0'): Promise<SupabaseClient> {
+    const c = createClient(backend.url, ANON_KEY, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket, vsn },
+    });
+    const { error } = await c.auth.signInWithPassword(DEMO);
+    if (error) throw error;
+    await c.realtime.setAuth();
+    return c;
+  }
+
+  for (const [a, b] of [['1.0.0', '2.0.0'], ['2.0.0', '1.0.0'], ['2.0.0', '2.0.0']] as const) {
+    it(`relays a send() from a ${a} member to a ${b} member (and back to the sender with self), with an ack`, async () => {
+      const [sender, listener] = await Promise.all([member(a), member(b)]);
+      const topic = `room-${a}-${b}-${Date.now()}`;
+      const heard: unknown[] = [];
+      const echoed: unknown[] = [];
+      const tx = sender.channel(topic, { config: { broadcast: { self: true, ack: true } } })
+        .on('broadcast', { event: 'cursor' }, (m) => echoed.push(m.payload));
+      const rx = listener.channel(topic).on('broadcast', { event: 'cursor' }, (m) => heard.push(m.payload));
+      await subscribed(tx);
+      await subscribed(rx);
+      expect(await tx.send({ type: 'broadcast', event: 'cursor', payload: { x: 12, y: 34, who: 'é' } })).toBe('ok');
+      await received(heard, 1);
+      await received(echoed, 1);
+      expect(heard).toEqual([{ x: 12, y: 34, who: 'é' }]);
+      expect(echoed).toEqual([{ x: 12, y: 34, who: 'é' }]);
+      await sender.removeAllChannels();
+      await listener.removeAllChannels();
+    });
+  }
+
+  it('relays httpSend (the REST broadcast endpoint) to the channel\'s members', async () => {
+    const [sender, listener] = await Promise.all([member('2.0.0'), member('1.0.0')]);
+    const topic = `http-${Date.now()}`;
+    const heard: unknown[] = [];
+    const rx = listener.channel(topic).on('broadcast', { event: 'note' }, (m) => heard.push(m.payload));
+    await subscribed(rx);
+    const result = await sender.channel(topic).httpSend('note', { text: 'over HTTP' });
+    expect(result).toEqual({ success: true });
+    await received(heard, 1);
+    expect(heard).toEqual([{ text: 'over HTTP' }]);
+    await listener.removeAllChannels();
+  });
+});
