@@ -8,6 +8,7 @@ import {
 import { OpenOrders, type OpenOrder } from './trading/OpenOrders';
 import { OrderBook, type BookLevel } from './trading/OrderBook';
 import { ReputationInfo } from './trading/ReputationInfo';
+import { useWatchers } from './trading/useWatchers';
 import { OrderPanel } from './trading/OrderPanel';
 import { PriceChart, type PricePoint } from './trading/PriceChart';
 import { RecentTrades, TAPE_LENGTH, type TapeTrade } from './trading/RecentTrades';
@@ -27,6 +28,10 @@ const PriceBlock = styled.div`
   text-align: right;
   strong { display: block; font-size: 28px; }
   ${media.phone} { margin-left: 0; text-align: left; }
+`;
+const Watching = styled(Muted)`
+  display: block;
+  font-size: 13px;
 `;
 const Layout = styled.div`
   display: grid;
@@ -109,6 +114,7 @@ function useTrading(tokenId: string, userId: string | undefined) {
 export default function Trading() {
   const watchlist = useWatchlist();
   const { userId: tokenId = '' } = useParams();
+  const watchers = useWatchers(UUID.test(tokenId) ? tokenId : null);
   const [params] = useSearchParams();
   const initialSide: Side = params.get('side') === 'sell' ? 'sell' : 'buy';
   const me = useAppStore((s) => s.session?.user.id);
@@ -167,6 +173,7 @@ export default function Trading() {
         <PriceBlock>
           <strong data-testid="token-price">{t ? formatPrice(t.price) : <Skeleton $width="100px" $height="30px" />}</strong>
           {t && <Change $value={t.change_24h}>{formatChange(t.change_24h)} (24h)</Change>}
+          {watchers !== undefined && <Watching data-testid="watchers">{formatInteger(watchers)} watching now</Watching>}
         </PriceBlock>
       </Header>
 

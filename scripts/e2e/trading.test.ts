@@ -29,6 +29,9 @@ test('two people in two browsers: one sells, the other buys; both screens follow
   await buyer.goto(tradingUrl);
   await buyer.getByTestId('your-balance').filter({ hasText: '0 tokens' }).waitFor();
   await buyer.getByText('with your $1,000.00').waitFor();
+  // Realtime presence: both people on this page are counted, on each screen.
+  await seller.getByTestId('watchers').filter({ hasText: '2 watching now' }).waitFor();
+  await buyer.getByTestId('watchers').filter({ hasText: '2 watching now' }).waitFor();
 
   // A third person watches the market.
   const watcher = await (await app.newContext()).newPage();

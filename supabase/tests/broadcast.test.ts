@@ -62,3 +62,46 @@ describe.each(ENGINES)('Realtime broadcast on %s', (engine) => {
     await listener.removeAllChannels();
   });
 });
+
+describe.each(ENGINES)('Realtime presence on %s', (engine) => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor(engine)();
+  });
+  afterAll(() => backend.close());
+
+  const connect = async () => {
+    const c = createClient(backend.url, ANON_KEY, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+    });
+    await c.auth.signInWithPassword(DEMO);
+    await c.realtime.setAuth();
+    return c;
+  };
+  const until = async (check: () => boolean, ms = 5000) => {
+    const deadline = Date.now() + ms;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error('presence did not sync');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  it('syncs tracked members across clients, and a member who leaves is gone for the others', async () => {
+    const [a, b] = await Promise.all([connect(), connect()]);
+    const topic = `watchers-${Date.now()}`;
+    const ca = a.channel(topic, { config: { presence: { key: 'alice' } } }).on('presence', { event: 'sync' }, () => undefined);
+    const cb = b.channel(topic, { config: { presence: { key: 'bob' } } }).on('presence', { event: 'sync' }, () => undefined);
+    await subscribed(ca);
+    await ca.track({ page: 'trading' });
+    await subscribed(cb);
+    await cb.track({ page: 'market' });
+    await until(() => Object.keys(ca.presenceState()).length === 2 && Object.keys(cb.presenceState()).length === 2);
+    expect(Object.keys(cb.presenceState()).sort()).toEqual(['alice', 'bob']);
+    expect(cb.presenceState().alice![0]).toMatchObject({ page: 'trading' });
+    await b.removeChannel(cb);
+    await until(() => Object.keys(ca.presenceState()).length === 1);
+    expect(Object.keys(ca.presenceState())).toEqual(['alice']);
+    await a.removeAllChannels();
+  });
+});

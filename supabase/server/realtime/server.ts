@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Database } from '../db/database';
@@ -20,6 +21,8 @@ interface Channel {
   bindings: Binding[];
   /** Whether the member's own broadcasts come back to it (config.broadcast.self). */
   self: boolean;
+  /** The presence key this member tracks under (config.presence.key, or one of its own). */
+  presenceKey: string;
 }
 
 interface Client {
@@ -40,6 +43,8 @@ let nextBindingId = 1;
 export async function attachRealtime(server: http.Server, db: Database, keys: JwtKeys, log?: (l: string) => void) {
   const wss = new WebSocketServer({ noServer: true });
   const clients = new Set<Client>();
+  /** Presence: per topic, what each member tracks (one meta per member). */
+  const presence = new Map<string, Map<Client, { key: string; meta: Record<string, unknown> }>>();
 
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -63,8 +68,12 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
           const frame = decode(data.toString());
           if (frame) void onFrame(client, frame).catch((e: unknown) => log?.(`realtime error: ${String(e)}`));
         });
-        ws.on('close', () => clients.delete(client));
-        ws.on('error', () => clients.delete(client));
+        const gone = () => {
+          clients.delete(client);
+          for (const topic of client.channels.keys()) untrack(client, topic);
+        };
+        ws.on('close', gone);
+        ws.on('error', gone);
       });
     });
   });
@@ -96,8 +105,11 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
           }
           bindings.push({ id: nextBindingId++, event: b.event, schema: b.schema, table: b.table, filter: b.filter });
         }
-        const broadcastConfig = (f.payload.config as { broadcast?: { self?: boolean } } | undefined)?.broadcast;
-        client.channels.set(f.topic, { topic: f.topic, joinRef: f.joinRef, claims, bindings, self: !!broadcastConfig?.self });
+        const joinConfig = (f.payload.config ?? {}) as { broadcast?: { self?: boolean }; presence?: { key?: string } };
+        client.channels.set(f.topic, {
+          topic: f.topic, joinRef: f.joinRef, claims, bindings, self: !!joinConfig.broadcast?.self,
+          presenceKey: joinConfig.presence?.key || randomUUID(),
+        });
         reply(client, f, 'ok', {
           postgres_changes: bindings.map((b) => ({ id: b.id, event: b.event, schema: b.schema, table: b.table, filter: b.filter })),
         });
@@ -105,6 +117,7 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
           joinRef: f.joinRef, ref: null, topic: f.topic, event: 'system',
           payload: { extension: 'postgres_changes', status: 'ok', message: 'Subscribed to PostgreSQL', channel: f.topic.replace(/^realtime:/, '') },
         });
+        send(client, { joinRef: f.joinRef, ref: null, topic: f.topic, event: 'presence_state', payload: presenceState(f.topic) });
         return;
       }
       case 'access_token': {
@@ -113,7 +126,15 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
         if (channel && typeof claims !== 'string') channel.claims = claims;
         return;
       }
+      case 'presence': {
+        const p = f.payload as { event?: string; payload?: Record<string, unknown> };
+        if (!client.channels.has(f.topic)) return reply(client, f, 'error', { reason: 'You are not a member of this channel.' });
+        if (p.event === 'track') track(client, f.topic, p.payload ?? {});
+        else if (p.event === 'untrack') untrack(client, f.topic);
+        return reply(client, f, 'ok', {});
+      }
       case 'phx_leave':
+        untrack(client, f.topic);
         client.channels.delete(f.topic);
         reply(client, f, 'ok', {});
         return send(client, { joinRef: f.joinRef, ref: null, topic: f.topic, event: 'phx_close', payload: {} });
@@ -122,8 +143,40 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
         return onBroadcast(client, f, { topic: f.topic, event: String(p.event ?? ''), payload: p.payload, binary: false });
       }
       default:
-        return reply(client, f, 'ok', {}); // presence pushes: acknowledged, not relayed
+        return reply(client, f, 'ok', {});
     }
+  }
+
+  /** The topic's presence as Phoenix gives it: key -> { metas }. */
+  function presenceState(topic: string) {
+    const state: Record<string, { metas: Record<string, unknown>[] }> = {};
+    for (const { key, meta } of presence.get(topic)?.values() ?? []) (state[key] ??= { metas: [] }).metas.push(meta);
+    return state;
+  }
+
+  function presenceDiff(topic: string, joins: Record<string, unknown>, leaves: Record<string, unknown>) {
+    for (const c of clients) {
+      const channel = c.channels.get(topic);
+      if (channel) send(c, { joinRef: channel.joinRef, ref: null, topic, event: 'presence_diff', payload: { joins, leaves } });
+    }
+  }
+
+  function track(client: Client, topic: string, payload: Record<string, unknown>) {
+    const members = presence.get(topic) ?? new Map();
+    presence.set(topic, members);
+    const key = client.channels.get(topic)!.presenceKey;
+    const before = members.get(client);
+    const meta = { ...payload, phx_ref: randomUUID() };
+    members.set(client, { key, meta });
+    presenceDiff(topic, { [key]: { metas: [meta] } }, before ? { [before.key]: { metas: [before.meta] } } : {});
+  }
+
+  function untrack(client: Client, topic: string) {
+    const before = presence.get(topic)?.get(client);
+    if (!before) return;
+    presence.get(topic)!.delete(client);
+    if (!presence.get(topic)!.size) presence.delete(topic);
+    presenceDiff(topic, {}, { [before.key]: { metas: [before.meta] } });
   }
 
   /** Relays a broadcast to the topic's members (the sender too if it joined with self), and acks it. */
