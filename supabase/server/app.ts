@@ -4,7 +4,8 @@ import { HttpError, applyCors, bearer, readJson, sendEmpty, sendJson } from './h
 import { authRoutes } from './auth/routes';
 import { PasswordHasher } from './auth/passwords';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rateLimit';
-import { JwtKeys } from './auth/jwt';
+import { JwtKeys, type Claims } from './auth/jwt';
+import { mayUseTopic } from './realtime/authorize';
 import type { AuthSettings } from './auth/sessions';
 import { Catalog } from './rest/catalog';
 import { restRoutes, type RequestIdentity } from './rest/routes';
@@ -107,10 +108,12 @@ export async function createApp(opts: AppOptions) {
     } else {
       throw new HttpError(400, { message: 'Expected /api/broadcast/<topic>/events/<event> or a body of messages.' });
     }
-    if (messages.some((m) => m.private)) {
-      throw new HttpError(403, { message: 'Private channels are not supported by the RepX realtime server.' });
-    }
     if (who.role === 'anon') throw new HttpError(401, { message: 'Sign in to broadcast.' });
+    for (const m of messages) {
+      if (m.private && !(await mayUseTopic(opts.db, who.claims as Claims, m.topic, 'write'))) {
+        throw new HttpError(403, { message: `Unauthorized: You do not have permissions to write to this Channel topic: ${m.topic}` });
+      }
+    }
     for (const m of messages) broadcaster?.(`realtime:${m.topic}`, String(m.event), m.payload);
     sendEmpty(res, 202);
   }

@@ -105,3 +105,55 @@ describe.each(ENGINES)('Realtime presence on %s', (engine) => {
     await a.removeAllChannels();
   });
 });
+
+describe.each(ENGINES)('Realtime private channels on %s', (engine) => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor(engine)();
+  });
+  afterAll(() => backend.close());
+
+  const connect = async (creds: { email: string; password: string }) => {
+    const c = createClient(backend.url, ANON_KEY, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+    });
+    const { error } = await c.auth.signInWithPassword(creds);
+    if (error) throw error;
+    await c.realtime.setAuth();
+    return c;
+  };
+  const joinStatus = (channel: ReturnType<SupabaseClient['channel']>) =>
+    new Promise<string>((resolve) => channel.subscribe((status) => status !== 'CLOSED' && resolve(status)));
+
+  it('admits to a private channel only whom the policies on realtime.messages admit, for joins and broadcasts', async () => {
+    const [{ id: demoId }] = (await backend.db.query<{ id: string }>(`select id from auth.users where email = $1`, [DEMO.email])) as [{ id: string }];
+    await backend.db.exec(`
+      create policy "club members read" on realtime.messages for select to authenticated
+        using (realtime.topic() = 'club' and auth.uid() = '${demoId}');
+      create policy "club members write" on realtime.messages for insert to authenticated
+        with check (realtime.topic() = 'club' and auth.uid() = '${demoId}');`);
+    const member = await connect(DEMO);
+    const outsider = createClient(backend.url, ANON_KEY, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+    });
+    const email = `outsider${Date.now()}@test.repx.dev`;
+    await outsider.auth.signUp({ email, password: 'password-123' });
+    await outsider.realtime.setAuth();
+
+    const heard: unknown[] = [];
+    const inside = member.channel('club', { config: { private: true } }).on('broadcast', { event: 'hi' }, (m) => heard.push(m.payload));
+    expect(await joinStatus(inside)).toBe('SUBSCRIBED');
+    expect(await joinStatus(outsider.channel('club', { config: { private: true } }))).toBe('CHANNEL_ERROR');
+    expect(await joinStatus(member.channel('other-club', { config: { private: true } }))).toBe('CHANNEL_ERROR');
+
+    // httpSend to a private channel: the member may, the outsider may not.
+    expect(await member.channel('club', { config: { private: true } }).httpSend('hi', { from: 'member' })).toEqual({ success: true });
+    await expect(outsider.channel('club', { config: { private: true } }).httpSend('hi', { from: 'outsider' })).rejects.toThrow();
+    await received(heard, 1);
+    expect(heard).toEqual([{ from: 'member' }]);
+    await member.removeAllChannels();
+    await outsider.removeAllChannels();
+  });
+});

@@ -122,3 +122,23 @@ grant select on storage.buckets to anon, authenticated, service_role;
 create or replace function storage.foldername(name text) returns text[] language sql immutable as $$
   select (string_to_array(name, '/'))[1:array_length(string_to_array(name, '/'), 1) - 1]
 $$;
+
+-- Realtime's authorization for private channels, as a Supabase project has it: policies on
+-- realtime.messages decide who may read (join) and write (broadcast) a topic; realtime.topic()
+-- names the topic being checked.
+create schema if not exists realtime;
+grant usage on schema realtime to anon, authenticated, service_role;
+create table if not exists realtime.messages (
+  id bigint generated always as identity primary key,
+  topic text not null,
+  extension text not null default 'broadcast',
+  event text,
+  payload jsonb,
+  private boolean not null default true,
+  inserted_at timestamptz not null default now()
+);
+alter table realtime.messages enable row level security;
+grant select, insert on realtime.messages to authenticated, anon;
+create or replace function realtime.topic() returns text language sql stable as $$
+  select nullif(current_setting('realtime.topic', true), '')
+$$;

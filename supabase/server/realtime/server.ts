@@ -3,6 +3,7 @@ import type http from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Database } from '../db/database';
 import type { JwtKeys, Claims } from '../auth/jwt';
+import { mayUseTopic } from './authorize';
 import { decode, decodeBroadcastPush, encode, encodeBroadcast, parseFilter, type Binding, type Broadcast, type Frame } from './protocol';
 
 /** What a table change notification (private.notify_realtime) carries. */
@@ -23,6 +24,8 @@ interface Channel {
   self: boolean;
   /** The presence key this member tracks under (config.presence.key, or one of its own). */
   presenceKey: string;
+  /** A private channel: each broadcast is authorized by the policies on realtime.messages. */
+  private: boolean;
 }
 
 interface Client {
@@ -62,7 +65,7 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
           if (isBinary) {
             // vsn 2.0.0 broadcast pushes are binary (kind 3).
             const push = decodeBroadcastPush(Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer));
-            if (push) onBroadcast(client, push.frame, push.broadcast);
+            if (push) void onBroadcast(client, push.frame, push.broadcast).catch((e: unknown) => log?.(`realtime error: ${String(e)}`));
             return;
           }
           const frame = decode(data.toString());
@@ -105,8 +108,13 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
           }
           bindings.push({ id: nextBindingId++, event: b.event, schema: b.schema, table: b.table, filter: b.filter });
         }
-        const joinConfig = (f.payload.config ?? {}) as { broadcast?: { self?: boolean }; presence?: { key?: string } };
+        const joinConfig = (f.payload.config ?? {}) as { broadcast?: { self?: boolean }; presence?: { key?: string }; private?: boolean };
+        const subTopic = f.topic.replace(/^realtime:/, '');
+        if (joinConfig.private && !(await mayUseTopic(db, claims, subTopic, 'read'))) {
+          return reply(client, f, 'error', { reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}` });
+        }
         client.channels.set(f.topic, {
+          private: !!joinConfig.private,
           topic: f.topic, joinRef: f.joinRef, claims, bindings, self: !!joinConfig.broadcast?.self,
           presenceKey: joinConfig.presence?.key || randomUUID(),
         });
@@ -180,13 +188,19 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
   }
 
   /** Relays a broadcast to the topic's members (the sender too if it joined with self), and acks it. */
-  function onBroadcast(sender: Client | null, f: Frame, b: Broadcast) {
-    if (sender && !sender.channels.has(b.topic)) {
+  async function onBroadcast(sender: Client, f: Frame, b: Broadcast) {
+    const channel = sender.channels.get(b.topic);
+    if (!channel) {
       if (f.ref) reply(sender, f, 'error', { reason: 'You are not a member of this channel.' });
       return;
     }
+    const subTopic = b.topic.replace(/^realtime:/, '');
+    if (channel.private && !(await mayUseTopic(db, channel.claims, subTopic, 'write'))) {
+      if (f.ref) reply(sender, f, 'error', { reason: `Unauthorized: You do not have permissions to write to this Channel topic: ${subTopic}` });
+      return;
+    }
     relay(b, sender);
-    if (sender && f.ref) reply(sender, f, 'ok', {});
+    if (f.ref) reply(sender, f, 'ok', {});
   }
 
   function relay(b: Broadcast, sender: Client | null) {

@@ -1,0 +1,38 @@
+import type { Database } from '../db/database';
+import type { Claims } from '../auth/jwt';
+
+/**
+ * Whether a private channel's topic may be read (joined) or written (broadcast to) by these
+ * claims, decided by the row-level security policies on realtime.messages, as Supabase Realtime
+ * does: a probe message is written and read back as the caller, and everything is rolled back.
+ */
+export async function mayUseTopic(db: Database, claims: Claims, topic: string, action: 'read' | 'write'): Promise<boolean> {
+  const verdict = Symbol('rollback');
+  let allowed = false;
+  try {
+    await db.transaction(async (tx) => {
+      const [probe] = action === 'read'
+        ? await tx.query<{ id: string }>(`insert into realtime.messages (topic, extension) values ($1, 'broadcast') returning id`, [topic])
+        : [undefined];
+      await tx.query(
+        `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
+                set_config('request.jwt.claim.sub', $3, true), set_config('realtime.topic', $4, true)`,
+        [claims.role, JSON.stringify(claims), typeof claims.sub === 'string' ? claims.sub : '', topic],
+      );
+      if (action === 'read') {
+        allowed = (await tx.query('select 1 from realtime.messages where id = $1', [probe!.id])).length > 0;
+      } else {
+        try {
+          await tx.query(`insert into realtime.messages (topic, extension) values ($1, 'broadcast')`, [topic]);
+          allowed = true;
+        } catch {
+          allowed = false;
+        }
+      }
+      throw verdict; // nothing of the probe is kept
+    });
+  } catch (error) {
+    if (error !== verdict) return false;
+  }
+  return allowed;
+}
