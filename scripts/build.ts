@@ -11,6 +11,7 @@ import webpack, { type Configuration, type Stats } from 'webpack';
 import { remoteConfig, shellConfig, ROOT, type BuildOptions } from './webpack/config';
 import { PACKAGE_DIRS, REMOTE_NAMES, REMOTES, SHELL } from './webpack/packages';
 import { gzippedJs } from './lib/sizes';
+import { precompress } from './lib/precompress';
 
 const LANDING_BUDGET_KB = 170;
 
@@ -42,7 +43,10 @@ function onDemandFiles(stats: Stats): Set<string> {
 }
 
 export async function build(dirs: string[], opts: BuildOptions): Promise<void> {
-  for (const dir of dirs) await compile(configFor(dir, opts));
+  for (const dir of dirs) {
+    await compile(configFor(dir, opts));
+    precompress(opts.outDir ?? path.join(ROOT, dir, 'dist'));
+  }
 }
 
 async function main() {
@@ -55,6 +59,7 @@ async function main() {
     const t = Date.now();
     const stats = await compile(configFor(dir, { mode: 'production', outDir, buildId: process.env.BUILD_ID }));
     const out = outDir ?? path.join(ROOT, dir, 'dist');
+    precompress(out);
     const kb = (gzippedJs(out) / 1024).toFixed(1);
     console.log(`built ${dir.padEnd(13)} ${kb.padStart(7)} KB gzipped JS   (${((Date.now() - t) / 1000).toFixed(1)} s)`);
     if (dir === SHELL.dir) {

@@ -37,8 +37,15 @@ test('the landing page of section 2, at desktop and phone width, within its Java
     const context = await app.newContext({ width });
     const page = await context.newPage();
     const bodies: Promise<number>[] = [];
+    const wire: Promise<number>[] = [];
+    const encodings = new Set<string | undefined>();
     const measure = (r: import('playwright-core').Response) => {
-      if (r.url().endsWith('.js') && r.status() === 200) bodies.push(r.body().then((b) => zlib.gzipSync(b).length));
+      if (r.url().endsWith('.js') && r.status() === 200) {
+        bodies.push(r.body().then((b) => zlib.gzipSync(b).length));
+        // What really crosses the wire: the build's precompressed brotli copy.
+        encodings.add(r.headers()['content-encoding']);
+        wire.push(r.request().sizes().then((z) => z.responseBodySize));
+      }
     };
     page.on('response', measure);
     await page.goto(app.url, { waitUntil: 'networkidle' });
@@ -52,7 +59,9 @@ test('the landing page of section 2, at desktop and phone width, within its Java
     }
     await expect(page.title()).resolves.toMatch(/RepX/);
     await page.screenshot({ path: path.join(SCREENSHOTS, `landing-${width}.png`), fullPage: true });
-    console.log(`landing page at ${width}px: ${(gzipped / 1024).toFixed(1)} KB of gzipped JavaScript (budget 170 KB)`);
+    const sent = (await Promise.all(wire)).reduce((a, b) => a + b, 0);
+    expect([...encodings]).toEqual(['br']);
+    console.log(`landing page at ${width}px: ${(gzipped / 1024).toFixed(1)} KB of gzipped JavaScript (budget 170 KB); ${(sent / 1024).toFixed(1)} KB sent as brotli`);
     for (const button of ['Get Started', 'Explore Market', 'Start Trading Now']) {
       await page.goto(app.url);
       await page.getByRole('button', { name: button }).click();

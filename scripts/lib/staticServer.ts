@@ -27,7 +27,9 @@ export function serveStatic(opts: StaticServerOptions): Promise<RunningServer> {
     single: opts.spa ?? false,
     dev: true, // look files up per request, so a remote rebuilt in place is served at once
     etag: true,
-    gzip: false,
+    // The build writes .br and .gz beside each asset: sent as the browser accepts, never compressed per request.
+    brotli: true,
+    gzip: true,
     setHeaders(res, pathname) {
       res.setHeader('Access-Control-Allow-Origin', '*');
       res.setHeader('Cache-Control', MUTABLE.test(pathname) || opts.spa ? 'no-cache' : 'public, max-age=31536000, immutable');
