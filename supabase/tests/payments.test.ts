@@ -4,6 +4,7 @@ import type { Backend } from '../server/index';
 import { ENGINES, backendFor, eventually } from './helpers/backends';
 import { client } from './helpers/clients';
 import { cash, invariantViolations, trader } from './helpers/market';
+import { randomOrders } from './helpers/load';
 
 const CARD_OK = '4242 4242 4242 4242';
 const CARD_DECLINED = '4000 0000 0000 0002';
@@ -164,19 +165,18 @@ describe.each(ENGINES)('money in and out on %s', (engine) => {
     const [{ id: token }] = (await backend.db.query<{ id: string }>(
       `insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
        values ('History', 'history' || floor(random() * 1e9)::text, 'Test', 50, 1000, 10) returning id`)) as [{ id: string }];
-    await backend.db.query('select private.issue_tokens($1, $2, 500)', [token, seller.id]);
-    for (let i = 0; i < 12; i++) {
-      const price = 9 + (i % 5) * 0.37;
-      await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 7 + i, p_price: Number(price.toFixed(2)) });
-      await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: i % 3 ? 'market' : 'limit', p_amount: 5 + i, ...(i % 3 ? {} : { p_price: 10.25 }) });
-    }
+    await backend.db.query('select private.issue_tokens($1, $2, 300)', [token, seller.id]);
+    await backend.db.query('select private.issue_tokens($1, $2, 300)', [token, buyer.id]);
+    // Random trading both ways (seeded), with cancels, as the load tests place it.
+    const runs = await Promise.all([buyer, seller].map((t, i) => randomOrders(t.client, [token], { count: 60, seed: 4200 + i })));
+    expect(runs.flatMap((r) => r.failures)).toEqual([]);
     for (const t of [buyer, seller]) {
       const { data: history } = await t.client.from('wallet_history').select('type, effect');
       const sum = Math.round((history as { effect: number }[]).reduce((s, r) => s + r.effect * 100, 0)) / 100;
       const c = await cash(backend, t.id);
       expect(sum).toBeCloseTo(c.available + c.reserved, 2);
       const types = new Set((history as { type: string }[]).map((r) => r.type));
-      expect(types).toEqual(new Set(['Deposit', t === buyer ? 'Buy' : 'Sell', 'Trade Fee']));
+      expect(types).toEqual(new Set(['Deposit', 'Buy', 'Sell', 'Trade Fee']));
     }
     const { data: last } = await buyer.client.from('wallet_history').select('balance').order('position', { ascending: false }).limit(1).single();
     const c = await cash(backend, buyer.id);
