@@ -51,4 +51,30 @@ describe.each(ENGINES)('realtime on %s', (engine) => {
     expect(events).toEqual([]);
     await anon.removeAllChannels();
   });
+
+  it('stops delivering to a subscriber whose session has ended (signed out everywhere), while others still receive', async () => {
+    const token = await freshToken(backend);
+    const seller = await trader(backend, { token, tokens: 10 });
+    const [leaving, staying] = [await trader(backend), await trader(backend)];
+    const got = { leaving: 0, staying: 0 };
+    for (const [who, t] of [['leaving', leaving], ['staying', staying]] as const) {
+      await subscribed(t.client.channel(`ended-${who}-${token}`)
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'market_events', filter: `token_id=eq.${token}` }, () => {
+          got[who] += 1;
+        }));
+    }
+    await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 1, p_price: 10 });
+    const deadline = Date.now() + 5000;
+    while ((got.leaving < 1 || got.staying < 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(got).toEqual({ leaving: 1, staying: 1 });
+
+    // The session ends on the server (as a suspension or a global sign-out does); the socket stays open.
+    await backend.db.query('delete from auth.sessions where user_id = $1', [leaving.id]);
+    await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 1, p_price: 11 });
+    while (got.staying < 2 && Date.now() < deadline + 5000) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(got).toEqual({ leaving: 1, staying: 2 });
+    await leaving.client.removeAllChannels();
+    await staying.client.removeAllChannels();
+  });
 });

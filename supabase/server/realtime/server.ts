@@ -221,7 +221,13 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
     if (id === undefined) return false;
     try {
       return await db.transaction(async (tx) => {
-        await tx.query(`select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`, [claims.role, JSON.stringify(claims)]);
+        // As for REST: a subscriber whose session has ended (signed out, suspended) gets nothing more.
+        const sessionId = claims.role === 'authenticated' ? String(claims.session_id ?? '') : null;
+        const [{ live }] = (await tx.query<{ live: boolean }>(
+          `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
+                  ($3::text is null or exists (select 1 from auth.sessions s where s.id::text = $3)) as live`,
+          [claims.role, JSON.stringify(claims), sessionId])) as [{ live: boolean }];
+        if (!live) return false;
         const rows = await tx.query(`select 1 from ${quote(change.schema)}.${quote(change.table)} where id = $1`, [id]);
         return rows.length > 0;
       });
