@@ -1,5 +1,5 @@
 /**
- * npm test: type-checks, builds every package for production, then runs jest's unit and
+ * npm test: type-checks, lints, builds every package for production, then runs jest's unit and
  * integration projects (in parallel) and the end-to-end project (one file at a time: each one
  * starts a database, seven servers and Chromium).
  */
@@ -20,6 +20,7 @@ function run(label: string, command: string, args: string[]): void {
 
 const extra = process.argv.slice(2);
 run('type check', process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit']);
+run('lint', process.execPath, [path.join(ROOT, 'node_modules/eslint/bin/eslint.js'), '.', '--max-warnings', '0']);
 if (process.env.SKIP_BUILD !== 'true') run('build', process.execPath, ['--import', 'tsx', 'scripts/build.ts']);
 // PGlite loads its WebAssembly with dynamic import(), which jest's sandbox allows only with this flag.
 // --forceExit: a server left by a failed hook must not hang CI; the failure itself is still reported.
