@@ -20,6 +20,7 @@ import { rng } from '../supabase/tests/helpers/load';
 import { createDatabase, dropDatabase } from '../supabase/tests/helpers/backends';
 import { spawnServer, stopServer as stop } from '../supabase/tests/helpers/process';
 import { DEMO_ACCOUNTS, DEMO_JWT_SECRET } from '../supabase/server/demo';
+import { NO_RATE_LIMITS } from '../supabase/server/http/rateLimit';
 import { freePort } from './lib/ports';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 800);
@@ -65,7 +66,7 @@ async function storage(
 
 async function benchOrders(engine: 'pglite' | 'postgres') {
   const store = await storage(engine, 'repex_bench');
-  const prepared = await startBackend({ port: 0, seed: false, jwtSecret: DEMO_JWT_SECRET, ...store.options });
+  const prepared = await startBackend({ port: 0, seed: false, jwtSecret: DEMO_JWT_SECRET, rateLimits: NO_RATE_LIMITS, ...store.options });
   const token = await freshToken(prepared, 100_000_000);
   const emails: string[] = [];
   for (let i = 0; i < Math.max(...CONCURRENCY); i++) {
@@ -144,16 +145,16 @@ function benchInMemory() {
 
 async function benchMarketListing(engine: 'pglite' | 'postgres') {
   const store = await storage(engine, 'repex_bench_market');
-  const prepared = await startBackend({ port: 0, seed: true, jwtSecret: DEMO_JWT_SECRET, ...store.options });
+  const prepared = await startBackend({ port: 0, seed: true, jwtSecret: DEMO_JWT_SECRET, rateLimits: NO_RATE_LIMITS, ...store.options });
   // 10,000 tokens, each with a trade a day ago and one an hour ago (derived prices, change, volume).
   await prepared.db.exec(`
     insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
     select 'Bench Person ' || g, 'bench' || g, (array['Tech Influencer','Business Leader','Fitness Coach','Content Creator','Crypto Expert','Designer'])[1 + g % 6],
            40 + (g % 60), 1000000, 5 + (g % 100)
     from generate_series(1, 10000 - (select count(*) from tokens)) g;
-    insert into trades (token_id, buyer_id, seller_id, price, amount, taker_side, buyer_fee, seller_fee, created_at)
+    insert into trades (token_id, buyer_id, seller_id, price, amount, taker_side, buyer_fee, seller_fee, created_at, fee_bps)
     select t.id, (select id from profiles where username = 'sarahchen'), (select id from profiles where username = 'marcusj'),
-           t.issue_price + d, 10, 'buy', round(t.issue_price * 0.2, 2), round(t.issue_price * 0.2, 2), now() - make_interval(hours => h)
+           t.issue_price + d, 10, 'buy', round(t.issue_price * 0.2, 2), round(t.issue_price * 0.2, 2), now() - make_interval(hours => h), 200
     from tokens t, (values (0, 25), (0.5, 1)) v(d, h) where t.username like 'bench%';
     analyze;`);
   await prepared.close();
