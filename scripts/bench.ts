@@ -1,13 +1,15 @@
 /**
- * npm run bench: measures, in one run on this machine,
- *   1. placing orders over HTTP (supabase-js rpc, the server in its own process) with 1, 8 and
- *      32 concurrent clients, on PGlite and on PostgreSQL: orders per second, p50 and p99;
- *   2. an in-memory order book library (nodejs-order-book) on the same order stream;
- *   3. listing the market with 10,000 tokens, as the market screen asks for it.
+ * npm run bench: measures, in one run on this machine, and writes bench-results.json:
+ *   1. placing orders over HTTP (supabase-js rpc, the server in its own process), on one hot book
+ *      and spread over 32 books, with 1, 8 and 32 clients, on PGlite and on PostgreSQL (there also
+ *      with 2 server processes): orders per second, p50 and p99; a trivial rpc and /health;
+ *   2. references: an in-memory order book library (nodejs-order-book) and pgbench (TPC-B);
+ *   3. listing the market with 10,000 tokens (100,000 on PostgreSQL), as the market screen asks.
  * Figures are printed, never asserted: the machines are shared and noisy, so compare ratios.
  *
  *   BENCH_ORDERS=800 BENCH_ENGINES=pglite,postgres npm run bench
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,94 +66,120 @@ async function storage(
   return { options: { dataDir }, env: { DATA_DIR: dataDir }, cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
+interface Run {
+  books: number;
+  clients: number;
+  processes: number;
+  orders: number;
+  refused: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+/** Runs `calls` calls spread over `concurrency` workers; calls per second and latency percentiles. */
+async function load(concurrency: number, calls: number, call: (worker: number, i: number) => Promise<boolean>) {
+  const latencies: number[] = [];
+  let refused = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async (_, w) => {
+    for (let i = w; i < calls; i += concurrency) {
+      const t = performance.now();
+      if (!(await call(w, i))) refused++;
+      latencies.push(performance.now() - t);
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((x, y) => x - y);
+  return { perSecond: Math.round(calls / seconds), p50: round1(percentile(latencies, 50)), p99: round1(percentile(latencies, 99)), refused };
+}
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+const BOOKS = 32;
+
+/**
+ * Orders over HTTP on one engine: on one hot book and spread over 32 books, at 1, 8 and 32 clients;
+ * a trivial rpc and /health at 32 clients; on PostgreSQL, the 32-client runs again with 2 server processes.
+ */
 async function benchOrders(engine: 'pglite' | 'postgres') {
   const store = await storage(engine, 'repex_bench');
   const prepared = await startBackend({ port: 0, seed: false, jwtSecret: DEMO_JWT_SECRET, rateLimits: NO_RATE_LIMITS, ...store.options });
-  const token = await freshToken(prepared, 100_000_000);
+  const tokens: string[] = [];
+  for (let b = 0; b < BOOKS; b++) tokens.push(await freshToken(prepared, 100_000_000));
   const emails: string[] = [];
   for (let i = 0; i < Math.max(...CONCURRENCY); i++) {
-    const t = await trader(prepared, { cash: 10_000_000, token, tokens: 1_000_000 });
+    const t = await trader(prepared, { cash: 10_000_000 });
+    for (const token of tokens) await prepared.db.query('select private.issue_tokens($1, $2, $3)', [token, t.id, 1_000_000]);
     emails.push((await t.client.auth.getUser()).data.user!.email!);
   }
   await prepared.close();
 
-  const port = await freePort();
-  const server = await spawnServer({ ...store.env, SUPABASE_PORT: String(port), JWT_SECRET: DEMO_JWT_SECRET, SEED: 'false', LOG_REQUESTS: 'false', RATE_LIMITS: 'off' });
-  const url = `http://localhost:${port}`;
-  const clients = await Promise.all(emails.map((email) => signedIn(url, { email, password: 'password-123' })));
-  const rows = [];
-  for (const concurrency of CONCURRENCY) {
-    const stream = orderStream(ORDERS, concurrency);
-    const latencies: number[] = [];
-    let refused = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: concurrency }, async (_, c) => {
-        for (let i = c; i < stream.length; i += concurrency) {
-          const o = stream[i]!;
-          const t = performance.now();
-          const { error } = await clients[c]!.rpc('place_order', {
-            p_token: token, p_side: o.side, p_type: o.type, p_amount: o.amount, ...(o.price ? { p_price: o.price } : {}),
-          });
-          latencies.push(performance.now() - t);
-          if (error) refused++;
-        }
-      }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    latencies.sort((a, b) => a - b);
-    rows.push({
-      engine, concurrency, orders: ORDERS, refused,
-      perSecond: Math.round(ORDERS / seconds),
-      p50: percentile(latencies, 50).toFixed(1),
-      p99: percentile(latencies, 99).toFixed(1),
+  const runs: Run[] = [];
+  const rates: { processes: number; trivialRpcPerSecond: number; healthPerSecond: number }[] = [];
+  const serve = async (processes: number, plan: { books: number; clients: number }[]) => {
+    const port = await freePort();
+    const server = await spawnServer({
+      ...store.env, SUPABASE_PORT: String(port), JWT_SECRET: DEMO_JWT_SECRET, SEED: 'false', LOG_REQUESTS: 'false',
+      RATE_LIMITS: 'off', SERVER_PROCESSES: String(processes),
     });
-  }
-  const tape = await clients[0]!.from('recent_trades').select('amount').eq('token_id', token);
-  const volume = ((tape.data ?? []) as { amount: number }[]).reduce((n, t) => n + t.amount, 0);
-  await stop(server);
+    const url = `http://localhost:${port}`;
+    const clients = await Promise.all(emails.map((email) => signedIn(url, { email, password: 'password-123' })));
+    for (const { books, clients: concurrency } of plan) {
+      const stream = orderStream(ORDERS, concurrency * books);
+      const r = await load(concurrency, stream.length, async (w, i) => {
+        const o = stream[i]!;
+        const { error } = await clients[w]!.rpc('place_order', {
+          p_token: tokens[i % books], p_side: o.side, p_type: o.type, p_amount: o.amount, ...(o.price ? { p_price: o.price } : {}),
+        });
+        return !error;
+      });
+      runs.push({ books, clients: concurrency, processes, orders: stream.length, ...r });
+    }
+    const calls = ORDERS * 2;
+    const trivial = await load(32, calls, async (w) => !(await clients[w]!.rpc('list_open_orders', { p_limit: 1 })).error);
+    const health = await load(32, calls, async () => (await fetch(`${url}/health`)).ok);
+    rates.push({ processes, trivialRpcPerSecond: trivial.perSecond, healthPerSecond: health.perSecond });
+    await stop(server);
+  };
+  await serve(1, [1, BOOKS].flatMap((books) => CONCURRENCY.map((clients) => ({ books, clients }))));
+  if (engine === 'postgres') await serve(2, [{ books: 1, clients: 32 }, { books: BOOKS, clients: 32 }]);
   await store.cleanup();
-  return { rows, volume };
+  return { runs, rates };
 }
 
 /**
- * The identical order streams of the HTTP runs, through the library, with the same accounts
- * (order i of a run with c clients is client i % c's) and the same self-trade policy (expire
- * maker). Repeated for a stable figure; the traded volume of one pass is compared with ours.
+ * The hot-book order streams, through the library, with the same accounts (order i of a run with
+ * c clients is client i % c's) and the same self-trade policy (expire maker): the upper bound of
+ * matching with no persistence, no cash and no network. Repeated for a stable figure.
  */
 function benchInMemory() {
   const runs = CONCURRENCY.map((c) => ({ c, stream: orderStream(ORDERS, c) }));
   const orders = runs.reduce((n, r) => n + r.stream.length, 0);
   const repeats = 50;
-  let volume = 0;
   const started = performance.now();
   for (let r = 0; r < repeats; r++) {
     const book = new OrderBook(); // one book for the three runs, as one token serves them on the server
     for (const { c, stream } of runs) {
       stream.forEach((o, i) => {
         const base = { side: o.side === 'buy' ? Side.BUY : Side.SELL, size: o.amount, accountId: String(i % c), stpMode: SelfTradePreventionMode.EXPIRE_MAKER };
-        const id = `${c}-${i}`;
-        const result = o.type === 'market' ? book.market(base) : book.limit({ ...base, id, price: o.price! });
-        if (r > 0) return;
-        if (o.type === 'market') volume += o.amount - result.quantityLeft;
-        else if (result.done.some((d) => d.id === id)) volume += o.amount;
-        else if (result.partial?.id === id) volume += result.partialQuantityProcessed;
+        if (o.type === 'market') book.market(base);
+        else book.limit({ ...base, id: `${c}-${i}`, price: o.price! });
       });
     }
   }
-  const seconds = (performance.now() - started) / 1000;
-  return { orders, perSecond: Math.round((orders * repeats) / seconds), volume };
+  return { orders_per_s: Math.round((orders * repeats) / ((performance.now() - started) / 1000)) };
 }
 
-async function benchMarketListing(engine: 'pglite' | 'postgres') {
+/** The market screen's first page, a search and a category with another sort, over `count` tokens. */
+async function benchMarketListing(engine: 'pglite' | 'postgres', count: number) {
   const store = await storage(engine, 'repex_bench_market');
   const prepared = await startBackend({ port: 0, seed: true, jwtSecret: DEMO_JWT_SECRET, rateLimits: NO_RATE_LIMITS, ...store.options });
-  // 10,000 tokens, each with a trade a day ago and one an hour ago (derived prices, change, volume).
+  // `count` tokens, each with a trade a day ago and one an hour ago (derived prices, change, volume).
   await prepared.db.exec(`
     insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
     select 'Bench Person ' || g, 'bench' || g, (array['Tech Influencer','Business Leader','Fitness Coach','Content Creator','Crypto Expert','Designer'])[1 + g % 6],
            40 + (g % 60), 1000000, 5 + (g % 100)
-    from generate_series(1, 10000 - (select count(*) from tokens)) g;
+    from generate_series(1, ${count} - (select count(*) from tokens)) g;
     insert into trades (token_id, buyer_id, seller_id, price, amount, taker_side, buyer_fee, seller_fee, created_at, fee_bps)
     select t.id, (select id from profiles where username = 'sarahchen'), (select id from profiles where username = 'marcusj'),
            t.issue_price + d, 10, 'buy', round(t.issue_price * 0.2, 2), round(t.issue_price * 0.2, 2), now() - make_interval(hours => h), 200
@@ -163,58 +191,113 @@ async function benchMarketListing(engine: 'pglite' | 'postgres') {
   const c = await signedIn(`http://localhost:${port}`, DEMO_ACCOUNTS.user);
   const time = async (run: () => PromiseLike<{ error: unknown }>) => {
     const samples: number[] = [];
-    for (let i = 0; i < 12; i++) {
+    for (let i = 0; i < 22; i++) {
       const t = performance.now();
       const { error } = await run();
       if (error) throw new Error(JSON.stringify(error));
       if (i >= 2) samples.push(performance.now() - t); // two warm-up runs
     }
-    return percentile(samples.sort((a, b) => a - b), 50).toFixed(0);
+    samples.sort((a, b) => a - b);
+    return { p50: round1(percentile(samples, 50)), p95: round1(percentile(samples, 95)) };
   };
   // As the market screen asks: one page of the view, and the count from the tokens table.
   const cols = 'id, name, username, category, reputation_score, price, change_24h, volume_24h, market_cap, holders, verified';
   const terms = 'name.ilike."*person 12*",username.ilike."*person 12*",category.ilike."*person 12*"';
-  const both = async (rows: PromiseLike<{ error: unknown }>, count: PromiseLike<{ error: unknown }>) => {
-    const [a, b] = await Promise.all([rows, count]);
+  const both = async (rows: PromiseLike<{ error: unknown }>, counted: PromiseLike<{ error: unknown }>) => {
+    const [a, b] = await Promise.all([rows, counted]);
     return { error: a.error ?? b.error };
   };
-  const firstPage = await time(() => both(
-    c.from('market_tokens').select(cols).order('market_cap', { ascending: false }).range(0, 24),
-    c.from('tokens').select('id', { count: 'exact', head: true })));
-  const search = await time(() => both(
-    c.from('market_tokens').select(cols).or(terms).order('market_cap', { ascending: false }).range(0, 24),
-    c.from('tokens').select('id', { count: 'exact', head: true }).or(terms)));
-  const category = await time(() => both(
-    c.from('market_tokens').select(cols).eq('category', 'Designer').order('change_24h', { ascending: false }).range(0, 24),
-    c.from('tokens').select('id', { count: 'exact', head: true }).eq('category', 'Designer')));
+  const result = {
+    tokens: count,
+    first_page: await time(() => both(
+      c.from('market_tokens').select(cols).order('market_cap', { ascending: false }).order('id', { ascending: false }).range(0, 24),
+      c.from('tokens').select('id', { count: 'exact', head: true }))),
+    search: await time(() => both(
+      c.from('market_tokens').select(cols).or(terms).order('market_cap', { ascending: false }).order('id', { ascending: false }).range(0, 24),
+      c.from('tokens').select('id', { count: 'exact', head: true }).or(terms))),
+    category: await time(() => both(
+      c.from('market_tokens').select(cols).eq('category', 'Designer').order('change_24h', { ascending: false }).order('id', { ascending: false }).range(0, 24),
+      c.from('tokens').select('id', { count: 'exact', head: true }).eq('category', 'Designer'))),
+  };
   await stop(server);
   await store.cleanup();
-  return { engine, tokens: 10_000, firstPage, search, category };
+  return result;
+}
+
+/** PostgreSQL's own TPC-B-like benchmark on the same server, 32 clients: what the server does without us. */
+function benchPgbench(): { tps: number; clients: number; scale: number } | { skipped: string } {
+  const which = spawnSync('pgbench', ['--version'], { encoding: 'utf8' });
+  if (which.status !== 0) return { skipped: 'pgbench is not installed' };
+  const url = process.env.BENCH_PGBENCH_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const db = new URL(url);
+  db.pathname = `/repex_pgbench_${process.pid}`;
+  const admin = (sql: string) => spawnSync('psql', [url, '-qc', sql], { encoding: 'utf8' });
+  admin(`create database ${db.pathname.slice(1)}`);
+  try {
+    spawnSync('pgbench', ['-i', '-q', '-s', '10', db.toString()], { encoding: 'utf8' });
+    const run = spawnSync('pgbench', ['-n', '-c', '32', '-j', '2', '-T', '10', db.toString()], { encoding: 'utf8' });
+    const tps = /tps = ([\d.]+)/.exec(run.stdout)?.[1];
+    return tps ? { tps: Math.round(Number(tps)), clients: 32, scale: 10 } : { skipped: run.stderr.trim().split('\n').pop() ?? 'no output' };
+  } finally {
+    admin(`drop database if exists ${db.pathname.slice(1)} with (force)`);
+  }
 }
 
 async function main() {
-  console.log(`Benchmarks on ${os.cpus().length} CPUs, Node ${process.version}; ${ORDERS} orders per run.\n`);
+  const machine = `${os.cpus().length} CPUs, Node ${process.version}`;
+  console.log(`Benchmarks on ${machine}; ${ORDERS} orders per run.\n`);
+  const results: Record<string, unknown> = { measured_at: new Date().toISOString(), machine, orders_per_run: ORDERS, engines: {} };
+  const engines = results.engines as Record<string, unknown>;
   console.log('Placing orders over HTTP (supabase-js rpc place_order; server in its own process):');
-  console.log('engine     clients  orders/s   p50 ms   p99 ms  refused');
-  const volumes: string[] = [];
+  console.log('engine     procs  books  clients  orders/s   p50 ms   p99 ms  refused');
   for (const engine of ENGINES) {
-    const { rows, volume } = await benchOrders(engine);
-    for (const r of rows) {
-      console.log(`${r.engine.padEnd(10)} ${String(r.concurrency).padStart(7)} ${String(r.perSecond).padStart(9)} ${r.p50.padStart(8)} ${r.p99.padStart(8)} ${String(r.refused).padStart(8)}`);
+    const { runs, rates } = await benchOrders(engine);
+    for (const r of runs) {
+      console.log(`${engine.padEnd(10)} ${String(r.processes).padStart(5)} ${String(r.books).padStart(6)} ${String(r.clients).padStart(8)} ${String(r.perSecond).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.refused).padStart(8)}`);
     }
-    volumes.push(`${engine} ${volume}`);
+    for (const r of rates) console.log(`${engine.padEnd(10)} ${String(r.processes).padStart(5)}  trivial rpc ${r.trivialRpcPerSecond}/s, /health ${r.healthPerSecond}/s (32 clients)`);
+    const pick = (processes: number, books: number) => Object.fromEntries(runs.filter((r) => r.processes === processes && r.books === books)
+      .map((r) => [String(r.clients), { orders_per_s: r.perSecond, p99_ms: r.p99 }]));
+    const one = runs.find((r) => r.processes === 1 && r.books === 1 && r.clients === 1)!;
+    const single = rates.find((r) => r.processes === 1)!;
+    const twoProcesses = rates.find((r) => r.processes === 2);
+    engines[engine] = {
+      order_ms: { p50: one.p50, p99: one.p99 },
+      hot_book: pick(1, 1),
+      spread_32_books: pick(1, BOOKS),
+      trivial_rpc_per_s: single.trivialRpcPerSecond,
+      health_per_s: single.healthPerSecond,
+      ...(twoProcesses ? {
+        two_processes: {
+          hot_book: pick(2, 1), spread_32_books: pick(2, BOOKS),
+          trivial_rpc_per_s: twoProcesses.trivialRpcPerSecond, health_per_s: twoProcesses.healthPerSecond,
+        },
+      } : {}),
+    };
   }
   const mem = benchInMemory();
-  console.log(`\nIn-memory peer (nodejs-order-book) on the identical ${mem.orders} orders (no persistence, no cash):`);
-  console.log(`  ${mem.perSecond} orders/s; tokens traded: library ${mem.volume}, ${volumes.join(', ')}`);
-  console.log('  (same accounts and self-trade policy; concurrent clients interleave differently on the server,');
-  console.log('   and our engine also refuses what an account cannot pay for)');
-  console.log('\nListing the market with 10,000 tokens (HTTP, one page of 25 with exact count; p50 of 10):');
-  console.log('engine      by market cap   search   category + sort');
-  for (const engine of ENGINES) {
-    const m = await benchMarketListing(engine);
-    console.log(`${m.engine.padEnd(10)} ${`${m.firstPage} ms`.padStart(14)} ${`${m.search} ms`.padStart(8)} ${`${m.category} ms`.padStart(17)}`);
+  results.nodejs_order_book = mem;
+  console.log(`\nIn-memory peer (nodejs-order-book), the hot-book streams: ${mem.orders_per_s} orders/s (no persistence, no cash, no network)`);
+  if (ENGINES.includes('postgres')) {
+    const pgbench = benchPgbench();
+    results.pgbench = pgbench;
+    console.log('tps' in pgbench ? `pgbench (TPC-B, scale 10, 32 clients, same server): ${pgbench.tps} transactions/s` : `pgbench: ${pgbench.skipped}`);
   }
+  console.log('\nListing the market (HTTP, one page of 25 with exact count; p50 / p95 of 20):');
+  console.log('engine       tokens   by market cap          search   category + sort');
+  for (const engine of ENGINES) {
+    for (const count of engine === 'postgres' ? [10_000, 100_000] : [10_000]) {
+      const m = await benchMarketListing(engine, count);
+      const key = count === 10_000 ? 'market_page_ms' : `market_page_ms_${count}`;
+      (engines[engine] as Record<string, unknown>)[key] = m.first_page;
+      (engines[engine] as Record<string, unknown>)[`${key.replace('page', 'search')}`] = m.search;
+      (engines[engine] as Record<string, unknown>)[`${key.replace('page', 'category')}`] = m.category;
+      const f = (t: { p50: number; p95: number }) => `${t.p50} / ${t.p95} ms`;
+      console.log(`${engine.padEnd(10)} ${String(count).padStart(8)} ${f(m.first_page).padStart(15)} ${f(m.search).padStart(15)} ${f(m.category).padStart(17)}`);
+    }
+  }
+  fs.writeFileSync(path.resolve(__dirname, '../bench-results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  console.log('\nWritten: bench-results.json');
 }
 
 main().catch((error: unknown) => {

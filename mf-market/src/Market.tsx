@@ -61,8 +61,10 @@ async function loadTokens(q: MarketQuery): Promise<{ rows: MarketToken[]; total:
     count = count.eq('category', q.category);
   }
   const from = (q.page - 1) * PAGE_SIZE;
+  // Ties go the same way as the sort, so one index per figure serves both directions.
+  const ascending = direction === 'asc';
   const [page, counted] = await Promise.all([
-    rows.order(column!, { ascending: direction === 'asc' }).order('id').range(from, from + PAGE_SIZE - 1),
+    rows.order(column!, { ascending }).order('id', { ascending }).range(from, from + PAGE_SIZE - 1),
     count,
   ]);
   if (counted.error) throw new Error(counted.error.message);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Database } from './db/database';
 import { migrate } from './db/migrate';
-import { PGLITE_DURABILITY_NOTE, openPglite } from './db/pglite';
+import { openPglite } from './db/pglite';
 import { openPostgres } from './db/postgres';
 import { createApp } from './app';
 import { attachRealtime } from './realtime/server';
@@ -32,6 +32,8 @@ export interface BackendOptions {
   reputationMs?: number;
   /** How often the fraud rules run over recent orders and trades. */
   fraudScanMs?: number;
+  /** False when another process has prepared the database (migrations, seed, secret): see cluster.ts. */
+  migrate?: boolean;
   log?: (line: string) => void;
 }
 
@@ -48,7 +50,7 @@ export interface Backend {
 export async function startBackend(opts: BackendOptions = {}): Promise<Backend> {
   const db = opts.databaseUrl ? await openPostgres(opts.databaseUrl) : await openPglite(opts.dataDir);
   try {
-    await migrate(db, { seed: opts.seed ?? true });
+    if (opts.migrate !== false) await migrate(db, { seed: opts.seed ?? true });
     const host = opts.host ?? '127.0.0.1';
     const port = opts.port ?? 54321;
     const publicUrl = opts.publicUrl ?? `http://localhost:${port}`;
@@ -72,7 +74,8 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     });
     const jobs = schedule(db, [
       { name: 'fraud scan', sql: 'select private.scan_fraud()', everyMs: opts.fraudScanMs ?? 60_000 },
-      { name: 'retention', sql: 'select private.prune()', everyMs: 10 * 60_000 },
+      { name: 'market stats', sql: 'select private.slide_token_stats()', everyMs: 5_000 },
+      { name: 'retention', sql: 'select private.prune(), local_server.prune_rate_buckets()', everyMs: 10 * 60_000 },
       { name: 'reputation', sql: 'select private.refresh_reputation()', everyMs: opts.reputationMs ?? 60 * 60_000 },
     ], opts.log);
     await new Promise<void>((resolve, reject) => {
@@ -120,24 +123,26 @@ export function backendOptionsFromEnv(): BackendOptions {
     fraudScanMs: optionalNumber(process.env.FRAUD_SCAN_MS),
     reputationMs: optionalNumber(process.env.REPUTATION_MS),
     rateLimits: rateLimitsFromEnv(process.env.RATE_LIMITS),
+    migrate: process.env.MIGRATE !== 'false',
     log: process.env.LOG_REQUESTS === 'true' ? (l) => console.log(l) : (l) => l.startsWith('error') && console.error(l),
   };
 }
 
 const optionalNumber = (value: string | undefined) => (value ? Number(value) : undefined);
 
-/** `tsx supabase/server/index.ts` runs the backend alone. */
+/** Migrations, seed and the installation's secret, once, before server processes start. */
+export async function prepareDatabase(opts: BackendOptions): Promise<void> {
+  const db = opts.databaseUrl ? await openPostgres(opts.databaseUrl) : await openPglite(opts.dataDir);
+  try {
+    await migrate(db, { seed: opts.seed ?? true });
+    if (!opts.jwtSecret) await installationJwtSecret(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/** `tsx supabase/server/index.ts` runs the backend alone: one process, or one per CPU over PostgreSQL (cluster.ts). */
+// (cluster.ts is required here, not imported: it imports this module.)
 if (require.main === module) {
-  startBackend(backendOptionsFromEnv())
-    .then((backend) => {
-      console.log(`Supabase-compatible backend on ${backend.url} (${backend.db.kind})`);
-      if (backend.db.kind === 'pglite') console.log(`Note: ${PGLITE_DURABILITY_NOTE}`);
-      const stop = () => void backend.close().then(() => process.exit(0));
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    })
-    .catch((error: unknown) => {
-      console.error(error instanceof Error ? error.message : error);
-      process.exit(1);
-    });
+  void (require('./cluster') as typeof import('./cluster')).serve(backendOptionsFromEnv());
 }

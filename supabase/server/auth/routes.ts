@@ -45,17 +45,17 @@ async function findUser(q: Queryable, id: string): Promise<UserRow | undefined> 
 /** The /auth/v1 subset of GoTrue that supabase-js uses for email and password accounts. */
 export function authRoutes(db: Database, settings: AuthSettings, passwords: PasswordHasher, limits: RateLimits) {
   const limiter = Object.fromEntries(
-    Object.entries(limits).map(([name, l]) => [name, new RateLimiter(l.capacity, l.perSeconds)]),
+    Object.entries(limits).map(([name, l]) => [name, new RateLimiter(db, name, l.capacity, l.perSeconds)]),
   ) as Record<keyof RateLimits, RateLimiter>;
   /** Takes a token from `name`'s bucket for `key`, or refuses with 429 and Retry-After. */
-  const limit = (name: keyof RateLimits, key: string, message?: string) => {
-    const wait = limiter[name].take(key);
+  const limit = async (name: keyof RateLimits, key: string, message?: string) => {
+    const wait = await limiter[name].take(key);
     if (wait > 0) throw AuthErrors.rateLimited(wait, message);
   };
   const address = (req: IncomingMessage) => req.socket.remoteAddress ?? 'unknown';
 
   async function signup(req: IncomingMessage, res: ServerResponse) {
-    limit('signUp', address(req));
+    await limit('signUp', address(req));
     const body = asBody(await readJson(req));
     const email = str(body.email).trim().toLowerCase();
     const password = str(body.password);
@@ -87,15 +87,15 @@ export function authRoutes(db: Database, settings: AuthSettings, passwords: Pass
     const email = str(body.email).trim();
     const password = str(body.password);
     if (!email || !password) throw AuthErrors.missingCredentials();
-    limit('signIn', address(req));
+    await limit('signIn', address(req));
     // An account that met too many wrong passwords is locked for a while, from every address.
     const account = email.toLowerCase();
-    const locked = limiter.accountFailures.waitFor(account);
+    const locked = await limiter.accountFailures.waitFor(account);
     if (locked > 0) throw AuthErrors.rateLimited(locked, 'Too many failed sign-in attempts for this account. Try again later.');
     const user = await findUserByEmail(db, email);
     const ok = await passwords.compare(password, user?.encrypted_password ?? DUMMY_HASH);
     if (!user || !user.encrypted_password || !ok) {
-      limiter.accountFailures.take(account);
+      await limiter.accountFailures.take(account);
       throw AuthErrors.invalidCredentials();
     }
     if (user.banned) throw AuthErrors.banned();
@@ -111,7 +111,7 @@ export function authRoutes(db: Database, settings: AuthSettings, passwords: Pass
   }
 
   async function refreshGrant(req: IncomingMessage, res: ServerResponse) {
-    limit('refresh', address(req));
+    await limit('refresh', address(req));
     const token = str(asBody(await readJson(req)).refresh_token);
     if (!token) throw authError(400, 'validation_failed', 'refresh_token required');
     const session = await db.transaction(async (tx) => {
@@ -187,7 +187,7 @@ export function authRoutes(db: Database, settings: AuthSettings, passwords: Pass
     if (body.password !== undefined) {
       const password = str(body.password);
       checkPassword(password);
-      limit('passwordChange', user.id);
+      await limit('passwordChange', user.id);
       if (user.encrypted_password && (await passwords.compare(password, user.encrypted_password))) {
         throw authError(422, 'same_password', 'New password should be different from the old password.');
       }

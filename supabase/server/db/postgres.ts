@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { DatabaseUnavailable, isConnectionLoss, type Database, type Queryable } from './database';
+import { quoteIdent } from './quote';
 
 /**
  * LISTEN needs a connection of its own that stays open. If the server ends it (restart, admin
@@ -23,7 +24,7 @@ class Notifications {
       client.on('error', (error) => this.lost(client, error.message));
       client.on('end', () => this.lost(client, 'connection ended'));
       await client.connect();
-      for (const channel of this.handlers.keys()) await client.query(`listen ${quote(channel)}`);
+      for (const channel of this.handlers.keys()) await client.query(`listen ${quoteIdent(channel)}`);
       this.client = client;
     })().finally(() => {
       this.connecting = null;
@@ -48,7 +49,7 @@ class Notifications {
     if (isNew) this.handlers.set(channel, new Set());
     this.handlers.get(channel)!.add(onPayload);
     if (!this.client) await this.connect();
-    else if (isNew) await this.client.query(`listen ${quote(channel)}`);
+    else if (isNew) await this.client.query(`listen ${quoteIdent(channel)}`);
     return async () => {
       this.handlers.get(channel)?.delete(onPayload);
     };
@@ -60,7 +61,6 @@ class Notifications {
   }
 }
 
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** A real PostgreSQL server through a connection pool (DATABASE_URL). */
 export async function openPostgres(connectionString: string, max = 16, log: (line: string) => void = console.error): Promise<Database> {

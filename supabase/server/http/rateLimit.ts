@@ -1,47 +1,38 @@
+import type { Queryable } from '../db/database';
+
 /**
  * Token buckets, as GoTrue limits its endpoints: each key (an address, an account) holds up to
  * `capacity` tokens and regains them steadily over `perSeconds`; a request takes one or is refused
- * with how long to wait. In memory: one server process (PostgreSQL scale-out would move them to
- * the database).
+ * with how long to wait. The buckets live in the database (local_server.rate_limit), so every
+ * server process over one PostgreSQL counts together.
  */
 export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
-
   constructor(
+    private readonly db: Queryable,
+    readonly name: string,
     readonly capacity: number,
     readonly perSeconds: number,
   ) {}
 
-  private refill(key: string, now: number) {
-    const rate = this.capacity / (this.perSeconds * 1000);
-    const b = this.buckets.get(key) ?? { tokens: this.capacity, at: now };
-    b.tokens = Math.min(this.capacity, b.tokens + (now - b.at) * rate);
-    b.at = now;
-    this.buckets.set(key, b);
-    if (this.buckets.size > 50_000) this.prune(now);
-    return b;
+  private async bucket(key: string, take: boolean): Promise<number> {
+    if (this.capacity >= UNLIMITED.capacity) return 0;
+    const [row] = await this.db.query<{ wait: number }>('select local_server.rate_limit($1, $2, $3, $4) as wait',
+      [`${this.name}:${key}`, this.capacity, this.perSeconds, take]);
+    return Number(row?.wait ?? 0);
   }
 
   /** Seconds to wait before a token is available, or 0 if one is. */
-  waitFor(key: string, now = Date.now()): number {
-    const b = this.refill(key, now);
-    return b.tokens >= 1 ? 0 : Math.ceil(((1 - b.tokens) * this.perSeconds) / this.capacity);
+  waitFor(key: string): Promise<number> {
+    return this.bucket(key, false);
   }
 
   /** Takes a token: 0 if it was there, else the seconds to wait (nothing taken). */
-  take(key: string, now = Date.now()): number {
-    const wait = this.waitFor(key, now);
-    if (wait === 0) this.buckets.get(key)!.tokens -= 1;
-    return wait;
-  }
-
-  /** Full buckets carry no information: drop them. */
-  private prune(now: number) {
-    for (const [key, b] of this.buckets) {
-      if (b.tokens + ((now - b.at) * this.capacity) / (this.perSeconds * 1000) >= this.capacity) this.buckets.delete(key);
-    }
+  take(key: string): Promise<number> {
+    return this.bucket(key, true);
   }
 }
+
+const UNLIMITED = { capacity: 1_000_000, perSeconds: 1 };
 
 export interface RateLimits {
   /** Sign-in attempts per address. */
@@ -65,7 +56,6 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   passwordChange: { capacity: 10, perSeconds: 300 },
 };
 
-const UNLIMITED = { capacity: 1_000_000, perSeconds: 1 };
 /** For test suites and benchmarks, which sign up and in far more often than people do. */
 export const NO_RATE_LIMITS: RateLimits = {
   signIn: UNLIMITED, signUp: UNLIMITED, refresh: UNLIMITED, accountFailures: UNLIMITED, passwordChange: UNLIMITED,

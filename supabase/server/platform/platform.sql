@@ -90,6 +90,35 @@ create table if not exists local_server.secrets (
   created_at timestamptz not null default now()
 );
 
+-- Auth's rate limits (token buckets), here so that every server process over one database counts
+-- together. Returns 0 when a token was available (and takes it if p_take), else the seconds to wait.
+create table if not exists local_server.rate_buckets (
+  key text primary key,
+  tokens double precision not null,
+  at timestamptz not null
+);
+create or replace function local_server.rate_limit(p_key text, p_capacity double precision, p_per_seconds double precision, p_take boolean)
+returns integer language plpgsql as $$
+declare
+  rate double precision := p_capacity / p_per_seconds;
+  moment timestamptz := clock_timestamp();
+  have double precision;
+begin
+  insert into local_server.rate_buckets (key, tokens, at) values (p_key, p_capacity, moment) on conflict (key) do nothing;
+  select least(p_capacity, b.tokens + extract(epoch from moment - b.at) * rate) into have
+    from local_server.rate_buckets b where b.key = p_key for update;
+  update local_server.rate_buckets
+     set tokens = have - case when p_take and have >= 1 then 1 else 0 end, at = moment
+   where key = p_key;
+  return case when have >= 1 then 0 else ceil((1 - have) / rate)::integer end;
+end $$;
+-- A bucket untouched for a day is full again, so it carries no information (run with the retention job).
+create or replace function local_server.prune_rate_buckets() returns integer
+language sql as $$
+  with gone as (delete from local_server.rate_buckets where at < clock_timestamp() - interval '1 day' returning 1)
+  select count(*)::integer from gone
+$$;
+
 -- Storage, as a Supabase project has it (the storage server owns this schema there); objects'
 -- bytes live in `content` here, where Supabase keeps them in S3.
 create schema if not exists storage;

@@ -1,5 +1,6 @@
 import type { Database } from '../db/database';
 import type { Claims } from '../auth/jwt';
+import { becomeCaller } from '../db/caller';
 
 /**
  * Whether a private channel's topic may be read (joined) or written (broadcast to) by these
@@ -14,11 +15,7 @@ export async function mayUseTopic(db: Database, claims: Claims, topic: string, a
       const [probe] = action === 'read'
         ? await tx.query<{ id: string }>(`insert into realtime.messages (topic, extension) values ($1, 'broadcast') returning id`, [topic])
         : [undefined];
-      await tx.query(
-        `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-                set_config('request.jwt.claim.sub', $3, true), set_config('realtime.topic', $4, true)`,
-        [claims.role, JSON.stringify(claims), typeof claims.sub === 'string' ? claims.sub : '', topic],
-      );
+      await becomeCaller(tx, { role: String(claims.role ?? 'anon'), claims }, { method: 'GET', path: '/realtime/v1', headers: {}, cookies: {}, topic });
       if (action === 'read') {
         allowed = (await tx.query('select 1 from realtime.messages where id = $1', [probe!.id])).length > 0;
       } else {

@@ -3,7 +3,10 @@ import type http from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Database } from '../db/database';
 import type { JwtKeys, Claims } from '../auth/jwt';
+import { becomeCaller, type CallContext } from '../db/caller';
+import { quoteIdent } from '../db/quote';
 import { mayUseTopic } from './authorize';
+import { followById } from './follow';
 import { decode, decodeBroadcastPush, encode, encodeBroadcast, parseFilter, type Binding, type Broadcast, type Frame } from './protocol';
 
 /** What a table change notification (private.notify_realtime) carries. */
@@ -36,6 +39,9 @@ interface Client {
 }
 
 let nextBindingId = 1;
+
+/** What SQL sees of a subscriber's re-read: no HTTP request behind it. */
+const SUBSCRIBER: CallContext = { method: 'GET', path: '/realtime/v1', headers: {}, cookies: {} };
 
 /**
  * The part of Supabase Realtime that supabase-js channels use for postgres_changes: joins with
@@ -215,29 +221,21 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
     }
   }
 
-  /** Whether the subscriber may read the changed row: the row is re-read as them. */
+  /** Whether the subscriber may read the changed row: the row is re-read as them (a subscriber whose session has ended reads nothing). */
   async function visibleTo(claims: Claims, change: Change): Promise<boolean> {
     const id = change.record.id;
     if (id === undefined) return false;
     try {
       return await db.transaction(async (tx) => {
-        // As for REST: a subscriber whose session has ended (signed out, suspended) gets nothing more.
-        const sessionId = claims.role === 'authenticated' ? String(claims.session_id ?? '') : null;
-        const [{ live }] = (await tx.query<{ live: boolean }>(
-          `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-                  ($3::text is null or exists (select 1 from auth.sessions s where s.id::text = $3)) as live`,
-          [claims.role, JSON.stringify(claims), sessionId])) as [{ live: boolean }];
-        if (!live) return false;
-        const rows = await tx.query(`select 1 from ${quote(change.schema)}.${quote(change.table)} where id = $1`, [id]);
-        return rows.length > 0;
+        await becomeCaller(tx, { role: String(claims.role ?? 'anon'), claims }, SUBSCRIBER, true);
+        return (await tx.query(`select 1 from ${quoteIdent(change.schema)}.${quoteIdent(change.table)} where id = $1`, [id])).length > 0;
       });
     } catch {
       return false;
     }
   }
 
-  async function onChange(payload: string) {
-    const change = JSON.parse(payload) as Change;
+  async function onChange(change: Change) {
     const columns = Object.keys(change.record).map((name) => ({ name, type: 'text' }));
     for (const client of clients) {
       for (const channel of client.channels.values()) {
@@ -257,11 +255,16 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
     }
   }
 
-  const unlisten = await db.listen('repx_realtime', (p) => void onChange(p).catch((e: unknown) => log?.(`realtime error: ${String(e)}`)));
+  const deliver = (change: Change) => void onChange(change).catch((e: unknown) => log?.(`realtime error: ${String(e)}`));
+  // Tables that change now and then notify (private.notify_realtime); the market's tape is followed by id.
+  const unlisten = await db.listen('repx_realtime', (p) => deliver(JSON.parse(p) as Change));
+  const unfollow = followById(db, 'public', 'market_events', ({ record, commit_timestamp }) =>
+    deliver({ schema: 'public', table: 'market_events', type: 'INSERT', commit_timestamp, record }), { log });
   return {
     /** A broadcast from the REST endpoint (channel.httpSend): no sender among the members. */
     broadcast: (topic: string, event: string, payload: unknown) => relay({ topic, event, payload, binary: false }, null),
     close: async () => {
+      unfollow();
       await unlisten();
       for (const c of clients) c.socket.terminate();
       wss.close();
@@ -269,4 +272,3 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
   };
 }
 
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;

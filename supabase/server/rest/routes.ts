@@ -6,7 +6,7 @@ import type { Catalog, DbFunction, Relation } from './catalog';
 import { fromPgError, parseError, restError } from './errors';
 import { parseFilter, parseNonNegativeInt, parseOrder, parseSelect, type Condition } from './parse';
 import { Params, condition, ident, orderBy, projection, qualified, requireRelation } from './sql';
-import { becomeCaller, type RequestIdentity } from '../db/caller';
+import { becomeCaller, httpContext, type RequestIdentity } from '../db/caller';
 
 export type { RequestIdentity };
 
@@ -63,7 +63,7 @@ export function restRoutes(db: Database, getCatalog: () => Catalog, log?: (line:
   async function run<T>(who: RequestIdentity, req: IncomingMessage, path: string, readOnly: boolean, fn: (tx: Queryable) => Promise<T>) {
     try {
       return await db.transaction(async (tx) => {
-        await becomeCaller(tx, who, req, path, readOnly);
+        await becomeCaller(tx, who, httpContext(req, path), readOnly);
         return fn(tx);
       });
     } catch (error) {

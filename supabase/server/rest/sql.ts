@@ -1,8 +1,9 @@
 import type { Catalog, Relation } from './catalog';
 import { parseError, restError } from './errors';
 import { parseList, type Condition, type OrderTerm, type SelectItem } from './parse';
+import { quoteIdent as ident } from '../db/quote';
 
-export const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+export { ident };
 export const qualified = (name: string) => `public.${ident(name)}`;
 
 /** Collects query parameters as $1, $2... */

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { becomeCaller, type RequestIdentity } from '../db/caller';
+import { becomeCaller, httpContext, type RequestIdentity } from '../db/caller';
 import { isPgError, type Database, type Queryable } from '../db/database';
 import { HttpError, sendJson } from '../http/io';
 
@@ -71,7 +71,7 @@ export function storageRoutes(db: Database) {
   async function asCaller<T>(who: RequestIdentity, req: IncomingMessage, path: string, fn: (tx: Queryable) => Promise<T>): Promise<T> {
     try {
       return await db.transaction(async (tx) => {
-        await becomeCaller(tx, who, req, path, false);
+        await becomeCaller(tx, who, httpContext(req, path));
         return fn(tx);
       });
     } catch (error) {

@@ -92,5 +92,24 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
          or (f.bps = f.max_bps and f.fees <> round(f.value * f.bps / 10000.0, 2))`)) {
     problems.push(`order ${r.id}'s fees do not match its fills`);
   }
+  // The market's maintained figures equal their definition, recomputed from trades and holdings
+  // (after the scheduled slide, and in its transaction, so both see one now()).
+  const stale = await backend.db.transaction(async (tx) => {
+    await tx.query('select private.slide_token_stats()');
+    return tx.query<{ username: string }>(`select t.username from tokens t join private.token_stats s on s.token_id = t.id
+      left join lateral (select price from trades where token_id = t.id order by created_at desc, id desc limit 1) last on true
+      left join lateral (select price from trades where token_id = t.id and created_at <= now() - interval '24 hours'
+                         order by created_at desc, id desc limit 1) day_ago on true
+      left join lateral (select price from trades where token_id = t.id order by created_at, id limit 1) first on true
+      cross join lateral (select coalesce(sum(round(price * amount, 2)), 0) as value from trades
+                          where token_id = t.id and created_at > now() - interval '24 hours') volume
+      cross join lateral (select count(*) as n from holdings h
+                          where h.token_id = t.id and h.amount > 0 and h.user_id <> private.issuance_account()) held
+      cross join lateral (select coalesce(last.price, t.issue_price) as price,
+                                 coalesce(day_ago.price, first.price, t.issue_price) as base) p
+      where s.price <> p.price or s.market_cap <> round(p.price * t.total_supply, 2) or s.volume_24h <> volume.value
+         or s.holders <> held.n or s.change_24h <> round((p.price - p.base) / p.base * 100, 2)`);
+  });
+  for (const r of stale) problems.push(`the market figures of ${r.username} are not those of its trades and holdings`);
   return problems;
 }

@@ -3,11 +3,11 @@ import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-/** The backend as its own process, as `npm start` runs it (so it can really be killed). */
+/** The backend as its own process, as `npm start` runs it (so it can really be killed); one process unless SERVER_PROCESSES says. */
 export async function spawnServer(env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'supabase/server/index.ts')], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: { ...process.env, SERVER_PROCESSES: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   await new Promise<void>((resolve, reject) => {

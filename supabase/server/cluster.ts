@@ -1,0 +1,63 @@
+import cluster from 'node:cluster';
+import os from 'node:os';
+import { PGLITE_DURABILITY_NOTE } from './db/pglite';
+import { prepareDatabase, startBackend, type BackendOptions } from './index';
+
+/**
+ * How many server processes serve the database: SERVER_PROCESSES=N, or one per CPU over
+ * PostgreSQL by default. PGlite is an embedded database in one process: always one.
+ */
+export function serverProcesses(opts: BackendOptions, setting = process.env.SERVER_PROCESSES): number {
+  if (!opts.databaseUrl) return 1;
+  if (!setting || setting === 'auto') return os.availableParallelism();
+  const n = Number(setting);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`SERVER_PROCESSES must be a whole number of at least 1, or auto (got "${setting}")`);
+  return n;
+}
+
+/**
+ * Serves the backend. With several processes, the primary prepares the database once, then its
+ * workers share the port (node:cluster hands out connections); they keep no state of their own
+ * that matters to another (sessions, rate limits and realtime's sources are in the database), so
+ * the same holds for separate hosts behind a load balancer, started with MIGRATE=false.
+ */
+export async function serve(opts: BackendOptions): Promise<void> {
+  try {
+    const processes = cluster.isPrimary ? serverProcesses(opts) : 1;
+    if (cluster.isPrimary && processes > 1) {
+      let stopping = false;
+      if (opts.migrate !== false) await prepareDatabase(opts);
+      for (let i = 0; i < processes; i++) cluster.fork({ MIGRATE: 'false' });
+      let ready = 0;
+      cluster.on('message', (_worker, message: unknown) => {
+        if (message === 'ready' && ++ready === processes) {
+          console.log(`Supabase-compatible backend on http://localhost:${opts.port} (postgres, ${processes} processes)`);
+        }
+      });
+      cluster.on('exit', (worker, code, signal) => {
+        if (!stopping) console.error(`server process ${worker.process.pid} ended (${signal ?? code}); starting another`);
+        if (!stopping) cluster.fork({ MIGRATE: 'false' });
+      });
+      const stop = () => {
+        stopping = true;
+        for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
+        cluster.on('exit', () => Object.keys(cluster.workers ?? {}).length === 0 && process.exit(0));
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      return;
+    }
+    const backend = await startBackend(opts);
+    if (cluster.isWorker) process.send?.('ready');
+    else {
+      console.log(`Supabase-compatible backend on ${backend.url} (${backend.db.kind})`);
+      if (backend.db.kind === 'pglite') console.log(`Note: ${PGLITE_DURABILITY_NOTE}`);
+    }
+    const stop = () => void backend.close().then(() => process.exit(0));
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}
