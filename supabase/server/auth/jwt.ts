@@ -12,6 +12,12 @@ export type VerifyResult = { ok: true; claims: Claims } | { ok: false; reason: '
 /** HS256 signing and verification with the project's JWT secret (Supabase's legacy keys). */
 export class JwtKeys {
   private readonly key: Uint8Array;
+  /**
+   * Tokens already verified, with their claims: the constant API key of every request and a
+   * user's bearer, used until it expires, are verified once (HMAC gives the same verdict each
+   * time; expiry is still checked at every use, and sessions by the database).
+   */
+  private readonly verified = new Map<string, Claims>();
 
   constructor(secret: string) {
     if (secret.length < 32) throw new Error('JWT_SECRET must be at least 32 characters long');
@@ -29,10 +35,19 @@ export class JwtKeys {
   }
 
   async verify(token: string): Promise<VerifyResult> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp * 1000 > Date.now()) return { ok: true, claims: known };
+      this.verified.delete(token);
+      return { ok: false, reason: 'expired' };
+    }
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       if (typeof payload.role !== 'string' || typeof payload.exp !== 'number') return { ok: false, reason: 'invalid' };
-      return { ok: true, claims: payload as Claims };
+      const claims = Object.freeze(payload) as Claims;
+      if (this.verified.size >= 10_000) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(token, claims);
+      return { ok: true, claims };
     } catch (error) {
       return { ok: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' };
     }

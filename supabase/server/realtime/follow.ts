@@ -6,6 +6,9 @@ export interface FollowOptions {
   everyMs?: number;
   /** How long a missing id is waited for (a transaction that took it may still commit). */
   gapMs?: number;
+  /** Whether anyone listens now: when nobody does, it looks every `idleMs` only, to keep its place. */
+  wanted?: () => boolean;
+  idleMs?: number;
   log?: (line: string) => void;
 }
 
@@ -24,11 +27,13 @@ export interface FollowedRow {
  * every server process over one database sees every row.
  */
 export function followById(db: Queryable, schema: string, table: string, onRow: (row: FollowedRow) => void, options: FollowOptions = {}) {
-  const { everyMs = 50, gapMs = 10_000, log } = options;
+  const { everyMs = 50, gapMs = 10_000, idleMs = 1000, wanted = () => true, log } = options;
   const from = `${quoteIdent(schema)}.${quoteIdent(table)}`;
-  const select = `select t.id::text as id, to_jsonb(t) as record,
-                         to_char(t.created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as commit_timestamp
-                  from ${from} t where t.id > $1 or t.id = any($2::bigint[]) order by t.id limit 1000`;
+  const columns = `t.id::text as id, to_jsonb(t) as record,
+                   to_char(t.created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as commit_timestamp`;
+  // Two index range scans (an `or` of the two conditions would read the whole table).
+  const newer = `select ${columns} from ${from} t where t.id > $1 order by t.id limit 1000`;
+  const newerOrLate = `(${newer}) union all (select ${columns} from ${from} t where t.id = any($2::bigint[]) and t.id <= $1)`;
   let last: bigint | null = null;
   const gaps = new Map<bigint, number>();
   let stopped = false;
@@ -42,7 +47,9 @@ export function followById(db: Queryable, schema: string, table: string, onRow: 
     }
     const now = Date.now();
     for (const [id, since] of gaps) if (now - since > gapMs) gaps.delete(id);
-    const rows = await db.query<FollowedRow & { id: string }>(select, [last.toString(), [...gaps.keys()].map(String)]);
+    const rows = gaps.size
+      ? await db.query<FollowedRow & { id: string }>(newerOrLate, [last.toString(), [...gaps.keys()].map(String)])
+      : await db.query<FollowedRow & { id: string }>(newer, [last.toString()]);
     for (const { id: text, record, commit_timestamp } of rows) {
       const id = BigInt(text);
       if (!gaps.delete(id)) {
@@ -55,18 +62,26 @@ export function followById(db: Queryable, schema: string, table: string, onRow: 
     }
   }
 
+  let polling = false;
   const loop = async () => {
-    if (stopped) return;
+    if (stopped || polling) return;
+    polling = true;
+    clearTimeout(timer);
     try {
       await poll();
     } catch (error) {
       log?.(`realtime: following ${from} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (!stopped) timer = setTimeout(() => void loop(), everyMs);
+    polling = false;
+    if (!stopped) timer = setTimeout(() => void loop(), wanted() ? everyMs : idleMs);
   };
   void loop();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
+  return {
+    /** Someone started listening: look now rather than at the next idle tick. */
+    wake: () => void loop(),
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
   };
 }

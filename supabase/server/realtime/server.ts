@@ -119,6 +119,7 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
         if (joinConfig.private && !(await mayUseTopic(db, claims, subTopic, 'read'))) {
           return reply(client, f, 'error', { reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}` });
         }
+        if (bindings.length) marketEvents.wake();
         client.channels.set(f.topic, {
           private: !!joinConfig.private,
           topic: f.topic, joinRef: f.joinRef, claims, bindings, self: !!joinConfig.broadcast?.self,
@@ -258,13 +259,16 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
   const deliver = (change: Change) => void onChange(change).catch((e: unknown) => log?.(`realtime error: ${String(e)}`));
   // Tables that change now and then notify (private.notify_realtime); the market's tape is followed by id.
   const unlisten = await db.listen('repx_realtime', (p) => deliver(JSON.parse(p) as Change));
-  const unfollow = followById(db, 'public', 'market_events', ({ record, commit_timestamp }) =>
-    deliver({ schema: 'public', table: 'market_events', type: 'INSERT', commit_timestamp, record }), { log });
+  const marketEvents = followById(db, 'public', 'market_events', ({ record, commit_timestamp }) =>
+    deliver({ schema: 'public', table: 'market_events', type: 'INSERT', commit_timestamp, record }), {
+    log,
+    wanted: () => [...clients].some((c) => [...c.channels.values()].some((ch) => ch.bindings.some((b) => b.schema === 'public' && (!b.table || b.table === 'market_events')))),
+  });
   return {
     /** A broadcast from the REST endpoint (channel.httpSend): no sender among the members. */
     broadcast: (topic: string, event: string, payload: unknown) => relay({ topic, event, payload, binary: false }, null),
     close: async () => {
-      unfollow();
+      marketEvents.stop();
       await unlisten();
       for (const c of clients) c.socket.terminate();
       wss.close();
