@@ -49,26 +49,33 @@ async function loadTokens(q: MarketQuery): Promise<{ rows: MarketToken[]; total:
   const [column, direction] = q.sort.split('.');
   const search = searchFilter(q.search);
   let rows = supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS);
-  // Search and category are plain token columns: counting matches on the table, not on the
-  // derived view, keeps the count cheap with ten thousand tokens.
-  let count = supabase().from('tokens').select('id', { count: 'exact', head: true });
-  if (search) {
-    rows = rows.or(search);
-    count = count.or(search);
-  }
-  if (q.category !== 'all') {
-    rows = rows.eq('category', q.category);
-    count = count.eq('category', q.category);
-  }
+  if (search) rows = rows.or(search);
+  if (q.category !== 'all') rows = rows.eq('category', q.category);
   const from = (q.page - 1) * PAGE_SIZE;
   // Ties go the same way as the sort, so one index per figure serves both directions.
   const ascending = direction === 'asc';
-  const [page, counted] = await Promise.all([
+  const [page, total] = await Promise.all([
     rows.order(column!, { ascending }).order('id', { ascending }).range(from, from + PAGE_SIZE - 1),
-    count,
+    countTokens(search, q.category),
   ]);
-  if (counted.error) throw new Error(counted.error.message);
-  return { rows: unwrap(page) as MarketToken[], total: counted.count ?? 0 };
+  return { rows: unwrap(page) as MarketToken[], total };
+}
+
+/**
+ * How many tokens match: without a search, the database's per-category counts (a few rows); with
+ * one, the matches counted on the token table (trigram indexes), not on the derived view.
+ */
+async function countTokens(search: string | null, category: string): Promise<number> {
+  if (!search) {
+    let counts = supabase().from('token_categories').select('tokens');
+    if (category !== 'all') counts = counts.eq('category', category);
+    return (unwrap(await counts) as { tokens: number }[]).reduce((n, c) => n + c.tokens, 0);
+  }
+  let count = supabase().from('tokens').select('id', { count: 'exact', head: true }).or(search);
+  if (category !== 'all') count = count.eq('category', category);
+  const { count: n, error } = await count;
+  if (error) throw new Error(error.message);
+  return n ?? 0;
 }
 
 /** Spec section 2, Market screen. Search, filter, sort and paging run in the database. */

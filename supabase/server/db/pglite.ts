@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Database, Queryable } from './database';
 
 /** Said at start-up whenever PGlite holds the data (README, 'Durability'). */
@@ -21,7 +22,7 @@ export async function openPglite(dataDir?: string): Promise<Database> {
     lockFile = path.join(path.dirname(path.resolve(dataDir)), `${path.basename(dataDir)}.lock`);
     takeLock(lockFile);
   }
-  const db = new PGlite({ dataDir, extensions: { pgcrypto } });
+  const db = new PGlite({ dataDir, extensions: { pgcrypto, pg_trgm } });
   await db.waitReady;
 
   const wrap = (q: { query: PGlite['query'] }): Queryable => ({
