@@ -40,6 +40,8 @@ create or replace function private.change_pct(price numeric, base numeric) retur
 language sql immutable as $$ select coalesce(round((price - base) / nullif(base, 0) * 100, 2), 0) $$;
 
 -- The exact figures of one token, from its trades and holdings (the definition the triggers keep).
+-- Holders are counted when the row is made; after that the holdings trigger alone keeps them (a
+-- recount here could meet holdings changes whose triggers have not fired yet, and count them twice).
 create or replace function private.refresh_token_stats(p_token uuid) returns void
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -72,7 +74,7 @@ begin
           last_trade.created_at, last_trade.id, day_ago, first, oldest + interval '24 hours')
   on conflict (token_id) do update set
     price = excluded.price, market_cap = excluded.market_cap, change_24h = excluded.change_24h,
-    volume_24h = excluded.volume_24h, holders = excluded.holders, last_trade_at = excluded.last_trade_at,
+    volume_24h = excluded.volume_24h, last_trade_at = excluded.last_trade_at,
     last_trade_id = excluded.last_trade_id, day_ago_price = excluded.day_ago_price,
     first_price = excluded.first_price, slides_at = excluded.slides_at;
 end $$;
