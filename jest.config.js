@@ -10,7 +10,7 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'jsdom',
       roots: ['<rootDir>/shared-ui/src', '<rootDir>/shell/src', '<rootDir>/mf-market/src', '<rootDir>/mf-portfolio/src',
-        '<rootDir>/mf-trading/src', '<rootDir>/mf-wallet/src', '<rootDir>/mf-admin/src'],
+        '<rootDir>/mf-trading/src', '<rootDir>/mf-wallet/src', '<rootDir>/mf-admin/src', '<rootDir>/supabase/server'],
       testMatch: ['**/*.test.ts', '**/*.test.tsx'],
       transform: { '^.+\\.tsx?$': tsJest },
       globals: { __BUILD_ID__: 'test' },

@@ -1,4 +1,6 @@
 import pg from 'pg';
+import WebSocket from 'ws';
+import { createClient } from '@supabase/supabase-js';
 import { startBackend, type Backend } from '../server/index';
 import { DEMO_JWT_SECRET } from '../server/demo';
 import { NO_RATE_LIMITS } from '../server/http/rateLimit';
@@ -71,6 +73,37 @@ onPostgres('two server processes over one PostgreSQL', () => {
     await waitFor(() => seen.length > 1);
     expect(seen).toEqual([late!.id, early.id]);
     await watcher.client.removeAllChannels();
+  });
+
+  it('relays a broadcast made through one process to members on the other, exactly once, JSON and binary', async () => {
+    const member = async (server: Backend, vsn: '1.0.0' | '2.0.0') => {
+      const c = createClient(server.url, ANON_KEY, {
+        auth: { persistSession: false, autoRefreshToken: false },
+        realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket, vsn },
+      });
+      const { error } = await c.auth.signInWithPassword(DEMO);
+      if (error) throw error;
+      await c.realtime.setAuth();
+      return c;
+    };
+    const [onA, onB] = await Promise.all([member(a, '2.0.0'), member(b, '1.0.0')]);
+    const topic = `room-${Date.now()}`;
+    const heardOnA: unknown[] = [];
+    const heardOnB: unknown[] = [];
+    const tx = onA.channel(topic).on('broadcast', { event: 'cursor' }, (m) => heardOnA.push(m.payload));
+    const rx = onB.channel(topic).on('broadcast', { event: 'cursor' }, (m) => heardOnB.push(m.payload));
+    await subscribed(tx);
+    await subscribed(rx);
+    const sentAt = Date.now();
+    expect(await tx.send({ type: 'broadcast', event: 'cursor', payload: { x: 1, who: 'é' } })).toBe('ok');
+    await waitFor(() => heardOnB.length > 0);
+    console.log(`broadcast crossed processes in ${Date.now() - sentAt} ms`);
+    expect((await onB.channel(`${topic}-http`).httpSend('cursor', { via: 'b' })).success).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(heardOnB).toEqual([{ x: 1, who: 'é' }]); // once, not echoed back by a's follower
+    expect(heardOnA).toEqual([]); // the sender did not ask for self
+    await onA.removeAllChannels();
+    await onB.removeAllChannels();
   });
 
   it('counts rate limits and ends sessions across processes', async () => {

@@ -112,11 +112,26 @@ begin
    where key = p_key;
   return case when have >= 1 then 0 else ceil((1 - have) / rate)::integer end;
 end $$;
--- A bucket untouched for a day is full again, so it carries no information (run with the retention job).
-create or replace function local_server.prune_rate_buckets() returns integer
+
+-- Realtime broadcasts between server processes over one database: each process relays to its own
+-- members at once and writes the message here; the others follow this table by id.
+create table if not exists local_server.broadcasts (
+  id bigint generated always as identity primary key,
+  origin text not null,
+  topic text not null,
+  event text not null,
+  payload jsonb,
+  bytes bytea,
+  meta jsonb,
+  created_at timestamptz not null default now()
+);
+
+-- The local server's own housekeeping (with the retention job): a rate bucket untouched for a day
+-- is full again, so it carries no information; broadcasts are relayed within a second.
+create or replace function local_server.prune() returns void
 language sql as $$
-  with gone as (delete from local_server.rate_buckets where at < clock_timestamp() - interval '1 day' returning 1)
-  select count(*)::integer from gone
+  delete from local_server.rate_buckets where at < clock_timestamp() - interval '1 day';
+  delete from local_server.broadcasts where created_at < clock_timestamp() - interval '1 minute';
 $$;
 
 -- Storage, as a Supabase project has it (the storage server owns this schema there); objects'

@@ -51,6 +51,8 @@ const SUBSCRIBER: CallContext = { method: 'GET', path: '/realtime/v1', headers: 
  */
 export async function attachRealtime(server: http.Server, db: Database, keys: JwtKeys, log?: (l: string) => void) {
   const wss = new WebSocketServer({ noServer: true });
+  /** This server among others over the same database (its own broadcasts do not come back to it). */
+  const PROCESS_ID = randomUUID();
   const clients = new Set<Client>();
   /** Presence: per topic, what each member tracks (one meta per member). */
   const presence = new Map<string, Map<Client, { key: string; meta: Record<string, unknown> }>>();
@@ -206,8 +208,22 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
       if (f.ref) reply(sender, f, 'error', { reason: `Unauthorized: You do not have permissions to write to this Channel topic: ${subTopic}` });
       return;
     }
-    relay(b, sender);
+    publish(b, sender);
     if (f.ref) reply(sender, f, 'ok', {});
+  }
+
+  /**
+   * Relays a broadcast to this process's members and, over PostgreSQL, to the other server
+   * processes (local_server.broadcasts, followed by id below).
+   */
+  function publish(b: Broadcast, sender: Client | null) {
+    relay(b, sender);
+    if (db.kind !== 'postgres') return;
+    void db.query(
+      'insert into local_server.broadcasts (origin, topic, event, payload, bytes, meta) values ($1, $2, $3, $4, $5, $6)',
+      [PROCESS_ID, b.topic, b.event, b.binary ? null : JSON.stringify(b.payload ?? null), b.binary ? (b.payload as Buffer) : null,
+        b.meta ? JSON.stringify(b.meta) : null],
+    ).catch((e: unknown) => log?.(`realtime error: sharing a broadcast: ${String(e)}`));
   }
 
   function relay(b: Broadcast, sender: Client | null) {
@@ -264,11 +280,19 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
     log,
     wanted: () => [...clients].some((c) => [...c.channels.values()].some((ch) => ch.bindings.some((b) => b.schema === 'public' && (!b.table || b.table === 'market_events')))),
   });
+  // Broadcasts made through the other server processes (PostgreSQL only: PGlite is one process).
+  const shared = db.kind !== 'postgres' ? null : followById(db, 'local_server', 'broadcasts', ({ record: r }) => {
+    if (r.origin === PROCESS_ID) return;
+    const bytes = typeof r.bytes === 'string' ? Buffer.from(r.bytes.replace(/^\\x/, ''), 'hex') : null;
+    relay({ topic: String(r.topic), event: String(r.event), payload: bytes ?? r.payload, binary: bytes !== null,
+      ...(r.meta ? { meta: r.meta as Record<string, unknown> } : {}) }, null);
+  }, { log, wanted: () => clients.size > 0 });
   return {
     /** A broadcast from the REST endpoint (channel.httpSend): no sender among the members. */
-    broadcast: (topic: string, event: string, payload: unknown) => relay({ topic, event, payload, binary: false }, null),
+    broadcast: (topic: string, event: string, payload: unknown) => publish({ topic, event, payload, binary: false }, null),
     close: async () => {
       marketEvents.stop();
+      shared?.stop();
       await unlisten();
       for (const c of clients) c.socket.terminate();
       wss.close();
