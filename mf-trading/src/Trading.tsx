@@ -113,7 +113,7 @@ function useTrading(tokenId: string, userId: string | undefined) {
 /** /trading/{id}: the token whose id is in the URL, spec section 2, Trading. */
 export default function Trading() {
   const watchlist = useWatchlist();
-  const { userId: tokenId = '' } = useParams();
+  const { tokenId = '' } = useParams();
   const watchers = useWatchers(UUID.test(tokenId) ? tokenId : null);
   const [params] = useSearchParams();
   const initialSide: Side = params.get('side') === 'sell' ? 'sell' : 'buy';

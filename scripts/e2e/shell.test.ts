@@ -125,6 +125,29 @@ test('a stopped remote shows an error with Retry while the rest works; Retry rec
   await context.close();
 });
 
+test('a remote down at start-up: its links and pages are missing, said so with Retry, and back once it answers', async () => {
+  const context = await app.newContext();
+  const page = await context.newPage();
+  await signIn(page, app);
+  await app.frontends.stopRemote('wallet');
+  try {
+    await page.goto(`${app.url}/wallet`); // a fresh start: the shell reads every remote's routes.json
+    await page.getByTestId('remote-error').waitFor();
+    await expect(page.getByTestId('remote-error').innerText()).resolves.toMatch(/This page could not be loaded[\s\S]*wallet/);
+    await expect(page.getByRole('link', { name: 'Wallet' }).count()).resolves.toBe(0);
+    await page.getByRole('link', { name: 'Market' }).click(); // the rest works
+    await page.locator('[data-remote="market"]').first().waitFor();
+    await page.goto(`${app.url}/wallet`);
+    await page.getByTestId('remote-error').waitFor();
+  } finally {
+    await app.frontends.startRemote('wallet');
+  }
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await page.locator('[data-remote="wallet"]').first().waitFor();
+  await page.getByRole('link', { name: 'Wallet' }).waitFor();
+  await context.close();
+});
+
 test('a rebuilt remote appears after a reload, without rebuilding the shell', async () => {
   const context = await app.newContext();
   const page = await context.newPage();

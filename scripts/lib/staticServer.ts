@@ -19,7 +19,7 @@ export interface RunningServer {
 }
 
 /** Files whose name never changes must be revalidated, so a redeployed remote shows on reload. */
-const MUTABLE = /(^|\/)(index\.html|remoteEntry\.js|mf-manifest\.json|mf-stats\.json)$/;
+const MUTABLE = /(^|\/)(index\.html|remoteEntry\.js|mf-manifest\.json|mf-stats\.json|routes\.json)$/;
 
 /** A static file server for one built package, with CORS so the shell's page may load remotes. */
 export function serveStatic(opts: StaticServerOptions): Promise<RunningServer> {

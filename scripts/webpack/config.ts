@@ -1,8 +1,8 @@
 import path from 'node:path';
-import webpack, { type Configuration } from 'webpack';
+import webpack, { Compilation, type Compiler, type Configuration } from 'webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import { REMOTES, SHELL, type RemoteName } from './packages';
+import { REMOTES, ROUTES_FILE, SHELL, exposesOf, type RemoteName } from './packages';
 import { sharedConfig } from './federation';
 
 export const ROOT = path.resolve(__dirname, '../..');
@@ -75,13 +75,23 @@ export function remoteConfig(name: RemoteName, opts: BuildOptions): Configuratio
     new ModuleFederationPlugin({
       name,
       filename: 'remoteEntry.js',
-      exposes: remote.exposes,
+      exposes: exposesOf(remote.manifest),
       shared: sharedConfig(false),
       shareStrategy: 'loaded-first',
       manifest: true,
       dts: false,
       experiments: { asyncStartup: true },
     }),
+    // The remote's routes for the shell, as data: written from the same manifest as `exposes`.
+    {
+      apply(compiler: Compiler) {
+        compiler.hooks.thisCompilation.tap('RemoteRoutes', (compilation) => {
+          compilation.hooks.processAssets.tap({ name: 'RemoteRoutes', stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+            compilation.emitAsset(ROUTES_FILE, new compiler.webpack.sources.RawSource(`${JSON.stringify(remote.manifest, null, 2)}\n`));
+          });
+        });
+      },
+    },
   );
   return config;
 }

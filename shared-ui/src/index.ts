@@ -27,3 +27,4 @@ export { toCsv, downloadCsv, type CsvValue } from './csv';
 export { Logo } from './primitives/Logo';
 export { useWatchlist } from './data/useWatchlist';
 export { WatchStar } from './primitives/WatchStar';
+export { parseRemoteManifest, type RemoteManifest, type RemoteRoute, type RouteAccess } from './contracts/remoteManifest';

@@ -10,49 +10,48 @@ import { AuthPage } from './pages/AuthPage';
 import { Landing } from './pages/Landing';
 import { NotFound } from './pages/NotFound';
 import { RemoteScreen } from './remotes/RemoteScreen';
+import type { ComposedRoute, ComposedRoutes } from './remotes/routes';
 
 /** /nra/login is where the spec sends admins; it is the admin sign-in. */
 function ToAdminSignIn() {
   return <Navigate to="/auth/nra" replace state={useLocation().state} />;
 }
 
-/** The route table of spec section 2. Each screen is fetched from its remote on first visit. */
-function AppRoutes() {
+/**
+ * The route table of spec section 2: the shell's own pages, then every remote's routes as the
+ * remotes declare them (their routes.json), each behind the guard its access names. A screen's
+ * code is fetched from its remote on first visit.
+ */
+function AppRoutes({ composed }: { composed: ComposedRoutes }) {
   useAuthSubscription();
+  const screen = (r: ComposedRoute) => <RemoteScreen remote={r.remote} module={r.module} label={r.title} />;
   return (
     <Routes>
-      <Route element={<AppLayout />}>
+      <Route element={<AppLayout composed={composed} />}>
         <Route path="/" element={<Landing />} />
         <Route path="/auth" element={<SignedOutOnly><AuthPage /></SignedOutOnly>} />
         <Route path="/auth/nra" element={<AdminSignIn />} />
         <Route path="/nra/login" element={<ToAdminSignIn />} />
-        <Route
-          path="/nra/login/profile"
-          element={
-            <AdminGuard>
-              <RemoteScreen remote="admin" module="Admin" label="Admin" />
-            </AdminGuard>
-          }
-        />
+        {composed.routes.filter((r) => r.access === 'admin').map((r) => (
+          <Route key={r.path} path={r.path} element={<AdminGuard>{screen(r)}</AdminGuard>} />
+        ))}
         <Route element={<RequireAuth />}>
-          <Route path="/dashboard" element={<RemoteScreen remote="portfolio" module="Dashboard" label="Dashboard" />} />
-          <Route path="/market" element={<RemoteScreen remote="market" module="Market" label="Market" />} />
-          <Route path="/profile" element={<RemoteScreen remote="portfolio" module="Profile" label="Profile" />} />
-          <Route path="/trading/:userId" element={<RemoteScreen remote="trading" module="Trading" label="Trading" />} />
-          <Route path="/wallet" element={<RemoteScreen remote="wallet" module="Wallet" label="Wallet" />} />
+          {composed.routes.filter((r) => r.access === 'signed-in').map((r) => (
+            <Route key={r.path} path={r.path} element={screen(r)} />
+          ))}
         </Route>
-        <Route path="*" element={<NotFound />} />
+        <Route path="*" element={<NotFound unavailable={composed.unavailable} />} />
       </Route>
     </Routes>
   );
 }
 
-export function App() {
+export function App({ composed }: { composed: ComposedRoutes }) {
   return (
     <ThemeProvider theme={theme}>
       <GlobalStyle />
       <BrowserRouter>
-        <AppRoutes />
+        <AppRoutes composed={composed} />
       </BrowserRouter>
       <Toaster />
     </ThemeProvider>

@@ -3,14 +3,15 @@ import { configureSupabase } from '@repex/shared-ui';
 import { App } from './App';
 import { loadConfig } from './config';
 import { registerConfiguredRemotes } from './remotes/registry';
+import { composeRoutes } from './remotes/routes';
 
 const root = createRoot(document.getElementById('root')!);
 
 loadConfig()
-  .then((config) => {
+  .then(async (config) => {
     configureSupabase(config.supabaseUrl, config.supabaseAnonKey);
     registerConfiguredRemotes(config.remotes);
-    root.render(<App />);
+    root.render(<App composed={await composeRoutes(config.remotes)} />);
   })
   .catch((error: unknown) => {
     console.error('[shell] start-up failed', error);

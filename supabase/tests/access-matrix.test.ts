@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { ADMIN, client, signedIn } from './helpers/clients';
-import { freshToken, trader, type Trader } from './helpers/market';
+import { ENGINES, backendFor } from '../harness/backends';
+import { ADMIN, client, signedIn } from '../harness/clients';
+import { freshToken, trader, type Trader } from '../harness/market';
 
 /**
  * What each exposed relation lets a signed-in user read. The test reads the catalog, so a new

@@ -1,8 +1,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { ADMIN, client, signedIn } from './helpers/clients';
-import { book, cash, freshToken, invariantViolations, trader } from './helpers/market';
+import { ENGINES, backendFor } from '../harness/backends';
+import { ADMIN, client, signedIn } from '../harness/clients';
+import { book, cash, freshToken, invariantViolations, trader } from '../harness/market';
 
 describe.each(ENGINES)('the admin acts on accounts on %s', (engine) => {
   let backend: Backend;

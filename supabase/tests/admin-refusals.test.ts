@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { ADMIN, client, signedIn } from './helpers/clients';
-import { trader } from './helpers/market';
+import { ENGINES, backendFor } from '../harness/backends';
+import { ADMIN, client, signedIn } from '../harness/clients';
+import { trader } from '../harness/market';
 
 /** A value of each argument type, so that a refusal is the role check and not a missing function. */
 const SAMPLE: Record<string, () => unknown> = {

@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { ADMIN, ANON_KEY, DEMO, JWT_SECRET, client, newUser, signedIn } from './helpers/clients';
+import { ENGINES, backendFor } from '../harness/backends';
+import { ADMIN, ANON_KEY, DEMO, JWT_SECRET, client, newUser, signedIn } from '../harness/clients';
 
 describe.each(ENGINES)('auth on %s', (engine) => {
   let backend: Backend;

@@ -1,8 +1,8 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { ANON_KEY, DEMO, subscribed } from './helpers/clients';
+import { ENGINES, backendFor } from '../harness/backends';
+import { ANON_KEY, DEMO, subscribed } from '../harness/clients';
 
 const received = (into: unknown[], n: number, ms = 5000) => new Promise<void>((resolve, reject) => {
   const deadline = Date.now() + ms;

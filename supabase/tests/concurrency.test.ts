@@ -1,7 +1,7 @@
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { randomOrders } from './helpers/load';
-import { freshToken, invariantViolations, trader } from './helpers/market';
+import { ENGINES, backendFor } from '../harness/backends';
+import { randomOrders } from '../harness/load';
+import { freshToken, invariantViolations, trader } from '../harness/market';
 
 jest.setTimeout(180_000);
 

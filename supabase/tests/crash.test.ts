@@ -6,11 +6,11 @@ import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { startBackend } from '../server/index';
 import { freePort } from '../../scripts/lib/ports';
-import { ENGINES, createDatabase, dropDatabase } from './helpers/backends';
-import { spawnServer, stopServer } from './helpers/process';
-import { ANON_KEY, JWT_SECRET, signedIn } from './helpers/clients';
-import { randomOrders } from './helpers/load';
-import { freshToken, invariantViolations, trader } from './helpers/market';
+import { ENGINES, createDatabase, dropDatabase } from '../harness/backends';
+import { spawnServer, stopServer } from '../harness/process';
+import { ANON_KEY, JWT_SECRET, signedIn } from '../harness/clients';
+import { randomOrders } from '../harness/load';
+import { freshToken, invariantViolations, trader } from '../harness/market';
 
 jest.setTimeout(240_000);
 

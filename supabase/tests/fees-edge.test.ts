@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { cash, freshToken, invariantViolations, trader } from './helpers/market';
+import { ENGINES, backendFor } from '../harness/backends';
+import { cash, freshToken, invariantViolations, trader } from '../harness/market';
 
 jest.setTimeout(180_000);
 

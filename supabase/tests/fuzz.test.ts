@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { ANON_KEY, DEMO, signedIn } from './helpers/clients';
-import { invariantViolations } from './helpers/market';
+import { ENGINES, backendFor } from '../harness/backends';
+import { ANON_KEY, DEMO, signedIn } from '../harness/clients';
+import { invariantViolations } from '../harness/market';
 
 jest.setTimeout(180_000);
 

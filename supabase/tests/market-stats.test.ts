@@ -1,6 +1,6 @@
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor, eventually } from './helpers/backends';
-import { freshToken, invariantViolations, trader } from './helpers/market';
+import { ENGINES, backendFor, eventually } from '../harness/backends';
+import { freshToken, invariantViolations, trader } from '../harness/market';
 
 describe.each(ENGINES)('maintained market figures on %s', (engine) => {
   let backend: Backend;

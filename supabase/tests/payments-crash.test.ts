@@ -5,10 +5,10 @@ import path from 'node:path';
 import { SignJWT } from 'jose';
 import { startBackend } from '../server/index';
 import { freePort } from '../../scripts/lib/ports';
-import { ENGINES, createDatabase, dropDatabase, eventually } from './helpers/backends';
-import { ANON_KEY, JWT_SECRET, newUser } from './helpers/clients';
-import { spawnServer, stopServer } from './helpers/process';
-import { invariantViolations } from './helpers/market';
+import { ENGINES, createDatabase, dropDatabase, eventually } from '../harness/backends';
+import { ANON_KEY, JWT_SECRET, newUser } from '../harness/clients';
+import { spawnServer, stopServer } from '../harness/process';
+import { invariantViolations } from '../harness/market';
 
 jest.setTimeout(240_000);
 

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor, eventually } from './helpers/backends';
-import { client } from './helpers/clients';
-import { cash, invariantViolations, trader } from './helpers/market';
-import { randomOrders } from './helpers/load';
+import { ENGINES, backendFor, eventually } from '../harness/backends';
+import { client } from '../harness/clients';
+import { cash, invariantViolations, trader } from '../harness/market';
+import { randomOrders } from '../harness/load';
 
 const CARD_OK = '4242 4242 4242 4242';
 const CARD_DECLINED = '4000 0000 0000 0002';

@@ -1,8 +1,8 @@
 import { OrderBook, SelfTradePreventionMode, Side } from 'nodejs-order-book';
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { rng } from './helpers/load';
-import { book, freshToken, invariantViolations, trader, type Trader } from './helpers/market';
+import { ENGINES, backendFor } from '../harness/backends';
+import { rng } from '../harness/load';
+import { book, freshToken, invariantViolations, trader, type Trader } from '../harness/market';
 
 jest.setTimeout(120_000);
 

@@ -1,6 +1,6 @@
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { freshToken, trader } from './helpers/market';
+import { ENGINES, backendFor } from '../harness/backends';
+import { freshToken, trader } from '../harness/market';
 
 describe.each(ENGINES)('positions and profit & loss in the database on %s', (engine) => {
   let backend: Backend;

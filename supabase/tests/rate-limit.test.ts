@@ -1,7 +1,7 @@
 import type { Backend } from '../server/index';
 import { rateLimitsFromEnv } from '../server/http/rateLimit';
-import { ENGINES, backendFor } from './helpers/backends';
-import { ANON_KEY, DEMO, client, signedIn } from './helpers/clients';
+import { ENGINES, backendFor } from '../harness/backends';
+import { ANON_KEY, DEMO, client, signedIn } from '../harness/clients';
 
 const signInRaw = (url: string, email: string, password: string, forwardedFor?: string) =>
   fetch(`${url}/auth/v1/token?grant_type=password`, {

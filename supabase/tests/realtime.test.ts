@@ -1,7 +1,7 @@
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { client, subscribed } from './helpers/clients';
-import { freshToken, trader } from './helpers/market';
+import { ENGINES, backendFor } from '../harness/backends';
+import { client, subscribed } from '../harness/clients';
+import { freshToken, trader } from '../harness/market';
 
 jest.setTimeout(60_000);
 

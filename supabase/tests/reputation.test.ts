@@ -1,7 +1,7 @@
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { ADMIN, signedIn } from './helpers/clients';
-import { trader } from './helpers/market';
+import { ENGINES, backendFor } from '../harness/backends';
+import { ADMIN, signedIn } from '../harness/clients';
+import { trader } from '../harness/market';
 
 interface Components { verified: number; holders: number; volume: number; stability: number; age: number; alerts: number; score: number;
   facts: { holders: number; volume_30d: number; open_alerts: number } }

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { subscribed } from './helpers/clients';
-import { freshToken, trader } from './helpers/market';
+import { ENGINES, backendFor } from '../harness/backends';
+import { subscribed } from '../harness/clients';
+import { freshToken, trader } from '../harness/market';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const onPostgres = ENGINES.includes('postgres') ? describe : describe.skip;

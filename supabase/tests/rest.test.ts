@@ -1,6 +1,6 @@
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { DEMO, signedIn } from './helpers/clients';
+import { ENGINES, backendFor } from '../harness/backends';
+import { DEMO, signedIn } from '../harness/clients';
 
 describe.each(ENGINES)('the REST subset on %s', (engine) => {
   let backend: Backend;

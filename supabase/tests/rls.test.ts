@@ -1,7 +1,7 @@
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { ADMIN, DEMO, client, newUser, signedIn } from './helpers/clients';
-import { invariantViolations } from './helpers/market';
+import { ENGINES, backendFor } from '../harness/backends';
+import { ADMIN, DEMO, client, newUser, signedIn } from '../harness/clients';
+import { invariantViolations } from '../harness/market';
 
 describe.each(ENGINES)('row-level security on %s', (engine) => {
   let backend: Backend;

@@ -4,10 +4,10 @@ import { createClient } from '@supabase/supabase-js';
 import { startBackend, type Backend } from '../server/index';
 import { DEMO_JWT_SECRET } from '../server/demo';
 import { NO_RATE_LIMITS } from '../server/http/rateLimit';
-import { ENGINES, createDatabase, dropDatabase } from './helpers/backends';
-import { ANON_KEY, DEMO, client, subscribed } from './helpers/clients';
-import { freshToken, trader } from './helpers/market';
-import { spawnServer, stopServer } from './helpers/process';
+import { ENGINES, createDatabase, dropDatabase } from '../harness/backends';
+import { ANON_KEY, DEMO, client, subscribed } from '../harness/clients';
+import { freshToken, trader } from '../harness/market';
+import { spawnServer, stopServer } from '../harness/process';
 import { freePort } from '../../scripts/lib/ports';
 
 // Scale-out is a PostgreSQL feature: PGlite is one embedded database in one process.

@@ -1,6 +1,6 @@
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor, eventually } from './helpers/backends';
-import { ANON_KEY, DEMO, signedIn } from './helpers/clients';
+import { ENGINES, backendFor, eventually } from '../harness/backends';
+import { ANON_KEY, DEMO, signedIn } from '../harness/clients';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 

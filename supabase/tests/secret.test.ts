@@ -4,8 +4,8 @@ import path from 'node:path';
 import { SignJWT } from 'jose';
 import { startBackend, type BackendOptions } from '../server/index';
 import { DEMO_ACCOUNTS, DEMO_ANON_KEY, DEMO_JWT_SECRET } from '../server/demo';
-import { ENGINES, createDatabase, dropDatabase } from './helpers/backends';
-import { client } from './helpers/clients';
+import { ENGINES, createDatabase, dropDatabase } from '../harness/backends';
+import { client } from '../harness/clients';
 
 describe.each(ENGINES)('a fresh install on %s', (engine) => {
   let store: BackendOptions;

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor, eventually } from './helpers/backends';
-import { randomOrders, rng } from './helpers/load';
-import { freshToken, invariantViolations, trader, type Trader } from './helpers/market';
+import { ENGINES, backendFor, eventually } from '../harness/backends';
+import { randomOrders, rng } from '../harness/load';
+import { freshToken, invariantViolations, trader, type Trader } from '../harness/market';
 
 jest.setTimeout(180_000);
 

@@ -1,7 +1,7 @@
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { DEMO, signedIn } from './helpers/clients';
-import { trader } from './helpers/market';
+import { ENGINES, backendFor } from '../harness/backends';
+import { DEMO, signedIn } from '../harness/clients';
+import { trader } from '../harness/market';
 
 /** A real 1x1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');

@@ -1,8 +1,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { ADMIN, client, signedIn } from './helpers/clients';
-import { cash, holding, invariantViolations, trader } from './helpers/market';
+import { ENGINES, backendFor } from '../harness/backends';
+import { ADMIN, client, signedIn } from '../harness/clients';
+import { cash, holding, invariantViolations, trader } from '../harness/market';
 
 interface Application {
   id: number;

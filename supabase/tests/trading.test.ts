@@ -1,6 +1,6 @@
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from './helpers/backends';
-import { book, cash, freshToken, holding, invariantViolations, trader } from './helpers/market';
+import { ENGINES, backendFor } from '../harness/backends';
+import { book, cash, freshToken, holding, invariantViolations, trader } from '../harness/market';
 
 describe.each(ENGINES)('trading engine on %s', (engine) => {
   let backend: Backend;
@@ -171,7 +171,7 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     const token = await freshToken(backend);
     const res = await fetch(`${backend.url}/rest/v1/rpc/place_order`, {
       method: 'POST',
-      headers: { apikey: (await import('./helpers/clients')).ANON_KEY, 'Content-Type': 'application/json' },
+      headers: { apikey: (await import('../harness/clients')).ANON_KEY, 'Content-Type': 'application/json' },
       body: JSON.stringify({ p_token: token, p_side: 'buy', p_type: 'market', p_amount: 1 }),
     });
     expect(res.status).toBe(401);

@@ -1,18 +1,20 @@
-import { Outlet, useLocation } from 'react-router-dom';
+import { Outlet, matchPath, useLocation } from 'react-router-dom';
 import { useAppStore } from '@repex/shared-ui';
+import type { ComposedRoutes } from '../remotes/routes';
 import { NavBar } from './NavBar';
 
 /**
  * The top bar is shown only when signed in, and not in the admin area, which has its own header,
  * nor on the admin sign-in page while its role check runs.
  */
-export function AppLayout() {
+export function AppLayout({ composed }: { composed: ComposedRoutes }) {
   const session = useAppStore((s) => s.session);
   const path = useLocation().pathname;
-  const inAdmin = path.startsWith('/nra/') || path === '/auth/nra';
+  const inAdmin = path.startsWith('/nra/') || path === '/auth/nra'
+    || composed.routes.some((r) => r.access === 'admin' && matchPath(r.path, path));
   return (
     <>
-      {session && !inAdmin && <NavBar />}
+      {session && !inAdmin && <NavBar links={composed.nav} />}
       <Outlet />
     </>
   );

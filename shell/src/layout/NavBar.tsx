@@ -3,13 +3,6 @@ import { Link, NavLink, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import { Button, Logo, media, signOutWithToast } from '@repex/shared-ui';
 
-const LINKS = [
-  { to: '/dashboard', label: 'Dashboard' },
-  { to: '/market', label: 'Market' },
-  { to: '/profile', label: 'Profile' },
-  { to: '/wallet', label: 'Wallet' },
-];
-
 const Bar = styled.header`
   position: sticky;
   top: 0;
@@ -62,8 +55,8 @@ const MenuToggle = styled(Button)`
   ${media.phone} { display: inline-flex; }
 `;
 
-/** Spec section 2, Navigation: shown only when signed in. */
-export function NavBar() {
+/** Spec section 2, Navigation: shown only when signed in; its links are the remotes' own. */
+export function NavBar({ links }: { links: { to: string; label: string }[] }) {
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const close = () => setOpen(false);
@@ -90,7 +83,7 @@ export function NavBar() {
           {open ? '✕' : '☰'}
         </MenuToggle>
         <Links id="main-menu" $open={open}>
-          {LINKS.map((l) => (
+          {links.map((l) => (
             <Item key={l.to} to={l.to} onClick={close}>
               {l.label}
             </Item>

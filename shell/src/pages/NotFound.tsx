@@ -8,7 +8,8 @@ const Header = styled.header`
   a { color: inherit; text-decoration: none; }
 `;
 
-export function NotFound() {
+/** Any other address; if some remote's routes could not be read, the page may be one of theirs. */
+export function NotFound({ unavailable }: { unavailable: string[] }) {
   const signedIn = useAppStore((s) => !!s.session);
   return (
     <>
@@ -18,8 +19,21 @@ export function NotFound() {
           <Link to="/"><Logo /></Link>
         </Header>
       )}
-      <NotFoundBody />
+      {unavailable.length ? <PartUnavailable remotes={unavailable} /> : <NotFoundBody />}
     </>
+  );
+}
+
+function PartUnavailable({ remotes }: { remotes: string[] }) {
+  return (
+    <Page data-testid="remote-error" style={{ alignItems: 'center', textAlign: 'center', paddingTop: 96 }}>
+      <PageTitle>This page could not be loaded</PageTitle>
+      <Muted>
+        Part of RepX ({remotes.join(', ')}) is not responding, and this page may belong to it. The rest of the app still
+        works; try again in a moment.
+      </Muted>
+      <Button onClick={() => window.location.reload()}>Retry</Button>
+    </Page>
   );
 }
 

@@ -10,7 +10,7 @@ export function registerConfiguredRemotes(remotes: Record<string, string>): void
 }
 
 /**
- * Loads `remote/module` and returns its default export. A retry re-registers the remote with
+ * Loads `remote/module` (a module as the manifest names it, `./Wallet`) and returns its default export. A retry re-registers the remote with
  * `force`, which drops the federation runtime's cached (failed) entry, so a remote that came
  * back up is fetched anew.
  */
@@ -18,7 +18,7 @@ export async function loadScreen(remote: string, module: string, retry: boolean)
   const entry = entries[remote];
   if (!entry) throw new Error(`No remote named '${remote}' in /config.json`);
   if (retry) registerRemotes([{ name: remote, entry }], { force: true });
-  const mod = await loadRemote<{ default?: ComponentType }>(`${remote}/${module}`);
+  const mod = await loadRemote<{ default?: ComponentType }>(`${remote}/${module.replace(/^\.\//, '')}`);
   if (!mod?.default) throw new Error(`${remote}/${module} has no default export`);
   return mod.default;
 }

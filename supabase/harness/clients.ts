@@ -1,7 +1,7 @@
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
-import { DEMO_ACCOUNTS, DEMO_ANON_KEY, DEMO_JWT_SECRET } from '../../server/demo';
+import { DEMO_ACCOUNTS, DEMO_ANON_KEY, DEMO_JWT_SECRET } from '../server/demo';
 
 export const ANON_KEY = DEMO_ANON_KEY;
 export const JWT_SECRET = DEMO_JWT_SECRET;

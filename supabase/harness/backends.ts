@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { startBackend, type Backend, type BackendOptions } from '../../server/index';
-import { DEMO_JWT_SECRET } from '../../server/demo';
-import { NO_RATE_LIMITS } from '../../server/http/rateLimit';
+import { startBackend, type Backend, type BackendOptions } from '../server/index';
+import { DEMO_JWT_SECRET } from '../server/demo';
+import { NO_RATE_LIMITS } from '../server/http/rateLimit';
 
 /** The PostgreSQL server the suite may use; .ci/run sets TEST_DATABASE_URL explicitly. */
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

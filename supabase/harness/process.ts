@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '../..');
 
 /** The backend as its own process, as `npm start` runs it (so it can really be killed); one process unless SERVER_PROCESSES says. */
 export async function spawnServer(env: Record<string, string>): Promise<ChildProcess> {

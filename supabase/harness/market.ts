@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import type { Backend } from '../../server/index';
+import type { Backend } from '../server/index';
 import { newUser } from './clients';
 
 export interface Trader {

@@ -1,0 +1,50 @@
+import { parseRemoteManifest, type RemoteRoute } from '@repex/shared-ui';
+
+/** A route as the shell serves it: a remote's route, and which remote serves it. */
+export interface ComposedRoute extends RemoteRoute {
+  remote: string;
+}
+
+export interface ComposedRoutes {
+  routes: ComposedRoute[];
+  /** The main navigation: every remote's links, in their declared order. */
+  nav: { to: string; label: string }[];
+  /** Remotes whose routes could not be read (down, or an invalid file): their pages are unknown. */
+  unavailable: string[];
+}
+
+/** Where a remote's routes.json is: beside its mf-manifest.json (or remoteEntry.js). */
+export const routesUrl = (entry: string) => new URL('routes.json', new URL(entry, window.location.href)).toString();
+
+/**
+ * Reads every remote's routes at start-up (data only: no remote code is fetched, the admin's
+ * included). A remote that does not answer within `timeoutMs` is left out, so it cannot hold up
+ * the app; the others still compose.
+ */
+export async function composeRoutes(remotes: Record<string, string>, timeoutMs = 5000): Promise<ComposedRoutes> {
+  const results = await Promise.all(
+    Object.entries(remotes).map(async ([remote, entry]) => {
+      const giveUp = new AbortController();
+      const timer = setTimeout(() => giveUp.abort(), timeoutMs);
+      try {
+        const res = await fetch(routesUrl(entry), { cache: 'no-cache', signal: giveUp.signal });
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        return { remote, routes: parseRemoteManifest(await res.json(), remote).routes };
+      } catch (error) {
+        console.error(`[shell] the routes of remote '${remote}' could not be read`, error);
+        return { remote, routes: null };
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+  const routes = results.flatMap((r) => (r.routes ?? []).map((route) => ({ ...route, remote: r.remote })));
+  return {
+    routes,
+    nav: routes
+      .filter((r) => r.nav)
+      .sort((a, b) => a.nav!.order - b.nav!.order)
+      .map((r) => ({ to: r.path, label: r.nav!.label })),
+    unavailable: results.filter((r) => !r.routes).map((r) => r.remote),
+  };
+}
