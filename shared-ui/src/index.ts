@@ -22,6 +22,7 @@ export { useQuery, unwrap, type QueryState } from './data/useQuery';
 export { MARKET_TOKEN_COLUMNS, type MarketToken, type MyTrade, type PnlPoint, type Position, type Profile } from './data/types';
 export { PersonCell } from './primitives/PersonCell';
 export { SkeletonRows } from './primitives/SkeletonRows';
+export { DataTable } from './primitives/DataTable';
 export { useMarketEvents, useTableChanges } from './data/useMarketEvents';
 export { toCsv, downloadCsv, type CsvValue } from './csv';
 export { Logo } from './primitives/Logo';

@@ -8,13 +8,25 @@ export const JWT_SECRET = DEMO_JWT_SECRET;
 export const DEMO = DEMO_ACCOUNTS.user;
 export const ADMIN = DEMO_ACCOUNTS.admin;
 
-/** An unmodified supabase-js client, as a browser tab would have (Node 20 needs the ws transport). */
-export function client(url: string, key = ANON_KEY, headers: Record<string, string> = {}): SupabaseClient {
+/**
+ * An unmodified supabase-js client, as a browser tab would have (Node 20 needs the ws transport);
+ * `vsn` picks Realtime's serializer (supabase-js's default when unset).
+ */
+export function client(url: string, key = ANON_KEY, headers: Record<string, string> = {}, vsn?: '1.0.0' | '2.0.0'): SupabaseClient {
   return createClient(url, key, {
     auth: { persistSession: false, autoRefreshToken: false },
     global: { headers },
-    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket, ...(vsn ? { vsn } : {}) },
   });
+}
+
+/** A user (the demo user unless told), signed in, with Realtime authorized as them: a channel member. */
+export async function realtimeMember(url: string, vsn?: '1.0.0' | '2.0.0', creds: { email: string; password: string } = DEMO): Promise<SupabaseClient> {
+  const c = client(url, ANON_KEY, {}, vsn);
+  const { error } = await c.auth.signInWithPassword(creds);
+  if (error) throw error;
+  await c.realtime.setAuth();
+  return c;
 }
 
 export async function signedIn(url: string, creds: { email: string; password: string }): Promise<SupabaseClient> {

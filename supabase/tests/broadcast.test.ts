@@ -2,7 +2,7 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
-import { ANON_KEY, DEMO, subscribed } from '../harness/clients';
+import { ANON_KEY, DEMO, realtimeMember, subscribed } from '../harness/clients';
 
 const received = (into: unknown[], n: number, ms = 5000) => new Promise<void>((resolve, reject) => {
   const deadline = Date.now() + ms;
@@ -17,16 +17,7 @@ describe.each(ENGINES)('Realtime broadcast on %s', (engine) => {
   });
   afterAll(() => backend.close());
 
-  async function member(vsn: '1.0.0' | '2.0.0'): Promise<SupabaseClient> {
-    const c = createClient(backend.url, ANON_KEY, {
-      auth: { persistSession: false, autoRefreshToken: false },
-      realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket, vsn },
-    });
-    const { error } = await c.auth.signInWithPassword(DEMO);
-    if (error) throw error;
-    await c.realtime.setAuth();
-    return c;
-  }
+  const member = (vsn: '1.0.0' | '2.0.0') => realtimeMember(backend.url, vsn);
 
   for (const [a, b] of [['1.0.0', '2.0.0'], ['2.0.0', '1.0.0'], ['2.0.0', '2.0.0']] as const) {
     it(`relays a send() from a ${a} member to a ${b} member (and back to the sender with self), with an ack`, async () => {
@@ -70,15 +61,7 @@ describe.each(ENGINES)('Realtime presence on %s', (engine) => {
   });
   afterAll(() => backend.close());
 
-  const connect = async () => {
-    const c = createClient(backend.url, ANON_KEY, {
-      auth: { persistSession: false, autoRefreshToken: false },
-      realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
-    });
-    await c.auth.signInWithPassword(DEMO);
-    await c.realtime.setAuth();
-    return c;
-  };
+  const connect = () => realtimeMember(backend.url);
   const until = async (check: () => boolean, ms = 5000) => {
     const deadline = Date.now() + ms;
     while (!check()) {
@@ -113,16 +96,7 @@ describe.each(ENGINES)('Realtime private channels on %s', (engine) => {
   });
   afterAll(() => backend.close());
 
-  const connect = async (creds: { email: string; password: string }) => {
-    const c = createClient(backend.url, ANON_KEY, {
-      auth: { persistSession: false, autoRefreshToken: false },
-      realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
-    });
-    const { error } = await c.auth.signInWithPassword(creds);
-    if (error) throw error;
-    await c.realtime.setAuth();
-    return c;
-  };
+  const connect = (creds: { email: string; password: string }) => realtimeMember(backend.url, undefined, creds);
   const joinStatus = (channel: ReturnType<SupabaseClient['channel']>) =>
     new Promise<string>((resolve) => channel.subscribe((status) => status !== 'CLOSED' && resolve(status)));
 

@@ -1,11 +1,9 @@
 import pg from 'pg';
-import WebSocket from 'ws';
-import { createClient } from '@supabase/supabase-js';
 import { startBackend, type Backend } from '../server/index';
 import { DEMO_JWT_SECRET } from '../server/demo';
 import { NO_RATE_LIMITS } from '../server/http/rateLimit';
 import { ENGINES, createDatabase, dropDatabase } from '../harness/backends';
-import { ANON_KEY, DEMO, client, subscribed } from '../harness/clients';
+import { ANON_KEY, DEMO, client, realtimeMember, subscribed } from '../harness/clients';
 import { freshToken, trader } from '../harness/market';
 import { spawnServer, stopServer } from '../harness/process';
 import { freePort } from '../../scripts/lib/ports';
@@ -76,17 +74,7 @@ onPostgres('two server processes over one PostgreSQL', () => {
   });
 
   it('relays a broadcast made through one process to members on the other, exactly once, JSON and binary', async () => {
-    const member = async (server: Backend, vsn: '1.0.0' | '2.0.0') => {
-      const c = createClient(server.url, ANON_KEY, {
-        auth: { persistSession: false, autoRefreshToken: false },
-        realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket, vsn },
-      });
-      const { error } = await c.auth.signInWithPassword(DEMO);
-      if (error) throw error;
-      await c.realtime.setAuth();
-      return c;
-    };
-    const [onA, onB] = await Promise.all([member(a, '2.0.0'), member(b, '1.0.0')]);
+    const [onA, onB] = await Promise.all([realtimeMember(a.url, '2.0.0'), realtimeMember(b.url, '1.0.0')]);
     const topic = `room-${Date.now()}`;
     const heardOnA: unknown[] = [];
     const heardOnB: unknown[] = [];

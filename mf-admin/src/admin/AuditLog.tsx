@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import {
-  Button, EmptyState, ErrorState, Muted, Select, SkeletonRows, StackedTable, TableScroll, downloadCsv, formatDate, formatTime, toCsv, useQuery,
+  DataTable, Button, Muted, Select, downloadCsv, formatDate, formatTime, toCsv, useQuery,
 } from '@repex/shared-ui';
 import { rpc } from './rpc';
 import type { AuditEntry } from './types';
@@ -40,7 +40,6 @@ export function AuditLog({ version }: { version: number }) {
     downloadCsv('repx-audit-log.csv', toCsv(['When', 'Admin', 'Action', 'Account', 'Target', 'Before', 'After', 'Reason'],
       (log.data ?? []).map((e) => [e.created_at, e.actor, e.action, e.target_username, e.target, JSON.stringify(e.before), JSON.stringify(e.after), e.reason])));
 
-  if (log.error && !log.data) return <ErrorState title="The audit log could not be loaded." message={log.error.message} onRetry={log.reload} />;
   return (
     <>
       <Toolbar>
@@ -49,34 +48,34 @@ export function AuditLog({ version }: { version: number }) {
         </Select>
         <Button $variant="outline" onClick={exportCsv} disabled={!log.data?.length}>Export CSV</Button>
       </Toolbar>
-      <TableScroll>
-        <StackedTable aria-label="Audit log">
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Admin</th>
-              <th>Action</th>
-              <th>Account</th>
-              <th>Change</th>
-              <th>Reason</th>
-            </tr>
-          </thead>
-          <tbody>
-            {!log.data && <SkeletonRows rows={4} columns={6} />}
-            {log.data?.map((e) => (
-              <tr key={e.id} data-testid="audit-row">
-                <td>{formatDate(e.created_at)} <Muted>{formatTime(e.created_at)}</Muted></td>
-                <td>@{e.actor}</td>
-                <td>{e.action}</td>
-                <td>{e.target_username ? `@${e.target_username}` : '—'}</td>
-                <td className="full"><Change>{describe(e.before)} → {describe(e.after)}</Change></td>
-                <td className="full" data-label="Reason">{e.reason ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </StackedTable>
-      </TableScroll>
-      {log.data?.length === 0 && <EmptyState>No admin actions yet.</EmptyState>}
+      <DataTable
+        label="Audit log"
+        head={<>
+          <th>When</th>
+          <th>Admin</th>
+          <th>Action</th>
+          <th>Account</th>
+          <th>Change</th>
+          <th>Reason</th>
+        </>}
+        rows={log.data}
+        error={log.error}
+        errorTitle="The audit log could not be loaded."
+        onRetry={log.reload}
+        skeleton={[4, 6]}
+        empty="No admin actions yet."
+      >
+        {(e) => (
+          <tr key={e.id} data-testid="audit-row">
+            <td>{formatDate(e.created_at)} <Muted>{formatTime(e.created_at)}</Muted></td>
+            <td>@{e.actor}</td>
+            <td>{e.action}</td>
+            <td>{e.target_username ? `@${e.target_username}` : '—'}</td>
+            <td className="full"><Change>{describe(e.before)} → {describe(e.after)}</Change></td>
+            <td className="full" data-label="Reason">{e.reason ?? '—'}</td>
+          </tr>
+        )}
+      </DataTable>
     </>
   );
 }

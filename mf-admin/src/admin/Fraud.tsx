@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import {
-  Badge, Button, Dialog, DialogActions, EmptyState, ErrorState, Field, FormError, Muted, SkeletonRows, StackedTable, TableScroll, Textarea,
+  DataTable, Badge, Button, Dialog, DialogActions, Field, FormError, Muted, Textarea,
   formatDate, formatTime, toast, useQuery,
 } from '@repex/shared-ui';
 import { act, rpc } from './rpc';
@@ -61,56 +61,55 @@ export function Fraud({ onChanged, version }: { onChanged: () => void; version: 
   const scan = () =>
     act<number>('admin_run_fraud_scan', {}, (seen) => ({ title: 'Scan Complete', description: `${seen} suspicious pattern(s) in the last 24 hours.` }), onChanged);
 
-  if (alerts.error && !alerts.data) return <ErrorState title="Alerts could not be loaded." message={alerts.error.message} onRetry={alerts.reload} />;
   return (
     <>
       <Toolbar>
         <Muted>Rules run over the last 24 hours of orders and trades, every minute.</Muted>
         <Button $variant="outline" onClick={() => void scan()}>Scan now</Button>
       </Toolbar>
-      <TableScroll>
-        <StackedTable aria-label="Fraud alerts">
-          <thead>
-            <tr>
-              <th>Alert</th>
-              <th>Accounts</th>
-              <th>Evidence</th>
-              <th>Status</th>
-              <th>Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {!alerts.data && <SkeletonRows rows={3} columns={5} />}
-            {alerts.data?.map((a) => (
-              <tr key={a.id} data-testid="alert-row" data-rule={a.rule}>
-                <td className="full">
-                  <strong>{RULES[a.rule]}</strong> <Badge $variant={SEVERITY[a.severity]}>{a.severity}</Badge>
-                  <br />
-                  {a.token_id && <Link to={`/trading/${a.token_id}`}>{a.token_name}</Link>}
-                  <Evidence>{a.summary}</Evidence>
-                  <Muted>{formatDate(a.updated_at)} {formatTime(a.updated_at)}</Muted>
-                </td>
-                <td>{a.accounts.map((x) => <div key={x.id}>@{x.username}</div>)}</td>
-                <td className="full"><Evidence>{[ids('Trades', a.evidence.trades), ids('Orders', a.evidence.orders)].filter(Boolean).join('; ')}</Evidence></td>
-                <td>
-                  <Badge $variant={a.status === 'confirmed' ? 'down' : a.status === 'dismissed' ? 'secondary' : 'default'}>{a.status}</Badge>
-                  {a.note && <Evidence>{a.note}</Evidence>}
-                </td>
-                <td>
-                  {(a.status === 'open' || a.status === 'reviewing') && (
-                    <Actions>
-                      {a.status === 'open' && <Button $size="sm" $variant="outline" onClick={() => void review(a, 'reviewing')}>Review</Button>}
-                      <Button $size="sm" $variant="ghost" onClick={() => void review(a, 'dismissed')}>Dismiss</Button>
-                      <Button $size="sm" $variant="destructive" onClick={() => setConfirming(a)}>Confirm</Button>
-                    </Actions>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </StackedTable>
-      </TableScroll>
-      {alerts.data?.length === 0 && <EmptyState>No suspicious activity in the last 24 hours.</EmptyState>}
+      <DataTable
+        label="Fraud alerts"
+        head={<>
+          <th>Alert</th>
+          <th>Accounts</th>
+          <th>Evidence</th>
+          <th>Status</th>
+          <th>Actions</th>
+        </>}
+        rows={alerts.data}
+        error={alerts.error}
+        errorTitle="Alerts could not be loaded."
+        onRetry={alerts.reload}
+        skeleton={[3, 5]}
+        empty="No suspicious activity in the last 24 hours."
+      >
+        {(a) => (
+          <tr key={a.id} data-testid="alert-row" data-rule={a.rule}>
+            <td className="full">
+              <strong>{RULES[a.rule]}</strong> <Badge $variant={SEVERITY[a.severity]}>{a.severity}</Badge>
+              <br />
+              {a.token_id && <Link to={`/trading/${a.token_id}`}>{a.token_name}</Link>}
+              <Evidence>{a.summary}</Evidence>
+              <Muted>{formatDate(a.updated_at)} {formatTime(a.updated_at)}</Muted>
+            </td>
+            <td>{a.accounts.map((x) => <div key={x.id}>@{x.username}</div>)}</td>
+            <td className="full"><Evidence>{[ids('Trades', a.evidence.trades), ids('Orders', a.evidence.orders)].filter(Boolean).join('; ')}</Evidence></td>
+            <td>
+              <Badge $variant={a.status === 'confirmed' ? 'down' : a.status === 'dismissed' ? 'secondary' : 'default'}>{a.status}</Badge>
+              {a.note && <Evidence>{a.note}</Evidence>}
+            </td>
+            <td>
+              {(a.status === 'open' || a.status === 'reviewing') && (
+                <Actions>
+                  {a.status === 'open' && <Button $size="sm" $variant="outline" onClick={() => void review(a, 'reviewing')}>Review</Button>}
+                  <Button $size="sm" $variant="ghost" onClick={() => void review(a, 'dismissed')}>Dismiss</Button>
+                  <Button $size="sm" $variant="destructive" onClick={() => setConfirming(a)}>Confirm</Button>
+                </Actions>
+              )}
+            </td>
+          </tr>
+        )}
+      </DataTable>
       {confirming && <ConfirmDialog alert={confirming} onClose={() => setConfirming(null)} onDone={onChanged} />}
     </>
   );

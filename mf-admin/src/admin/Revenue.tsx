@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import {
-  Button, EmptyState, ErrorState, Muted, Select, SkeletonRows, StackedTable, TableScroll, downloadCsv, formatInteger, formatMoney, formatPrice,
+  DataTable, Button, Muted, Select, downloadCsv, formatInteger, formatMoney, formatPrice,
   toCsv, useQuery,
 } from '@repex/shared-ui';
 import { rpc } from './rpc';
@@ -58,7 +58,6 @@ export function Revenue() {
     ));
   };
 
-  if (report.error && !rows) return <ErrorState title="Revenue could not be loaded." message={report.error.message} onRetry={report.reload} />;
   return (
     <>
       <Toolbar>
@@ -76,30 +75,30 @@ export function Revenue() {
           {chronological.map((r) => <div key={r.bucket} title={`${r.bucket}: ${formatPrice(r.revenue)}`} style={{ height: `${Math.max(1, (r.revenue / max) * 100)}%` }} />)}
         </Bars>
       )}
-      <TableScroll>
-        <StackedTable aria-label="Revenue">
-          <thead>
-            <tr>
-              <th>{group === 'token' ? 'Token' : group === 'week' ? 'Week' : 'Day'}</th>
-              <th className="num">Trades</th>
-              <th className="num">Volume</th>
-              <th className="num">Fee Revenue</th>
-            </tr>
-          </thead>
-          <tbody>
-            {!rows && <SkeletonRows rows={7} columns={4} />}
-            {rows?.map((r) => (
-              <tr key={r.bucket} data-testid="revenue-row">
-                <td className="full"><strong>{r.bucket}</strong></td>
-                <td className="num" data-label="Trades">{formatInteger(r.trades)}</td>
-                <td className="num" data-label="Volume">{formatMoney(r.volume)}</td>
-                <td className="num" data-label="Fees">{formatPrice(r.revenue)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </StackedTable>
-      </TableScroll>
-      {rows?.length === 0 && <EmptyState>No trades in this period.</EmptyState>}
+      <DataTable
+        label="Revenue"
+        head={<>
+          <th>{group === 'token' ? 'Token' : group === 'week' ? 'Week' : 'Day'}</th>
+          <th className="num">Trades</th>
+          <th className="num">Volume</th>
+          <th className="num">Fee Revenue</th>
+        </>}
+        rows={rows}
+        error={report.error}
+        errorTitle="Revenue could not be loaded."
+        onRetry={report.reload}
+        skeleton={[7, 4]}
+        empty="No trades in this period."
+      >
+        {(r) => (
+          <tr key={r.bucket} data-testid="revenue-row">
+            <td className="full"><strong>{r.bucket}</strong></td>
+            <td className="num" data-label="Trades">{formatInteger(r.trades)}</td>
+            <td className="num" data-label="Volume">{formatMoney(r.volume)}</td>
+            <td className="num" data-label="Fees">{formatPrice(r.revenue)}</td>
+          </tr>
+        )}
+      </DataTable>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
 import {
-  Badge, Button, EmptyState, ErrorState, Input, Muted, Select, SkeletonRows, StackedTable, TableScroll, VerifiedBadge, formatDate, formatInteger,
+  DataTable, Badge, Button, Input, Muted, Select, VerifiedBadge, formatDate, formatInteger,
   useAppStore, useQuery,
 } from '@repex/shared-ui';
 import { ApproveDialog, DetailsDialog, RejectDialog, SuspendDialog } from './AccountDialogs';
@@ -64,7 +64,6 @@ export function Users({ version, onChanged }: { version: number; onChanged: () =
   }), [search, filter, sort, page, version]);
   const total = users.data?.[0]?.total ?? 0;
 
-  if (users.error && !users.data) return <ErrorState title="Users could not be loaded." message={users.error.message} onRetry={users.reload} />;
   return (
     <>
       <Toolbar>
@@ -76,73 +75,73 @@ export function Users({ version, onChanged }: { version: number; onChanged: () =
           {SORTS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
         </Select>
       </Toolbar>
-      <TableScroll>
-        <StackedTable aria-label="Users">
-          <thead>
-            <tr>
-              <th>User</th>
-              <th>Status</th>
-              <th>Joined</th>
-              <th className="num">Trades (30d)</th>
-              <th>Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {!users.data && <SkeletonRows rows={5} columns={5} />}
-            {users.data?.map((u) => (
-              <tr key={u.id} data-testid="admin-user-row" data-username={u.username}>
-                <td className="full">
-                  <strong>{u.full_name}</strong> {u.verified && <VerifiedBadge />}
-                  <br />
-                  <Muted>@{u.username} · {u.email}</Muted>
-                </td>
-                <td>
-                  <Badges>
-                    <Badge $variant={u.status === 'active' ? 'up' : 'down'}>{u.status === 'active' ? 'Active' : 'Suspended'}</Badge>
-                    {u.role === 'admin' && <Badge>Admin</Badge>}
-                    {u.application_id !== null && <Badge $variant="secondary">Token application</Badge>}
-                  </Badges>
-                </td>
-                <td data-label="Joined">{formatDate(u.joined)}</td>
-                <td className="num" data-label="Trades (30d)">{formatInteger(u.trades_30d)}</td>
-                <td className="full">
-                  {u.id === me ? (
-                    <Muted>Your account</Muted>
-                  ) : u.role === 'admin' ? (
-                    <Button $size="sm" $variant="ghost" onClick={() => setOpen({ kind: 'details', user: u })}>Details</Button>
-                  ) : (
-                    <Actions>
-                      {u.application_id !== null && (
-                        <>
-                          <Button $size="sm" onClick={() => setOpen({ kind: 'approve', user: u })}>Approve</Button>
-                          <Button $size="sm" $variant="outline" onClick={() => setOpen({ kind: 'reject', user: u })}>Reject</Button>
-                        </>
-                      )}
-                      {u.status === 'active' ? (
-                        <Button $size="sm" $variant="destructive" onClick={() => setOpen({ kind: 'suspend', user: u })}>Suspend</Button>
-                      ) : (
-                        <Button $size="sm" $variant="outline"
-                          onClick={() => void act('admin_set_account_status', { p_user: u.id, p_status: 'active' },
-                            () => ({ title: 'Account Reinstated', description: `@${u.username} can sign in again.` }), onChanged)}>
-                          Reinstate
-                        </Button>
-                      )}
-                      <Button $size="sm" $variant="ghost" onClick={() => setOpen({ kind: 'details', user: u })}>Details</Button>
-                      <Button $size="sm" $variant="ghost"
-                        onClick={() => void act('admin_set_verified', { p_user: u.id, p_verified: !u.verified }, () => ({
-                          title: u.verified ? 'Badge Removed' : 'Account Verified', description: `@${u.username} is ${u.verified ? 'no longer' : 'now'} verified.`,
-                        }), onChanged)}>
-                        {u.verified ? 'Unverify' : 'Verify'}
-                      </Button>
-                    </Actions>
+      <DataTable
+        label="Users"
+        head={<>
+          <th>User</th>
+          <th>Status</th>
+          <th>Joined</th>
+          <th className="num">Trades (30d)</th>
+          <th>Actions</th>
+        </>}
+        rows={users.data}
+        error={users.error}
+        errorTitle="Users could not be loaded."
+        onRetry={users.reload}
+        skeleton={[5, 5]}
+        empty="No account matches."
+      >
+        {(u) => (
+          <tr key={u.id} data-testid="admin-user-row" data-username={u.username}>
+            <td className="full">
+              <strong>{u.full_name}</strong> {u.verified && <VerifiedBadge />}
+              <br />
+              <Muted>@{u.username} · {u.email}</Muted>
+            </td>
+            <td>
+              <Badges>
+                <Badge $variant={u.status === 'active' ? 'up' : 'down'}>{u.status === 'active' ? 'Active' : 'Suspended'}</Badge>
+                {u.role === 'admin' && <Badge>Admin</Badge>}
+                {u.application_id !== null && <Badge $variant="secondary">Token application</Badge>}
+              </Badges>
+            </td>
+            <td data-label="Joined">{formatDate(u.joined)}</td>
+            <td className="num" data-label="Trades (30d)">{formatInteger(u.trades_30d)}</td>
+            <td className="full">
+              {u.id === me ? (
+                <Muted>Your account</Muted>
+              ) : u.role === 'admin' ? (
+                <Button $size="sm" $variant="ghost" onClick={() => setOpen({ kind: 'details', user: u })}>Details</Button>
+              ) : (
+                <Actions>
+                  {u.application_id !== null && (
+                    <>
+                      <Button $size="sm" onClick={() => setOpen({ kind: 'approve', user: u })}>Approve</Button>
+                      <Button $size="sm" $variant="outline" onClick={() => setOpen({ kind: 'reject', user: u })}>Reject</Button>
+                    </>
                   )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </StackedTable>
-      </TableScroll>
-      {users.data?.length === 0 && <EmptyState>No account matches.</EmptyState>}
+                  {u.status === 'active' ? (
+                    <Button $size="sm" $variant="destructive" onClick={() => setOpen({ kind: 'suspend', user: u })}>Suspend</Button>
+                  ) : (
+                    <Button $size="sm" $variant="outline"
+                      onClick={() => void act('admin_set_account_status', { p_user: u.id, p_status: 'active' },
+                        () => ({ title: 'Account Reinstated', description: `@${u.username} can sign in again.` }), onChanged)}>
+                      Reinstate
+                    </Button>
+                  )}
+                  <Button $size="sm" $variant="ghost" onClick={() => setOpen({ kind: 'details', user: u })}>Details</Button>
+                  <Button $size="sm" $variant="ghost"
+                    onClick={() => void act('admin_set_verified', { p_user: u.id, p_verified: !u.verified }, () => ({
+                      title: u.verified ? 'Badge Removed' : 'Account Verified', description: `@${u.username} is ${u.verified ? 'no longer' : 'now'} verified.`,
+                    }), onChanged)}>
+                    {u.verified ? 'Unverify' : 'Verify'}
+                  </Button>
+                </Actions>
+              )}
+            </td>
+          </tr>
+        )}
+      </DataTable>
       {total > PAGE && (
         <Pager>
           <Muted>{formatInteger(page * PAGE + 1)}–{formatInteger(Math.min((page + 1) * PAGE, total))} of {formatInteger(total)}</Muted>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import {
-  Badge, Button, EmptyState, ErrorState, Muted, Select, SkeletonRows, StackedTable, TableScroll, downloadCsv, formatDate, formatPrice,
+  DataTable, Badge, Button, Muted, Select, downloadCsv, formatDate, formatPrice,
   formatTime, supabase, toCsv, toast, type QueryState,
 } from '@repex/shared-ui';
 import type { HistoryEntry } from './types';
@@ -52,9 +52,6 @@ export function History({ history, kind, onKind, onCancel }: {
   onCancel: (walletId: number) => void;
 }) {
   const [exporting, setExporting] = useState(false);
-  if (history.error && !history.data) {
-    return <ErrorState title="Your transactions could not be loaded." message={history.error.message} onRetry={history.reload} />;
-  }
   return (
     <>
       <Toolbar>
@@ -68,44 +65,44 @@ export function History({ history, kind, onKind, onCancel }: {
           Export CSV
         </Button>
       </Toolbar>
-      <TableScroll>
-        <StackedTable aria-label="Transaction History">
-          <thead>
-            <tr>
-              <th>Type</th>
-              <th className="num">Amount</th>
-              <th>Date</th>
-              <th>Status</th>
-              <th className="num">Balance</th>
-            </tr>
-          </thead>
-          <tbody>
-            {!history.data && <SkeletonRows rows={4} columns={5} />}
-            {history.data?.map((e) => (
-              <tr key={e.id} data-testid="wallet-row">
-                <td className="full">
-                  <strong>{e.type}</strong>
-                  <br />
-                  <Muted>{e.description}</Muted>
-                  {e.message && (<><br /><Muted>{e.message}</Muted></>)}
-                </td>
-                <Signed className="num" $value={e.amount} $void={e.effect === 0 && e.amount !== 0}>{signed(e.amount)}</Signed>
-                <td>
-                  {formatDate(e.created_at)} <Muted>{formatTime(e.created_at)}</Muted>
-                </td>
-                <td>
-                  <Badge $variant={STATUS_VARIANT[e.status]}>{e.status}</Badge>
-                  {e.type === 'Withdrawal' && e.status === 'Pending' && e.wallet_id !== null && (
-                    <Button $size="sm" $variant="ghost" onClick={() => onCancel(e.wallet_id!)}>Cancel</Button>
-                  )}
-                </td>
-                <td className="num" data-label="Balance after">{formatPrice(e.balance)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </StackedTable>
-        {history.data?.length === 0 && <EmptyState>No transactions yet.</EmptyState>}
-      </TableScroll>
+      <DataTable
+        label="Transaction History"
+        head={<>
+          <th>Type</th>
+          <th className="num">Amount</th>
+          <th>Date</th>
+          <th>Status</th>
+          <th className="num">Balance</th>
+        </>}
+        rows={history.data}
+        error={history.error}
+        errorTitle="Your transactions could not be loaded."
+        onRetry={history.reload}
+        skeleton={[4, 5]}
+        empty="No transactions yet."
+      >
+        {(e) => (
+          <tr key={e.id} data-testid="wallet-row">
+            <td className="full">
+              <strong>{e.type}</strong>
+              <br />
+              <Muted>{e.description}</Muted>
+              {e.message && (<><br /><Muted>{e.message}</Muted></>)}
+            </td>
+            <Signed className="num" $value={e.amount} $void={e.effect === 0 && e.amount !== 0}>{signed(e.amount)}</Signed>
+            <td>
+              {formatDate(e.created_at)} <Muted>{formatTime(e.created_at)}</Muted>
+            </td>
+            <td>
+              <Badge $variant={STATUS_VARIANT[e.status]}>{e.status}</Badge>
+              {e.type === 'Withdrawal' && e.status === 'Pending' && e.wallet_id !== null && (
+                <Button $size="sm" $variant="ghost" onClick={() => onCancel(e.wallet_id!)}>Cancel</Button>
+              )}
+            </td>
+            <td className="num" data-label="Balance after">{formatPrice(e.balance)}</td>
+          </tr>
+        )}
+      </DataTable>
     </>
   );
 }
