@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { Button, Tabs, TabsContent, TabsList, TabsTrigger, supabase, toast } from '@repex/shared-ui';
 import { AuthCard } from '../auth/forms/AuthCard';
 import { Field } from '../auth/forms/Field';
-import { validateSignIn, validateSignUp, type FieldErrors } from '../auth/forms/validation';
+import { PASSWORD_MIN_LENGTH, validateSignIn, validateSignUp, type FieldErrors } from '../auth/forms/validation';
 
 function failToast(title: string, message?: string) {
   toast({ title, description: message || 'Something went wrong', variant: 'destructive' });
@@ -81,7 +81,7 @@ function SignUpForm() {
         onChange={(e) => setValues({ ...values, username: e.target.value })} />
       <Field id="signup-email" label="Email" type="email" autoComplete="email" value={values.email} error={errors.email}
         onChange={(e) => setValues({ ...values, email: e.target.value })} />
-      <Field id="signup-password" label="Password" type="password" autoComplete="new-password" minLength={6}
+      <Field id="signup-password" label="Password" type="password" autoComplete="new-password" minLength={PASSWORD_MIN_LENGTH}
         value={values.password} error={errors.password} onChange={(e) => setValues({ ...values, password: e.target.value })} />
       <Button type="submit" $block disabled={busy}>
         {busy ? 'Creating Account...' : 'Create Account'}
