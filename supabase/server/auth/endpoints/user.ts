@@ -1,0 +1,64 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readJson, sendEmpty, sendJson } from '../../http/io';
+import { API_VERSION_HEADER, authError } from '../errors';
+import { USER_COLUMNS, userJson, type UserRow } from '../users';
+import { EMAIL, asBody, checkPassword, findUserByEmail, str, type AuthContext } from '../context';
+
+/** POST /logout?scope=global|local|others */
+export async function logout(ctx: AuthContext, req: IncomingMessage, res: ServerResponse, url: URL) {
+  const scope = url.searchParams.get('scope') ?? 'global';
+  if (!['global', 'local', 'others'].includes(scope)) {
+    throw authError(400, 'validation_failed', 'Unsupported logout scope. Use global, local or others.');
+  }
+  const { claims, user } = await ctx.authenticate(req);
+  const sessionId = claims.session_id as string;
+  if (scope === 'local') await ctx.db.query('delete from auth.sessions where id = $1', [sessionId]);
+  else if (scope === 'others') await ctx.db.query('delete from auth.sessions where user_id = $1 and id <> $2', [user.id, sessionId]);
+  else await ctx.db.query('delete from auth.sessions where user_id = $1', [user.id]);
+  sendEmpty(res, 204, API_VERSION_HEADER);
+}
+
+/** GET /user */
+export async function getUser(ctx: AuthContext, req: IncomingMessage, res: ServerResponse) {
+  const { user } = await ctx.authenticate(req);
+  sendJson(res, 200, userJson(user), API_VERSION_HEADER);
+}
+
+/** PUT /user: password, email, user_metadata. */
+export async function updateUser(ctx: AuthContext, req: IncomingMessage, res: ServerResponse) {
+  const { user, claims } = await ctx.authenticate(req);
+  const body = asBody(await readJson(req));
+  let hash: string | null = null;
+  if (body.password !== undefined) {
+    const password = str(body.password);
+    checkPassword(password);
+    await ctx.limit('passwordChange', user.id);
+    if (user.encrypted_password && (await ctx.passwords.compare(password, user.encrypted_password))) {
+      throw authError(422, 'same_password', 'New password should be different from the old password.');
+    }
+    hash = await ctx.passwords.hash(password);
+  }
+  let email: string | null = null;
+  if (body.email !== undefined) {
+    email = str(body.email).trim().toLowerCase();
+    if (!EMAIL.test(email)) throw authError(400, 'validation_failed', 'Unable to validate email address: invalid format');
+    const other = await findUserByEmail(ctx.db, email);
+    if (other && other.id !== user.id) {
+      throw authError(422, 'email_exists', 'A user with this email address has already been registered');
+    }
+  }
+  // user_metadata is merged key by key; a key sent as null is removed.
+  const data = body.data === undefined ? {} : asBody(body.data);
+  const [updated] = await ctx.db.query<UserRow>(
+    `update auth.users set
+       encrypted_password = coalesce($2, encrypted_password),
+       email = coalesce($3, email),
+       raw_user_meta_data = jsonb_strip_nulls(raw_user_meta_data || $4::jsonb),
+       updated_at = now()
+     where id = $1 returning ${USER_COLUMNS}`,
+    [user.id, hash, email, JSON.stringify(data)],
+  );
+  // A new password ends every other session, so whoever knew the old one is out at once.
+  if (hash) await ctx.db.query('delete from auth.sessions where user_id = $1 and id::text <> $2', [user.id, String(claims.session_id ?? '')]);
+  sendJson(res, 200, userJson(updated!), API_VERSION_HEADER);
+}
