@@ -24,7 +24,7 @@ const Identity = styled.div`
   flex-wrap: wrap;
   > span { border: 4px solid ${({ theme }) => theme.colors.bg}; }
 `;
-const Who = styled.div`
+const NameAndHandle = styled.div`
   flex: 1;
   min-width: 200px;
   h1 { margin: 0; font-size: 26px; display: flex; align-items: center; gap: 8px; }
@@ -40,7 +40,7 @@ const Meta = styled.p`
   gap: 16px;
   flex-wrap: wrap;
 `;
-const Two = styled.div`
+const TwoColumns = styled.div`
   display: grid;
   grid-template-columns: 1fr 1fr;
   gap: 16px;
@@ -65,7 +65,7 @@ const Bar = styled.div`
   .track { flex: 1; width: 100%; display: flex; align-items: flex-end; }
   .fill { width: 100%; border-radius: 4px 4px 0 0; background: ${({ theme }) => theme.gradient}; }
 `;
-const Line = styled.div`
+const StatRow = styled.div`
   display: flex;
   justify-content: space-between;
   padding: 8px 0;
@@ -76,17 +76,17 @@ const Line = styled.div`
 function Overview({ d }: { d: ProfileData }) {
   const share = d.token ? (d.ownedOfOwn / d.token.total_supply) * 100 : 0;
   return (
-    <Two>
+    <TwoColumns>
       <Card>
         <CardTitle>Token Holdings</CardTitle>
         {d.token ? (
           <>
-            <Line>
+            <StatRow>
               <span>You own</span>
               <strong>
                 {formatInteger(d.ownedOfOwn)} of {formatInteger(d.token.total_supply)}
               </strong>
-            </Line>
+            </StatRow>
             <div style={{ margin: '12px 0 6px' }}>
               <Progress value={share} label={`Ownership ${share.toFixed(1)}%`} height={10} />
             </div>
@@ -98,24 +98,24 @@ function Overview({ d }: { d: ProfileData }) {
       </Card>
       <Card>
         <CardTitle>Social Impact</CardTitle>
-        <Line><span>Followers</span><strong>{formatInteger(d.profile.followers)}</strong></Line>
-        <Line><span>Following</span><strong>{formatInteger(d.profile.following)}</strong></Line>
-        <Line><span>Engagement Rate</span><strong>{d.profile.engagement_rate.toFixed(1)}%</strong></Line>
+        <StatRow><span>Followers</span><strong>{formatInteger(d.profile.followers)}</strong></StatRow>
+        <StatRow><span>Following</span><strong>{formatInteger(d.profile.following)}</strong></StatRow>
+        <StatRow><span>Engagement Rate</span><strong>{d.profile.engagement_rate.toFixed(1)}%</strong></StatRow>
       </Card>
       <Card style={{ gridColumn: '1 / -1' }}>
         <CardTitle>Recent Activity</CardTitle>
         {d.recent.length === 0 && <Muted>No activity yet.</Muted>}
         {d.recent.map((t) => (
-          <Line key={t.id}>
+          <StatRow key={t.id}>
             <span>
               <Badge $variant={t.type === 'buy' ? 'up' : 'down'}>{t.type === 'buy' ? 'Bought' : 'Sold'}</Badge>{' '}
               {formatInteger(t.amount)} {t.name} tokens at {formatPrice(t.price)}
             </span>
             <Muted>{formatDate(t.created_at)}</Muted>
-          </Line>
+          </StatRow>
         ))}
       </Card>
-    </Two>
+    </TwoColumns>
   );
 }
 
@@ -144,13 +144,13 @@ export default function Profile() {
         <Cover role="img" aria-label="Cover image" style={d?.profile.cover_url ? { background: `url(${d.profile.cover_url}) center/cover` } : undefined} />
         <Identity>
           {d ? <Avatar name={d.profile.full_name} src={d.profile.avatar_url} size={112} /> : <Skeleton $width="112px" $height="112px" />}
-          <Who>
+          <NameAndHandle>
             <h1>
               {d?.profile.full_name ?? <Skeleton $width="200px" $height="28px" />}
               {d?.profile.verified && <VerifiedBadge />}
             </h1>
             {d && <Muted>@{d.profile.username}</Muted>}
-          </Who>
+          </NameAndHandle>
           <Buttons>
             <Button $variant="outline" disabled={!d} onClick={() => setOpen('edit')}>Edit</Button>
             <Button $variant="outline" disabled={!d} onClick={() => d && void shareTradingPage(d.token?.id, d.profile.full_name)}>Share</Button>
@@ -214,14 +214,14 @@ export default function Profile() {
           <TabsContent value="achievements">
             {d?.achievements.length === 0 && <EmptyState>No achievements yet. Trade to earn your first.</EmptyState>}
             {d?.achievements.map((a) => (
-              <Line key={a.id}>
+              <StatRow key={a.id}>
                 <span>
                   <strong>{a.title}</strong>
                   <br />
                   <Muted>{a.description}</Muted>
                 </span>
                 <Muted>{formatDate(a.achieved_on)}</Muted>
-              </Line>
+              </StatRow>
             ))}
           </TabsContent>
           <TabsContent value="analytics">
