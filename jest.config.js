@@ -9,8 +9,16 @@ module.exports = {
     {
       displayName: 'unit',
       testEnvironment: 'jsdom',
-      roots: ['<rootDir>/shared-ui/src', '<rootDir>/shell/src', '<rootDir>/mf-market/src', '<rootDir>/mf-portfolio/src',
-        '<rootDir>/mf-trading/src', '<rootDir>/mf-wallet/src', '<rootDir>/mf-admin/src', '<rootDir>/supabase/server'],
+      roots: [
+        '<rootDir>/shared-ui/src',
+        '<rootDir>/shell/src',
+        '<rootDir>/mf-market/src',
+        '<rootDir>/mf-portfolio/src',
+        '<rootDir>/mf-trading/src',
+        '<rootDir>/mf-wallet/src',
+        '<rootDir>/mf-admin/src',
+        '<rootDir>/supabase/server',
+      ],
       testMatch: ['**/*.test.ts', '**/*.test.tsx'],
       transform: { '^.+\\.tsx?$': tsJest },
       globals: { __BUILD_ID__: 'test' },

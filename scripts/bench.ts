@@ -50,7 +50,8 @@ function orderStream(n: number, seed: number): Order[] {
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /** Where the backend keeps its data for one engine, and how to clean it up. */
 async function storage(
@@ -63,7 +64,11 @@ async function storage(
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
   const dataDir = path.join(dir, 'db');
-  return { options: { dataDir }, env: { DATA_DIR: dataDir }, cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  return {
+    options: { dataDir },
+    env: { DATA_DIR: dataDir },
+    cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 interface Run {
@@ -82,16 +87,23 @@ async function load(concurrency: number, calls: number, call: (worker: number, i
   const latencies: number[] = [];
   let refused = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async (_, w) => {
-    for (let i = w; i < calls; i += concurrency) {
-      const t = performance.now();
-      if (!(await call(w, i))) refused++;
-      latencies.push(performance.now() - t);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, w) => {
+      for (let i = w; i < calls; i += concurrency) {
+        const t = performance.now();
+        if (!(await call(w, i))) refused++;
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((x, y) => x - y);
-  return { perSecond: Math.round(calls / seconds), p50: round1(percentile(latencies, 50)), p99: round1(percentile(latencies, 99)), refused };
+  return {
+    perSecond: Math.round(calls / seconds),
+    p50: round1(percentile(latencies, 50)),
+    p99: round1(percentile(latencies, 99)),
+    refused,
+  };
 }
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
@@ -103,13 +115,20 @@ const BOOKS = 32;
  */
 async function benchOrders(engine: 'pglite' | 'postgres') {
   const store = await storage(engine, 'repex_bench');
-  const prepared = await startBackend({ port: 0, seed: false, jwtSecret: DEMO_JWT_SECRET, rateLimits: NO_RATE_LIMITS, ...store.options });
+  const prepared = await startBackend({
+    port: 0,
+    seed: false,
+    jwtSecret: DEMO_JWT_SECRET,
+    rateLimits: NO_RATE_LIMITS,
+    ...store.options,
+  });
   const tokens: string[] = [];
   for (let b = 0; b < BOOKS; b++) tokens.push(await freshToken(prepared, 100_000_000));
   const emails: string[] = [];
   for (let i = 0; i < Math.max(...CONCURRENCY); i++) {
     const t = await trader(prepared, { cash: 10_000_000 });
-    for (const token of tokens) await prepared.db.query('select private.issue_tokens($1, $2, $3)', [token, t.id, 1_000_000]);
+    for (const token of tokens)
+      await prepared.db.query('select private.issue_tokens($1, $2, $3)', [token, t.id, 1_000_000]);
     emails.push((await t.client.auth.getUser()).data.user!.email!);
   }
   await prepared.close();
@@ -119,8 +138,13 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
   const serve = async (processes: number, plan: { books: number; clients: number }[]) => {
     const port = await freePort();
     const server = await spawnServer({
-      ...store.env, SUPABASE_PORT: String(port), JWT_SECRET: DEMO_JWT_SECRET, SEED: 'false', LOG_REQUESTS: 'false',
-      RATE_LIMITS: 'off', SERVER_PROCESSES: String(processes),
+      ...store.env,
+      SUPABASE_PORT: String(port),
+      JWT_SECRET: DEMO_JWT_SECRET,
+      SEED: 'false',
+      LOG_REQUESTS: 'false',
+      RATE_LIMITS: 'off',
+      SERVER_PROCESSES: String(processes),
     });
     const url = `http://localhost:${port}`;
     const clients = await Promise.all(emails.map((email) => signedIn(url, { email, password: 'password-123' })));
@@ -129,20 +153,35 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
       const r = await load(concurrency, stream.length, async (w, i) => {
         const o = stream[i]!;
         const { error } = await clients[w]!.rpc('place_order', {
-          p_token: tokens[i % books], p_side: o.side, p_type: o.type, p_amount: o.amount, ...(o.price ? { p_price: o.price } : {}),
+          p_token: tokens[i % books],
+          p_side: o.side,
+          p_type: o.type,
+          p_amount: o.amount,
+          ...(o.price ? { p_price: o.price } : {}),
         });
         return !error;
       });
       runs.push({ books, clients: concurrency, processes, orders: stream.length, ...r });
     }
     const calls = ORDERS * 2;
-    const trivial = await load(32, calls, async (w) => !(await clients[w]!.rpc('list_open_orders', { p_limit: 1 })).error);
+    const trivial = await load(
+      32,
+      calls,
+      async (w) => !(await clients[w]!.rpc('list_open_orders', { p_limit: 1 })).error,
+    );
     const health = await load(32, calls, async () => (await fetch(`${url}/health`)).ok);
     rates.push({ processes, trivialRpcPerSecond: trivial.perSecond, healthPerSecond: health.perSecond });
     await stop(server);
   };
-  await serve(1, [1, BOOKS].flatMap((books) => CONCURRENCY.map((clients) => ({ books, clients }))));
-  if (engine === 'postgres') await serve(2, [{ books: 1, clients: 32 }, { books: BOOKS, clients: 32 }]);
+  await serve(
+    1,
+    [1, BOOKS].flatMap((books) => CONCURRENCY.map((clients) => ({ books, clients }))),
+  );
+  if (engine === 'postgres')
+    await serve(2, [
+      { books: 1, clients: 32 },
+      { books: BOOKS, clients: 32 },
+    ]);
   await store.cleanup();
   return { runs, rates };
 }
@@ -161,7 +200,12 @@ function benchInMemory() {
     const book = new OrderBook(); // one book for the three runs, as one token serves them on the server
     for (const { c, stream } of runs) {
       stream.forEach((o, i) => {
-        const base = { side: o.side === 'buy' ? Side.BUY : Side.SELL, size: o.amount, accountId: String(i % c), stpMode: SelfTradePreventionMode.EXPIRE_MAKER };
+        const base = {
+          side: o.side === 'buy' ? Side.BUY : Side.SELL,
+          size: o.amount,
+          accountId: String(i % c),
+          stpMode: SelfTradePreventionMode.EXPIRE_MAKER,
+        };
         if (o.type === 'market') book.market(base);
         else book.limit({ ...base, id: `${c}-${i}`, price: o.price! });
       });
@@ -173,7 +217,13 @@ function benchInMemory() {
 /** The market screen's first page, a search and a category with another sort, over `count` tokens. */
 async function benchMarketListing(engine: 'pglite' | 'postgres', count: number) {
   const store = await storage(engine, 'repex_bench_market');
-  const prepared = await startBackend({ port: 0, seed: true, jwtSecret: DEMO_JWT_SECRET, rateLimits: NO_RATE_LIMITS, ...store.options });
+  const prepared = await startBackend({
+    port: 0,
+    seed: true,
+    jwtSecret: DEMO_JWT_SECRET,
+    rateLimits: NO_RATE_LIMITS,
+    ...store.options,
+  });
   // `count` tokens, each with a trade a day ago and one an hour ago (derived prices, change, volume).
   await prepared.db.exec(`
     insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
@@ -187,7 +237,12 @@ async function benchMarketListing(engine: 'pglite' | 'postgres', count: number) 
     analyze;`);
   await prepared.close();
   const port = await freePort();
-  const server = await spawnServer({ ...store.env, SUPABASE_PORT: String(port), JWT_SECRET: DEMO_JWT_SECRET, RATE_LIMITS: 'off' });
+  const server = await spawnServer({
+    ...store.env,
+    SUPABASE_PORT: String(port),
+    JWT_SECRET: DEMO_JWT_SECRET,
+    RATE_LIMITS: 'off',
+  });
   const c = await signedIn(`http://localhost:${port}`, DEMO_ACCOUNTS.user);
   const time = async (run: () => PromiseLike<{ error: unknown }>) => {
     const samples: number[] = [];
@@ -202,7 +257,8 @@ async function benchMarketListing(engine: 'pglite' | 'postgres', count: number) 
   };
   // As the market screen asks: one page of the view, and the count (per-category counts, or the
   // matches on the tokens table for a search).
-  const cols = 'id, name, username, category, reputation_score, price, change_24h, volume_24h, market_cap, holders, verified';
+  const cols =
+    'id, name, username, category, reputation_score, price, change_24h, volume_24h, market_cap, holders, verified';
   const terms = 'name.ilike."*person 12*",username.ilike."*person 12*",category.ilike."*person 12*"';
   const both = async (rows: PromiseLike<{ error: unknown }>, counted: PromiseLike<{ error: unknown }>) => {
     const [a, b] = await Promise.all([rows, counted]);
@@ -210,15 +266,41 @@ async function benchMarketListing(engine: 'pglite' | 'postgres', count: number) 
   };
   const result = {
     tokens: count,
-    first_page: await time(() => both(
-      c.from('market_tokens').select(cols).order('market_cap', { ascending: false }).order('id', { ascending: false }).range(0, 24),
-      c.from('token_categories').select('tokens'))),
-    search: await time(() => both(
-      c.from('market_tokens').select(cols).or(terms).order('market_cap', { ascending: false }).order('id', { ascending: false }).range(0, 24),
-      c.from('tokens').select('id', { count: 'exact', head: true }).or(terms))),
-    category: await time(() => both(
-      c.from('market_tokens').select(cols).eq('category', 'Designer').order('change_24h', { ascending: false }).order('id', { ascending: false }).range(0, 24),
-      c.from('token_categories').select('tokens').eq('category', 'Designer'))),
+    first_page: await time(() =>
+      both(
+        c
+          .from('market_tokens')
+          .select(cols)
+          .order('market_cap', { ascending: false })
+          .order('id', { ascending: false })
+          .range(0, 24),
+        c.from('token_categories').select('tokens'),
+      ),
+    ),
+    search: await time(() =>
+      both(
+        c
+          .from('market_tokens')
+          .select(cols)
+          .or(terms)
+          .order('market_cap', { ascending: false })
+          .order('id', { ascending: false })
+          .range(0, 24),
+        c.from('tokens').select('id', { count: 'exact', head: true }).or(terms),
+      ),
+    ),
+    category: await time(() =>
+      both(
+        c
+          .from('market_tokens')
+          .select(cols)
+          .eq('category', 'Designer')
+          .order('change_24h', { ascending: false })
+          .order('id', { ascending: false })
+          .range(0, 24),
+        c.from('token_categories').select('tokens').eq('category', 'Designer'),
+      ),
+    ),
   };
   await stop(server);
   await store.cleanup();
@@ -229,7 +311,8 @@ async function benchMarketListing(engine: 'pglite' | 'postgres', count: number) 
 function benchPgbench(): { tps: number; clients: number; scale: number } | { skipped: string } {
   const which = spawnSync('pgbench', ['--version'], { encoding: 'utf8' });
   if (which.status !== 0) return { skipped: 'pgbench is not installed' };
-  const url = process.env.BENCH_PGBENCH_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const url =
+    process.env.BENCH_PGBENCH_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const db = new URL(url);
   db.pathname = `/repex_pgbench_${process.pid}`;
   const admin = (sql: string) => spawnSync('psql', [url, '-qc', sql], { encoding: 'utf8' });
@@ -238,7 +321,9 @@ function benchPgbench(): { tps: number; clients: number; scale: number } | { ski
     spawnSync('pgbench', ['-i', '-q', '-s', '10', db.toString()], { encoding: 'utf8' });
     const run = spawnSync('pgbench', ['-n', '-c', '32', '-j', '2', '-T', '10', db.toString()], { encoding: 'utf8' });
     const tps = /tps = ([\d.]+)/.exec(run.stdout)?.[1];
-    return tps ? { tps: Math.round(Number(tps)), clients: 32, scale: 10 } : { skipped: run.stderr.trim().split('\n').pop() ?? 'no output' };
+    return tps
+      ? { tps: Math.round(Number(tps)), clients: 32, scale: 10 }
+      : { skipped: run.stderr.trim().split('\n').pop() ?? 'no output' };
   } finally {
     admin(`drop database if exists ${db.pathname.slice(1)} with (force)`);
   }
@@ -247,18 +332,32 @@ function benchPgbench(): { tps: number; clients: number; scale: number } | { ski
 async function main() {
   const machine = `${os.cpus().length} CPUs, Node ${process.version}`;
   console.log(`Benchmarks on ${machine}; ${ORDERS} orders per run.\n`);
-  const results: Record<string, unknown> = { measured_at: new Date().toISOString(), machine, orders_per_run: ORDERS, engines: {} };
+  const results: Record<string, unknown> = {
+    measured_at: new Date().toISOString(),
+    machine,
+    orders_per_run: ORDERS,
+    engines: {},
+  };
   const engines = results.engines as Record<string, unknown>;
   console.log('Placing orders over HTTP (supabase-js rpc place_order; server in its own process):');
   console.log('engine     procs  books  clients  orders/s   p50 ms   p99 ms  refused');
   for (const engine of ENGINES) {
     const { runs, rates } = await benchOrders(engine);
     for (const r of runs) {
-      console.log(`${engine.padEnd(10)} ${String(r.processes).padStart(5)} ${String(r.books).padStart(6)} ${String(r.clients).padStart(8)} ${String(r.perSecond).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.refused).padStart(8)}`);
+      console.log(
+        `${engine.padEnd(10)} ${String(r.processes).padStart(5)} ${String(r.books).padStart(6)} ${String(r.clients).padStart(8)} ${String(r.perSecond).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.refused).padStart(8)}`,
+      );
     }
-    for (const r of rates) console.log(`${engine.padEnd(10)} ${String(r.processes).padStart(5)}  trivial rpc ${r.trivialRpcPerSecond}/s, /health ${r.healthPerSecond}/s (32 clients)`);
-    const pick = (processes: number, books: number) => Object.fromEntries(runs.filter((r) => r.processes === processes && r.books === books)
-      .map((r) => [String(r.clients), { orders_per_s: r.perSecond, p99_ms: r.p99 }]));
+    for (const r of rates)
+      console.log(
+        `${engine.padEnd(10)} ${String(r.processes).padStart(5)}  trivial rpc ${r.trivialRpcPerSecond}/s, /health ${r.healthPerSecond}/s (32 clients)`,
+      );
+    const pick = (processes: number, books: number) =>
+      Object.fromEntries(
+        runs
+          .filter((r) => r.processes === processes && r.books === books)
+          .map((r) => [String(r.clients), { orders_per_s: r.perSecond, p99_ms: r.p99 }]),
+      );
     const one = runs.find((r) => r.processes === 1 && r.books === 1 && r.clients === 1)!;
     const single = rates.find((r) => r.processes === 1)!;
     const twoProcesses = rates.find((r) => r.processes === 2);
@@ -268,21 +367,31 @@ async function main() {
       spread_32_books: pick(1, BOOKS),
       trivial_rpc_per_s: single.trivialRpcPerSecond,
       health_per_s: single.healthPerSecond,
-      ...(twoProcesses ? {
-        two_processes: {
-          hot_book: pick(2, 1), spread_32_books: pick(2, BOOKS),
-          trivial_rpc_per_s: twoProcesses.trivialRpcPerSecond, health_per_s: twoProcesses.healthPerSecond,
-        },
-      } : {}),
+      ...(twoProcesses
+        ? {
+            two_processes: {
+              hot_book: pick(2, 1),
+              spread_32_books: pick(2, BOOKS),
+              trivial_rpc_per_s: twoProcesses.trivialRpcPerSecond,
+              health_per_s: twoProcesses.healthPerSecond,
+            },
+          }
+        : {}),
     };
   }
   const mem = benchInMemory();
   results.nodejs_order_book = mem;
-  console.log(`\nIn-memory peer (nodejs-order-book), the hot-book streams: ${mem.orders_per_s} orders/s (no persistence, no cash, no network)`);
+  console.log(
+    `\nIn-memory peer (nodejs-order-book), the hot-book streams: ${mem.orders_per_s} orders/s (no persistence, no cash, no network)`,
+  );
   if (ENGINES.includes('postgres')) {
     const pgbench = benchPgbench();
     results.pgbench = pgbench;
-    console.log('tps' in pgbench ? `pgbench (TPC-B, scale 10, 32 clients, same server): ${pgbench.tps} transactions/s` : `pgbench: ${pgbench.skipped}`);
+    console.log(
+      'tps' in pgbench
+        ? `pgbench (TPC-B, scale 10, 32 clients, same server): ${pgbench.tps} transactions/s`
+        : `pgbench: ${pgbench.skipped}`,
+    );
   }
   console.log('\nListing the market (HTTP, one page of 25 with exact count; p50 / p95 of 20):');
   console.log('engine       tokens   by market cap          search   category + sort');
@@ -294,7 +403,9 @@ async function main() {
       (engines[engine] as Record<string, unknown>)[`${key.replace('page', 'search')}`] = m.search;
       (engines[engine] as Record<string, unknown>)[`${key.replace('page', 'category')}`] = m.category;
       const f = (t: { p50: number; p95: number }) => `${t.p50} / ${t.p95} ms`;
-      console.log(`${engine.padEnd(10)} ${String(count).padStart(8)} ${f(m.first_page).padStart(15)} ${f(m.search).padStart(15)} ${f(m.category).padStart(17)}`);
+      console.log(
+        `${engine.padEnd(10)} ${String(count).padStart(8)} ${f(m.first_page).padStart(15)} ${f(m.search).padStart(15)} ${f(m.category).padStart(17)}`,
+      );
     }
   }
   fs.writeFileSync(path.resolve(__dirname, '../bench-results.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -61,7 +61,9 @@ async function main() {
     const out = outDir ?? path.join(ROOT, dir, 'dist');
     precompress(out);
     const kb = (gzippedJs(out) / 1024).toFixed(1);
-    console.log(`built ${dir.padEnd(13)} ${kb.padStart(7)} KB gzipped JS   (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+    console.log(
+      `built ${dir.padEnd(13)} ${kb.padStart(7)} KB gzipped JS   (${((Date.now() - t) / 1000).toFixed(1)} s)`,
+    );
     if (dir === SHELL.dir) {
       // The shell has no lazy routes: the landing page loads all of it but the on-demand supabase-js.
       const landing = gzippedJs(out, onDemandFiles(stats)) / 1024;

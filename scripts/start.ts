@@ -24,7 +24,9 @@ async function main() {
 
     Open        ${frontends.shell.url}
     Backend     ${backend.url}  (${backend.db.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'})
-    Remotes     ${Object.entries(frontends.remotes).map(([n, s]) => `${n} ${s?.url}`).join(', ')}
+    Remotes     ${Object.entries(frontends.remotes)
+      .map(([n, s]) => `${n} ${s?.url}`)
+      .join(', ')}
 
     Demo user   ${DEMO_ACCOUNTS.user.email} / ${DEMO_ACCOUNTS.user.password}
     Admin       ${DEMO_ACCOUNTS.admin.email} / ${DEMO_ACCOUNTS.admin.password}  (admin sign-in: ${frontends.shell.url}/auth/nra)

@@ -19,10 +19,31 @@ function run(label: string, command: string, args: string[]): void {
 }
 
 const extra = process.argv.slice(2);
-run('type check', process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit']);
+run('type check', process.execPath, [
+  path.join(ROOT, 'node_modules/typescript/bin/tsc'),
+  '-p',
+  'tsconfig.json',
+  '--noEmit',
+]);
 run('lint', process.execPath, [path.join(ROOT, 'node_modules/eslint/bin/eslint.js'), '.', '--max-warnings', '0']);
 if (process.env.SKIP_BUILD !== 'true') run('build', process.execPath, ['--import', 'tsx', 'scripts/build.ts']);
 // PGlite loads its WebAssembly with dynamic import(), which jest's sandbox allows only with this flag.
 // --forceExit: a server left by a failed hook must not hang CI; the failure itself is still reported.
-run('unit and integration tests', process.execPath, ['--experimental-vm-modules', JEST, '--selectProjects', 'unit', 'integration', '--forceExit', ...extra]);
-run('end-to-end tests', process.execPath, ['--experimental-vm-modules', JEST, '--selectProjects', 'e2e', '--runInBand', '--forceExit', ...extra]);
+run('unit and integration tests', process.execPath, [
+  '--experimental-vm-modules',
+  JEST,
+  '--selectProjects',
+  'unit',
+  'integration',
+  '--forceExit',
+  ...extra,
+]);
+run('end-to-end tests', process.execPath, [
+  '--experimental-vm-modules',
+  JEST,
+  '--selectProjects',
+  'e2e',
+  '--runInBand',
+  '--forceExit',
+  ...extra,
+]);

@@ -2,8 +2,23 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import {
-  Button, Card, CardGrid, ErrorState, Logo, Muted, Page, PageTitle, StatCard, Tabs, TabsContent, TabsList, TabsTrigger,
-  formatInteger, formatMoney, signOutWithToast, useQuery,
+  Button,
+  Card,
+  CardGrid,
+  ErrorState,
+  Logo,
+  Muted,
+  Page,
+  PageTitle,
+  StatCard,
+  Tabs,
+  TabsContent,
+  TabsList,
+  TabsTrigger,
+  formatInteger,
+  formatMoney,
+  signOutWithToast,
+  useQuery,
 } from '@repex/shared-ui';
 import { AuditLog } from './admin/AuditLog';
 import { Fraud } from './admin/Fraud';
@@ -12,7 +27,6 @@ import { SettingsForm } from './admin/Settings';
 import { rpc } from './admin/rpc';
 import type { Stats } from './admin/types';
 import { Users } from './admin/Users';
-
 
 const Header = styled.header`
   display: flex;
@@ -26,7 +40,10 @@ const Brand = styled.div`
   align-items: center;
   gap: 16px;
   flex-wrap: wrap;
-  a { color: inherit; text-decoration: none; }
+  a {
+    color: inherit;
+    text-decoration: none;
+  }
 `;
 
 /** Spec section 2, Admin dashboard. Every figure comes from admin-only database functions. */
@@ -45,23 +62,47 @@ export default function Admin() {
     <Page data-remote="admin" data-build={__BUILD_ID__}>
       <Header>
         <Brand>
-          <Link to="/dashboard"><Logo /></Link>
+          <Link to="/dashboard">
+            <Logo />
+          </Link>
           <div>
             <PageTitle>Admin Dashboard</PageTitle>
-            <Muted>RepX operations · <Link to="/market">Back to the market</Link></Muted>
+            <Muted>
+              RepX operations · <Link to="/market">Back to the market</Link>
+            </Muted>
           </div>
         </Brand>
         <Button $variant="outline" onClick={signOut}>
           Sign Out
         </Button>
       </Header>
-      {stats.error && !s && <ErrorState title="The figures could not be loaded." message={stats.error.message} onRetry={stats.reload} />}
+      {stats.error && !s && (
+        <ErrorState title="The figures could not be loaded." message={stats.error.message} onRetry={stats.reload} />
+      )}
       <CardGrid>
-        <StatCard label="Total Users" value={s && formatInteger(s.total_users)}
-          hint={s && `${formatInteger(s.suspended_users)} suspended · ${formatInteger(s.pending_applications)} token applications`} />
-        <StatCard label="Fraud Alerts" value={s && formatInteger(s.fraud_alerts)} hint="Open alerts from the fraud rules" />
-        <StatCard label="Daily Volume" value={s && formatMoney(s.daily_volume)} hint={s && `${formatInteger(s.trades_24h)} trades`} />
-        <StatCard label="Revenue (24h)" value={s && formatMoney(s.revenue_24h)} hint="Fees on both sides of every trade" />
+        <StatCard
+          label="Total Users"
+          value={s && formatInteger(s.total_users)}
+          hint={
+            s &&
+            `${formatInteger(s.suspended_users)} suspended · ${formatInteger(s.pending_applications)} token applications`
+          }
+        />
+        <StatCard
+          label="Fraud Alerts"
+          value={s && formatInteger(s.fraud_alerts)}
+          hint="Open alerts from the fraud rules"
+        />
+        <StatCard
+          label="Daily Volume"
+          value={s && formatMoney(s.daily_volume)}
+          hint={s && `${formatInteger(s.trades_24h)} trades`}
+        />
+        <StatCard
+          label="Revenue (24h)"
+          value={s && formatMoney(s.revenue_24h)}
+          hint="Fees on both sides of every trade"
+        />
       </CardGrid>
       <Card>
         <Tabs defaultValue="users">

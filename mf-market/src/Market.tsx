@@ -2,9 +2,37 @@ import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import {
-  Button, Card, CardGrid, Change, EmptyState, ErrorState, Input, MARKET_TOKEN_COLUMNS, Muted, Page, PageTitle,
-  PersonCell, Progress, WatchStar, useWatchlist, Select, SkeletonRows, StackedTable, StatCard, TableScroll, comingSoon, formatChange, formatInteger,
-  formatMoney, formatPrice, media, supabase, unwrap, useMarketEvents, useQuery, type MarketToken,
+  Button,
+  Card,
+  CardGrid,
+  Change,
+  EmptyState,
+  ErrorState,
+  Input,
+  MARKET_TOKEN_COLUMNS,
+  Muted,
+  Page,
+  PageTitle,
+  PersonCell,
+  Progress,
+  WatchStar,
+  useWatchlist,
+  Select,
+  SkeletonRows,
+  StackedTable,
+  StatCard,
+  TableScroll,
+  comingSoon,
+  formatChange,
+  formatInteger,
+  formatMoney,
+  formatPrice,
+  media,
+  supabase,
+  unwrap,
+  useMarketEvents,
+  useQuery,
+  type MarketToken,
 } from '@repex/shared-ui';
 import { PAGE_SIZE, SORTS, readQuery, searchFilter, writeQuery, type MarketQuery } from './market/query';
 
@@ -13,15 +41,22 @@ const Toolbar = styled.div`
   grid-template-columns: minmax(0, 1fr) 200px 240px auto;
   gap: 12px;
   margin-bottom: 16px;
-  ${media.tablet} { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
-  ${media.phone} { grid-template-columns: minmax(0, 1fr); }
+  ${media.tablet} {
+    grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
+  }
+  ${media.phone} {
+    grid-template-columns: minmax(0, 1fr);
+  }
 `;
 const Score = styled.div`
   display: flex;
   align-items: center;
   gap: 8px;
   min-width: 120px;
-  span { font-weight: 600; width: 36px; }
+  span {
+    font-weight: 600;
+    width: 36px;
+  }
 `;
 const RowActions = styled.div`
   display: flex;
@@ -55,7 +90,10 @@ async function loadTokens(q: MarketQuery): Promise<{ rows: MarketToken[]; total:
   // Ties go the same way as the sort, so one index per figure serves both directions.
   const ascending = direction === 'asc';
   const [page, total] = await Promise.all([
-    rows.order(column!, { ascending }).order('id', { ascending }).range(from, from + PAGE_SIZE - 1),
+    rows
+      .order(column!, { ascending })
+      .order('id', { ascending })
+      .range(from, from + PAGE_SIZE - 1),
     countTokens(search, q.category),
   ]);
   return { rows: unwrap(page) as MarketToken[], total };
@@ -84,7 +122,8 @@ export default function Market() {
   const [params, setParams] = useSearchParams();
   const query = readQuery(params);
   const [searchText, setSearchText] = useState(query.search);
-  const update = (change: Partial<MarketQuery>) => setParams(writeQuery({ ...query, page: 1, ...change }), { replace: true });
+  const update = (change: Partial<MarketQuery>) =>
+    setParams(writeQuery({ ...query, page: 1, ...change }), { replace: true });
 
   // Typing updates the URL (and so the query) after a short pause.
   useEffect(() => {
@@ -94,17 +133,27 @@ export default function Market() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [searchText]);
 
-  const summary = useQuery(async () => unwrap(await supabase().from('market_summary').select('*').single()) as Summary, []);
+  const summary = useQuery(
+    async () => unwrap(await supabase().from('market_summary').select('*').single()) as Summary,
+    [],
+  );
   const categories = useQuery(
-    async () => (unwrap(await supabase().from('token_categories').select('category').order('category')) as { category: string }[]).map((c) => c.category),
+    async () =>
+      (
+        unwrap(await supabase().from('token_categories').select('category').order('category')) as { category: string }[]
+      ).map((c) => c.category),
     [],
   );
   const tokens = useQuery(() => loadTokens(query), [query.search, query.category, query.sort, query.page]);
   // Prices, volumes and holders move when anyone trades: follow them live.
-  useMarketEvents(null, () => {
-    tokens.reload();
-    summary.reload();
-  }, 500);
+  useMarketEvents(
+    null,
+    () => {
+      tokens.reload();
+      summary.reload();
+    },
+    500,
+  );
   const pages = tokens.data ? Math.max(1, Math.ceil(tokens.data.total / PAGE_SIZE)) : 1;
 
   return (
@@ -172,7 +221,13 @@ export default function Market() {
                 {tokens.data?.rows.map((t) => (
                   <tr key={t.id} data-testid="market-row">
                     <td className="full">
-                      <PersonCell name={t.name} username={t.username} avatarUrl={t.avatar_url} verified={t.verified} category={t.category} />
+                      <PersonCell
+                        name={t.name}
+                        username={t.username}
+                        avatarUrl={t.avatar_url}
+                        verified={t.verified}
+                        category={t.category}
+                      />
                     </td>
                     <td className="full" data-label="Reputation">
                       <Score>
@@ -180,19 +235,31 @@ export default function Market() {
                         <Progress value={t.reputation_score} label={`Reputation score ${t.reputation_score} of 100`} />
                       </Score>
                     </td>
-                    <td className="num" data-label="Price">{formatPrice(t.price)}</td>
+                    <td className="num" data-label="Price">
+                      {formatPrice(t.price)}
+                    </td>
                     <td className="num" data-label="24h">
                       <Change $value={t.change_24h}>
                         {t.change_24h > 0 ? '▲ ' : t.change_24h < 0 ? '▼ ' : ''}
                         {formatChange(t.change_24h)}
                       </Change>
                     </td>
-                    <td className="num" data-label="Cap">{formatMoney(t.market_cap)}</td>
-                    <td className="num" data-label="Volume">{formatMoney(t.volume_24h)}</td>
-                    <td className="num" data-label="Holders">{formatInteger(t.holders)}</td>
+                    <td className="num" data-label="Cap">
+                      {formatMoney(t.market_cap)}
+                    </td>
+                    <td className="num" data-label="Volume">
+                      {formatMoney(t.volume_24h)}
+                    </td>
+                    <td className="num" data-label="Holders">
+                      {formatInteger(t.holders)}
+                    </td>
                     <td className="full">
                       <RowActions>
-                        <WatchStar on={watchlist.watched.has(t.id)} name={t.name} onToggle={() => void watchlist.toggle(t.id, t.name)} />
+                        <WatchStar
+                          on={watchlist.watched.has(t.id)}
+                          name={t.name}
+                          onToggle={() => void watchlist.toggle(t.id, t.name)}
+                        />
                         <Link to={`/trading/${t.id}`}>
                           <Button $size="sm">Trade</Button>
                         </Link>
@@ -202,20 +269,32 @@ export default function Market() {
                 ))}
               </tbody>
             </StackedTable>
-            {tokens.data?.rows.length === 0 && <EmptyState>No reputation stocks found matching your criteria.</EmptyState>}
+            {tokens.data?.rows.length === 0 && (
+              <EmptyState>No reputation stocks found matching your criteria.</EmptyState>
+            )}
           </TableScroll>
         )}
         {tokens.data && tokens.data.total > PAGE_SIZE && (
           <Pager>
             <Muted>
-              {formatInteger((query.page - 1) * PAGE_SIZE + 1)}–{formatInteger(Math.min(query.page * PAGE_SIZE, tokens.data.total))} of{' '}
-              {formatInteger(tokens.data.total)}
+              {formatInteger((query.page - 1) * PAGE_SIZE + 1)}–
+              {formatInteger(Math.min(query.page * PAGE_SIZE, tokens.data.total))} of {formatInteger(tokens.data.total)}
             </Muted>
             <div style={{ display: 'flex', gap: 8 }}>
-              <Button $variant="outline" $size="sm" disabled={query.page <= 1} onClick={() => update({ page: query.page - 1 })}>
+              <Button
+                $variant="outline"
+                $size="sm"
+                disabled={query.page <= 1}
+                onClick={() => update({ page: query.page - 1 })}
+              >
                 Previous
               </Button>
-              <Button $variant="outline" $size="sm" disabled={query.page >= pages} onClick={() => update({ page: query.page + 1 })}>
+              <Button
+                $variant="outline"
+                $size="sm"
+                disabled={query.page >= pages}
+                onClick={() => update({ page: query.page + 1 })}
+              >
                 Next
               </Button>
             </div>

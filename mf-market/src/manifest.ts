@@ -2,5 +2,7 @@ import type { RemoteManifest } from '@repex/shared-ui';
 
 /** What this remote serves (the shell composes its routes and navigation from it). */
 export const manifest: RemoteManifest = {
-  routes: [{ path: '/market', module: './Market', title: 'Market', access: 'signed-in', nav: { label: 'Market', order: 2 } }],
+  routes: [
+    { path: '/market', module: './Market', title: 'Market', access: 'signed-in', nav: { label: 'Market', order: 2 } },
+  ],
 };

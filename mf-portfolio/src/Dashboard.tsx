@@ -1,9 +1,39 @@
 import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import {
-  Badge, Button, Card, CardGrid, Change, EmptyState, ErrorState, Muted, Page, PageTitle, PersonCell, SkeletonRows,
-  StackedTable, StatCard, TableScroll, Tabs, TabsContent, TabsList, TabsTrigger, comingSoon, formatChange, formatDate,
-  formatInteger, formatMoney, formatSignedMoney, formatPrice, formatTime, media, useAppStore, useMarketEvents, useQuery, WatchStar, useWatchlist,
+  Badge,
+  Button,
+  Card,
+  CardGrid,
+  Change,
+  EmptyState,
+  ErrorState,
+  Muted,
+  Page,
+  PageTitle,
+  PersonCell,
+  SkeletonRows,
+  StackedTable,
+  StatCard,
+  TableScroll,
+  Tabs,
+  TabsContent,
+  TabsList,
+  TabsTrigger,
+  comingSoon,
+  formatChange,
+  formatDate,
+  formatInteger,
+  formatMoney,
+  formatSignedMoney,
+  formatPrice,
+  formatTime,
+  media,
+  useAppStore,
+  useMarketEvents,
+  useQuery,
+  WatchStar,
+  useWatchlist,
 } from '@repex/shared-ui';
 import { loadDashboard, loadWatchlist } from './portfolio/data';
 
@@ -11,9 +41,10 @@ const Actions = styled.div`
   display: grid;
   grid-template-columns: repeat(4, minmax(0, 1fr));
   gap: 12px;
-  ${media.phone} { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+  ${media.phone} {
+    grid-template-columns: repeat(2, minmax(0, 1fr));
+  }
 `;
-
 
 /** Spec section 2, Investment Dashboard. */
 /** Buttons side by side inside a cell (the cell itself stays a table cell, so rows line up). */
@@ -31,10 +62,14 @@ export default function Dashboard() {
   // Reloaded once a star's change is stored, and live with the market.
   const watchlist = useQuery(loadWatchlist, [stars.saved]);
   // Current prices (so values and P&L) move when anyone trades.
-  useMarketEvents(null, () => {
-    data.reload();
-    watchlist.reload();
-  }, 500);
+  useMarketEvents(
+    null,
+    () => {
+      data.reload();
+      watchlist.reload();
+    },
+    500,
+  );
   const p = data.data?.summary;
 
   return (
@@ -49,14 +84,21 @@ export default function Dashboard() {
         </Card>
       )}
       <CardGrid>
-        <StatCard label="Total Portfolio Value" value={p && formatMoney(p.value)} hint={data.data && `Cash available: ${formatPrice(data.data.cash)}`} />
+        <StatCard
+          label="Total Portfolio Value"
+          value={p && formatMoney(p.value)}
+          hint={data.data && `Cash available: ${formatPrice(data.data.cash)}`}
+        />
         <StatCard label="Total Invested" value={p && formatMoney(p.invested)} />
         <StatCard
           label="Unrealized P&L"
           value={p && <Change $value={p.unrealized}>{formatSignedMoney(p.unrealized)}</Change>}
           hint={p && p.invested > 0 ? formatChange((p.unrealized / p.invested) * 100) : undefined}
         />
-        <StatCard label="Realized P&L" value={p && <Change $value={p.realized}>{formatSignedMoney(p.realized)}</Change>} />
+        <StatCard
+          label="Realized P&L"
+          value={p && <Change $value={p.realized}>{formatSignedMoney(p.realized)}</Change>}
+        />
       </CardGrid>
       <Actions>
         <Button onClick={() => navigate('/wallet?action=deposit')}>Deposit Funds</Button>
@@ -95,12 +137,26 @@ export default function Dashboard() {
                   {data.data?.positions.map((pos) => (
                     <tr key={pos.token_id} data-testid="holding-row">
                       <td className="full">
-                        <PersonCell name={pos.name} username={pos.username} avatarUrl={pos.avatar_url} verified={pos.verified} category={pos.category} />
+                        <PersonCell
+                          name={pos.name}
+                          username={pos.username}
+                          avatarUrl={pos.avatar_url}
+                          verified={pos.verified}
+                          category={pos.category}
+                        />
                       </td>
-                      <td className="num" data-label="Tokens">{formatInteger(pos.tokens)}</td>
-                      <td className="num" data-label="Avg">{formatPrice(pos.avg_price)}</td>
-                      <td className="num" data-label="Now">{formatPrice(pos.price)}</td>
-                      <td className="num" data-label="Value">{formatPrice(pos.value)}</td>
+                      <td className="num" data-label="Tokens">
+                        {formatInteger(pos.tokens)}
+                      </td>
+                      <td className="num" data-label="Avg">
+                        {formatPrice(pos.avg_price)}
+                      </td>
+                      <td className="num" data-label="Now">
+                        {formatPrice(pos.price)}
+                      </td>
+                      <td className="num" data-label="Value">
+                        {formatPrice(pos.value)}
+                      </td>
                       <td className="num" data-label="P&L">
                         <Change $value={pos.pnl}>
                           {formatSignedMoney(pos.pnl)} ({formatChange(pos.pnl_percent)})
@@ -111,7 +167,11 @@ export default function Dashboard() {
                           <Button $size="sm" onClick={() => navigate(`/trading/${pos.token_id}?side=buy`)}>
                             Buy
                           </Button>
-                          <Button $size="sm" $variant="outline" onClick={() => navigate(`/trading/${pos.token_id}?side=sell`)}>
+                          <Button
+                            $size="sm"
+                            $variant="outline"
+                            onClick={() => navigate(`/trading/${pos.token_id}?side=sell`)}
+                          >
                             Sell
                           </Button>
                         </RowButtons>
@@ -151,9 +211,15 @@ export default function Dashboard() {
                         <Badge $variant={t.type === 'buy' ? 'up' : 'down'}>{t.type === 'buy' ? 'Buy' : 'Sell'}</Badge>
                       </td>
                       <td>{t.name}</td>
-                      <td className="num" data-label="Tokens">{formatInteger(t.amount)}</td>
-                      <td className="num" data-label="Price">{formatPrice(t.price)}</td>
-                      <td className="num" data-label="Total">{formatPrice(t.total)}</td>
+                      <td className="num" data-label="Tokens">
+                        {formatInteger(t.amount)}
+                      </td>
+                      <td className="num" data-label="Price">
+                        {formatPrice(t.price)}
+                      </td>
+                      <td className="num" data-label="Total">
+                        {formatPrice(t.total)}
+                      </td>
                       <td>
                         {formatDate(t.created_at)} <Muted>{formatTime(t.created_at)}</Muted>
                       </td>
@@ -184,16 +250,27 @@ export default function Dashboard() {
                     {watchlist.data?.map((t) => (
                       <tr key={t.id} data-testid="watchlist-row">
                         <td className="full">
-                          <PersonCell name={t.name} username={t.username} avatarUrl={t.avatar_url} verified={t.verified} />
+                          <PersonCell
+                            name={t.name}
+                            username={t.username}
+                            avatarUrl={t.avatar_url}
+                            verified={t.verified}
+                          />
                         </td>
-                        <td className="num" data-label="Price">{formatPrice(t.price)}</td>
+                        <td className="num" data-label="Price">
+                          {formatPrice(t.price)}
+                        </td>
                         <td className="num" data-label="24h">
                           <Change $value={t.change_24h}>{formatChange(t.change_24h)}</Change>
                         </td>
                         <td>{t.category}</td>
                         <td>
                           <div style={{ display: 'flex', gap: 4, alignItems: 'center', justifyContent: 'flex-end' }}>
-                            <WatchStar on={stars.watched.has(t.id)} name={t.name} onToggle={() => void stars.toggle(t.id, t.name)} />
+                            <WatchStar
+                              on={stars.watched.has(t.id)}
+                              name={t.name}
+                              onToggle={() => void stars.toggle(t.id, t.name)}
+                            />
                             <Button $size="sm" onClick={() => navigate(`/trading/${t.id}`)}>
                               Trade
                             </Button>

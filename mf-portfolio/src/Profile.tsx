@@ -1,9 +1,33 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import {
-  Avatar, Badge, Button, Card, CardGrid, CardTitle, EmptyState, ErrorState, Muted, Page, Progress, Skeleton, StatCard,
-  Table, TableScroll, Tabs, TabsContent, TabsList, TabsTrigger, VerifiedBadge, formatDate, formatInteger,
-  formatMoney, formatPrice, media, useAppStore, useQuery,
+  Avatar,
+  Badge,
+  Button,
+  Card,
+  CardGrid,
+  CardTitle,
+  EmptyState,
+  ErrorState,
+  Muted,
+  Page,
+  Progress,
+  Skeleton,
+  StatCard,
+  Table,
+  TableScroll,
+  Tabs,
+  TabsContent,
+  TabsList,
+  TabsTrigger,
+  VerifiedBadge,
+  formatDate,
+  formatInteger,
+  formatMoney,
+  formatPrice,
+  media,
+  useAppStore,
+  useQuery,
 } from '@repex/shared-ui';
 import { loadProfile, type ProfileData } from './portfolio/profileData';
 import { EditProfileDialog, SettingsDialog, shareTradingPage } from './profile/ProfileDialogs';
@@ -13,7 +37,9 @@ const Cover = styled.div`
   height: 180px;
   border-radius: ${({ theme }) => theme.radius.lg};
   background: linear-gradient(120deg, #2b1f66 0%, #1b3a5c 50%, #0f4c5c 100%);
-  ${media.phone} { height: 120px; }
+  ${media.phone} {
+    height: 120px;
+  }
 `;
 const Identity = styled.div`
   display: flex;
@@ -22,12 +48,20 @@ const Identity = styled.div`
   margin-top: -56px;
   padding: 0 20px;
   flex-wrap: wrap;
-  > span { border: 4px solid ${({ theme }) => theme.colors.bg}; }
+  > span {
+    border: 4px solid ${({ theme }) => theme.colors.bg};
+  }
 `;
 const NameAndHandle = styled.div`
   flex: 1;
   min-width: 200px;
-  h1 { margin: 0; font-size: 26px; display: flex; align-items: center; gap: 8px; }
+  h1 {
+    margin: 0;
+    font-size: 26px;
+    display: flex;
+    align-items: center;
+    gap: 8px;
+  }
 `;
 const Buttons = styled.div`
   display: flex;
@@ -44,7 +78,9 @@ const TwoColumns = styled.div`
   display: grid;
   grid-template-columns: 1fr 1fr;
   gap: 16px;
-  ${media.tablet} { grid-template-columns: 1fr; }
+  ${media.tablet} {
+    grid-template-columns: 1fr;
+  }
 `;
 const Bars = styled.div`
   display: flex;
@@ -62,15 +98,26 @@ const Bar = styled.div`
   height: 100%;
   font-size: 11px;
   color: ${({ theme }) => theme.colors.muted};
-  .track { flex: 1; width: 100%; display: flex; align-items: flex-end; }
-  .fill { width: 100%; border-radius: 4px 4px 0 0; background: ${({ theme }) => theme.gradient}; }
+  .track {
+    flex: 1;
+    width: 100%;
+    display: flex;
+    align-items: flex-end;
+  }
+  .fill {
+    width: 100%;
+    border-radius: 4px 4px 0 0;
+    background: ${({ theme }) => theme.gradient};
+  }
 `;
 const StatRow = styled.div`
   display: flex;
   justify-content: space-between;
   padding: 8px 0;
   border-bottom: 1px solid ${({ theme }) => theme.colors.border};
-  &:last-child { border-bottom: 0; }
+  &:last-child {
+    border-bottom: 0;
+  }
 `;
 
 function Overview({ d }: { d: ProfileData }) {
@@ -98,9 +145,18 @@ function Overview({ d }: { d: ProfileData }) {
       </Card>
       <Card>
         <CardTitle>Social Impact</CardTitle>
-        <StatRow><span>Followers</span><strong>{formatInteger(d.profile.followers)}</strong></StatRow>
-        <StatRow><span>Following</span><strong>{formatInteger(d.profile.following)}</strong></StatRow>
-        <StatRow><span>Engagement Rate</span><strong>{d.profile.engagement_rate.toFixed(1)}%</strong></StatRow>
+        <StatRow>
+          <span>Followers</span>
+          <strong>{formatInteger(d.profile.followers)}</strong>
+        </StatRow>
+        <StatRow>
+          <span>Following</span>
+          <strong>{formatInteger(d.profile.following)}</strong>
+        </StatRow>
+        <StatRow>
+          <span>Engagement Rate</span>
+          <strong>{d.profile.engagement_rate.toFixed(1)}%</strong>
+        </StatRow>
       </Card>
       <Card style={{ gridColumn: '1 / -1' }}>
         <CardTitle>Recent Activity</CardTitle>
@@ -141,9 +197,17 @@ export default function Profile() {
   return (
     <Page data-remote="portfolio" data-build={__BUILD_ID__}>
       <div>
-        <Cover role="img" aria-label="Cover image" style={d?.profile.cover_url ? { background: `url(${d.profile.cover_url}) center/cover` } : undefined} />
+        <Cover
+          role="img"
+          aria-label="Cover image"
+          style={d?.profile.cover_url ? { background: `url(${d.profile.cover_url}) center/cover` } : undefined}
+        />
         <Identity>
-          {d ? <Avatar name={d.profile.full_name} src={d.profile.avatar_url} size={112} /> : <Skeleton $width="112px" $height="112px" />}
+          {d ? (
+            <Avatar name={d.profile.full_name} src={d.profile.avatar_url} size={112} />
+          ) : (
+            <Skeleton $width="112px" $height="112px" />
+          )}
           <NameAndHandle>
             <h1>
               {d?.profile.full_name ?? <Skeleton $width="200px" $height="28px" />}
@@ -152,16 +216,28 @@ export default function Profile() {
             {d && <Muted>@{d.profile.username}</Muted>}
           </NameAndHandle>
           <Buttons>
-            <Button $variant="outline" disabled={!d} onClick={() => setOpen('edit')}>Edit</Button>
-            <Button $variant="outline" disabled={!d} onClick={() => d && void shareTradingPage(d.token?.id, d.profile.full_name)}>Share</Button>
-            <Button $variant="outline" onClick={() => setOpen('settings')}>Settings</Button>
+            <Button $variant="outline" disabled={!d} onClick={() => setOpen('edit')}>
+              Edit
+            </Button>
+            <Button
+              $variant="outline"
+              disabled={!d}
+              onClick={() => d && void shareTradingPage(d.token?.id, d.profile.full_name)}
+            >
+              Share
+            </Button>
+            <Button $variant="outline" onClick={() => setOpen('settings')}>
+              Settings
+            </Button>
           </Buttons>
         </Identity>
         {d && <p style={{ margin: '12px 20px 0' }}>{d.profile.bio || <Muted>No bio yet.</Muted>}</p>}
         {d && (
           <Meta>
             {d.profile.location && <span>{d.profile.location}</span>}
-            <span>Joined {new Date(d.profile.created_at).toLocaleDateString('en-US', { month: 'long', year: 'numeric' })}</span>
+            <span>
+              Joined {new Date(d.profile.created_at).toLocaleDateString('en-US', { month: 'long', year: 'numeric' })}
+            </span>
           </Meta>
         )}
       </div>
@@ -199,7 +275,9 @@ export default function Profile() {
                 <tbody>
                   {d?.tokenTrades.map((tr) => (
                     <tr key={tr.id}>
-                      <td><Badge $variant={tr.type === 'buy' ? 'up' : 'down'}>{tr.type === 'buy' ? 'Buy' : 'Sell'}</Badge></td>
+                      <td>
+                        <Badge $variant={tr.type === 'buy' ? 'up' : 'down'}>{tr.type === 'buy' ? 'Buy' : 'Sell'}</Badge>
+                      </td>
                       <td className="num">{formatInteger(tr.amount)}</td>
                       <td className="num">{formatPrice(tr.price)}</td>
                       <td className="num">{formatPrice(tr.price * tr.amount)}</td>
@@ -234,14 +312,18 @@ export default function Profile() {
                   <div className="track">
                     <div className="fill" style={{ height: `${Math.min(100, h.score)}%` }} data-testid="history-bar" />
                   </div>
-                  <span>{new Date(`${h.month.slice(0, 10)}T00:00:00`).toLocaleDateString('en-US', { month: 'short' })}</span>
+                  <span>
+                    {new Date(`${h.month.slice(0, 10)}T00:00:00`).toLocaleDateString('en-US', { month: 'short' })}
+                  </span>
                 </Bar>
               ))}
             </Bars>
           </TabsContent>
         </Tabs>
       </Card>
-      {open === 'edit' && d && <EditProfileDialog profile={d.profile} onClose={() => setOpen(null)} onSaved={q.reload} />}
+      {open === 'edit' && d && (
+        <EditProfileDialog profile={d.profile} onClose={() => setOpen(null)} onSaved={q.reload} />
+      )}
       {open === 'settings' && <SettingsDialog onClose={() => setOpen(null)} />}
     </Page>
   );

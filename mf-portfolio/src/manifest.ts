@@ -3,7 +3,19 @@ import type { RemoteManifest } from '@repex/shared-ui';
 /** What this remote serves (the shell composes its routes and navigation from it). */
 export const manifest: RemoteManifest = {
   routes: [
-    { path: '/dashboard', module: './Dashboard', title: 'Dashboard', access: 'signed-in', nav: { label: 'Dashboard', order: 1 } },
-    { path: '/profile', module: './Profile', title: 'Profile', access: 'signed-in', nav: { label: 'Profile', order: 3 } },
+    {
+      path: '/dashboard',
+      module: './Dashboard',
+      title: 'Dashboard',
+      access: 'signed-in',
+      nav: { label: 'Dashboard', order: 1 },
+    },
+    {
+      path: '/profile',
+      module: './Profile',
+      title: 'Profile',
+      access: 'signed-in',
+      nav: { label: 'Profile', order: 3 },
+    },
   ],
 };

@@ -1,9 +1,37 @@
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import {
-  Avatar, Badge, Button, Card, CardGrid, CardTitle, Change, ErrorState, MARKET_TOKEN_COLUMNS, Muted, Page, Skeleton,
-  StatCard, Tabs, TabsContent, TabsList, TabsTrigger, VerifiedBadge, WatchStar, useWatchlist, formatChange, formatInteger, formatMoney,
-  formatPrice, media, supabase, unwrap, useAppStore, useMarketEvents, useQuery, type MarketToken,
+  Avatar,
+  Badge,
+  Button,
+  Card,
+  CardGrid,
+  CardTitle,
+  Change,
+  ErrorState,
+  MARKET_TOKEN_COLUMNS,
+  Muted,
+  Page,
+  Skeleton,
+  StatCard,
+  Tabs,
+  TabsContent,
+  TabsList,
+  TabsTrigger,
+  VerifiedBadge,
+  WatchStar,
+  useWatchlist,
+  formatChange,
+  formatInteger,
+  formatMoney,
+  formatPrice,
+  media,
+  supabase,
+  unwrap,
+  useAppStore,
+  useMarketEvents,
+  useQuery,
+  type MarketToken,
 } from '@repex/shared-ui';
 import { OpenOrders, type OpenOrder } from './trading/OpenOrders';
 import { OrderBook, type BookLevel } from './trading/OrderBook';
@@ -21,13 +49,25 @@ const Header = styled.div`
   align-items: center;
   gap: 16px;
   flex-wrap: wrap;
-  h1 { margin: 0; font-size: 26px; display: flex; align-items: center; gap: 8px; }
+  h1 {
+    margin: 0;
+    font-size: 26px;
+    display: flex;
+    align-items: center;
+    gap: 8px;
+  }
 `;
 const PriceBlock = styled.div`
   margin-left: auto;
   text-align: right;
-  strong { display: block; font-size: 28px; }
-  ${media.phone} { margin-left: 0; text-align: left; }
+  strong {
+    display: block;
+    font-size: 28px;
+  }
+  ${media.phone} {
+    margin-left: 0;
+    text-align: left;
+  }
 `;
 const Watching = styled(Muted)`
   display: block;
@@ -38,7 +78,9 @@ const Layout = styled.div`
   grid-template-columns: minmax(0, 1fr) 360px;
   gap: 16px;
   align-items: start;
-  ${media.tablet} { grid-template-columns: minmax(0, 1fr); }
+  ${media.tablet} {
+    grid-template-columns: minmax(0, 1fr);
+  }
 `;
 const Column = styled.div`
   display: flex;
@@ -51,8 +93,14 @@ const Info = styled.dl`
   display: grid;
   grid-template-columns: 1fr auto;
   gap: 10px;
-  dt { color: ${({ theme }) => theme.colors.muted}; }
-  dd { margin: 0; font-weight: 600; text-align: right; }
+  dt {
+    color: ${({ theme }) => theme.colors.muted};
+  }
+  dd {
+    margin: 0;
+    font-weight: 600;
+    text-align: right;
+  }
 `;
 
 interface Mine {
@@ -64,14 +112,22 @@ function useTrading(tokenId: string, userId: string | undefined) {
   const valid = UUID.test(tokenId);
   const token = useQuery(async () => {
     if (!valid) return null;
-    return unwrap(await supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS).eq('id', tokenId).maybeSingle()) as MarketToken | null;
+    return unwrap(
+      await supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS).eq('id', tokenId).maybeSingle(),
+    ) as MarketToken | null;
   }, [tokenId]);
   const history = useQuery(
-    async () => (valid ? (unwrap(await supabase().rpc('price_history', { p_token: tokenId, p_hours: 24 })) as PricePoint[]) : []),
+    async () =>
+      valid ? (unwrap(await supabase().rpc('price_history', { p_token: tokenId, p_hours: 24 })) as PricePoint[]) : [],
     [tokenId],
   );
   const book = useQuery(
-    async () => (valid ? (unwrap(await supabase().from('order_book').select('side, price, amount').eq('token_id', tokenId)) as BookLevel[]) : []),
+    async () =>
+      valid
+        ? (unwrap(
+            await supabase().from('order_book').select('side, price, amount').eq('token_id', tokenId),
+          ) as BookLevel[])
+        : [],
     [tokenId],
   );
   const tape = useQuery(
@@ -92,7 +148,12 @@ function useTrading(tokenId: string, userId: string | undefined) {
   const mine = useQuery(async (): Promise<Mine> => {
     const [cash, holding] = await Promise.all([
       supabase().from('cash_accounts').select('available').eq('user_id', userId!).maybeSingle(),
-      supabase().from('holdings').select('amount, reserved').eq('user_id', userId!).eq('token_id', tokenId).maybeSingle(),
+      supabase()
+        .from('holdings')
+        .select('amount, reserved')
+        .eq('user_id', userId!)
+        .eq('token_id', tokenId)
+        .maybeSingle(),
     ]);
     const c = unwrap(cash) as { available: number } | null;
     const h = unwrap(holding) as { amount: number; reserved: number } | null;
@@ -162,7 +223,13 @@ export default function Trading() {
           <h1>
             {t?.name ?? <Skeleton $width="200px" $height="28px" />}
             {t?.verified && <VerifiedBadge />}
-            {t && <WatchStar on={watchlist.watched.has(t.id)} name={t.name} onToggle={() => void watchlist.toggle(t.id, t.name)} />}
+            {t && (
+              <WatchStar
+                on={watchlist.watched.has(t.id)}
+                name={t.name}
+                onToggle={() => void watchlist.toggle(t.id, t.name)}
+              />
+            )}
           </h1>
           {t && (
             <Muted>
@@ -171,7 +238,9 @@ export default function Trading() {
           )}
         </div>
         <PriceBlock>
-          <strong data-testid="token-price">{t ? formatPrice(t.price) : <Skeleton $width="100px" $height="30px" />}</strong>
+          <strong data-testid="token-price">
+            {t ? formatPrice(t.price) : <Skeleton $width="100px" $height="30px" />}
+          </strong>
           {t && <Change $value={t.change_24h}>{formatChange(t.change_24h)} (24h)</Change>}
           {watchers !== undefined && <Watching data-testid="watchers">{formatInteger(watchers)} watching now</Watching>}
         </PriceBlock>

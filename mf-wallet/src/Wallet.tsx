@@ -2,8 +2,26 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import {
-  Button, Card, ErrorState, Muted, Page, PageTitle, Skeleton, Tabs, TabsContent, TabsList, TabsTrigger,
-  formatPrice, media, supabase, toast, unwrap, useAppStore, useMarketEvents, useQuery, useTableChanges,
+  Button,
+  Card,
+  ErrorState,
+  Muted,
+  Page,
+  PageTitle,
+  Skeleton,
+  Tabs,
+  TabsContent,
+  TabsList,
+  TabsTrigger,
+  formatPrice,
+  media,
+  supabase,
+  toast,
+  unwrap,
+  useAppStore,
+  useMarketEvents,
+  useQuery,
+  useTableChanges,
 } from '@repex/shared-ui';
 import { DepositDialog } from './wallet/DepositDialog';
 import { History, type Kind } from './wallet/History';
@@ -18,8 +36,17 @@ const Balance = styled(Card)`
   gap: 16px;
   flex-wrap: wrap;
   background: linear-gradient(135deg, rgba(124, 92, 255, 0.2), rgba(34, 211, 238, 0.1));
-  strong { display: block; font-size: 40px; letter-spacing: -0.02em; min-height: 52px; }
-  ${media.phone} { strong { font-size: 32px; } }
+  strong {
+    display: block;
+    font-size: 40px;
+    letter-spacing: -0.02em;
+    min-height: 52px;
+  }
+  ${media.phone} {
+    strong {
+      font-size: 32px;
+    }
+  }
 `;
 const Held = styled.div`
   display: flex;
@@ -39,10 +66,20 @@ export default function Wallet() {
   const [kind, setKind] = useState<Kind>('all');
 
   const cash = useQuery(
-    async () => unwrap(await supabase().from('cash_accounts').select('available, reserved, pending_withdrawal').eq('user_id', userId).maybeSingle()) as Cash | null,
+    async () =>
+      unwrap(
+        await supabase()
+          .from('cash_accounts')
+          .select('available, reserved, pending_withdrawal')
+          .eq('user_id', userId)
+          .maybeSingle(),
+      ) as Cash | null,
     [userId],
   );
-  const limits = useQuery(async () => unwrap(await supabase().from('exchange_settings').select('*').single()) as Limits, []);
+  const limits = useQuery(
+    async () => unwrap(await supabase().from('exchange_settings').select('*').single()) as Limits,
+    [],
+  );
   const history = useQuery(async () => {
     let query = supabase().from('wallet_history').select('*').order('position', { ascending: false }).limit(500);
     if (kind !== 'all') query = query.eq('type', kind);
@@ -57,15 +94,26 @@ export default function Wallet() {
   };
   useMarketEvents(null, reload, 500);
   // The provider's answer arrives later: say it when it does.
-  useTableChanges('wallet_transactions', `user_id=eq.${userId}`, (row) => {
-    reload();
-    const amount = formatPrice(Number(row.amount));
-    if (row.type === 'deposit' && row.status === 'completed') toast({ title: 'Deposit Completed', description: `${amount} is now available.` });
-    if (row.status === 'failed') {
-      toast({ title: row.type === 'deposit' ? 'Deposit Failed' : 'Withdrawal Failed', description: String(row.message ?? ''), variant: 'destructive' });
-    }
-    if (row.type === 'withdrawal' && row.status === 'completed') toast({ title: 'Withdrawal Completed', description: `${amount} was paid out.` });
-  }, 100);
+  useTableChanges(
+    'wallet_transactions',
+    `user_id=eq.${userId}`,
+    (row) => {
+      reload();
+      const amount = formatPrice(Number(row.amount));
+      if (row.type === 'deposit' && row.status === 'completed')
+        toast({ title: 'Deposit Completed', description: `${amount} is now available.` });
+      if (row.status === 'failed') {
+        toast({
+          title: row.type === 'deposit' ? 'Deposit Failed' : 'Withdrawal Failed',
+          description: String(row.message ?? ''),
+          variant: 'destructive',
+        });
+      }
+      if (row.type === 'withdrawal' && row.status === 'completed')
+        toast({ title: 'Withdrawal Completed', description: `${amount} was paid out.` });
+    },
+    100,
+  );
 
   const cancelWithdrawal = async (id: number) => {
     const { error } = await supabase().rpc('cancel_withdrawal', { p_id: id });
@@ -93,7 +141,9 @@ export default function Wallet() {
           )}
           <Held>
             {!!c?.reserved && <Muted>{formatPrice(c.reserved)} reserved for open orders</Muted>}
-            {!!c?.pending_withdrawal && <Muted data-testid="pending-withdrawal">{formatPrice(c.pending_withdrawal)} held for withdrawals</Muted>}
+            {!!c?.pending_withdrawal && (
+              <Muted data-testid="pending-withdrawal">{formatPrice(c.pending_withdrawal)} held for withdrawals</Muted>
+            )}
           </Held>
         </div>
         <div style={{ display: 'flex', gap: 8 }}>
@@ -117,8 +167,25 @@ export default function Wallet() {
           </TabsContent>
         </Tabs>
       </Card>
-      {open === 'deposit' && <DepositDialog limits={limits.data} onClose={() => { setOpen(null); reload(); }} />}
-      {open === 'withdraw' && <WithdrawDialog limits={limits.data} cash={c ?? undefined} onClose={() => { setOpen(null); reload(); }} />}
+      {open === 'deposit' && (
+        <DepositDialog
+          limits={limits.data}
+          onClose={() => {
+            setOpen(null);
+            reload();
+          }}
+        />
+      )}
+      {open === 'withdraw' && (
+        <WithdrawDialog
+          limits={limits.data}
+          cash={c ?? undefined}
+          onClose={() => {
+            setOpen(null);
+            reload();
+          }}
+        />
+      )}
     </Page>
   );
 }

@@ -2,5 +2,7 @@ import type { RemoteManifest } from '@repex/shared-ui';
 
 /** What this remote serves (the shell composes its routes and navigation from it). */
 export const manifest: RemoteManifest = {
-  routes: [{ path: '/wallet', module: './Wallet', title: 'Wallet', access: 'signed-in', nav: { label: 'Wallet', order: 4 } }],
+  routes: [
+    { path: '/wallet', module: './Wallet', title: 'Wallet', access: 'signed-in', nav: { label: 'Wallet', order: 4 } },
+  ],
 };

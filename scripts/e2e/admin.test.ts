@@ -25,12 +25,17 @@ const db = <T>(sql: string, params: unknown[] = []) => app.backend.db.query<T>(s
 async function fundedUser(username: string, cash: number): Promise<Page> {
   const page = await (await app.newContext()).newPage();
   await signUp(page, app, { username, email: `${username}@e2e.repx.dev`, password: 'e2e-pass-1' });
-  await db(`select private.record_deposit(id, $2) from auth.users where email = $1`, [`${username}@e2e.repx.dev`, cash]);
+  await db(`select private.record_deposit(id, $2) from auth.users where email = $1`, [
+    `${username}@e2e.repx.dev`,
+    cash,
+  ]);
   return page;
 }
 
 test('the admin changes the fee to 1.5%: the order panel shows it live and the next trade charges it; audited', async () => {
-  const [sarah] = await db<{ id: string; price: string }>(`select id, price from market_tokens where username = 'sarahchen'`);
+  const [sarah] = await db<{ id: string; price: string }>(
+    `select id, price from market_tokens where username = 'sarahchen'`,
+  );
   const trader = await fundedUser('fee_watcher', 5000);
   await trader.goto(`${app.url}/trading/${sarah!.id}`);
   await trader.getByText('Fee (2%)').waitFor();
@@ -45,16 +50,26 @@ test('the admin changes the fee to 1.5%: the order panel shows it live and the n
   // The open order panel follows the setting without a reload.
   await trader.getByText(`Fee (${feePercent(150)})`).waitFor();
   await trader.locator('#order-amount').fill('7');
-  const [ask] = await db<{ price: string }>(`select min(price) as price from order_book where token_id = $1 and side = 'sell'`, [sarah!.id]);
-  expect(await trader.getByTestId('order-fee').innerText()).toBe(formatPrice(orderCost(Number(sarah!.price), 7, 150).fee));
+  const [ask] = await db<{ price: string }>(
+    `select min(price) as price from order_book where token_id = $1 and side = 'sell'`,
+    [sarah!.id],
+  );
+  expect(await trader.getByTestId('order-fee').innerText()).toBe(
+    formatPrice(orderCost(Number(sarah!.price), 7, 150).fee),
+  );
   await placeOrder(trader, { side: 'Buy', type: 'Market', amount: 7 });
   await expect(toastText(trader)).resolves.toMatchObject({ title: 'Order Filled' });
   const [trade] = await db<{ buyer_fee: string; fee_bps: number }>(
-    `select t.buyer_fee, t.fee_bps from trades t join auth.users u on u.id = t.buyer_id where u.email = 'fee_watcher@e2e.repx.dev'`);
+    `select t.buyer_fee, t.fee_bps from trades t join auth.users u on u.id = t.buyer_id where u.email = 'fee_watcher@e2e.repx.dev'`,
+  );
   expect(trade).toEqual({ buyer_fee: String(orderCost(Number(ask!.price), 7, 150).fee.toFixed(2)), fee_bps: 150 });
 
   await admin.getByRole('tab', { name: 'Audit Log' }).click();
-  await admin.getByTestId('audit-row').filter({ hasText: 'settings.update' }).filter({ hasText: 'Launch promotion.' }).waitFor();
+  await admin
+    .getByTestId('audit-row')
+    .filter({ hasText: 'settings.update' })
+    .filter({ hasText: 'Launch promotion.' })
+    .waitFor();
   await db('update exchange_settings set fee_bps = 200');
 });
 
@@ -65,8 +80,12 @@ test('the admin suspends an account: its open browser is signed out on its next 
   await user.getByText('with your $1,000.00').waitFor();
   await placeOrder(user, { side: 'Buy', type: 'Limit', amount: 3, price: '10.00' });
   await expect(toastText(user)).resolves.toMatchObject({ title: 'Order Placed' });
-  const bookHas = async () => (await db<{ n: string }>(
-    `select count(*) as n from orders o join auth.users u on u.id = o.user_id where u.email = 'soon_suspended@e2e.repx.dev' and o.status = 'open'`))[0]!.n;
+  const bookHas = async () =>
+    (
+      await db<{ n: string }>(
+        `select count(*) as n from orders o join auth.users u on u.id = o.user_id where u.email = 'soon_suspended@e2e.repx.dev' and o.status = 'open'`,
+      )
+    )[0]!.n;
   expect(Number(await bookHas())).toBe(1);
 
   await admin.reload(); // the new account signed up after the admin's list was loaded
@@ -92,14 +111,19 @@ test('the revenue report exports a CSV whose total is the sum of trade fees to t
   await admin.getByLabel('Group by').selectOption('token');
   await admin.getByTestId('revenue-row').first().waitFor();
   await admin.screenshot({ path: path.join(SCREENSHOTS, 'admin-revenue-1280.png'), fullPage: true });
-  const [download] = await Promise.all([admin.waitForEvent('download'), admin.getByRole('button', { name: 'Export Report' }).click()]);
+  const [download] = await Promise.all([
+    admin.waitForEvent('download'),
+    admin.getByRole('button', { name: 'Export Report' }).click(),
+  ]);
   const file = await download.path();
   const text = (await import('node:fs')).readFileSync(file!, 'utf8');
   expect(text.startsWith('\uFEFF')).toBe(true); // UTF-8 with a byte-order mark, as spreadsheets expect
   const lines = text.slice(1).trimEnd().split('\r\n');
   expect(lines[0]).toBe('Token,Trades,Volume (USD),Fee revenue (USD)');
   const total = lines[lines.length - 1]!.split(',');
-  const [fees] = await db<{ s: string; n: string }>('select sum(buyer_fee + seller_fee) as s, count(*) as n from trades');
+  const [fees] = await db<{ s: string; n: string }>(
+    'select sum(buyer_fee + seller_fee) as s, count(*) as n from trades',
+  );
   expect(total[0]).toBe('Total');
   expect(Number(total[1])).toBe(Number(fees!.n));
   expect(total[3]).toBe(Number(fees!.s).toFixed(2));
@@ -109,18 +133,27 @@ test('two accounts wash-trade a token; the admin finds the alert and confirms it
   const emails = ['washer_one@e2e.repx.dev', 'washer_two@e2e.repx.dev'];
   for (const [i, email] of emails.entries()) await fundedUser(email.split('@')[0]!, 2000 + i);
   // A token of their own with an empty book, so they only meet each other.
-  const [token] = await db<{ id: string }>(`insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
+  const [token] = await db<{
+    id: string;
+  }>(`insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
     values ('Wash Co', 'washco', 'Business Leader', 50, 1000, 10) returning id`);
   await db(`select private.issue_tokens($1, id, 100) from auth.users where email = $2`, [token!.id, emails[0]]);
   // Orders placed as each account would place them (place_order reads the caller from the JWT claims).
-  const as = (email: string, sql: string, params: unknown[]) => app.backend.db.transaction(async (tx) => {
-    await tx.query(`select set_config('request.jwt.claim.sub', (select id::text from auth.users where email = $1), true)`, [email]);
-    return tx.query(sql, params);
-  });
+  const as = (email: string, sql: string, params: unknown[]) =>
+    app.backend.db.transaction(async (tx) => {
+      await tx.query(
+        `select set_config('request.jwt.claim.sub', (select id::text from auth.users where email = $1), true)`,
+        [email],
+      );
+      return tx.query(sql, params);
+    });
   const placeOrderAs = (email: string, side: string, type: string, amount: number, price: number | null) =>
     as(email, 'select public.place_order($1, $2, $3, $4, $5)', [token!.id, side, type, amount, price]);
   for (let i = 0; i < 2; i++) {
-    for (const [from, to] of [[emails[0]!, emails[1]!], [emails[1]!, emails[0]!]]) {
+    for (const [from, to] of [
+      [emails[0]!, emails[1]!],
+      [emails[1]!, emails[0]!],
+    ]) {
       await placeOrderAs(from, 'sell', 'limit', 5, 10);
       await placeOrderAs(to, 'buy', 'market', 5, null);
     }
@@ -129,18 +162,31 @@ test('two accounts wash-trade a token; the admin finds the alert and confirms it
   await admin.getByRole('tab', { name: 'Fraud Detection' }).click();
   await admin.getByRole('button', { name: 'Scan now' }).click();
   await expect(toastText(admin)).resolves.toMatchObject({ title: 'Scan Complete' });
-  const alert = admin.locator('[data-testid="alert-row"][data-rule="wash_trading"]').filter({ hasText: '@washer_one' }).filter({ hasText: '@washer_two' });
+  const alert = admin
+    .locator('[data-testid="alert-row"][data-rule="wash_trading"]')
+    .filter({ hasText: '@washer_one' })
+    .filter({ hasText: '@washer_two' });
   await alert.waitFor();
   await admin.screenshot({ path: path.join(SCREENSHOTS, 'admin-fraud-1280.png'), fullPage: true });
   await alert.getByRole('button', { name: 'Confirm' }).click();
   const dialog = admin.getByRole('dialog', { name: 'Confirm wash trading alert' });
   await dialog.locator('#alert-note').fill('One person behind both accounts.');
   await dialog.getByRole('button', { name: 'Confirm' }).click();
-  await expect(toastText(admin)).resolves.toMatchObject({ title: 'Alert Confirmed', description: '2 account(s) suspended.' });
-  const statuses = await db<{ status: string }>(`select p.status from profiles p join auth.users u on u.id = p.id where u.email = any($1)`, [emails]);
+  await expect(toastText(admin)).resolves.toMatchObject({
+    title: 'Alert Confirmed',
+    description: '2 account(s) suspended.',
+  });
+  const statuses = await db<{ status: string }>(
+    `select p.status from profiles p join auth.users u on u.id = p.id where u.email = any($1)`,
+    [emails],
+  );
   expect(statuses.map((s) => s.status)).toEqual(['suspended', 'suspended']);
   await admin.getByRole('tab', { name: 'Audit Log' }).click();
-  await admin.getByTestId('audit-row').filter({ hasText: 'alert.confirmed' }).filter({ hasText: 'One person behind both accounts.' }).waitFor();
+  await admin
+    .getByTestId('audit-row')
+    .filter({ hasText: 'alert.confirmed' })
+    .filter({ hasText: 'One person behind both accounts.' })
+    .waitFor();
 });
 
 test('the admin area has the logo and a way back, and fits a phone: no tab scrolls the page sideways', async () => {
@@ -157,6 +203,9 @@ test('the admin area has the logo and a way back, and fits a phone: no tab scrol
     await phone.waitForTimeout(300);
     const [scroll, width] = await phone.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
     expect({ tab, sideways: scroll > width }).toEqual({ tab, sideways: false });
-    await phone.screenshot({ path: path.join(SCREENSHOTS, `admin-${tab.toLowerCase().replace(/ /g, '-')}-390.png`), fullPage: true });
+    await phone.screenshot({
+      path: path.join(SCREENSHOTS, `admin-${tab.toLowerCase().replace(/ /g, '-')}-390.png`),
+      fullPage: true,
+    });
   }
 });

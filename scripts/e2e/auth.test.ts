@@ -31,7 +31,8 @@ test('sign-up validates, creates the account and leads to / and on to the dashbo
   await page.goto(`${app.url}/auth`);
   await page.getByRole('tab', { name: 'Sign Up' }).click();
   await page.getByRole('button', { name: 'Create Account' }).click();
-  for (const msg of ['Username is required.', 'Email is required.', 'Password is required.']) await page.getByText(msg).waitFor();
+  for (const msg of ['Username is required.', 'Email is required.', 'Password is required.'])
+    await page.getByText(msg).waitFor();
   await page.fill('#signup-username', 'e2e_newcomer');
   await page.fill('#signup-email', 'not-an-email');
   await page.fill('#signup-password', '12345');
@@ -62,7 +63,11 @@ test('sign-up validates, creates the account and leads to / and on to the dashbo
   await again.fill('#signup-email', 'newcomer@e2e.repx.dev');
   await again.fill('#signup-password', 'newcomer-pass');
   await again.getByRole('button', { name: 'Create Account' }).click();
-  await expect(toastText(again)).resolves.toEqual({ title: 'Sign up Failed', description: 'User already registered', variant: 'destructive' });
+  await expect(toastText(again)).resolves.toEqual({
+    title: 'Sign up Failed',
+    description: 'User already registered',
+    variant: 'destructive',
+  });
   expect(again.url()).toMatch(/\/auth$/);
   await page.context().close();
   await again.context().close();
@@ -74,7 +79,11 @@ test('sign-in: a wrong password stays on the page with the error; the right one 
   await page.fill('#signin-email', DEMO_ACCOUNTS.user.email);
   await page.fill('#signin-password', 'wrong-password');
   await page.click('form[aria-label="Sign In"] button[type=submit]');
-  await expect(toastText(page)).resolves.toEqual({ title: 'Sign in Failed', description: 'Invalid login credentials', variant: 'destructive' });
+  await expect(toastText(page)).resolves.toEqual({
+    title: 'Sign in Failed',
+    description: 'Invalid login credentials',
+    variant: 'destructive',
+  });
   expect(page.url()).toMatch(/\/auth$/);
 
   await page.fill('#signin-password', DEMO_ACCOUNTS.user.password);
@@ -91,7 +100,11 @@ test('sign-in: a wrong password stays on the page with the error; the right one 
 
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await page.waitForURL('**/auth');
-  await expect(toastText(page)).resolves.toEqual({ title: 'Signed Out', description: 'You have been successfully signed out.', variant: 'default' });
+  await expect(toastText(page)).resolves.toEqual({
+    title: 'Signed Out',
+    description: 'You have been successfully signed out.',
+    variant: 'default',
+  });
   await page.goto(`${app.url}/dashboard`);
   await page.waitForURL('**/auth');
   await page.context().close();
@@ -149,10 +162,18 @@ test('admin sign-in: an admin reaches the admin dashboard and signs out to the a
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL('**/nra/login/profile');
   await page.locator('[data-remote="admin"]').first().waitFor();
-  await expect(toastText(page)).resolves.toEqual({ title: 'Admin Sign In Successful!', description: 'Welcome to the Admin Dashboard.', variant: 'default' });
+  await expect(toastText(page)).resolves.toEqual({
+    title: 'Admin Sign In Successful!',
+    description: 'Welcome to the Admin Dashboard.',
+    variant: 'default',
+  });
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await page.waitForURL('**/auth/nra');
-  await expect(toastText(page)).resolves.toEqual({ title: 'Admin Signed Out', description: 'You have been successfully signed out.', variant: 'default' });
+  await expect(toastText(page)).resolves.toEqual({
+    title: 'Admin Signed Out',
+    description: 'You have been successfully signed out.',
+    variant: 'default',
+  });
   await page.context().close();
 });
 
@@ -192,7 +213,11 @@ test('admin sign-in as a non-admin: Access Denied, signed out, and the admin cod
   await bad.fill('#admin-email', DEMO_ACCOUNTS.admin.email);
   await bad.fill('#admin-password', 'wrong-password');
   await bad.getByRole('button', { name: 'Sign In' }).click();
-  await expect(toastText(bad)).resolves.toEqual({ title: 'Sign in Failed', description: 'Invalid login credentials', variant: 'destructive' });
+  await expect(toastText(bad)).resolves.toEqual({
+    title: 'Sign in Failed',
+    description: 'Invalid login credentials',
+    variant: 'destructive',
+  });
   await page.context().close();
   await bad.context().close();
 });

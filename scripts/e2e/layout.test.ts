@@ -21,7 +21,11 @@ async function fits(page: Page, screen: string, action?: string) {
   expect({ screen, width, sideways: scroll > width }).toEqual({ screen, width, sideways: false });
   if (!action) return;
   const box = await page.getByRole('button', { name: action, exact: true }).first().boundingBox();
-  expect({ screen, action, inView: !!box && box.x >= 0 && box.x + box.width <= width }).toEqual({ screen, action, inView: true });
+  expect({ screen, action, inView: !!box && box.x >= 0 && box.x + box.width <= width }).toEqual({
+    screen,
+    action,
+    inView: true,
+  });
 }
 
 for (const width of [1280, 390]) {
@@ -52,15 +56,19 @@ for (const width of [1280, 390]) {
   });
 }
 
-test('the order panel\'s figures for a buy and a sell are what the trade that follows charges and pays', async () => {
+test("the order panel's figures for a buy and a sell are what the trade that follows charges and pays", async () => {
   // A token with a known book: an ask and a bid at its price.
-  const [token] = await db<{ id: string }>(`insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
+  const [token] = await db<{
+    id: string;
+  }>(`insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
     values ('Figure Check', 'figurecheck', 'Designer', 50, 10000, 12.35) returning id`);
   const [maker] = await db<{ id: string }>(`select id from auth.users where email = 'sarah.chen@people.repx.dev'`);
   await db('select private.issue_tokens($1, $2, 100)', [token!.id, maker!.id]);
   await db(`select private.rest_order($1, $2, 'sell', 12.35, 50)`, [maker!.id, token!.id]);
   await db(`select private.rest_order($1, $2, 'buy', 12.35, 50)`, [maker!.id, token!.id]);
-  const [{ fee_bps: bps }] = (await db<{ fee_bps: number }>('select fee_bps from exchange_settings')) as [{ fee_bps: number }];
+  const [{ fee_bps: bps }] = (await db<{ fee_bps: number }>('select fee_bps from exchange_settings')) as [
+    { fee_bps: number },
+  ];
 
   const page = await (await app.newContext()).newPage();
   await signUp(page, app, { username: 'figure_checker', email: 'figures@e2e.repx.dev', password: 'figures-1' });
@@ -73,7 +81,10 @@ test('the order panel\'s figures for a buy and a sell are what the trade that fo
   expect(shownTotal).toBe(formatPrice(orderCost(12.35, 7, bps).total));
   await placeOrder(page, { side: 'Buy', type: 'Market', amount: 7 });
   await expect(toastText(page)).resolves.toMatchObject({ title: 'Order Filled' });
-  const [bought] = await db<{ cost: string }>(`select round(price * amount, 2) + buyer_fee as cost from trades where token_id = $1`, [token!.id]);
+  const [bought] = await db<{ cost: string }>(
+    `select round(price * amount, 2) + buyer_fee as cost from trades where token_id = $1`,
+    [token!.id],
+  );
   expect(formatPrice(Number(bought!.cost))).toBe(shownTotal);
 
   await page.getByTestId('your-balance').filter({ hasText: '7 tokens' }).waitFor();
@@ -86,6 +97,8 @@ test('the order panel\'s figures for a buy and a sell are what the trade that fo
   await expect(toastText(page)).resolves.toMatchObject({ title: 'Order Filled' });
   const [sold] = await db<{ proceeds: string }>(
     `select round(t.price * t.amount, 2) - t.seller_fee as proceeds from trades t join auth.users u on u.id = t.seller_id
-      where t.token_id = $1 and u.email = 'figures@e2e.repx.dev'`, [token!.id]);
+      where t.token_id = $1 and u.email = 'figures@e2e.repx.dev'`,
+    [token!.id],
+  );
   expect(formatPrice(Number(sold!.proceeds))).toBe(shownProceeds);
 });

@@ -22,7 +22,10 @@ async function shootBoth(page: Page, step: string) {
 }
 
 /** A real 1x1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const money = async (page: Page, testId: string) => page.getByTestId(testId).innerText();
 
@@ -38,7 +41,10 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await deposit.locator('#deposit-card').fill('4242 4242 4242 4242');
   await shootBoth(page, '1-deposit');
   await deposit.getByRole('button', { name: 'Deposit', exact: true }).click();
-  await expect(toastText(page)).resolves.toMatchObject({ title: 'Deposit Pending', description: '$1,000.00 from Card •••• 4242 is being confirmed.' });
+  await expect(toastText(page)).resolves.toMatchObject({
+    title: 'Deposit Pending',
+    description: '$1,000.00 from Card •••• 4242 is being confirmed.',
+  });
   await page.getByTestId('available-balance').filter({ hasText: '$1,000.00' }).waitFor();
   await page.getByTestId('toast').filter({ hasText: 'Deposit Completed' }).waitFor();
 
@@ -46,7 +52,10 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await page.getByRole('button', { name: 'Deposit', exact: true }).click();
   await page.locator('#deposit-amount').fill('50');
   await page.locator('#deposit-card').fill('4000 0000 0000 0002');
-  await page.getByRole('dialog', { name: 'Deposit Funds' }).getByRole('button', { name: 'Deposit', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: 'Deposit Funds' })
+    .getByRole('button', { name: 'Deposit', exact: true })
+    .click();
   await page.getByTestId('wallet-row').filter({ hasText: 'Your card was declined.' }).waitFor();
   expect(await money(page, 'available-balance')).toBe('$1,000.00');
 
@@ -70,7 +79,9 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await page.getByRole('button', { name: 'Remove Sarah Chen from watchlist' }).click();
   await page.getByText('Your watchlist is empty. Star a token on the market to follow it here.').waitFor();
   const [cash] = await app.backend.db.query<{ available: string }>(
-    `select available from cash_accounts c join auth.users u on u.id = c.user_id where u.email = $1`, [me.email]);
+    `select available from cash_accounts c join auth.users u on u.id = c.user_id where u.email = $1`,
+    [me.email],
+  );
   await page.goto(`${app.url}/wallet`);
   const rows = page.getByTestId('wallet-row');
   await rows.filter({ hasText: '10 Sarah Chen at $' }).waitFor();
@@ -84,8 +95,14 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await withdraw.locator('#withdraw-account').fill('000123456789');
   await withdraw.locator('#withdraw-amount').fill('100');
   await withdraw.getByRole('button', { name: 'Withdraw', exact: true }).click();
-  await expect(toastText(page)).resolves.toMatchObject({ title: 'Withdrawal Requested', description: '$100.00 to Checking •••• 6789 is held until it is paid out.' });
-  await page.getByTestId('available-balance').filter({ hasText: formatPrice(Number(cash!.available) - 100) }).waitFor();
+  await expect(toastText(page)).resolves.toMatchObject({
+    title: 'Withdrawal Requested',
+    description: '$100.00 to Checking •••• 6789 is held until it is paid out.',
+  });
+  await page
+    .getByTestId('available-balance')
+    .filter({ hasText: formatPrice(Number(cash!.available) - 100) })
+    .waitFor();
   await page.getByTestId('pending-withdrawal').filter({ hasText: '$100.00 held for withdrawals' }).waitFor();
   await rows.filter({ hasText: 'Checking •••• 6789' }).filter({ hasText: 'Pending' }).waitFor();
   await shootBoth(page, '3-wallet');
@@ -98,7 +115,9 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await edit.locator('#edit-bio').fill('Type designer and illustrator.');
   await edit.locator('#edit-location').fill('Lisbon, Portugal');
   // A file that is not an image is refused with the storage server's words; an image is taken.
-  await edit.locator('#edit-avatar').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not an image') });
+  await edit
+    .locator('#edit-avatar')
+    .setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not an image') });
   await edit.getByText('Avatar: mime type image/png is not supported').waitFor();
   await edit.locator('#edit-avatar').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
   await edit.locator('img[src*="/storage/v1/object/public/avatars/"]').waitFor();
@@ -136,7 +155,10 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await approve.getByText('https://x.com/novalee').waitFor();
   await shootBoth(admin, '6-approve');
   await approve.getByRole('button', { name: 'Approve and issue' }).click();
-  await expect(toastText(admin)).resolves.toMatchObject({ title: 'Token Issued', description: 'Nova Lee is on the market now.' });
+  await expect(toastText(admin)).resolves.toMatchObject({
+    title: 'Token Issued',
+    description: 'Nova Lee is on the market now.',
+  });
   await row.getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });
 
   // The applicant sees it live, and the token is on the market at once.
@@ -164,6 +186,10 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
 
   // Every admin decision is in the audit log.
   await admin.getByRole('tab', { name: 'Audit Log' }).click();
-  await admin.getByTestId('audit-row').filter({ hasText: 'application.approve' }).filter({ hasText: `@${me.username}` }).waitFor();
+  await admin
+    .getByTestId('audit-row')
+    .filter({ hasText: 'application.approve' })
+    .filter({ hasText: `@${me.username}` })
+    .waitFor();
   await shootBoth(admin, '8-audit');
 });

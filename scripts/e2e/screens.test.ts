@@ -34,16 +34,28 @@ async function go(route: string, remote: string) {
 
 test('market: figures from the database, search, filter, sort in the URL, empty text', async () => {
   await go('/market', 'market');
-  const s = await one<{ total_market_cap: string; volume_24h: string; active_tokens: string; total_traders: string }>('select * from market_summary');
+  const s = await one<{ total_market_cap: string; volume_24h: string; active_tokens: string; total_traders: string }>(
+    'select * from market_summary',
+  );
   await rows('market-row').first().waitFor();
   expect(await stat('Total Market Cap')).toBe(formatMoney(Number(s.total_market_cap)));
   expect(await stat('24h Volume')).toBe(formatMoney(Number(s.volume_24h)));
   expect(await stat('Active Tokens')).toBe(formatInteger(Number(s.active_tokens)));
   expect(await stat('Total Traders')).toBe(formatInteger(Number(s.total_traders)));
   const headers = await page.locator('table[aria-label="Reputation tokens"] th').allInnerTexts();
-  expect(headers.slice(0, 7)).toEqual(['Person', 'Reputation', 'Price', '24h Change', 'Market Cap', 'Volume', 'Holders']);
+  expect(headers.slice(0, 7)).toEqual([
+    'Person',
+    'Reputation',
+    'Price',
+    '24h Change',
+    'Market Cap',
+    'Volume',
+    'Holders',
+  ]);
 
-  const byCap = (await app.backend.db.query<{ name: string }>('select name from market_tokens order by market_cap desc, id')).map((r) => r.name);
+  const byCap = (
+    await app.backend.db.query<{ name: string }>('select name from market_tokens order by market_cap desc, id')
+  ).map((r) => r.name);
   await expect(rows('market-row').count()).resolves.toBe(6);
   for (const [i, name] of byCap.entries()) await expect(rows('market-row').nth(i).innerText()).resolves.toContain(name);
   await shoot('market');
@@ -73,9 +85,15 @@ test('market: figures from the database, search, filter, sort in the URL, empty 
   await page.getByLabel('Sort by').selectOption('price.asc');
   await page.waitForURL(/sort=price\.asc/);
   const cheapest = await one<{ name: string }>('select name from market_tokens order by price asc limit 1');
-  await page.waitForFunction((n) => document.querySelector('[data-testid=market-row]')?.textContent?.includes(n), cheapest.name);
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid=market-row]')?.textContent?.includes(n),
+    cheapest.name,
+  );
   await page.reload(); // the URL keeps the sort
-  await page.waitForFunction((n) => document.querySelector('[data-testid=market-row]')?.textContent?.includes(n), cheapest.name);
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid=market-row]')?.textContent?.includes(n),
+    cheapest.name,
+  );
   await expect(page.getByLabel('Sort by').inputValue()).resolves.toBe('price.asc');
 
   await page.getByRole('button', { name: 'Advanced Filters' }).click();
@@ -83,11 +101,19 @@ test('market: figures from the database, search, filter, sort in the URL, empty 
 });
 
 test('trading: the token of the URL, its book, tape and info, and every order-panel rule', async () => {
-  const t = await one<{ id: string; price: string; market_cap: string; holders: string; total_supply: string; available_supply: string }>(
-    `select * from market_tokens where username = 'sarahchen'`,
-  );
+  const t = await one<{
+    id: string;
+    price: string;
+    market_cap: string;
+    holders: string;
+    total_supply: string;
+    available_supply: string;
+  }>(`select * from market_tokens where username = 'sarahchen'`);
   await go('/market', 'market');
-  await page.locator('[data-testid=market-row]', { hasText: 'Sarah Chen' }).getByRole('button', { name: 'Trade' }).click();
+  await page
+    .locator('[data-testid=market-row]', { hasText: 'Sarah Chen' })
+    .getByRole('button', { name: 'Trade' })
+    .click();
   await page.waitForURL(`**/trading/${t.id}`);
   await page.getByTestId('token-price').filter({ hasText: '$' }).waitFor();
   expect(await page.getByTestId('token-price').innerText()).toBe(formatPrice(Number(t.price)));
@@ -111,8 +137,12 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   const amount = page.locator('#order-amount');
   const total = () => page.getByTestId('order-total').innerText();
   const price = Number(t.price);
-  await expect(page.getByRole('button', { name: 'Buy', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
-  await expect(page.getByRole('button', { name: 'Market', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
+  await expect(page.getByRole('button', { name: 'Buy', exact: true }).getAttribute('aria-pressed')).resolves.toBe(
+    'true',
+  );
+  await expect(page.getByRole('button', { name: 'Market', exact: true }).getAttribute('aria-pressed')).resolves.toBe(
+    'true',
+  );
   await expect(amount.inputValue()).resolves.toBe('100');
   // The fee is the exchange's setting, computed as the database computes it.
   const { fee_bps: feeBps } = await one<{ fee_bps: number }>('select fee_bps from exchange_settings');
@@ -155,7 +185,9 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   await page.getByRole('button', { name: 'Place Sell Order' }).click();
   // Nothing is sent before the confirmation, which repeats value, fee and what the seller receives.
   const confirm = page.getByRole('region', { name: 'Confirm order' });
-  await expect(confirm.innerText()).resolves.toMatch(/Sell 100 Sarah Chen tokens at \$40\.50 or better: value \$4,050\.00, fee \$81\.00, you receive \$3,969\.00/);
+  await expect(confirm.innerText()).resolves.toMatch(
+    /Sell 100 Sarah Chen tokens at \$40\.50 or better: value \$4,050\.00, fee \$81\.00, you receive \$3,969\.00/,
+  );
   await confirm.getByRole('button', { name: 'Back' }).click();
   await page.getByRole('button', { name: 'Place Sell Order' }).waitFor();
 
@@ -186,9 +218,18 @@ test('dashboard: portfolio, holdings with Buy and Sell, transactions, watchlist'
   await page.getByRole('tab', { name: 'Transactions' }).click();
   const count = await one<{ n: string }>(
     `select count(*) as n from trades t join tokens k on k.id = t.token_id join auth.users u on u.id in (t.buyer_id, t.seller_id)
-     where u.email = $1 and k.owner_id is distinct from u.id`, [DEMO_ACCOUNTS.user.email]);
+     where u.email = $1 and k.owner_id is distinct from u.id`,
+    [DEMO_ACCOUNTS.user.email],
+  );
   await expect(rows('transaction-row').count()).resolves.toBe(Number(count.n));
-  expect(await page.locator('table[aria-label="Transactions"] th').allInnerTexts()).toEqual(['Type', 'Person', 'Tokens', 'Price', 'Total', 'Date & Time']);
+  expect(await page.locator('table[aria-label="Transactions"] th').allInnerTexts()).toEqual([
+    'Type',
+    'Person',
+    'Tokens',
+    'Price',
+    'Total',
+    'Date & Time',
+  ]);
 
   await page.getByRole('tab', { name: 'Watchlist' }).click();
   await expect(rows('watchlist-row').count()).resolves.toBe(3);
@@ -197,14 +238,18 @@ test('dashboard: portfolio, holdings with Buy and Sell, transactions, watchlist'
   await rows('holding-row').filter({ hasText: 'Sarah Chen' }).getByRole('button', { name: 'Sell' }).click();
   await page.waitForURL(/\/trading\/.+\?side=sell/);
   await page.locator('#order-amount').waitFor();
-  await expect(page.getByRole('button', { name: 'Sell', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
+  await expect(page.getByRole('button', { name: 'Sell', exact: true }).getAttribute('aria-pressed')).resolves.toBe(
+    'true',
+  );
 });
 
 test('profile: the user, their token, tabs and reputation history', async () => {
   await go('/profile', 'portfolio');
   await page.getByRole('heading', { name: 'Alex Rivera' }).waitFor();
   await page.getByText('@alexrivera').first().waitFor();
-  const token = await one<{ reputation_score: string; price: string; market_cap: string }>(`select * from market_tokens where username = 'alexrivera'`);
+  const token = await one<{ reputation_score: string; price: string; market_cap: string }>(
+    `select * from market_tokens where username = 'alexrivera'`,
+  );
   expect(await stat('Token Price')).toBe(formatPrice(Number(token.price)));
   expect(await stat('Market Cap')).toBe(formatMoney(Number(token.market_cap)));
   expect(await stat('Followers')).toBe('98,500');
@@ -234,14 +279,23 @@ test('wallet: balance and history from the database', async () => {
     [DEMO_ACCOUNTS.user.email],
   );
   await expect(rows('wallet-row').count()).resolves.toBe(Number(n.n));
-  expect(await page.locator('table[aria-label="Transaction History"] th').allInnerTexts()).toEqual(['Type', 'Amount', 'Date', 'Status', 'Balance']);
+  expect(await page.locator('table[aria-label="Transaction History"] th').allInnerTexts()).toEqual([
+    'Type',
+    'Amount',
+    'Date',
+    'Status',
+    'Balance',
+  ]);
   // Newest first: the balance after the last movement is the balance.
   expect(await rows('wallet-row').first().locator('td').last().innerText()).toBe('$2,450.00');
   await shoot('wallet');
   // Profit & Loss: the database's figures for the demo user, and a chart of them.
   await page.getByRole('tab', { name: 'Profit & Loss' }).click();
   const pnl = await app.backend.db.transaction(async (tx) => {
-    await tx.query(`select set_config('request.jwt.claim.sub', (select id::text from auth.users where email = $1), true)`, [DEMO_ACCOUNTS.user.email]);
+    await tx.query(
+      `select set_config('request.jwt.claim.sub', (select id::text from auth.users where email = $1), true)`,
+      [DEMO_ACCOUNTS.user.email],
+    );
     return (await tx.query<{ realized: string; unrealized: string }>('select realized, unrealized from my_pnl(1)'))[0]!;
   });
   await page.getByTestId('pnl-chart').waitFor();
@@ -271,7 +325,9 @@ test('admin dashboard: figures from the database and its four tabs', async () =>
   const users = await one<{ n: string }>(`select count(*) as n from profiles where role <> 'system'`);
   await admin.getByTestId('stat-Total Users').filter({ hasText: /\d/ }).waitFor();
   expect(await admin.getByTestId('stat-Total Users').innerText()).toBe(formatInteger(Number(users.n)));
-  const revenue = await one<{ r: string }>(`select coalesce(sum(buyer_fee + seller_fee), 0) as r from trades where created_at > now() - interval '24 hours'`);
+  const revenue = await one<{ r: string }>(
+    `select coalesce(sum(buyer_fee + seller_fee), 0) as r from trades where created_at > now() - interval '24 hours'`,
+  );
   expect(await admin.getByTestId('stat-Revenue (24h)').innerText()).toBe(formatMoney(Number(revenue.r)));
   await expect(admin.getByTestId('admin-user-row').count()).resolves.toBe(Number(users.n));
   for (const tab of ['User Management', 'Fraud Detection', 'Revenue Reports', 'System Settings']) {

@@ -44,7 +44,12 @@ test('the landing page of section 2, at desktop and phone width, within its Java
         bodies.push(r.body().then((b) => zlib.gzipSync(b).length));
         // What really crosses the wire: the build's precompressed brotli copy.
         encodings.add(r.headers()['content-encoding']);
-        wire.push(r.request().sizes().then((z) => z.responseBodySize));
+        wire.push(
+          r
+            .request()
+            .sizes()
+            .then((z) => z.responseBodySize),
+        );
       }
     };
     page.on('response', measure);
@@ -52,8 +57,11 @@ test('the landing page of section 2, at desktop and phone width, within its Java
     page.off('response', measure);
     const gzipped = (await Promise.all(bodies)).reduce((a, b) => a + b, 0);
     expect(gzipped / 1024).toBeLessThanOrEqual(170);
-    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toMatch(/The Future of\s+Reputation Trading/);
-    for (const figure of ['12,450+', '$2.4M', '8,920', '94.2%']) await page.getByText(figure, { exact: true }).waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toMatch(
+      /The Future of\s+Reputation Trading/,
+    );
+    for (const figure of ['12,450+', '$2.4M', '8,920', '94.2%'])
+      await page.getByText(figure, { exact: true }).waitFor();
     for (const label of ['Active Traders', 'Total Volume', 'Reputation Tokens', 'Success Rate']) {
       await page.getByText(label, { exact: true }).waitFor();
     }
@@ -61,7 +69,9 @@ test('the landing page of section 2, at desktop and phone width, within its Java
     await page.screenshot({ path: path.join(SCREENSHOTS, `landing-${width}.png`), fullPage: true });
     const sent = (await Promise.all(wire)).reduce((a, b) => a + b, 0);
     expect([...encodings]).toEqual(['br']);
-    console.log(`landing page at ${width}px: ${(gzipped / 1024).toFixed(1)} KB of gzipped JavaScript (budget 170 KB); ${(sent / 1024).toFixed(1)} KB sent as brotli`);
+    console.log(
+      `landing page at ${width}px: ${(gzipped / 1024).toFixed(1)} KB of gzipped JavaScript (budget 170 KB); ${(sent / 1024).toFixed(1)} KB sent as brotli`,
+    );
     for (const button of ['Get Started', 'Explore Market', 'Start Trading Now']) {
       await page.goto(app.url);
       await page.getByRole('button', { name: button }).click();
@@ -110,7 +120,9 @@ test('a stopped remote shows an error with Retry while the rest works; Retry rec
   try {
     await page.getByRole('link', { name: 'Wallet' }).click();
     await page.getByTestId('remote-error').waitFor();
-    await expect(page.getByTestId('remote-error').innerText()).resolves.toMatch(/The Wallet screen could not be loaded/);
+    await expect(page.getByTestId('remote-error').innerText()).resolves.toMatch(
+      /The Wallet screen could not be loaded/,
+    );
     await page.screenshot({ path: path.join(SCREENSHOTS, 'remote-down.png') });
     // Navigation and other remotes keep working.
     await page.getByRole('link', { name: 'Market' }).click();
@@ -133,7 +145,9 @@ test('a remote down at start-up: its links and pages are missing, said so with R
   try {
     await page.goto(`${app.url}/wallet`); // a fresh start: the shell reads every remote's routes.json
     await page.getByTestId('remote-error').waitFor();
-    await expect(page.getByTestId('remote-error').innerText()).resolves.toMatch(/This page could not be loaded[\s\S]*wallet/);
+    await expect(page.getByTestId('remote-error').innerText()).resolves.toMatch(
+      /This page could not be loaded[\s\S]*wallet/,
+    );
     await expect(page.getByRole('link', { name: 'Wallet' }).count()).resolves.toBe(0);
     await page.getByRole('link', { name: 'Market' }).click(); // the rest works
     await page.locator('[data-remote="market"]').first().waitFor();

@@ -105,7 +105,9 @@ test('an open order can be cancelled from the trading screen; a refused order sa
   await placeOrder(page, { side: 'Buy', type: 'Limit', amount: 1000, price: '30.00' });
   await expect(toastText(page)).resolves.toEqual({
     title: 'Order Failed',
-    description: expect.stringMatching(/^Insufficient funds: this order needs \$30,600\.00 \(value \+ 2% fee\) and you have \$[\d,]+\.\d\d available\.$/),
+    description: expect.stringMatching(
+      /^Insufficient funds: this order needs \$30,600\.00 \(value \+ 2% fee\) and you have \$[\d,]+\.\d\d available\.$/,
+    ),
     variant: 'destructive',
   });
   await page.close();

@@ -1,6 +1,5 @@
 import { REMOTES, REMOTE_NAMES, SHELL, type RemoteName } from '../webpack/packages';
 
-
 export interface StackPorts {
   shell: number;
   supabase: number;

@@ -18,6 +18,9 @@ export function precompress(dir: string): void {
     if (!COMPRESSIBLE.test(entry.name)) continue;
     const body = fs.readFileSync(file);
     fs.writeFileSync(`${file}.gz`, zlib.gzipSync(body, { level: 9 }));
-    fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    fs.writeFileSync(
+      `${file}.br`,
+      zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    );
   }
 }

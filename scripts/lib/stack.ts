@@ -20,7 +20,10 @@ export async function startFrontends(ports: StackPorts, anonKey?: string): Promi
   const remotes = {} as Record<RemoteName, RunningServer | null>;
   const startRemote = async (name: RemoteName, dir?: string) => {
     await remotes[name]?.close();
-    remotes[name] = await serveStatic({ dir: dir ?? path.join(ROOT, REMOTES[name].dir, 'dist'), port: ports.remotes[name] });
+    remotes[name] = await serveStatic({
+      dir: dir ?? path.join(ROOT, REMOTES[name].dir, 'dist'),
+      port: ports.remotes[name],
+    });
   };
   const stopRemote = async (name: RemoteName) => {
     await remotes[name]?.close();

@@ -32,14 +32,21 @@ export function serveStatic(opts: StaticServerOptions): Promise<RunningServer> {
     gzip: true,
     setHeaders(res, pathname) {
       res.setHeader('Access-Control-Allow-Origin', '*');
-      res.setHeader('Cache-Control', MUTABLE.test(pathname) || opts.spa ? 'no-cache' : 'public, max-age=31536000, immutable');
+      res.setHeader(
+        'Cache-Control',
+        MUTABLE.test(pathname) || opts.spa ? 'no-cache' : 'public, max-age=31536000, immutable',
+      );
     },
   });
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     const doc = opts.documents?.[path];
     if (doc) {
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*' });
+      res.writeHead(200, {
+        'Content-Type': 'application/json',
+        'Cache-Control': 'no-store',
+        'Access-Control-Allow-Origin': '*',
+      });
       res.end(JSON.stringify(doc()));
       return;
     }

@@ -44,9 +44,7 @@ function base(dir: string, opts: BuildOptions, entry: Configuration['entry']): C
     performance: { hints: false },
     infrastructureLogging: { level: 'error' },
     stats: 'errors-warnings',
-    plugins: [
-      new webpack.DefinePlugin({ __BUILD_ID__: JSON.stringify(opts.buildId ?? new Date().toISOString()) }),
-    ],
+    plugins: [new webpack.DefinePlugin({ __BUILD_ID__: JSON.stringify(opts.buildId ?? new Date().toISOString()) })],
   };
 }
 
@@ -86,9 +84,15 @@ export function remoteConfig(name: RemoteName, opts: BuildOptions): Configuratio
     {
       apply(compiler: Compiler) {
         compiler.hooks.thisCompilation.tap('RemoteRoutes', (compilation) => {
-          compilation.hooks.processAssets.tap({ name: 'RemoteRoutes', stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
-            compilation.emitAsset(ROUTES_FILE, new compiler.webpack.sources.RawSource(`${JSON.stringify(remote.manifest, null, 2)}\n`));
-          });
+          compilation.hooks.processAssets.tap(
+            { name: 'RemoteRoutes', stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+            () => {
+              compilation.emitAsset(
+                ROUTES_FILE,
+                new compiler.webpack.sources.RawSource(`${JSON.stringify(remote.manifest, null, 2)}\n`),
+              );
+            },
+          );
         });
       },
     },

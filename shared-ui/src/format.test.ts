@@ -1,4 +1,12 @@
-import { formatChange, formatInteger, formatMoney, formatNumber, formatPrice, formatSignedMoney, formatTokens } from './format';
+import {
+  formatChange,
+  formatInteger,
+  formatMoney,
+  formatNumber,
+  formatPrice,
+  formatSignedMoney,
+  formatTokens,
+} from './format';
 
 describe('formatNumber (spec section 9)', () => {
   it.each([
@@ -62,13 +70,23 @@ describe('formatPrice and formatChange', () => {
 
 describe('formatSignedMoney', () => {
   it('signs gains, keeps the minus of losses, no sign on zero', () => {
-    expect([1234, 12.5, -30, 0, 0.001].map(formatSignedMoney)).toEqual(['+$1K', '+$12.50', '-$30.00', '$0.00', '$0.00']);
+    expect([1234, 12.5, -30, 0, 0.001].map(formatSignedMoney)).toEqual([
+      '+$1K',
+      '+$12.50',
+      '-$30.00',
+      '$0.00',
+      '$0.00',
+    ]);
   });
 });
 
 describe('formatTokens', () => {
   it('says one token and many tokens', () => {
-    expect([formatTokens(1, 'Sarah Chen'), formatTokens(20, 'Sarah Chen'), formatTokens(1500), formatTokens(0)])
-      .toEqual(['1 Sarah Chen token', '20 Sarah Chen tokens', '1,500 tokens', '0 tokens']);
+    expect([
+      formatTokens(1, 'Sarah Chen'),
+      formatTokens(20, 'Sarah Chen'),
+      formatTokens(1500),
+      formatTokens(0),
+    ]).toEqual(['1 Sarah Chen token', '20 Sarah Chen tokens', '1,500 tokens', '0 tokens']);
   });
 });

@@ -19,7 +19,14 @@ export { Dialog, DialogActions, Field, FormError } from './primitives/Dialog';
 export { EmptyState, ErrorState, CenteredStatus, Page, PageTitle, Muted, Change } from './primitives/States';
 export { signOutWithToast } from './signOut';
 export { useQuery, unwrap, type QueryState } from './data/useQuery';
-export { MARKET_TOKEN_COLUMNS, type MarketToken, type MyTrade, type PnlPoint, type Position, type Profile } from './data/types';
+export {
+  MARKET_TOKEN_COLUMNS,
+  type MarketToken,
+  type MyTrade,
+  type PnlPoint,
+  type Position,
+  type Profile,
+} from './data/types';
 export { PersonCell } from './primitives/PersonCell';
 export { SkeletonRows } from './primitives/SkeletonRows';
 export { DataTable } from './primitives/DataTable';
@@ -28,4 +35,9 @@ export { toCsv, downloadCsv, type CsvValue } from './csv';
 export { Logo } from './primitives/Logo';
 export { useWatchlist } from './data/useWatchlist';
 export { WatchStar } from './primitives/WatchStar';
-export { parseRemoteManifest, type RemoteManifest, type RemoteRoute, type RouteAccess } from './contracts/remoteManifest';
+export {
+  parseRemoteManifest,
+  type RemoteManifest,
+  type RemoteRoute,
+  type RouteAccess,
+} from './contracts/remoteManifest';

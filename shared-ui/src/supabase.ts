@@ -37,9 +37,16 @@ export function loadSupabase(): Promise<SupabaseClient> {
 const signOutWhenSessionEnded: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
   if (response.status === 401 && client) {
-    const body = (await response.clone().json().catch(() => null)) as { details?: unknown } | null;
+    const body = (await response
+      .clone()
+      .json()
+      .catch(() => null)) as { details?: unknown } | null;
     if (body?.details === 'session_not_found') {
-      toast({ title: 'Session Ended', description: 'Your session has ended. Please sign in again.', variant: 'destructive' });
+      toast({
+        title: 'Session Ended',
+        description: 'Your session has ended. Please sign in again.',
+        variant: 'destructive',
+      });
       void client.auth.signOut({ scope: 'local' });
     }
   }

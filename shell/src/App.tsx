@@ -29,16 +29,27 @@ function AppRoutes({ composed }: { composed: ComposedRoutes }) {
     <Routes>
       <Route element={<AppLayout composed={composed} />}>
         <Route path="/" element={<Landing />} />
-        <Route path="/auth" element={<SignedOutOnly><AuthPage /></SignedOutOnly>} />
+        <Route
+          path="/auth"
+          element={
+            <SignedOutOnly>
+              <AuthPage />
+            </SignedOutOnly>
+          }
+        />
         <Route path="/auth/nra" element={<AdminSignIn />} />
         <Route path="/nra/login" element={<ToAdminSignIn />} />
-        {composed.routes.filter((r) => r.access === 'admin').map((r) => (
-          <Route key={r.path} path={r.path} element={<AdminGuard>{screen(r)}</AdminGuard>} />
-        ))}
-        <Route element={<RequireAuth />}>
-          {composed.routes.filter((r) => r.access === 'signed-in').map((r) => (
-            <Route key={r.path} path={r.path} element={screen(r)} />
+        {composed.routes
+          .filter((r) => r.access === 'admin')
+          .map((r) => (
+            <Route key={r.path} path={r.path} element={<AdminGuard>{screen(r)}</AdminGuard>} />
           ))}
+        <Route element={<RequireAuth />}>
+          {composed.routes
+            .filter((r) => r.access === 'signed-in')
+            .map((r) => (
+              <Route key={r.path} path={r.path} element={screen(r)} />
+            ))}
         </Route>
         <Route path="*" element={<NotFound unavailable={composed.unavailable} />} />
       </Route>

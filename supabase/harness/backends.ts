@@ -30,7 +30,13 @@ export async function dropDatabase(url: string): Promise<void> {
 /** A backend on a fresh database of the PostgreSQL server, dropped when the backend closes. */
 async function startOnPostgres(extra: BackendOptions = {}): Promise<Backend> {
   const url = await createDatabase();
-  const backend = await startBackend({ port: 0, databaseUrl: url, jwtSecret: DEMO_JWT_SECRET, rateLimits: NO_RATE_LIMITS, ...extra });
+  const backend = await startBackend({
+    port: 0,
+    databaseUrl: url,
+    jwtSecret: DEMO_JWT_SECRET,
+    rateLimits: NO_RATE_LIMITS,
+    ...extra,
+  });
   return {
     ...backend,
     close: async () => {
@@ -44,13 +50,17 @@ async function startOnPostgres(extra: BackendOptions = {}): Promise<Backend> {
  * The engines every integration test runs on: both by default (a PostgreSQL server must answer
  * at TEST_DATABASE_URL or 127.0.0.1:5432); TEST_ENGINES=pglite narrows it on a machine without one.
  */
-export const ENGINES: Engine[] = process.env.TEST_ENGINES ? (process.env.TEST_ENGINES.split(',') as Engine[]) : ['pglite', 'postgres'];
+export const ENGINES: Engine[] = process.env.TEST_ENGINES
+  ? (process.env.TEST_ENGINES.split(',') as Engine[])
+  : ['pglite', 'postgres'];
 
 /**
  * The suites sign up and in far more often than people do, so auth rate limits are off here
  * (rate-limit.test.ts tests the real ones). Integration tests sign their clients with the CLI's demo keys (helpers/clients), so they ask for its secret. */
 export function backendFor(name: Engine, extra: BackendOptions = {}): () => Promise<Backend> {
-  return name === 'pglite' ? () => startBackend({ port: 0, jwtSecret: DEMO_JWT_SECRET, rateLimits: NO_RATE_LIMITS, ...extra }) : () => startOnPostgres(extra);
+  return name === 'pglite'
+    ? () => startBackend({ port: 0, jwtSecret: DEMO_JWT_SECRET, rateLimits: NO_RATE_LIMITS, ...extra })
+    : () => startOnPostgres(extra);
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `ms`. */

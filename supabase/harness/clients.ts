@@ -12,7 +12,12 @@ export const ADMIN = DEMO_ACCOUNTS.admin;
  * An unmodified supabase-js client, as a browser tab would have (Node 20 needs the ws transport);
  * `vsn` picks Realtime's serializer (supabase-js's default when unset).
  */
-export function client(url: string, key = ANON_KEY, headers: Record<string, string> = {}, vsn?: '1.0.0' | '2.0.0'): SupabaseClient {
+export function client(
+  url: string,
+  key = ANON_KEY,
+  headers: Record<string, string> = {},
+  vsn?: '1.0.0' | '2.0.0',
+): SupabaseClient {
   return createClient(url, key, {
     auth: { persistSession: false, autoRefreshToken: false },
     global: { headers },
@@ -21,7 +26,11 @@ export function client(url: string, key = ANON_KEY, headers: Record<string, stri
 }
 
 /** A user (the demo user unless told), signed in, with Realtime authorized as them: a channel member. */
-export async function realtimeMember(url: string, vsn?: '1.0.0' | '2.0.0', creds: { email: string; password: string } = DEMO): Promise<SupabaseClient> {
+export async function realtimeMember(
+  url: string,
+  vsn?: '1.0.0' | '2.0.0',
+  creds: { email: string; password: string } = DEMO,
+): Promise<SupabaseClient> {
   const c = client(url, ANON_KEY, {}, vsn);
   const { error } = await c.auth.signInWithPassword(creds);
   if (error) throw error;
@@ -38,11 +47,18 @@ export async function signedIn(url: string, creds: { email: string; password: st
 
 let counter = 0;
 /** Signs up a fresh user (auto-confirmed) and returns the signed-in client. */
-export async function newUser(url: string, prefix = 'user'): Promise<{ client: SupabaseClient; id: string; email: string }> {
+export async function newUser(
+  url: string,
+  prefix = 'user',
+): Promise<{ client: SupabaseClient; id: string; email: string }> {
   const c = client(url);
   const n = `${prefix}${Date.now().toString(36)}${counter++}`;
   const email = `${n}@test.repx.dev`;
-  const { data, error } = await c.auth.signUp({ email, password: 'password-123', options: { data: { username: n, full_name: n } } });
+  const { data, error } = await c.auth.signUp({
+    email,
+    password: 'password-123',
+    options: { data: { username: n, full_name: n } },
+  });
   if (error || !data.user) throw new Error(`sign-up failed: ${error?.message}`);
   return { client: c, id: data.user.id, email };
 }

@@ -20,7 +20,11 @@ export function rng(seed: number): () => number {
  * Refusals with a clear 4xx message are normal trading (not enough cash, empty book); anything
  * else is a failure.
  */
-export async function randomOrders(client: SupabaseClient, tokens: string[], opts: { count: number; seed: number; until?: () => boolean }): Promise<LoadResult> {
+export async function randomOrders(
+  client: SupabaseClient,
+  tokens: string[],
+  opts: { count: number; seed: number; until?: () => boolean },
+): Promise<LoadResult> {
   const random = rng(opts.seed);
   const result: LoadResult = { acknowledged: [], refused: 0, failures: [] };
   for (let i = 0; i < opts.count && !(opts.until?.() ?? false); i++) {

@@ -21,27 +21,45 @@ export async function freshToken(backend: Backend, supply = 10_000): Promise<str
 }
 
 /** A signed-up user funded through the ledger (deposits are not yet a user feature). */
-export async function trader(backend: Backend, opts: { cash?: number; token?: string; tokens?: number } = {}): Promise<Trader> {
+export async function trader(
+  backend: Backend,
+  opts: { cash?: number; token?: string; tokens?: number } = {},
+): Promise<Trader> {
   const user = await newUser(backend.url, 'trader');
   if (opts.cash) await backend.db.query('select private.record_deposit($1, $2)', [user.id, opts.cash]);
-  if (opts.token && opts.tokens) await backend.db.query('select private.issue_tokens($1, $2, $3)', [opts.token, user.id, opts.tokens]);
+  if (opts.token && opts.tokens)
+    await backend.db.query('select private.issue_tokens($1, $2, $3)', [opts.token, user.id, opts.tokens]);
   return { client: user.client, id: user.id };
 }
 
 export async function cash(backend: Backend, userId: string): Promise<{ available: number; reserved: number }> {
-  const [row] = await backend.db.query<{ available: string; reserved: string }>('select available, reserved from cash_accounts where user_id = $1', [userId]);
+  const [row] = await backend.db.query<{ available: string; reserved: string }>(
+    'select available, reserved from cash_accounts where user_id = $1',
+    [userId],
+  );
   return { available: Number(row!.available), reserved: Number(row!.reserved) };
 }
 
-export async function holding(backend: Backend, userId: string, token: string): Promise<{ amount: number; reserved: number }> {
+export async function holding(
+  backend: Backend,
+  userId: string,
+  token: string,
+): Promise<{ amount: number; reserved: number }> {
   const [row] = await backend.db.query<{ amount: string; reserved: string }>(
-    'select amount, reserved from holdings where user_id = $1 and token_id = $2', [userId, token]);
+    'select amount, reserved from holdings where user_id = $1 and token_id = $2',
+    [userId, token],
+  );
   return { amount: Number(row?.amount ?? 0), reserved: Number(row?.reserved ?? 0) };
 }
 
-export async function book(backend: Backend, token: string): Promise<{ side: string; price: number; amount: number }[]> {
+export async function book(
+  backend: Backend,
+  token: string,
+): Promise<{ side: string; price: number; amount: number }[]> {
   const rows = await backend.db.query<{ side: string; price: string; amount: string }>(
-    'select side, price, amount from order_book where token_id = $1 order by side, price', [token]);
+    'select side, price, amount from order_book where token_id = $1 order by side, price',
+    [token],
+  );
   return rows.map((r) => ({ side: r.side, price: Number(r.price), amount: Number(r.amount) }));
 }
 
@@ -59,7 +77,9 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
         where w.user_id = c.user_id and w.type = 'withdrawal' and w.status in ('pending', 'processing'))`)) {
     problems.push(`funds held for withdrawals of ${r.user_id} do not match its pending withdrawals`);
   }
-  for (const r of await q(`select t.username from tokens t where (select coalesce(sum(amount), 0) from holdings h where h.token_id = t.id) > t.total_supply`)) {
+  for (const r of await q(
+    `select t.username from tokens t where (select coalesce(sum(amount), 0) from holdings h where h.token_id = t.id) > t.total_supply`,
+  )) {
     problems.push(`more ${r.username} tokens held than issued`);
   }
   for (const r of await q(`select c.user_id from cash_accounts c where c.reserved <>
@@ -96,7 +116,9 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
   // (after the scheduled slide, and in its transaction, so both see one now()).
   const stale = await backend.db.transaction(async (tx) => {
     await tx.query('select private.slide_token_stats()');
-    return tx.query<{ username: string }>(`select t.username from tokens t join private.token_stats s on s.token_id = t.id
+    return tx.query<{
+      username: string;
+    }>(`select t.username from tokens t join private.token_stats s on s.token_id = t.id
       left join lateral (select price from trades where token_id = t.id order by created_at desc, id desc limit 1) last on true
       left join lateral (select price from trades where token_id = t.id and created_at <= now() - interval '24 hours'
                          order by created_at desc, id desc limit 1) day_ago on true

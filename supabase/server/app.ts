@@ -37,7 +37,9 @@ export async function createApp(opts: AppOptions) {
       .then((fresh) => {
         catalog = fresh;
       })
-      .catch((error: unknown) => opts.log?.(`error schema reload: ${error instanceof Error ? error.message : String(error)}`));
+      .catch((error: unknown) =>
+        opts.log?.(`error schema reload: ${error instanceof Error ? error.message : String(error)}`),
+      );
   });
   const passwords = new PasswordHasher();
   const auth = authRoutes(opts.db, settings, passwords, opts.rateLimits ?? DEFAULT_RATE_LIMITS);
@@ -47,10 +49,17 @@ export async function createApp(opts: AppOptions) {
   /** The gateway's check: every request carries a valid project key (anon or service_role). */
   async function checkApiKey(req: http.IncomingMessage, url: URL): Promise<void> {
     const key = (req.headers.apikey as string | undefined) ?? url.searchParams.get('apikey') ?? undefined;
-    if (!key) throw new HttpError(401, { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' });
+    if (!key)
+      throw new HttpError(401, {
+        message: 'No API key found in request',
+        hint: 'No `apikey` request header or url param was found.',
+      });
     const verified = await keys.verify(key);
     if (!verified.ok || !API_ROLES.has(verified.claims.role) || verified.claims.role === 'authenticated') {
-      throw new HttpError(401, { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' });
+      throw new HttpError(401, {
+        message: 'Invalid API key',
+        hint: 'Double check your Supabase `anon` or `service_role` API key.',
+      });
     }
   }
 
@@ -65,7 +74,9 @@ export async function createApp(opts: AppOptions) {
         verified.reason === 'expired'
           ? { code: 'PGRST303', details: null, hint: null, message: 'JWT expired' }
           : { code: 'PGRST301', details: null, hint: null, message: 'JWT could not be decoded or verified' },
-        { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${verified.reason === 'expired' ? 'JWT expired' : 'JWT invalid'}"` },
+        {
+          'WWW-Authenticate': `Bearer error="invalid_token", error_description="${verified.reason === 'expired' ? 'JWT expired' : 'JWT invalid'}"`,
+        },
       );
     }
     if (!API_ROLES.has(verified.claims.role)) {
@@ -81,12 +92,14 @@ export async function createApp(opts: AppOptions) {
     if (url.pathname.startsWith('/realtime/v1/api/broadcast')) return httpBroadcast(req, res, url);
     const m = /^\/(auth|rest|storage)\/v1(\/.*)?$/.exec(url.pathname);
     if (!m) {
-      if (url.pathname === '/' || url.pathname === '/health') return sendJson(res, 200, { status: 'ok', database: opts.db.kind });
+      if (url.pathname === '/' || url.pathname === '/health')
+        return sendJson(res, 200, { status: 'ok', database: opts.db.kind });
       throw new HttpError(404, { message: `No route ${url.pathname}` });
     }
     const path = m[2] ?? '/';
     // A public image is fetched by an <img>, with no API key, as from Supabase's storage CDN.
-    if (m[1] === 'storage' && storage.isPublicRead(req.method, path)) return storage.handle(req, res, path, { role: 'anon', claims: { role: 'anon' } });
+    if (m[1] === 'storage' && storage.isPublicRead(req.method, path))
+      return storage.handle(req, res, path, { role: 'anon', claims: { role: 'anon' } });
     await checkApiKey(req, url);
     if (m[1] === 'auth') return auth(req, res, path, url);
     if (m[1] === 'storage') return storage.handle(req, res, path, await identify(req));
@@ -102,8 +115,17 @@ export async function createApp(opts: AppOptions) {
     const messages: { topic: string; event: string; payload: unknown; private?: boolean }[] = [];
     const one = /^\/realtime\/v1\/api\/broadcast\/([^/]+)\/events\/([^/]+)$/.exec(url.pathname);
     const body = await readJson(req);
-    if (one) messages.push({ topic: decodeURIComponent(one[1]!), event: decodeURIComponent(one[2]!), payload: body, private: url.searchParams.get('private') === 'true' });
-    else if (url.pathname === '/realtime/v1/api/broadcast' && Array.isArray((body as { messages?: unknown })?.messages)) {
+    if (one)
+      messages.push({
+        topic: decodeURIComponent(one[1]!),
+        event: decodeURIComponent(one[2]!),
+        payload: body,
+        private: url.searchParams.get('private') === 'true',
+      });
+    else if (
+      url.pathname === '/realtime/v1/api/broadcast' &&
+      Array.isArray((body as { messages?: unknown })?.messages)
+    ) {
       messages.push(...(body as { messages: typeof messages }).messages);
     } else {
       throw new HttpError(400, { message: 'Expected /api/broadcast/<topic>/events/<event> or a body of messages.' });
@@ -111,7 +133,9 @@ export async function createApp(opts: AppOptions) {
     if (who.role === 'anon') throw new HttpError(401, { message: 'Sign in to broadcast.' });
     for (const m of messages) {
       if (m.private && !(await mayUseTopic(opts.db, who.claims as Claims, m.topic, 'write'))) {
-        throw new HttpError(403, { message: `Unauthorized: You do not have permissions to write to this Channel topic: ${m.topic}` });
+        throw new HttpError(403, {
+          message: `Unauthorized: You do not have permissions to write to this Channel topic: ${m.topic}`,
+        });
       }
     }
     for (const m of messages) broadcaster?.(`realtime:${m.topic}`, String(m.event), m.payload);

@@ -11,7 +11,8 @@ export function serverProcesses(opts: BackendOptions, setting = process.env.SERV
   if (!opts.databaseUrl) return 1;
   if (!setting || setting === 'auto') return os.availableParallelism();
   const n = Number(setting);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`SERVER_PROCESSES must be a whole number of at least 1, or auto (got "${setting}")`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`SERVER_PROCESSES must be a whole number of at least 1, or auto (got "${setting}")`);
   return n;
 }
 
@@ -31,11 +32,14 @@ export async function serve(opts: BackendOptions): Promise<void> {
       let ready = 0;
       cluster.on('message', (_worker, message: unknown) => {
         if (message === 'ready' && ++ready === processes) {
-          console.log(`Supabase-compatible backend on http://localhost:${opts.port} (postgres, ${processes} processes)`);
+          console.log(
+            `Supabase-compatible backend on http://localhost:${opts.port} (postgres, ${processes} processes)`,
+          );
         }
       });
       cluster.on('exit', (worker, code, signal) => {
-        if (!stopping) console.error(`server process ${worker.process.pid} ended (${signal ?? code}); starting another`);
+        if (!stopping)
+          console.error(`server process ${worker.process.pid} ended (${signal ?? code}); starting another`);
         if (!stopping) cluster.fork({ MIGRATE: 'false' });
       });
       const stop = () => {

@@ -72,12 +72,16 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       pollMs: 1000,
       log: opts.log,
     });
-    const jobs = schedule(db, [
-      { name: 'fraud scan', sql: 'select private.scan_fraud()', everyMs: opts.fraudScanMs ?? 60_000 },
-      { name: 'market stats', sql: 'select private.slide_token_stats()', everyMs: 5_000 },
-      { name: 'retention', sql: 'select private.prune(), local_server.prune()', everyMs: 10 * 60_000 },
-      { name: 'reputation', sql: 'select private.refresh_reputation()', everyMs: opts.reputationMs ?? 60 * 60_000 },
-    ], opts.log);
+    const jobs = schedule(
+      db,
+      [
+        { name: 'fraud scan', sql: 'select private.scan_fraud()', everyMs: opts.fraudScanMs ?? 60_000 },
+        { name: 'market stats', sql: 'select private.slide_token_stats()', everyMs: 5_000 },
+        { name: 'retention', sql: 'select private.prune(), local_server.prune()', everyMs: 10 * 60_000 },
+        { name: 'reputation', sql: 'select private.refresh_reputation()', everyMs: opts.reputationMs ?? 60 * 60_000 },
+      ],
+      opts.log,
+    );
     await new Promise<void>((resolve, reject) => {
       app.server.once('error', reject);
       app.server.listen(port, host, resolve);

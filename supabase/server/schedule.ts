@@ -4,14 +4,20 @@ import type { Database } from './db/database';
  * The local server's scheduled jobs (pg_cron's role on a hosted project): each runs one SQL
  * statement every `everyMs`, never two of the same at once, and logs a failure instead of stopping.
  */
-export function schedule(db: Database, jobs: { name: string; sql: string; everyMs: number }[], log?: (line: string) => void) {
+export function schedule(
+  db: Database,
+  jobs: { name: string; sql: string; everyMs: number }[],
+  log?: (line: string) => void,
+) {
   const timers = jobs.map((job) => {
     let running = false;
     return setInterval(() => {
       if (running) return;
       running = true;
       db.query(job.sql)
-        .catch((error: unknown) => log?.(`error schedule ${job.name}: ${error instanceof Error ? error.message : String(error)}`))
+        .catch((error: unknown) =>
+          log?.(`error schedule ${job.name}: ${error instanceof Error ? error.message : String(error)}`),
+        )
         .finally(() => {
           running = false;
         });

@@ -9,12 +9,30 @@ import { freshToken, trader, type Trader } from '../harness/market';
  * What each exposed relation lets a signed-in user read. The test reads the catalog, so a new
  * table or view that is not classified here fails it until someone decides who may see it.
  */
-const EVERYONE_SIGNED_IN = ['profiles', 'tokens', 'market_tokens', 'market_summary', 'token_categories', 'order_book', 'recent_trades',
-  'reputation_history', 'achievements', 'market_events', 'exchange_settings', 'categories'];
+const EVERYONE_SIGNED_IN = [
+  'profiles',
+  'tokens',
+  'market_tokens',
+  'market_summary',
+  'token_categories',
+  'order_book',
+  'recent_trades',
+  'reputation_history',
+  'achievements',
+  'market_events',
+  'exchange_settings',
+  'categories',
+];
 /** Own rows only, by these columns (any of them naming the reader). */
 const OWN_ROWS: Record<string, string[]> = {
-  cash_accounts: ['user_id'], holdings: ['user_id'], orders: ['user_id'], wallet_transactions: ['user_id'], watchlist: ['user_id'],
-  payout_destinations: ['user_id'], token_applications: ['user_id'], trades: ['buyer_id', 'seller_id', 'proceeds_to'],
+  cash_accounts: ['user_id'],
+  holdings: ['user_id'],
+  orders: ['user_id'],
+  wallet_transactions: ['user_id'],
+  watchlist: ['user_id'],
+  payout_destinations: ['user_id'],
+  token_applications: ['user_id'],
+  trades: ['buyer_id', 'seller_id', 'proceeds_to'],
 };
 /** Views over the reader's own rows (security_invoker), with no owner column to check. */
 const OWN_VIEWS = ['my_trades', 'wallet_history'];
@@ -34,7 +52,10 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
     me = await trader(backend, { cash: 1000, token, tokens: 10 });
     other = await trader(backend, { cash: 1000, token, tokens: 10 });
     // Both have orders, trades, payments, a watchlist, a saved account and an application.
-    for (const [a, b] of [[me, other], [other, me]] as const) {
+    for (const [a, b] of [
+      [me, other],
+      [other, me],
+    ] as const) {
       await a.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 2, p_price: 10 });
       await b.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 1 });
       await a.client.from('watchlist').insert({ user_id: a.id, token_id: token });
@@ -47,9 +68,12 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
   afterAll(() => backend.close());
 
   it('classifies every exposed table and view, and each role reads exactly what it should', async () => {
-    const relations = (await backend.db.query<{ name: string }>(
-      `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-        where n.nspname = 'public' and c.relkind in ('r', 'v', 'm') order by 1`)).map((r) => r.name);
+    const relations = (
+      await backend.db.query<{ name: string }>(
+        `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind in ('r', 'v', 'm') order by 1`,
+      )
+    ).map((r) => r.name);
     const known = new Set([...EVERYONE_SIGNED_IN, ...Object.keys(OWN_ROWS), ...OWN_VIEWS, ...ADMIN_ONLY]);
     expect(relations.filter((r) => !known.has(r))).toEqual([]);
 
@@ -60,10 +84,17 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
       expect({ rel, error: asMe.error?.message }).toEqual({ rel, error: undefined });
       const rows = asMe.data as Record<string, unknown>[];
       if (OWN_ROWS[rel]) {
-        expect({ rel, foreign: rows.filter((r) => !OWN_ROWS[rel]!.some((c) => r[c] === me.id)).length }).toEqual({ rel, foreign: 0 });
+        expect({ rel, foreign: rows.filter((r) => !OWN_ROWS[rel]!.some((c) => r[c] === me.id)).length }).toEqual({
+          rel,
+          foreign: 0,
+        });
         expect({ rel, some: rows.length > 0 }).toEqual({ rel, some: true });
         const asAdmin = await admin.from(rel).select('*').in(OWN_ROWS[rel]![0]!, [me.id, other.id]);
-        if (!['watchlist'].includes(rel)) expect({ rel, adminSeesBoth: (asAdmin.data ?? []).length > rows.length - 1 }).toEqual({ rel, adminSeesBoth: true });
+        if (!['watchlist'].includes(rel))
+          expect({ rel, adminSeesBoth: (asAdmin.data ?? []).length > rows.length - 1 }).toEqual({
+            rel,
+            adminSeesBoth: true,
+          });
       }
       if (ADMIN_ONLY.includes(rel)) {
         expect({ rel, rows: rows.length }).toEqual({ rel, rows: 0 });
@@ -73,22 +104,32 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
   });
 
   it('refuses every direct write but the few a user may make, on every table', async () => {
-    const tables = (await backend.db.query<{ name: string }>(
-      `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' order by 1`,
-    )).map((r) => r.name);
+    const tables = (
+      await backend.db.query<{ name: string }>(
+        `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' order by 1`,
+      )
+    ).map((r) => r.name);
     const nobody = crypto.randomUUID();
-    const counts = async () => Promise.all(tables.map(async (t) => Number((await backend.db.query<{ n: string }>(`select count(*) as n from ${t}`))[0]!.n)));
+    const counts = async () =>
+      Promise.all(
+        tables.map(async (t) =>
+          Number((await backend.db.query<{ n: string }>(`select count(*) as n from ${t}`))[0]!.n),
+        ),
+      );
     const before = await counts();
     const refused = (status: number) => status >= 400 && status < 500;
     for (const table of tables) {
       for (const c of [anon, me.client]) {
-        const allowed = c === me.client ? USER_WRITES[table] ?? [] : [];
+        const allowed = c === me.client ? (USER_WRITES[table] ?? []) : [];
         const ins = await c.from(table).insert({});
-        if (!allowed.includes('insert')) expect({ table, insert: refused(ins.status) }).toEqual({ table, insert: true });
+        if (!allowed.includes('insert'))
+          expect({ table, insert: refused(ins.status) }).toEqual({ table, insert: true });
         const upd = await c.from(table).update({ created_at: new Date().toISOString() }).eq('id', nobody);
-        if (!allowed.includes('update')) expect({ table, update: refused(upd.status) }).toEqual({ table, update: true });
+        if (!allowed.includes('update'))
+          expect({ table, update: refused(upd.status) }).toEqual({ table, update: true });
         const del = await c.from(table).delete().eq('id', nobody);
-        if (!allowed.includes('delete')) expect({ table, delete: refused(del.status) }).toEqual({ table, delete: true });
+        if (!allowed.includes('delete'))
+          expect({ table, delete: refused(del.status) }).toEqual({ table, delete: true });
       }
       // A plausible row of the user's own is refused too (a 4xx, never a 5xx).
       if (!USER_WRITES[table]?.includes('insert')) {
@@ -101,15 +142,23 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
     expect((await me.client.from('profiles').update({ role: 'admin' }).eq('id', me.id)).status).toBe(403);
     const foreign = await me.client.from('profiles').update({ bio: 'hacked' }).eq('id', other.id).select();
     expect(foreign.data).toEqual([]);
-    expect((await me.client.from('watchlist').insert({ user_id: other.id, token_id: crypto.randomUUID() })).status).toBe(403);
+    expect(
+      (await me.client.from('watchlist').insert({ user_id: other.id, token_id: crypto.randomUUID() })).status,
+    ).toBe(403);
   });
 
   it('lets anon execute no function, and a user only those the product calls', async () => {
     const fns = await backend.db.query<{ name: string; anon: boolean; user: boolean }>(
       `select p.proname as name, has_function_privilege('anon', p.oid, 'execute') as anon, has_function_privilege('authenticated', p.oid, 'execute') as user
-       from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public' order by 1`);
+       from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public' order by 1`,
+    );
     expect(fns.filter((f) => f.anon).map((f) => f.name)).toEqual([]);
     // Only the payment provider's side is kept from users; every other function checks its caller itself.
-    expect(fns.filter((f) => !f.user).map((f) => f.name).sort()).toEqual(['claim_payment', 'settle_payment']);
+    expect(
+      fns
+        .filter((f) => !f.user)
+        .map((f) => f.name)
+        .sort(),
+    ).toEqual(['claim_payment', 'settle_payment']);
   });
 });

@@ -21,12 +21,23 @@ describe.each(ENGINES)('the admin acts on accounts on %s', (engine) => {
     const email = (await user.client.auth.getUser()).data.user!.email!;
     const secondTab = await signedIn(backend.url, { email, password: 'password-123' });
     await user.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 10, p_price: 5 });
-    await user.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 20, p_price: 12 });
+    await user.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'limit',
+      p_amount: 20,
+      p_price: 12,
+    });
     expect(await book(backend, token)).toHaveLength(2);
 
-    expect((await admin.rpc('admin_set_account_status', { p_user: user.id, p_status: 'suspended' })).error?.message)
-      .toBe('Give a reason of 3 to 500 characters for the suspension.');
-    const { data, error } = await admin.rpc('admin_set_account_status', { p_user: user.id, p_status: 'suspended', p_reason: 'Wash trading.' });
+    expect(
+      (await admin.rpc('admin_set_account_status', { p_user: user.id, p_status: 'suspended' })).error?.message,
+    ).toBe('Give a reason of 3 to 500 characters for the suspension.');
+    const { data, error } = await admin.rpc('admin_set_account_status', {
+      p_user: user.id,
+      p_status: 'suspended',
+      p_reason: 'Wash trading.',
+    });
     expect(error).toBeNull();
     expect(data).toEqual({ status: 'suspended', orders_cancelled: 2, sessions_ended: 2 });
 
@@ -39,7 +50,9 @@ describe.each(ENGINES)('the admin acts on accounts on %s', (engine) => {
     }
     expect(await book(backend, token)).toEqual([]);
     expect(await cash(backend, user.id)).toEqual({ available: 1000, reserved: 0 });
-    expect((await client(backend.url).auth.signInWithPassword({ email, password: 'password-123' })).error?.message).toBe('User is banned');
+    expect(
+      (await client(backend.url).auth.signInWithPassword({ email, password: 'password-123' })).error?.message,
+    ).toBe('User is banned');
 
     expect((await admin.rpc('admin_set_account_status', { p_user: user.id, p_status: 'active' })).error).toBeNull();
     expect((await client(backend.url).auth.signInWithPassword({ email, password: 'password-123' })).error).toBeNull();
@@ -60,10 +73,14 @@ describe.each(ENGINES)('the admin acts on accounts on %s', (engine) => {
     expect((await admin.rpc('admin_set_verified', { p_user: user.id, p_verified: false })).error).toBeNull();
   });
 
-  it('no action on the admin\'s own account, and none for users or anon', async () => {
-    expect((await admin.rpc('admin_set_account_status', { p_user: adminId, p_status: 'suspended', p_reason: 'Myself.' })).error?.message)
-      .toBe('Admins cannot act on their own account.');
-    expect((await admin.rpc('admin_set_verified', { p_user: adminId, p_verified: false })).error?.message).toBe('Admins cannot act on their own account.');
+  it("no action on the admin's own account, and none for users or anon", async () => {
+    expect(
+      (await admin.rpc('admin_set_account_status', { p_user: adminId, p_status: 'suspended', p_reason: 'Myself.' }))
+        .error?.message,
+    ).toBe('Admins cannot act on their own account.');
+    expect((await admin.rpc('admin_set_verified', { p_user: adminId, p_verified: false })).error?.message).toBe(
+      'Admins cannot act on their own account.',
+    );
     const user = await trader(backend);
     const victim = await trader(backend);
     for (const c of [user.client, client(backend.url)]) {
@@ -94,15 +111,30 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
     const token = await freshToken(backend);
     const seller = await trader(backend, { token, tokens: 100 });
     const buyer = await trader(backend, { cash: 5000 });
-    expect((await admin.rpc('admin_update_settings', { p_changes: { fee_bps: 150 }, p_reason: 'Promotion.' })).error).toBeNull();
-    await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 10, p_price: 33.33 });
-    const { data } = await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 10 });
+    expect(
+      (await admin.rpc('admin_update_settings', { p_changes: { fee_bps: 150 }, p_reason: 'Promotion.' })).error,
+    ).toBeNull();
+    await seller.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'limit',
+      p_amount: 10,
+      p_price: 33.33,
+    });
+    const { data } = await buyer.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'buy',
+      p_type: 'market',
+      p_amount: 10,
+    });
     // value $333.30; 1.5% = $4.9995, rounded half up to $5.00
     expect(data).toMatchObject({ value: 333.3, fee: 5, total: 338.3 });
     const { data: setting } = await buyer.client.from('exchange_settings').select('fee_bps').single();
     expect(setting).toEqual({ fee_bps: 150 });
     const { data: log } = await admin.rpc('admin_audit_log', { p_action: 'settings.update' });
-    expect(log).toContainEqual(expect.objectContaining({ before: { fee_bps: 200 }, after: { fee_bps: 150 }, reason: 'Promotion.' }));
+    expect(log).toContainEqual(
+      expect.objectContaining({ before: { fee_bps: 200 }, after: { fee_bps: 150 }, reason: 'Promotion.' }),
+    );
     await admin.rpc('admin_update_settings', { p_changes: { fee_bps: 200 } });
     expect(await invariantViolations(backend)).toEqual([]);
   });
@@ -110,24 +142,52 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
   it('a trading halt refuses orders with its reason while cancelling still works; limits on size and open orders', async () => {
     const token = await freshToken(backend);
     const t = await trader(backend, { cash: 5000, token, tokens: 100 });
-    const { data: resting } = await t.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 5, p_price: 20 });
+    const { data: resting } = await t.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'limit',
+      p_amount: 5,
+      p_price: 20,
+    });
     await admin.rpc('admin_update_settings', { p_changes: { trading_halted: true, halt_reason: 'Maintenance' } });
     try {
-      const halted = await t.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 1, p_price: 5 });
+      const halted = await t.client.rpc('place_order', {
+        p_token: token,
+        p_side: 'buy',
+        p_type: 'limit',
+        p_amount: 1,
+        p_price: 5,
+      });
       expect(halted.error?.message).toBe('Trading is halted: Maintenance. Cancelling open orders still works.');
-      expect((await t.client.rpc('cancel_order', { p_order: (resting as { order_id: number }).order_id })).error).toBeNull();
+      expect(
+        (await t.client.rpc('cancel_order', { p_order: (resting as { order_id: number }).order_id })).error,
+      ).toBeNull();
     } finally {
       await admin.rpc('admin_update_settings', { p_changes: { trading_halted: false, halt_reason: null } });
     }
     await admin.rpc('admin_update_settings', { p_changes: { min_order_amount: 5, max_open_orders: 2 } });
     try {
-      expect((await t.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 4, p_price: 5 })).error?.message)
-        .toBe('The minimum order is 5 tokens.');
+      expect(
+        (await t.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 4, p_price: 5 }))
+          .error?.message,
+      ).toBe('The minimum order is 5 tokens.');
       for (let i = 0; i < 2; i++) {
-        expect((await t.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 5, p_price: 5 + i })).error).toBeNull();
+        expect(
+          (
+            await t.client.rpc('place_order', {
+              p_token: token,
+              p_side: 'buy',
+              p_type: 'limit',
+              p_amount: 5,
+              p_price: 5 + i,
+            })
+          ).error,
+        ).toBeNull();
       }
-      expect((await t.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 5, p_price: 8 })).error?.message)
-        .toBe('You have 2 open orders, the most allowed. Cancel one before placing another limit order.');
+      expect(
+        (await t.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 5, p_price: 8 }))
+          .error?.message,
+      ).toBe('You have 2 open orders, the most allowed. Cancel one before placing another limit order.');
     } finally {
       await admin.rpc('admin_update_settings', { p_changes: { min_order_amount: 1, max_open_orders: 200 } });
     }
@@ -137,7 +197,10 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
     const cases: [Record<string, unknown>, string][] = [
       [{ fee: 1 }, 'fee is not a setting.'],
       [{ fee_bps: 5000 }, 'The trading fee must be between 0 and 1,000 basis points (0% to 10%).'],
-      [{ fee_bps: 'lots' }, 'A setting has a value of the wrong kind: numbers for amounts and limits, true or false for the halt.'],
+      [
+        { fee_bps: 'lots' },
+        'A setting has a value of the wrong kind: numbers for amounts and limits, true or false for the halt.',
+      ],
       [{ deposit_min: 100, deposit_max: 50 }, 'Deposits need a minimum above $0.00 and a maximum at least as large.'],
       [{ fee_bps: null }, 'A setting cannot be empty.'],
       [{}, 'Say which settings to change.'],
@@ -164,9 +227,16 @@ describe.each(ENGINES)('revenue reports on %s', (engine) => {
   afterAll(() => backend.close());
 
   it('by day, week and token, each summing to the trade fees of the period to the cent; admins only', async () => {
-    const fees = async (days: number | null) => Number((await backend.db.query<{ s: string }>(
-      `select coalesce(sum(buyer_fee + seller_fee), 0) as s from trades
-        where $1::int is null or created_at >= date_trunc('day', now()) - make_interval(days => $1::int - 1)`, [days]))[0]!.s);
+    const fees = async (days: number | null) =>
+      Number(
+        (
+          await backend.db.query<{ s: string }>(
+            `select coalesce(sum(buyer_fee + seller_fee), 0) as s from trades
+        where $1::int is null or created_at >= date_trunc('day', now()) - make_interval(days => $1::int - 1)`,
+            [days],
+          )
+        )[0]!.s,
+      );
     for (const group of ['day', 'week', 'token']) {
       for (const days of [7, 30, null]) {
         const { data, error } = await admin.rpc('admin_revenue', { p_group: group, p_days: days });
@@ -177,7 +247,9 @@ describe.each(ENGINES)('revenue reports on %s', (engine) => {
     }
     const { data: days } = await admin.rpc('admin_revenue', { p_group: 'day', p_days: 7 });
     expect(days).toHaveLength(7); // days without trades are there, at zero
-    expect((await admin.rpc('admin_revenue', { p_group: 'month' })).error?.message).toBe('Group revenue by day, week or token.');
+    expect((await admin.rpc('admin_revenue', { p_group: 'month' })).error?.message).toBe(
+      'Group revenue by day, week or token.',
+    );
     const user = await trader(backend);
     for (const c of [user.client, client(backend.url)]) expect((await c.rpc('admin_revenue', {})).error).not.toBeNull();
   });
@@ -192,7 +264,13 @@ describe.each(ENGINES)('the accounts table on %s', (engine) => {
   });
   afterAll(() => backend.close());
 
-  interface Row { id: string; username: string; status: string; total: number; trades_30d: number }
+  interface Row {
+    id: string;
+    username: string;
+    status: string;
+    total: number;
+    trades_30d: number;
+  }
   const list = async (args: Record<string, unknown>) => {
     const { data, error } = await admin.rpc('admin_list_users', args);
     expect(error).toBeNull();
@@ -201,9 +279,17 @@ describe.each(ENGINES)('the accounts table on %s', (engine) => {
 
   it('searches, filters, sorts and pages in the database, with the total count', async () => {
     const prefix = `pg${Date.now().toString(36)}`;
-    const users = await Promise.all(Array.from({ length: 12 }, (_, i) =>
-      backend.db.query<{ id: string }>(`insert into auth.users (email, raw_user_meta_data) values ($1, $2) returning id`,
-        [`${prefix}${String(i).padStart(2, '0')}@test.repx.dev`, { username: `${prefix}_${String(i).padStart(2, '0')}` }])));
+    const users = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        backend.db.query<{ id: string }>(
+          `insert into auth.users (email, raw_user_meta_data) values ($1, $2) returning id`,
+          [
+            `${prefix}${String(i).padStart(2, '0')}@test.repx.dev`,
+            { username: `${prefix}_${String(i).padStart(2, '0')}` },
+          ],
+        ),
+      ),
+    );
     const first = await list({ p_search: prefix, p_sort: 'username', p_desc: false, p_limit: 5 });
     expect(first.map((r) => r.username)).toEqual([0, 1, 2, 3, 4].map((i) => `${prefix}_0${i}`));
     expect(first[0]!.total).toBe(12);
@@ -212,9 +298,15 @@ describe.each(ENGINES)('the accounts table on %s', (engine) => {
     expect((await list({ p_search: prefix.toUpperCase(), p_limit: 100 })).length).toBe(12); // case-insensitive
     expect(await list({ p_search: '%', p_limit: 100 })).toEqual([]); // a wildcard typed is a character, not a pattern
 
-    await admin.rpc('admin_set_account_status', { p_user: users[3]![0]!.id, p_status: 'suspended', p_reason: 'Testing filters.' });
+    await admin.rpc('admin_set_account_status', {
+      p_user: users[3]![0]!.id,
+      p_status: 'suspended',
+      p_reason: 'Testing filters.',
+    });
     expect((await list({ p_search: prefix, p_filter: 'suspended' })).map((r) => r.username)).toEqual([`${prefix}_03`]);
-    expect((await admin.rpc('admin_list_users', { p_sort: 'trades' })).error?.message).toBe('Sort by joined, username, name, last_sign_in or status.');
+    expect((await admin.rpc('admin_list_users', { p_sort: 'trades' })).error?.message).toBe(
+      'Sort by joined, username, name, last_sign_in or status.',
+    );
   });
 
   it('Details opens one account: balances, holdings, orders, trades, payments, sessions and activity', async () => {

@@ -6,8 +6,14 @@ import { trader } from '../harness/market';
 
 /** A value of each argument type, so that a refusal is the role check and not a missing function. */
 const SAMPLE: Record<string, () => unknown> = {
-  uuid: () => crypto.randomUUID(), bigint: () => 1, integer: () => 1, numeric: () => 1, text: () => 'x', boolean: () => false,
-  jsonb: () => ({}), interval: () => '1 hour',
+  uuid: () => crypto.randomUUID(),
+  bigint: () => 1,
+  integer: () => 1,
+  numeric: () => 1,
+  text: () => 'x',
+  boolean: () => false,
+  jsonb: () => ({}),
+  interval: () => '1 hour',
 };
 
 describe.each(ENGINES)('every admin function, found in the catalog, on %s', (engine) => {
@@ -21,7 +27,8 @@ describe.each(ENGINES)('every admin function, found in the catalog, on %s', (eng
     const fns = await backend.db.query<{ name: string; args: string[] | null; types: string[] }>(
       `select p.proname as name, (p.proargnames)[1:p.pronargs] as args, array(select format_type(t, null) from unnest(p.proargtypes) t) as types
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-       where n.nspname = 'public' and p.proname like 'admin\\_%' order by p.proname`);
+       where n.nspname = 'public' and p.proname like 'admin\\_%' order by p.proname`,
+    );
     expect(fns.length).toBeGreaterThanOrEqual(14);
     const user = await trader(backend);
     const anon = client(backend.url);
@@ -29,13 +36,20 @@ describe.each(ENGINES)('every admin function, found in the catalog, on %s', (eng
     for (const fn of fns) {
       const args = Object.fromEntries((fn.args ?? []).map((a, i) => [a, (SAMPLE[fn.types[i]!] ?? (() => null))()]));
       const asUser = await user.client.rpc(fn.name, args);
-      expect({ fn: fn.name, status: asUser.status, message: asUser.error?.message }).toEqual({ fn: fn.name, status: 403, message: 'Admin privileges required.' });
+      expect({ fn: fn.name, status: asUser.status, message: asUser.error?.message }).toEqual({
+        fn: fn.name,
+        status: 403,
+        message: 'Admin privileges required.',
+      });
       const asAnon = await anon.rpc(fn.name, args);
       expect({ fn: fn.name, status: asAnon.status }).toEqual({ fn: fn.name, status: 401 });
       // The admin gets past the role check: an answer, or a refusal of the sample arguments in words.
       const asAdmin = await admin.rpc(fn.name, args);
-      expect({ fn: fn.name, status: asAdmin.status < 500, roleRefused: asAdmin.error?.message === 'Admin privileges required.' })
-        .toEqual({ fn: fn.name, status: true, roleRefused: false });
+      expect({
+        fn: fn.name,
+        status: asAdmin.status < 500,
+        roleRefused: asAdmin.error?.message === 'Admin privileges required.',
+      }).toEqual({ fn: fn.name, status: true, roleRefused: false });
     }
   });
 });

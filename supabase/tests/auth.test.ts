@@ -14,7 +14,11 @@ describe.each(ENGINES)('auth on %s', (engine) => {
     const { client: c, id } = await newUser(backend.url, 'signup');
     const { data: session } = await c.auth.getSession();
     expect(session.session?.access_token).toBeTruthy();
-    const { data: profile } = await c.from('profiles').select('username, full_name, role, status').eq('id', id).single();
+    const { data: profile } = await c
+      .from('profiles')
+      .select('username, full_name, role, status')
+      .eq('id', id)
+      .single();
     expect(profile).toMatchObject({ role: 'user', status: 'active' });
     expect(profile!.username).toMatch(/^signup/);
     expect(profile!.full_name).toBe(profile!.username);
@@ -60,7 +64,10 @@ describe.each(ENGINES)('auth on %s', (engine) => {
   });
 
   it('reads the role from profiles: admin for the admin, user for the demo user', async () => {
-    for (const [creds, role] of [[ADMIN, 'admin'], [DEMO, 'user']] as const) {
+    for (const [creds, role] of [
+      [ADMIN, 'admin'],
+      [DEMO, 'user'],
+    ] as const) {
       const c = await signedIn(backend.url, creds);
       const { data: user } = await c.auth.getUser();
       const { data } = await c.from('profiles').select('role').eq('id', user.user!.id).single();
@@ -78,7 +85,9 @@ describe.each(ENGINES)('auth on %s', (engine) => {
     const again = await client(backend.url).auth.refreshSession({ refresh_token: first.refresh_token });
     expect(again.data.session?.refresh_token).toBe(data.session!.refresh_token);
     // Outside it, reuse ends the session.
-    await backend.db.query(`update auth.refresh_tokens set updated_at = now() - interval '1 minute' where token = $1`, [first.refresh_token]);
+    await backend.db.query(`update auth.refresh_tokens set updated_at = now() - interval '1 minute' where token = $1`, [
+      first.refresh_token,
+    ]);
     const stale = await client(backend.url).auth.refreshSession({ refresh_token: first.refresh_token });
     expect(stale.error?.message).toBe('Invalid Refresh Token: Already Used');
     const { error: gone } = await c.auth.refreshSession();
@@ -118,7 +127,10 @@ describe.each(ENGINES)('auth on %s', (engine) => {
       .setProtectedHeader({ alg: 'HS256' })
       .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
       .sign(new TextEncoder().encode(JWT_SECRET));
-    for (const [token, message] of [[forged, 'JWT could not be decoded or verified'], [expired, 'JWT expired']]) {
+    for (const [token, message] of [
+      [forged, 'JWT could not be decoded or verified'],
+      [expired, 'JWT expired'],
+    ]) {
       const res = await fetch(`${backend.url}/rest/v1/profiles?select=id`, {
         headers: { apikey: ANON_KEY, Authorization: `Bearer ${token}` },
       });
@@ -132,7 +144,15 @@ describe.each(ENGINES)('auth on %s', (engine) => {
   it('a suspended account cannot sign in; reactivated, it can', async () => {
     const { id, email } = await newUser(backend.url, 'susp');
     const admin = await signedIn(backend.url, ADMIN);
-    expect((await admin.rpc('admin_set_account_status', { p_user: id, p_status: 'suspended', p_reason: 'Testing suspension.' })).error).toBeNull();
+    expect(
+      (
+        await admin.rpc('admin_set_account_status', {
+          p_user: id,
+          p_status: 'suspended',
+          p_reason: 'Testing suspension.',
+        })
+      ).error,
+    ).toBeNull();
     const refused = await client(backend.url).auth.signInWithPassword({ email, password: 'password-123' });
     expect(refused.error?.message).toBe('User is banned');
     expect((await admin.rpc('admin_set_account_status', { p_user: id, p_status: 'active' })).error).toBeNull();

@@ -4,11 +4,17 @@ import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ANON_KEY, DEMO, realtimeMember, subscribed } from '../harness/clients';
 
-const received = (into: unknown[], n: number, ms = 5000) => new Promise<void>((resolve, reject) => {
-  const deadline = Date.now() + ms;
-  const tick = () => (into.length >= n ? resolve() : Date.now() > deadline ? reject(new Error(`got ${into.length} of ${n}`)) : setTimeout(tick, 20));
-  tick();
-});
+const received = (into: unknown[], n: number, ms = 5000) =>
+  new Promise<void>((resolve, reject) => {
+    const deadline = Date.now() + ms;
+    const tick = () =>
+      into.length >= n
+        ? resolve()
+        : Date.now() > deadline
+          ? reject(new Error(`got ${into.length} of ${n}`))
+          : setTimeout(tick, 20);
+    tick();
+  });
 
 describe.each(ENGINES)('Realtime broadcast on %s', (engine) => {
   let backend: Backend;
@@ -19,13 +25,18 @@ describe.each(ENGINES)('Realtime broadcast on %s', (engine) => {
 
   const member = (vsn: '1.0.0' | '2.0.0') => realtimeMember(backend.url, vsn);
 
-  for (const [a, b] of [['1.0.0', '2.0.0'], ['2.0.0', '1.0.0'], ['2.0.0', '2.0.0']] as const) {
+  for (const [a, b] of [
+    ['1.0.0', '2.0.0'],
+    ['2.0.0', '1.0.0'],
+    ['2.0.0', '2.0.0'],
+  ] as const) {
     it(`relays a send() from a ${a} member to a ${b} member (and back to the sender with self), with an ack`, async () => {
       const [sender, listener] = await Promise.all([member(a), member(b)]);
       const topic = `room-${a}-${b}-${Date.now()}`;
       const heard: unknown[] = [];
       const echoed: unknown[] = [];
-      const tx = sender.channel(topic, { config: { broadcast: { self: true, ack: true } } })
+      const tx = sender
+        .channel(topic, { config: { broadcast: { self: true, ack: true } } })
         .on('broadcast', { event: 'cursor' }, (m) => echoed.push(m.payload));
       const rx = listener.channel(topic).on('broadcast', { event: 'cursor' }, (m) => heard.push(m.payload));
       await subscribed(tx);
@@ -40,7 +51,7 @@ describe.each(ENGINES)('Realtime broadcast on %s', (engine) => {
     });
   }
 
-  it('relays httpSend (the REST broadcast endpoint) to the channel\'s members', async () => {
+  it("relays httpSend (the REST broadcast endpoint) to the channel's members", async () => {
     const [sender, listener] = await Promise.all([member('2.0.0'), member('1.0.0')]);
     const topic = `http-${Date.now()}`;
     const heard: unknown[] = [];
@@ -73,8 +84,12 @@ describe.each(ENGINES)('Realtime presence on %s', (engine) => {
   it('syncs tracked members across clients, and a member who leaves is gone for the others', async () => {
     const [a, b] = await Promise.all([connect(), connect()]);
     const topic = `watchers-${Date.now()}`;
-    const ca = a.channel(topic, { config: { presence: { key: 'alice' } } }).on('presence', { event: 'sync' }, () => undefined);
-    const cb = b.channel(topic, { config: { presence: { key: 'bob' } } }).on('presence', { event: 'sync' }, () => undefined);
+    const ca = a
+      .channel(topic, { config: { presence: { key: 'alice' } } })
+      .on('presence', { event: 'sync' }, () => undefined);
+    const cb = b
+      .channel(topic, { config: { presence: { key: 'bob' } } })
+      .on('presence', { event: 'sync' }, () => undefined);
     await subscribed(ca);
     await ca.track({ page: 'trading' });
     await subscribed(cb);
@@ -101,7 +116,9 @@ describe.each(ENGINES)('Realtime private channels on %s', (engine) => {
     new Promise<string>((resolve) => channel.subscribe((status) => status !== 'CLOSED' && resolve(status)));
 
   it('admits to a private channel only whom the policies on realtime.messages admit, for joins and broadcasts', async () => {
-    const [{ id: demoId }] = (await backend.db.query<{ id: string }>(`select id from auth.users where email = $1`, [DEMO.email])) as [{ id: string }];
+    const [{ id: demoId }] = (await backend.db.query<{ id: string }>(`select id from auth.users where email = $1`, [
+      DEMO.email,
+    ])) as [{ id: string }];
     await backend.db.exec(`
       create policy "club members read" on realtime.messages for select to authenticated
         using (realtime.topic() = 'club' and auth.uid() = '${demoId}');
@@ -117,14 +134,20 @@ describe.each(ENGINES)('Realtime private channels on %s', (engine) => {
     await outsider.realtime.setAuth();
 
     const heard: unknown[] = [];
-    const inside = member.channel('club', { config: { private: true } }).on('broadcast', { event: 'hi' }, (m) => heard.push(m.payload));
+    const inside = member
+      .channel('club', { config: { private: true } })
+      .on('broadcast', { event: 'hi' }, (m) => heard.push(m.payload));
     expect(await joinStatus(inside)).toBe('SUBSCRIBED');
     expect(await joinStatus(outsider.channel('club', { config: { private: true } }))).toBe('CHANNEL_ERROR');
     expect(await joinStatus(member.channel('other-club', { config: { private: true } }))).toBe('CHANNEL_ERROR');
 
     // httpSend to a private channel: the member may, the outsider may not.
-    expect(await member.channel('club', { config: { private: true } }).httpSend('hi', { from: 'member' })).toEqual({ success: true });
-    await expect(outsider.channel('club', { config: { private: true } }).httpSend('hi', { from: 'outsider' })).rejects.toThrow();
+    expect(await member.channel('club', { config: { private: true } }).httpSend('hi', { from: 'member' })).toEqual({
+      success: true,
+    });
+    await expect(
+      outsider.channel('club', { config: { private: true } }).httpSend('hi', { from: 'outsider' }),
+    ).rejects.toThrow();
     await received(heard, 1);
     expect(heard).toEqual([{ from: 'member' }]);
     await member.removeAllChannels();

@@ -20,13 +20,21 @@ describe.each(ENGINES)('concurrent trading on %s', (engine) => {
       for (const token of tokens) await backend.db.query('select private.issue_tokens($1, $2, 200)', [token, t.id]);
       traders.push(t);
     }
-    const held = async () => backend.db.query<{ token_id: string; n: string }>(
-      'select token_id, sum(amount)::text as n from holdings where token_id = any($1) group by token_id order by token_id', [tokens]);
+    const held = async () =>
+      backend.db.query<{ token_id: string; n: string }>(
+        'select token_id, sum(amount)::text as n from holdings where token_id = any($1) group by token_id order by token_id',
+        [tokens],
+      );
     const before = await held();
 
-    const results = await Promise.all(traders.map((t, i) => randomOrders(t.client, tokens, { count: 40, seed: i + 1 })));
+    const results = await Promise.all(
+      traders.map((t, i) => randomOrders(t.client, tokens, { count: 40, seed: i + 1 })),
+    );
     expect(results.flatMap((r) => r.failures)).toEqual([]);
-    const trades = await backend.db.query<{ n: string }>('select count(*)::text as n from trades where token_id = any($1)', [tokens]);
+    const trades = await backend.db.query<{ n: string }>(
+      'select count(*)::text as n from trades where token_id = any($1)',
+      [tokens],
+    );
     expect(Number(trades[0]!.n)).toBeGreaterThan(20); // the load really traded
 
     expect(await invariantViolations(backend)).toEqual([]);

@@ -15,14 +15,17 @@ async function terminateConnections(database: string): Promise<number> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   try {
-    const rows = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
+    const rows = await admin.query(
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [database],
+    );
     return rows.rowCount ?? 0;
   } finally {
     await admin.end();
   }
 }
 
-onPostgres('when PostgreSQL cuts the server\'s connections in the middle of a load', () => {
+onPostgres("when PostgreSQL cuts the server's connections in the middle of a load", () => {
   let backend: Backend;
   beforeAll(async () => {
     backend = await backendFor('postgres')();
@@ -33,10 +36,14 @@ onPostgres('when PostgreSQL cuts the server\'s connections in the middle of a lo
     const token = await freshToken(backend);
     const traders = [];
     for (let i = 0; i < 6; i++) traders.push(await trader(backend, { cash: 5000, token, tokens: 300 }));
-    const [{ datname }] = (await backend.db.query<{ datname: string }>('select current_database() as datname')) as [{ datname: string }];
+    const [{ datname }] = (await backend.db.query<{ datname: string }>('select current_database() as datname')) as [
+      { datname: string },
+    ];
 
     let stop = false;
-    const load = Promise.all(traders.map((t, i) => randomOrders(t.client, [token], { count: 100_000, seed: 300 + i, until: () => stop })));
+    const load = Promise.all(
+      traders.map((t, i) => randomOrders(t.client, [token], { count: 100_000, seed: 300 + i, until: () => stop })),
+    );
     let terminated = 0;
     for (let round = 0; round < 4; round++) {
       await new Promise((r) => setTimeout(r, 400));
@@ -53,14 +60,26 @@ onPostgres('when PostgreSQL cuts the server\'s connections in the middle of a lo
     expect(failures.filter((f) => !/^(place|cancel): 503 The database connection was lost/.test(f))).toEqual([]);
 
     // The same server answers the next requests: a fresh sign-in and an order.
-    const again = await signedIn(backend.url, { email: (await traders[0]!.client.auth.getUser()).data.user!.email!, password: 'password-123' });
-    const placed = await again.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 1, p_price: 50 });
+    const again = await signedIn(backend.url, {
+      email: (await traders[0]!.client.auth.getUser()).data.user!.email!,
+      password: 'password-123',
+    });
+    const placed = await again.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'limit',
+      p_amount: 1,
+      p_price: 50,
+    });
     expect(placed.error).toBeNull();
 
     // Every acknowledged order is in the database, and the books balance.
     const acknowledged = results.flatMap((r) => r.acknowledged);
     expect(acknowledged.length).toBeGreaterThan(20);
-    const [{ n }] = (await backend.db.query<{ n: string }>('select count(*) as n from orders where id = any($1::bigint[])', [acknowledged])) as [{ n: string }];
+    const [{ n }] = (await backend.db.query<{ n: string }>(
+      'select count(*) as n from orders where id = any($1::bigint[])',
+      [acknowledged],
+    )) as [{ n: string }];
     expect(Number(n)).toBe(acknowledged.length);
     expect(await invariantViolations(backend)).toEqual([]);
   });

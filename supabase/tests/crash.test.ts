@@ -20,9 +20,20 @@ describe.each(ENGINES)('a crash of the server on %s', (engine) => {
     const url = `http://localhost:${port}`;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'repex-crash-'));
     const databaseUrl = engine === 'postgres' ? await createDatabase('repex_crash') : '';
-    const env = { SUPABASE_PORT: String(port), DATA_DIR: path.join(dataDir, 'db'), DATABASE_URL: databaseUrl, JWT_SECRET, RATE_LIMITS: 'off' };
+    const env = {
+      SUPABASE_PORT: String(port),
+      DATA_DIR: path.join(dataDir, 'db'),
+      DATABASE_URL: databaseUrl,
+      JWT_SECRET,
+      RATE_LIMITS: 'off',
+    };
     // Prepare traders with cash and tokens of a fresh token, in-process, before the server runs.
-    const prepared = await startBackend({ port: 0, dataDir: env.DATA_DIR, databaseUrl: databaseUrl || undefined, jwtSecret: JWT_SECRET });
+    const prepared = await startBackend({
+      port: 0,
+      dataDir: env.DATA_DIR,
+      databaseUrl: databaseUrl || undefined,
+      jwtSecret: JWT_SECRET,
+    });
     const token = await freshToken(prepared);
     const emails: string[] = [];
     for (let i = 0; i < 6; i++) {
@@ -32,7 +43,10 @@ describe.each(ENGINES)('a crash of the server on %s', (engine) => {
     await prepared.close();
 
     let server = await spawnServer(env);
-    const serviceKey = await new SignJWT({ role: 'service_role' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(JWT_SECRET));
+    const serviceKey = await new SignJWT({ role: 'service_role' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(JWT_SECRET));
     const service = createClient(url, ANON_KEY, {
       auth: { persistSession: false, autoRefreshToken: false },
       global: { headers: { Authorization: `Bearer ${serviceKey}` } },
@@ -41,7 +55,9 @@ describe.each(ENGINES)('a crash of the server on %s', (engine) => {
     const traders = await Promise.all(emails.map((email) => signedIn(url, { email, password: 'password-123' })));
 
     let stop = false;
-    const load = Promise.all(traders.map((c, i) => randomOrders(c, [token], { count: 10_000, seed: 100 + i, until: () => stop })));
+    const load = Promise.all(
+      traders.map((c, i) => randomOrders(c, [token], { count: 10_000, seed: 100 + i, until: () => stop })),
+    );
     await new Promise((r) => setTimeout(r, 1500));
     await stopServer(server, 'SIGKILL');
     stop = true;
@@ -54,14 +70,22 @@ describe.each(ENGINES)('a crash of the server on %s', (engine) => {
     // Every order the server acknowledged before the crash is still there.
     const found = new Set<number>();
     for (let i = 0; i < acknowledged.length; i += 200) {
-      const { data, error } = await service.from('orders').select('id').in('id', acknowledged.slice(i, i + 200));
+      const { data, error } = await service
+        .from('orders')
+        .select('id')
+        .in('id', acknowledged.slice(i, i + 200));
       expect(error).toBeNull();
       for (const o of data as { id: number }[]) found.add(o.id);
     }
     expect(acknowledged.filter((id) => !found.has(id))).toEqual([]);
     await stopServer(server);
 
-    const backend = await startBackend({ port: 0, dataDir: env.DATA_DIR, databaseUrl: databaseUrl || undefined, jwtSecret: JWT_SECRET });
+    const backend = await startBackend({
+      port: 0,
+      dataDir: env.DATA_DIR,
+      databaseUrl: databaseUrl || undefined,
+      jwtSecret: JWT_SECRET,
+    });
     try {
       expect(await invariantViolations(backend)).toEqual([]);
     } finally {

@@ -21,13 +21,27 @@ describe.each(ENGINES)('fees of partial fills on %s', (engine) => {
     const amount = parts.reduce((a, b) => a + b, 0);
     const token = await freshToken(backend, 100_000);
     const value = (priceCents * amount) / 100;
-    const [{ cost }] = (await backend.db.query<{ cost: string }>('select private.buy_cost($1, $2) as cost', [priceCents / 100, amount])) as [{ cost: string }];
+    const [{ cost }] = (await backend.db.query<{ cost: string }>('select private.buy_cost($1, $2) as cost', [
+      priceCents / 100,
+      amount,
+    ])) as [{ cost: string }];
     const buyer = await trader(backend, { cash: Number(cost) });
     const seller = await trader(backend, { token, tokens: amount });
-    const placed = await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: amount, p_price: priceCents / 100 });
+    const placed = await buyer.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'buy',
+      p_type: 'limit',
+      p_amount: amount,
+      p_price: priceCents / 100,
+    });
     expect(placed.error).toBeNull();
     for (const n of parts) {
-      const { error } = await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'market', p_amount: n });
+      const { error } = await seller.client.rpc('place_order', {
+        p_token: token,
+        p_side: 'sell',
+        p_type: 'market',
+        p_amount: n,
+      });
       expect({ part: n, error: error?.message }).toEqual({ part: n, error: undefined });
     }
     const left = await cash(backend, buyer.id);
@@ -42,13 +56,16 @@ describe.each(ENGINES)('fees of partial fills on %s', (engine) => {
   });
 
   it('any price and any split of the order', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.integer({ min: 1, max: 2_000 }),
-      fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 2, maxLength: 6 }),
-      async (priceCents, parts) => {
-        await fillInParts(priceCents, parts);
-      },
-    ), { numRuns: 25, seed: 825 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 2_000 }),
+        fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 2, maxLength: 6 }),
+        async (priceCents, parts) => {
+          await fillInParts(priceCents, parts);
+        },
+      ),
+      { numRuns: 25, seed: 825 },
+    );
     expect(await invariantViolations(backend)).toEqual([]);
   });
 });

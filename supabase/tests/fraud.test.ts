@@ -24,7 +24,13 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
   afterAll(() => backend.close());
 
   const order = (t: Trader, token: string, side: string, type: string, amount: number, price?: number) =>
-    t.client.rpc('place_order', { p_token: token, p_side: side, p_type: type, p_amount: amount, ...(price ? { p_price: price } : {}) });
+    t.client.rpc('place_order', {
+      p_token: token,
+      p_side: side,
+      p_type: type,
+      p_amount: amount,
+      ...(price ? { p_price: price } : {}),
+    });
   /** `from` sells `amount` to `to` at `price`: a resting sell taken by a market buy. */
   const sell = async (from: Trader, to: Trader, token: string, amount: number, price: number) => {
     expect((await order(from, token, 'sell', 'limit', amount, price)).error).toBeNull();
@@ -68,7 +74,9 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
     const s = await trader(backend, { cash: 20_000 });
     for (let i = 0; i < 3; i++) {
       const { data } = await order(s, token, 'buy', 'limit', 200, 6 + i); // $1,200+ each, far below the touch
-      expect((await s.client.rpc('cancel_order', { p_order: (data as { order_id: number }).order_id })).error).toBeNull();
+      expect(
+        (await s.client.rpc('cancel_order', { p_order: (data as { order_id: number }).order_id })).error,
+      ).toBeNull();
     }
     const [spoof] = involving(await scan(), 'spoofing', s);
     expect(spoof).toMatchObject({ token_id: token });
@@ -85,7 +93,7 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
     expect(involving(await scan(), 'cancel_ratio', s)).toHaveLength(1);
   });
 
-  it('concentration: one account buying most of a token\'s volume', async () => {
+  it("concentration: one account buying most of a token's volume", async () => {
     const token = await freshToken(backend);
     const seller = await trader(backend, { token, tokens: 500 });
     const whale = await trader(backend, { cash: 20_000 });
@@ -122,14 +130,24 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
     expect((await admin.rpc('admin_review_alert', { p_id: alert!.id, p_status: 'reviewing' })).error).toBeNull();
     const { data: stats } = await admin.rpc('admin_dashboard_stats');
     const open = (stats as { fraud_alerts: number }).fraud_alerts;
-    const { data, error } = await admin.rpc('admin_review_alert', { p_id: alert!.id, p_status: 'confirmed', p_note: 'Same person, two accounts.', p_suspend: true });
+    const { data, error } = await admin.rpc('admin_review_alert', {
+      p_id: alert!.id,
+      p_status: 'confirmed',
+      p_note: 'Same person, two accounts.',
+      p_suspend: true,
+    });
     expect(error).toBeNull();
     expect(data).toMatchObject({ status: 'confirmed', suspended: 2 });
     const { data: after } = await admin.rpc('admin_dashboard_stats');
     expect((after as { fraud_alerts: number }).fraud_alerts).toBe(open); // a reviewed alert was no longer open
-    const statuses = await backend.db.query<{ status: string }>('select status from profiles where id = any($1::uuid[])', [[a.id, b.id]]);
+    const statuses = await backend.db.query<{ status: string }>(
+      'select status from profiles where id = any($1::uuid[])',
+      [[a.id, b.id]],
+    );
     expect(statuses.map((s) => s.status)).toEqual(['suspended', 'suspended']);
-    expect((await admin.rpc('admin_review_alert', { p_id: alert!.id, p_status: 'dismissed' })).error?.message).toBe('This alert was already confirmed.');
+    expect((await admin.rpc('admin_review_alert', { p_id: alert!.id, p_status: 'dismissed' })).error?.message).toBe(
+      'This alert was already confirmed.',
+    );
     const { data: log } = await admin.rpc('admin_audit_log', { p_action: 'alert.confirmed' });
     expect(log).toContainEqual(expect.objectContaining({ reason: 'Same person, two accounts.' }));
   });

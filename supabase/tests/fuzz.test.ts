@@ -22,7 +22,11 @@ describe.each(ENGINES)('fuzzed requests on %s', (engine) => {
   const send = async (method: string, path: string, body?: string, auth = true) => {
     const res = await fetch(`${backend.url}${path}`, {
       method,
-      headers: { apikey: ANON_KEY, 'Content-Type': 'application/json', ...(auth ? { Authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        apikey: ANON_KEY,
+        'Content-Type': 'application/json',
+        ...(auth ? { Authorization: `Bearer ${token}` } : {}),
+      },
       body,
       signal: AbortSignal.timeout(10_000), // a hang fails the property
     });
@@ -30,41 +34,113 @@ describe.each(ENGINES)('fuzzed requests on %s', (engine) => {
     return res.status;
   };
   const noServerError = (status: number) => status < 500 || status === 503;
-  const text = fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('', '(', ')', '"', ',', '.', '*', 'eq.', 'not.', 'or=(', '%00', '\\', '\u0000', 'null'));
-  const value = fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
-    fc.constantFrom(1e308, -1, 0, 1.005, 'NaN', 'Infinity', '1e400', '999999999999999999999'), fc.array(fc.integer(), { maxLength: 3 }),
-    fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }));
+  const text = fc.oneof(
+    fc.string({ maxLength: 60 }),
+    fc.constantFrom('', '(', ')', '"', ',', '.', '*', 'eq.', 'not.', 'or=(', '%00', '\\', '\u0000', 'null'),
+  );
+  const value = fc.oneof(
+    fc.string({ maxLength: 30 }),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constantFrom(1e308, -1, 0, 1.005, 'NaN', 'Infinity', '1e400', '999999999999999999999'),
+    fc.array(fc.integer(), { maxLength: 3 }),
+    fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }),
+  );
 
   it('REST query strings: filters, select, order, limit', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.constantFrom('tokens', 'market_tokens', 'orders', 'profiles', 'wallet_history', 'nope'),
-      fc.array(fc.tuple(fc.oneof(fc.constantFrom('select', 'order', 'limit', 'offset', 'or', 'and', 'name', 'price', 'not.or'), fc.string({ maxLength: 10 })), text), { maxLength: 4 }),
-      async (rel, params) => {
-        const qs = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-        return noServerError(await send('GET', `/rest/v1/${rel}?${qs}`));
-      },
-    ), { numRuns: 150, seed: 20261122 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('tokens', 'market_tokens', 'orders', 'profiles', 'wallet_history', 'nope'),
+        fc.array(
+          fc.tuple(
+            fc.oneof(
+              fc.constantFrom('select', 'order', 'limit', 'offset', 'or', 'and', 'name', 'price', 'not.or'),
+              fc.string({ maxLength: 10 }),
+            ),
+            text,
+          ),
+          { maxLength: 4 },
+        ),
+        async (rel, params) => {
+          const qs = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+          return noServerError(await send('GET', `/rest/v1/${rel}?${qs}`));
+        },
+      ),
+      { numRuns: 150, seed: 20261122 },
+    );
   });
 
   it('rpc bodies: place_order, cancel_order, create_deposit, create_withdrawal, apply_for_token', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.constantFrom('place_order', 'cancel_order', 'create_deposit', 'create_withdrawal', 'apply_for_token', 'list_open_orders'),
-      fc.dictionary(fc.constantFrom('p_token', 'p_side', 'p_type', 'p_amount', 'p_price', 'p_order', 'p_card', 'p_idempotency_key',
-        'p_destination', 'p_display_name', 'p_category', 'p_socials', 'p_limit', 'x'), value, { maxKeys: 6 }),
-      fc.boolean(),
-      async (fn, args, raw) => noServerError(await send('POST', `/rest/v1/rpc/${fn}`, raw ? JSON.stringify(args).slice(0, -1) : JSON.stringify(args))),
-    ), { numRuns: 200, seed: 11 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(
+          'place_order',
+          'cancel_order',
+          'create_deposit',
+          'create_withdrawal',
+          'apply_for_token',
+          'list_open_orders',
+        ),
+        fc.dictionary(
+          fc.constantFrom(
+            'p_token',
+            'p_side',
+            'p_type',
+            'p_amount',
+            'p_price',
+            'p_order',
+            'p_card',
+            'p_idempotency_key',
+            'p_destination',
+            'p_display_name',
+            'p_category',
+            'p_socials',
+            'p_limit',
+            'x',
+          ),
+          value,
+          { maxKeys: 6 },
+        ),
+        fc.boolean(),
+        async (fn, args, raw) =>
+          noServerError(
+            await send('POST', `/rest/v1/rpc/${fn}`, raw ? JSON.stringify(args).slice(0, -1) : JSON.stringify(args)),
+          ),
+      ),
+      { numRuns: 200, seed: 11 },
+    );
   });
 
   it('writes and auth bodies', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.constantFrom(['PATCH', '/rest/v1/profiles?id=eq.00000000-0000-0000-0000-000000000000'], ['POST', '/rest/v1/watchlist'],
-        ['DELETE', '/rest/v1/watchlist?token_id=eq.x'], ['POST', '/auth/v1/token?grant_type=password'], ['POST', '/auth/v1/signup'],
-        ['PUT', '/auth/v1/user'], ['POST', '/auth/v1/token?grant_type=refresh_token'], ['POST', '/auth/v1/logout?scope=x']),
-      fc.oneof(fc.dictionary(fc.constantFrom('email', 'password', 'bio', 'user_id', 'token_id', 'refresh_token', 'data', 'role'), value, { maxKeys: 4 }).map((o) => JSON.stringify(o)),
-        fc.string({ maxLength: 40 })),
-      async ([method, path], body) => noServerError(await send(method!, path!, body, !path!.includes('grant_type') && !path!.includes('signup'))),
-    ), { numRuns: 150, seed: 7 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(
+          ['PATCH', '/rest/v1/profiles?id=eq.00000000-0000-0000-0000-000000000000'],
+          ['POST', '/rest/v1/watchlist'],
+          ['DELETE', '/rest/v1/watchlist?token_id=eq.x'],
+          ['POST', '/auth/v1/token?grant_type=password'],
+          ['POST', '/auth/v1/signup'],
+          ['PUT', '/auth/v1/user'],
+          ['POST', '/auth/v1/token?grant_type=refresh_token'],
+          ['POST', '/auth/v1/logout?scope=x'],
+        ),
+        fc.oneof(
+          fc
+            .dictionary(
+              fc.constantFrom('email', 'password', 'bio', 'user_id', 'token_id', 'refresh_token', 'data', 'role'),
+              value,
+              { maxKeys: 4 },
+            )
+            .map((o) => JSON.stringify(o)),
+          fc.string({ maxLength: 40 }),
+        ),
+        async ([method, path], body) =>
+          noServerError(await send(method!, path!, body, !path!.includes('grant_type') && !path!.includes('signup'))),
+      ),
+      { numRuns: 150, seed: 7 },
+    );
     expect(await invariantViolations(backend)).toEqual([]);
   });
 });

@@ -11,7 +11,9 @@ describe.each(ENGINES)('maintained market figures on %s', (engine) => {
 
   const figures = async (token: string) => {
     const [row] = await backend.db.query<Record<string, string>>(
-      'select price, change_24h, volume_24h, market_cap, holders, available_supply from market_tokens where id = $1', [token]);
+      'select price, change_24h, volume_24h, market_cap, holders, available_supply from market_tokens where id = $1',
+      [token],
+    );
     return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
   };
 
@@ -20,8 +22,10 @@ describe.each(ENGINES)('maintained market figures on %s', (engine) => {
     const seller = await trader(backend, { cash: 100, token, tokens: 100 });
     const buyer = await trader(backend, { cash: 10_000 });
     const settle = (price: number, amount: number, ago: string) =>
-      backend.db.query(`select private.settle_trade($1, $2, $3, $4, $5, 'buy', null, null, 0, false, now() - $6::interval)`,
-        [token, buyer.id, seller.id, price, amount, ago]);
+      backend.db.query(
+        `select private.settle_trade($1, $2, $3, $4, $5, 'buy', null, null, 0, false, now() - $6::interval)`,
+        [token, buyer.id, seller.id, price, amount, ago],
+      );
     // Inserted out of order on purpose: a back-dated trade recomputes, a newer one updates in place.
     await settle(15, 2, '0 seconds');
     await settle(10, 1, '30 hours');
@@ -29,7 +33,12 @@ describe.each(ENGINES)('maintained market figures on %s', (engine) => {
 
     // Compared with the last price a day old ($10): +50%; the volume counts the two younger trades.
     expect(await figures(token)).toEqual({
-      price: 15, change_24h: 50, volume_24h: 90, market_cap: 15_000, holders: 2, available_supply: 900,
+      price: 15,
+      change_24h: 50,
+      volume_24h: 90,
+      market_cap: 15_000,
+      holders: 2,
+      available_supply: 900,
     });
     // Four seconds on, the $20 trade is a day old: it is the base now (-25%) and leaves the volume.
     const slid = await eventually(async () => {
@@ -45,7 +54,13 @@ describe.each(ENGINES)('maintained market figures on %s', (engine) => {
     const seller = await trader(backend, { cash: 100, token, tokens: 10 });
     const buyer = await trader(backend, { cash: 10_000 });
     expect((await figures(token)).holders).toBe(1);
-    await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 10, p_price: 12 });
+    await seller.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'limit',
+      p_amount: 10,
+      p_price: 12,
+    });
     await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 4 });
     expect(await figures(token)).toMatchObject({ holders: 2, price: 12, volume_24h: 48, change_24h: 0 });
     await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 6 });

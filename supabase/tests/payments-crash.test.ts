@@ -14,7 +14,9 @@ jest.setTimeout(240_000);
 
 /** Payments still pending or processing, counted through the running server as the service role. */
 async function unsettled(url: string): Promise<number> {
-  const key = await new SignJWT({ role: 'service_role' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h')
+  const key = await new SignJWT({ role: 'service_role' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setExpirationTime('1h')
     .sign(new TextEncoder().encode(JWT_SECRET));
   const res = await fetch(`${url}/rest/v1/wallet_transactions?select=id&status=in.(pending,processing)`, {
     method: 'HEAD',
@@ -32,17 +34,33 @@ describe.each(ENGINES)('a crash of the server while deposits are being confirmed
     // A slow rail, so confirmations are in flight when the process dies; a short lease, so the
     // restarted server hands what was left processing to the provider again.
     const env = {
-      SUPABASE_PORT: String(port), DATA_DIR: path.join(dataDir, 'db'), DATABASE_URL: databaseUrl, JWT_SECRET, RATE_LIMITS: 'off',
-      PAYMENT_DELAY_MS: '400', PAYMENT_LEASE_MS: '1000',
+      SUPABASE_PORT: String(port),
+      DATA_DIR: path.join(dataDir, 'db'),
+      DATABASE_URL: databaseUrl,
+      JWT_SECRET,
+      RATE_LIMITS: 'off',
+      PAYMENT_DELAY_MS: '400',
+      PAYMENT_LEASE_MS: '1000',
     };
     let server = await spawnServer(env);
     const users = await Promise.all(Array.from({ length: 4 }, () => newUser(url, 'payer')));
     const deposits = users.flatMap((u) =>
-      Array.from({ length: 6 }, (_, i) => ({ user: u, amount: 100 + i, card: i % 5 === 4 ? '4000000000000002' : '4242424242424242' })));
-    const asked = Promise.all(deposits.map(async (d) => {
-      const { error } = await d.user.client.rpc('create_deposit', { p_amount: d.amount, p_card: d.card, p_idempotency_key: crypto.randomUUID() });
-      return error ? null : d;
-    }));
+      Array.from({ length: 6 }, (_, i) => ({
+        user: u,
+        amount: 100 + i,
+        card: i % 5 === 4 ? '4000000000000002' : '4242424242424242',
+      })),
+    );
+    const asked = Promise.all(
+      deposits.map(async (d) => {
+        const { error } = await d.user.client.rpc('create_deposit', {
+          p_amount: d.amount,
+          p_card: d.card,
+          p_idempotency_key: crypto.randomUUID(),
+        });
+        return error ? null : d;
+      }),
+    );
     await new Promise((r) => setTimeout(r, 700));
     await stopServer(server, 'SIGKILL');
     const accepted = (await asked).filter((d) => d !== null);
@@ -56,19 +74,27 @@ describe.each(ENGINES)('a crash of the server while deposits are being confirmed
       await stopServer(server);
     }
 
-    const backend = await startBackend({ port: 0, dataDir: env.DATA_DIR, databaseUrl: databaseUrl || undefined, jwtSecret: JWT_SECRET });
+    const backend = await startBackend({
+      port: 0,
+      dataDir: env.DATA_DIR,
+      databaseUrl: databaseUrl || undefined,
+      jwtSecret: JWT_SECRET,
+    });
     try {
       // ...each credited once: a user's cash is exactly the sum of their completed deposits.
       const rows = await backend.db.query<{ user_id: string; available: string; completed: string; n: string }>(
         `select c.user_id, c.available,
                 (select coalesce(sum(amount), 0) from wallet_transactions w where w.user_id = c.user_id and w.status = 'completed') as completed,
                 (select count(*) from wallet_transactions w where w.user_id = c.user_id) as n
-         from cash_accounts c where c.user_id = any($1::uuid[])`, [users.map((u) => u.id)]);
+         from cash_accounts c where c.user_id = any($1::uuid[])`,
+        [users.map((u) => u.id)],
+      );
       for (const r of rows) expect(Number(r.available)).toBe(Number(r.completed));
       expect(rows.reduce((n, r) => n + Number(r.n), 0)).toBeGreaterThanOrEqual(accepted.length);
       const [{ failed }] = (await backend.db.query<{ failed: string }>(
         `select count(*) as failed from wallet_transactions where user_id = any($1::uuid[]) and status = 'failed' and message = 'Your card was declined.'`,
-        [users.map((u) => u.id)])) as [{ failed: string }];
+        [users.map((u) => u.id)],
+      )) as [{ failed: string }];
       expect(Number(failed)).toBe(accepted.filter((d) => d.card.endsWith('0002')).length);
       expect(await invariantViolations(backend)).toEqual([]);
     } finally {
@@ -76,6 +102,5 @@ describe.each(ENGINES)('a crash of the server while deposits are being confirmed
       if (databaseUrl) await dropDatabase(databaseUrl);
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-
   });
 });

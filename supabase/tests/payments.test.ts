@@ -21,7 +21,9 @@ interface Payment {
 
 async function statusOf(backend: Backend, reference: string): Promise<{ status: string; message: string | null }> {
   const [row] = await backend.db.query<{ status: string; message: string | null }>(
-    'select status, message from wallet_transactions where reference = $1', [reference]);
+    'select status, message from wallet_transactions where reference = $1',
+    [reference],
+  );
   return row!;
 }
 
@@ -51,7 +53,10 @@ describe.each(ENGINES)('money in and out on %s', (engine) => {
     expect((await cash(backend, t.id)).available).toBe(0); // nothing before the provider confirms
 
     // A double click and a retry while pending, then a replay after it completed: one payment.
-    const [again, twice] = await Promise.all([deposit(t.client, 1000, CARD_OK, k), deposit(t.client, 1000, CARD_OK, k)]);
+    const [again, twice] = await Promise.all([
+      deposit(t.client, 1000, CARD_OK, k),
+      deposit(t.client, 1000, CARD_OK, k),
+    ]);
     expect((again.data as Payment).reference).toBe(p.reference);
     expect((twice.data as Payment).reference).toBe(p.reference);
     expect((await settled(backend, p.reference)).status).toBe('completed');
@@ -68,24 +73,39 @@ describe.each(ENGINES)('money in and out on %s', (engine) => {
     expect(misuse.error?.message).toBe('This idempotency key was already used for a different request.');
   });
 
-  it('the documented test card is declined with the provider\'s message, and nothing is credited', async () => {
+  it("the documented test card is declined with the provider's message, and nothing is credited", async () => {
     const t = await trader(backend);
     const { data } = await deposit(t.client, 250, CARD_DECLINED);
-    expect(await settled(backend, (data as Payment).reference)).toEqual({ status: 'failed', message: 'Your card was declined.' });
+    expect(await settled(backend, (data as Payment).reference)).toEqual({
+      status: 'failed',
+      message: 'Your card was declined.',
+    });
     expect((await cash(backend, t.id)).available).toBe(0);
     const { data: history } = await t.client.from('wallet_history').select('type, amount, status, message, balance');
-    expect(history).toEqual([{ type: 'Deposit', amount: 250, status: 'Failed', message: 'Your card was declined.', balance: 0 }]);
+    expect(history).toEqual([
+      { type: 'Deposit', amount: 250, status: 'Failed', message: 'Your card was declined.', balance: 0 },
+    ]);
   });
 
   it('refuses bad deposits with a clear message and changes nothing', async () => {
     const t = await trader(backend);
-    const [settings] = await backend.db.query<{ deposit_min: string; deposit_max: string }>('select deposit_min, deposit_max from exchange_settings');
+    const [settings] = await backend.db.query<{ deposit_min: string; deposit_max: string }>(
+      'select deposit_min, deposit_max from exchange_settings',
+    );
     const cases: [unknown, string, string][] = [
       [0, CARD_OK, 'Enter a deposit amount above $0.00.'],
       [-5, CARD_OK, 'Enter a deposit amount above $0.00.'],
       [10.005, CARD_OK, 'A deposit amount has at most two decimals.'],
-      [Number(settings!.deposit_min) - 1, CARD_OK, `The minimum deposit is $${Number(settings!.deposit_min).toFixed(2)}.`],
-      [Number(settings!.deposit_max) + 1, CARD_OK, `The maximum deposit is $${Number(settings!.deposit_max).toLocaleString('en-US', { minimumFractionDigits: 2 })}.`],
+      [
+        Number(settings!.deposit_min) - 1,
+        CARD_OK,
+        `The minimum deposit is $${Number(settings!.deposit_min).toFixed(2)}.`,
+      ],
+      [
+        Number(settings!.deposit_max) + 1,
+        CARD_OK,
+        `The maximum deposit is $${Number(settings!.deposit_max).toLocaleString('en-US', { minimumFractionDigits: 2 })}.`,
+      ],
       [100, '4242 4242 4242 4241', 'This card number is not valid: check the digits.'],
       [100, 'card', 'Enter a card number of 12 to 19 digits.'],
     ];
@@ -94,19 +114,28 @@ describe.each(ENGINES)('money in and out on %s', (engine) => {
       expect(error?.message).toBe(message);
     }
     expect((await deposit(t.client, 'abc')).error?.message).toMatch(/invalid input syntax for type numeric/);
-    expect((await deposit(t.client, 100, CARD_OK, 'short')).error?.message).toBe('Each request needs an idempotency key of 8 to 100 characters.');
-    const [{ n }] = (await backend.db.query<{ n: string }>('select count(*) as n from wallet_transactions where user_id = $1', [t.id])) as [{ n: string }];
+    expect((await deposit(t.client, 100, CARD_OK, 'short')).error?.message).toBe(
+      'Each request needs an idempotency key of 8 to 100 characters.',
+    );
+    const [{ n }] = (await backend.db.query<{ n: string }>(
+      'select count(*) as n from wallet_transactions where user_id = $1',
+      [t.id],
+    )) as [{ n: string }];
     expect(Number(n)).toBe(0);
   });
 
   it('a withdrawal is held at once, cancellable while pending, never more than available, within the daily limit', async () => {
     const t = await trader(backend, { cash: 600 });
-    const { data: dest, error } = await t.client.rpc('add_payout_destination', { p_label: 'Checking', p_account_number: '12345678' });
+    const { data: dest, error } = await t.client.rpc('add_payout_destination', {
+      p_label: 'Checking',
+      p_account_number: '12345678',
+    });
     expect(error).toBeNull();
     const { data: shown } = await t.client.from('payout_destinations').select('label, account_last4');
     expect(shown).toEqual([{ label: 'Checking', account_last4: '5678' }]);
 
-    const withdraw = (amount: number) => t.client.rpc('create_withdrawal', { p_amount: amount, p_destination: dest, p_idempotency_key: key() });
+    const withdraw = (amount: number) =>
+      t.client.rpc('create_withdrawal', { p_amount: amount, p_destination: dest, p_idempotency_key: key() });
     const w = (await withdraw(500)).data as Payment;
     expect(w.status).toBe('pending');
     expect(await cash(backend, t.id)).toMatchObject({ available: 100 });
@@ -115,44 +144,70 @@ describe.each(ENGINES)('money in and out on %s', (engine) => {
     // Cancelled while pending: the funds come back.
     expect((await t.client.rpc('cancel_withdrawal', { p_id: w.id })).data).toMatchObject({ status: 'cancelled' });
     expect(await cash(backend, t.id)).toMatchObject({ available: 600 });
-    expect((await t.client.rpc('cancel_withdrawal', { p_id: w.id })).error?.message).toBe('This withdrawal is cancelled and can no longer be cancelled.');
+    expect((await t.client.rpc('cancel_withdrawal', { p_id: w.id })).error?.message).toBe(
+      'This withdrawal is cancelled and can no longer be cancelled.',
+    );
 
     // Paid out after the hold.
     const paid = (await withdraw(100)).data as Payment;
     expect((await settled(backend, paid.reference)).status).toBe('completed');
     expect(await cash(backend, t.id)).toMatchObject({ available: 500 });
-    const [row] = await backend.db.query<{ pending_withdrawal: string }>('select pending_withdrawal from cash_accounts where user_id = $1', [t.id]);
+    const [row] = await backend.db.query<{ pending_withdrawal: string }>(
+      'select pending_withdrawal from cash_accounts where user_id = $1',
+      [t.id],
+    );
     expect(Number(row!.pending_withdrawal)).toBe(0);
 
     // The daily limit counts what was withdrawn today.
     await backend.db.query('update exchange_settings set withdrawal_daily_limit = 300');
     try {
-      expect((await withdraw(250)).error?.message).toBe('This would exceed your daily withdrawal limit of $300.00: you can withdraw $200.00 more today.');
+      expect((await withdraw(250)).error?.message).toBe(
+        'This would exceed your daily withdrawal limit of $300.00: you can withdraw $200.00 more today.',
+      );
     } finally {
       await backend.db.query('update exchange_settings set withdrawal_daily_limit = 5000');
     }
     // Someone else's destination is not one's own.
     const other = await trader(backend, { cash: 100 });
-    const stolen = await other.client.rpc('create_withdrawal', { p_amount: 50, p_destination: dest, p_idempotency_key: key() });
+    const stolen = await other.client.rpc('create_withdrawal', {
+      p_amount: 50,
+      p_destination: dest,
+      p_idempotency_key: key(),
+    });
     expect(stolen.error?.message).toBe('Choose one of your saved accounts to withdraw to.');
   });
 
   it('a payout the bank rejects gives the funds back', async () => {
     const t = await trader(backend, { cash: 300 });
-    const { data: dest } = await t.client.rpc('add_payout_destination', { p_label: 'Old account', p_account_number: '9990002' });
-    const w = (await t.client.rpc('create_withdrawal', { p_amount: 120, p_destination: dest, p_idempotency_key: key() })).data as Payment;
-    expect(await settled(backend, w.reference)).toEqual({ status: 'failed', message: 'The receiving bank rejected the transfer: the account is closed.' });
+    const { data: dest } = await t.client.rpc('add_payout_destination', {
+      p_label: 'Old account',
+      p_account_number: '9990002',
+    });
+    const w = (
+      await t.client.rpc('create_withdrawal', { p_amount: 120, p_destination: dest, p_idempotency_key: key() })
+    ).data as Payment;
+    expect(await settled(backend, w.reference)).toEqual({
+      status: 'failed',
+      message: 'The receiving bank rejected the transfer: the account is closed.',
+    });
     expect(await cash(backend, t.id)).toMatchObject({ available: 300 });
   });
 
-  it('the provider\'s side is not open to users or to anon', async () => {
+  it("the provider's side is not open to users or to anon", async () => {
     const t = await trader(backend);
     const { data } = await deposit(t.client, 100, CARD_OK);
     for (const c of [t.client, client(backend.url)]) {
-      expect((await c.rpc('settle_payment', { p_reference: (data as Payment).reference, p_succeeded: true })).error).not.toBeNull();
-      expect((await c.rpc('claim_payment', { p_payout_after: '0 seconds', p_lease: '0 seconds' })).error).not.toBeNull();
+      expect(
+        (await c.rpc('settle_payment', { p_reference: (data as Payment).reference, p_succeeded: true })).error,
+      ).not.toBeNull();
+      expect(
+        (await c.rpc('claim_payment', { p_payout_after: '0 seconds', p_lease: '0 seconds' })).error,
+      ).not.toBeNull();
     }
-    expect((await client(backend.url).rpc('create_deposit', { p_amount: 100, p_card: CARD_OK, p_idempotency_key: key() })).error).not.toBeNull();
+    expect(
+      (await client(backend.url).rpc('create_deposit', { p_amount: 100, p_card: CARD_OK, p_idempotency_key: key() }))
+        .error,
+    ).not.toBeNull();
   });
 
   it('the history lists every movement of cash, and its running balance ends at the balance', async () => {
@@ -164,11 +219,14 @@ describe.each(ENGINES)('money in and out on %s', (engine) => {
     }
     const [{ id: token }] = (await backend.db.query<{ id: string }>(
       `insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
-       values ('History', 'history' || floor(random() * 1e9)::text, 'Test', 50, 1000, 10) returning id`)) as [{ id: string }];
+       values ('History', 'history' || floor(random() * 1e9)::text, 'Test', 50, 1000, 10) returning id`,
+    )) as [{ id: string }];
     await backend.db.query('select private.issue_tokens($1, $2, 300)', [token, seller.id]);
     await backend.db.query('select private.issue_tokens($1, $2, 300)', [token, buyer.id]);
     // Random trading both ways (seeded), with cancels, as the load tests place it.
-    const runs = await Promise.all([buyer, seller].map((t, i) => randomOrders(t.client, [token], { count: 60, seed: 4200 + i })));
+    const runs = await Promise.all(
+      [buyer, seller].map((t, i) => randomOrders(t.client, [token], { count: 60, seed: 4200 + i })),
+    );
     expect(runs.flatMap((r) => r.failures)).toEqual([]);
     for (const t of [buyer, seller]) {
       const { data: history } = await t.client.from('wallet_history').select('type, effect');
@@ -178,7 +236,12 @@ describe.each(ENGINES)('money in and out on %s', (engine) => {
       const types = new Set((history as { type: string }[]).map((r) => r.type));
       expect(types).toEqual(new Set(['Deposit', 'Buy', 'Sell', 'Trade Fee']));
     }
-    const { data: last } = await buyer.client.from('wallet_history').select('balance').order('position', { ascending: false }).limit(1).single();
+    const { data: last } = await buyer.client
+      .from('wallet_history')
+      .select('balance')
+      .order('position', { ascending: false })
+      .limit(1)
+      .single();
     const c = await cash(backend, buyer.id);
     expect((last as { balance: number }).balance).toBeCloseTo(c.available + c.reserved, 2);
     expect(await invariantViolations(backend)).toEqual([]);

@@ -34,13 +34,23 @@ describe.each(ENGINES)('matching compared with nodejs-order-book on %s', (engine
       const type = i > 20 && random() < 0.25 ? 'market' : 'limit';
       const amount = 1 + Math.floor(random() * 20);
       const price = Math.round((9.5 + random()) * 100) / 100;
-      const base = { side: side === 'buy' ? Side.BUY : Side.SELL, size: amount, accountId: String(account), stpMode: SelfTradePreventionMode.EXPIRE_MAKER };
+      const base = {
+        side: side === 'buy' ? Side.BUY : Side.SELL,
+        size: amount,
+        accountId: String(account),
+        stpMode: SelfTradePreventionMode.EXPIRE_MAKER,
+      };
 
       if (type === 'market') {
         const snapshot = reference.snapshot();
         const opposite = side === 'buy' ? snapshot.asks : snapshot.bids;
         const othersRest = opposite.some((level) => level.orders.some((o) => o.accountId !== String(account)));
-        const { data, error } = await traders[account]!.client.rpc('place_order', { p_token: token, p_side: side, p_type: 'market', p_amount: amount });
+        const { data, error } = await traders[account]!.client.rpc('place_order', {
+          p_token: token,
+          p_side: side,
+          p_type: 'market',
+          p_amount: amount,
+        });
         if (!othersRest) {
           expect(error?.message).toMatch(/There are no .* orders/); // refused, nothing changed
           continue;
@@ -50,11 +60,23 @@ describe.each(ENGINES)('matching compared with nodejs-order-book on %s', (engine
         theirs.push(amount - reference.market(base).quantityLeft);
       } else {
         const id = String(i);
-        const { data, error } = await traders[account]!.client.rpc('place_order', { p_token: token, p_side: side, p_type: 'limit', p_amount: amount, p_price: price });
+        const { data, error } = await traders[account]!.client.rpc('place_order', {
+          p_token: token,
+          p_side: side,
+          p_type: 'limit',
+          p_amount: amount,
+          p_price: price,
+        });
         expect(error).toBeNull();
         ours.push((data as { filled: number }).filled);
         const result = reference.limit({ ...base, id, price });
-        theirs.push(result.done.some((d) => d.id === id) ? amount : result.partial?.id === id ? result.partialQuantityProcessed : 0);
+        theirs.push(
+          result.done.some((d) => d.id === id)
+            ? amount
+            : result.partial?.id === id
+              ? result.partialQuantityProcessed
+              : 0,
+        );
       }
     }
 
@@ -63,10 +85,15 @@ describe.each(ENGINES)('matching compared with nodejs-order-book on %s', (engine
 
     const snapshot = reference.snapshot();
     const level = (side: 'buy' | 'sell') => (l: { price: number; orders: { size: number }[] }) => ({
-      side, price: l.price, amount: l.orders.reduce((n, o) => n + o.size, 0),
+      side,
+      price: l.price,
+      amount: l.orders.reduce((n, o) => n + o.size, 0),
     });
-    const expected = [...snapshot.bids.map(level('buy')), ...snapshot.asks.map(level('sell'))].filter((l) => l.amount > 0);
-    const byKey = (a: { side: string; price: number }, b: { side: string; price: number }) => a.side.localeCompare(b.side) || a.price - b.price;
+    const expected = [...snapshot.bids.map(level('buy')), ...snapshot.asks.map(level('sell'))].filter(
+      (l) => l.amount > 0,
+    );
+    const byKey = (a: { side: string; price: number }, b: { side: string; price: number }) =>
+      a.side.localeCompare(b.side) || a.price - b.price;
     expect((await book(backend, token)).sort(byKey)).toEqual(expected.sort(byKey));
     expect(await invariantViolations(backend)).toEqual([]);
   });

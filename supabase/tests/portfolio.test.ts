@@ -9,12 +9,18 @@ describe.each(ENGINES)('positions and profit & loss in the database on %s', (eng
   });
   afterAll(() => backend.close());
 
-  it('averages cost with fees, realizes on sells, and the P&L history ends at the dashboard\'s figures', async () => {
+  it("averages cost with fees, realizes on sells, and the P&L history ends at the dashboard's figures", async () => {
     const token = await freshToken(backend);
     const seller = await trader(backend, { cash: 1000, token, tokens: 100 });
     const buyer = await trader(backend, { cash: 10_000 });
     const order = (c: typeof buyer, side: string, type: string, amount: number, price?: number) =>
-      c.client.rpc('place_order', { p_token: token, p_side: side, p_type: type, p_amount: amount, ...(price ? { p_price: price } : {}) });
+      c.client.rpc('place_order', {
+        p_token: token,
+        p_side: side,
+        p_type: type,
+        p_amount: amount,
+        ...(price ? { p_price: price } : {}),
+      });
 
     await order(seller, 'sell', 'limit', 10, 10);
     await order(buyer, 'buy', 'market', 10); // cost 100 + 2.00 fee
@@ -25,9 +31,18 @@ describe.each(ENGINES)('positions and profit & loss in the database on %s', (eng
 
     const { data: positions, error } = await buyer.client.rpc('my_positions');
     expect(error).toBeNull();
-    expect(positions).toEqual([expect.objectContaining({
-      token_id: token, tokens: 15, avg_price: 11.22, cost: 168.3, price: 15, value: 225, pnl: 56.7, pnl_percent: 33.69,
-    })]);
+    expect(positions).toEqual([
+      expect.objectContaining({
+        token_id: token,
+        tokens: 15,
+        avg_price: 11.22,
+        cost: 168.3,
+        price: 15,
+        value: 225,
+        pnl: 56.7,
+        pnl_percent: 33.69,
+      }),
+    ]);
     const { data: pnl } = await buyer.client.rpc('my_pnl', { p_days: 30 });
     expect(pnl).toHaveLength(30);
     expect((pnl as unknown[])[29]).toMatchObject({ realized: 17.4, unrealized: 56.7, invested: 168.3, value: 225 });

@@ -6,7 +6,11 @@ import { ANON_KEY, DEMO, client, signedIn } from '../harness/clients';
 const signInRaw = (url: string, email: string, password: string, forwardedFor?: string) =>
   fetch(`${url}/auth/v1/token?grant_type=password`, {
     method: 'POST',
-    headers: { apikey: ANON_KEY, 'Content-Type': 'application/json', ...(forwardedFor ? { 'X-Forwarded-For': forwardedFor } : {}) },
+    headers: {
+      apikey: ANON_KEY,
+      'Content-Type': 'application/json',
+      ...(forwardedFor ? { 'X-Forwarded-For': forwardedFor } : {}),
+    },
     body: JSON.stringify({ email, password }),
   });
 
@@ -14,7 +18,9 @@ describe.each(ENGINES)('auth rate limits on %s', (engine) => {
   let backend: Backend;
   beforeAll(async () => {
     backend = await backendFor(engine, {
-      rateLimits: rateLimitsFromEnv('signIn=8/300,signUp=3/300,refresh=3/300,accountFailures=3/900,passwordChange=2/300'),
+      rateLimits: rateLimitsFromEnv(
+        'signIn=8/300,signUp=3/300,refresh=3/300,accountFailures=3/900,passwordChange=2/300',
+      ),
     })();
   });
   afterAll(() => backend.close());
@@ -24,7 +30,10 @@ describe.each(ENGINES)('auth rate limits on %s', (engine) => {
     const locked = await signInRaw(backend.url, DEMO.email, 'wrong-password');
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await locked.json()).toMatchObject({ error_code: 'over_request_rate_limit', msg: 'Too many failed sign-in attempts for this account. Try again later.' });
+    expect(await locked.json()).toMatchObject({
+      error_code: 'over_request_rate_limit',
+      msg: 'Too many failed sign-in attempts for this account. Try again later.',
+    });
     // The right password does not get through while the account is locked (a guesser cannot tell).
     const { error } = await client(backend.url).auth.signInWithPassword(DEMO);
     expect(error?.status).toBe(429);
@@ -32,14 +41,17 @@ describe.each(ENGINES)('auth rate limits on %s', (engine) => {
 
   it('limits sign-in attempts and sign-ups per address', async () => {
     // 5 of the 8 sign-ins were spent by the test above from this address; 3 more are allowed, then 429.
-    for (let i = 0; i < 3; i++) expect((await signInRaw(backend.url, `nobody${i}@test.repx.dev`, 'x')).status).toBe(400);
+    for (let i = 0; i < 3; i++)
+      expect((await signInRaw(backend.url, `nobody${i}@test.repx.dev`, 'x')).status).toBe(400);
     expect((await signInRaw(backend.url, 'nobody@test.repx.dev', 'x')).status).toBe(429);
     // A forged X-Forwarded-For does not buy new attempts: the address is the connection's.
     expect((await signInRaw(backend.url, 'nobody@test.repx.dev', 'x', '203.0.113.9')).status).toBe(429);
 
     const c = client(backend.url);
     for (let i = 0; i < 3; i++) {
-      expect((await c.auth.signUp({ email: `limited${Date.now()}${i}@test.repx.dev`, password: 'password-123' })).error).toBeNull();
+      expect(
+        (await c.auth.signUp({ email: `limited${Date.now()}${i}@test.repx.dev`, password: 'password-123' })).error,
+      ).toBeNull();
     }
     const refused = await c.auth.signUp({ email: `limited${Date.now()}x@test.repx.dev`, password: 'password-123' });
     expect(refused.error?.status).toBe(429);

@@ -20,15 +20,29 @@ describe.each(ENGINES)('realtime on %s', (engine) => {
     const events: { token_id: string; kind: string }[] = [];
     const channel = watcher.client
       .channel(`token-${token}`)
-      .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'market_events', filter: `token_id=eq.${token}` }, (p) =>
-        events.push(p.new as { token_id: string; kind: string }),
+      .on(
+        'postgres_changes',
+        { event: 'INSERT', schema: 'public', table: 'market_events', filter: `token_id=eq.${token}` },
+        (p) => events.push(p.new as { token_id: string; kind: string }),
       );
     await subscribed(channel);
 
     const sentAt = Date.now();
-    await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 5, p_price: 10 });
+    await seller.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'limit',
+      p_amount: 5,
+      p_price: 10,
+    });
     const otherSeller = await trader(backend, { token: other, tokens: 10 });
-    await otherSeller.client.rpc('place_order', { p_token: other, p_side: 'sell', p_type: 'limit', p_amount: 5, p_price: 10 });
+    await otherSeller.client.rpc('place_order', {
+      p_token: other,
+      p_side: 'sell',
+      p_type: 'limit',
+      p_amount: 5,
+      p_price: 10,
+    });
     while (!events.length && Date.now() - sentAt < 3000) await new Promise((r) => setTimeout(r, 20));
     expect(events).toEqual([expect.objectContaining({ token_id: token, kind: 'book' })]);
     console.log(`${engine}: market event delivered ${Date.now() - sentAt} ms after the order`);
@@ -46,7 +60,13 @@ describe.each(ENGINES)('realtime on %s', (engine) => {
       .on('postgres_changes', { event: '*', schema: 'public', table: 'market_events' }, (p) => events.push(p));
     await subscribed(channel);
     const seller = await trader(backend, { token, tokens: 10 });
-    await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 5, p_price: 10 });
+    await seller.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'limit',
+      p_amount: 5,
+      p_price: 10,
+    });
     await new Promise((r) => setTimeout(r, 500));
     expect(events).toEqual([]);
     await anon.removeAllChannels();
@@ -57,20 +77,42 @@ describe.each(ENGINES)('realtime on %s', (engine) => {
     const seller = await trader(backend, { token, tokens: 10 });
     const [leaving, staying] = [await trader(backend), await trader(backend)];
     const got = { leaving: 0, staying: 0 };
-    for (const [who, t] of [['leaving', leaving], ['staying', staying]] as const) {
-      await subscribed(t.client.channel(`ended-${who}-${token}`)
-        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'market_events', filter: `token_id=eq.${token}` }, () => {
-          got[who] += 1;
-        }));
+    for (const [who, t] of [
+      ['leaving', leaving],
+      ['staying', staying],
+    ] as const) {
+      await subscribed(
+        t.client
+          .channel(`ended-${who}-${token}`)
+          .on(
+            'postgres_changes',
+            { event: 'INSERT', schema: 'public', table: 'market_events', filter: `token_id=eq.${token}` },
+            () => {
+              got[who] += 1;
+            },
+          ),
+      );
     }
-    await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 1, p_price: 10 });
+    await seller.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'limit',
+      p_amount: 1,
+      p_price: 10,
+    });
     const deadline = Date.now() + 5000;
     while ((got.leaving < 1 || got.staying < 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(got).toEqual({ leaving: 1, staying: 1 });
 
     // The session ends on the server (as a suspension or a global sign-out does); the socket stays open.
     await backend.db.query('delete from auth.sessions where user_id = $1', [leaving.id]);
-    await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 1, p_price: 11 });
+    await seller.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'limit',
+      p_amount: 1,
+      p_price: 11,
+    });
     while (got.staying < 2 && Date.now() < deadline + 5000) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 300));
     expect(got).toEqual({ leaving: 1, staying: 2 });

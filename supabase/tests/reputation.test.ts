@@ -3,8 +3,16 @@ import { ENGINES, backendFor } from '../harness/backends';
 import { ADMIN, signedIn } from '../harness/clients';
 import { trader } from '../harness/market';
 
-interface Components { verified: number; holders: number; volume: number; stability: number; age: number; alerts: number; score: number;
-  facts: { holders: number; volume_30d: number; open_alerts: number } }
+interface Components {
+  verified: number;
+  holders: number;
+  volume: number;
+  stability: number;
+  age: number;
+  alerts: number;
+  score: number;
+  facts: { holders: number; volume_30d: number; open_alerts: number };
+}
 
 describe.each(ENGINES)('the reputation score on %s', (engine) => {
   let backend: Backend;
@@ -28,17 +36,25 @@ describe.each(ENGINES)('the reputation score on %s', (engine) => {
     await backend.db.query('select private.refresh_reputation()');
     const [row] = await backend.db.query<{ reputation_score: string; score: string }>(
       `select k.reputation_score, h.score from tokens k join reputation_history h on h.token_id = k.id and h.month = date_trunc('month', now())::date
-        where k.id = $1`, [sarah!.id]);
+        where k.id = $1`,
+      [sarah!.id],
+    );
     expect(Number(row!.reputation_score)).toBe(c.score);
     expect(Number(row!.score)).toBe(c.score);
 
     // An open fraud alert on the person costs 5 points.
-    await backend.db.query(`insert into fraud_alerts (rule, severity, accounts, summary) select 'new_account', 'low', array[owner_id], 'test' from tokens where id = $1`, [sarah!.id]);
+    await backend.db.query(
+      `insert into fraud_alerts (rule, severity, accounts, summary) select 'new_account', 'low', array[owner_id], 'test' from tokens where id = $1`,
+      [sarah!.id],
+    );
     expect(((await admin.rpc('reputation_components', { p_token: sarah!.id })).data as Components).alerts).toBe(5);
 
     // A new token's first score is the formula's: new, unverified, no trades yet.
     const person = await trader(backend);
-    const { data: app } = await person.client.rpc('apply_for_token', { p_display_name: 'Fresh Face', p_category: 'Designer' });
+    const { data: app } = await person.client.rpc('apply_for_token', {
+      p_display_name: 'Fresh Face',
+      p_category: 'Designer',
+    });
     const { data: issued } = await admin.rpc('admin_approve_application', { p_id: (app as { id: number }).id });
     const token = (issued as { token_id: string }).token_id;
     const fresh = (await admin.rpc('reputation_components', { p_token: token })).data as Components;

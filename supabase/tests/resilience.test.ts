@@ -20,25 +20,54 @@ onPostgres('when PostgreSQL ends every connection of the server', () => {
     const events: unknown[] = [];
     const channel = seller.client
       .channel('resilience')
-      .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'market_events', filter: `token_id=eq.${token}` }, (p) => events.push(p));
+      .on(
+        'postgres_changes',
+        { event: 'INSERT', schema: 'public', table: 'market_events', filter: `token_id=eq.${token}` },
+        (p) => events.push(p),
+      );
     await subscribed(channel);
 
-    const [{ datname }] = (await backend.db.query<{ datname: string }>('select current_database() as datname')) as [{ datname: string }];
+    const [{ datname }] = (await backend.db.query<{ datname: string }>('select current_database() as datname')) as [
+      { datname: string },
+    ];
     const admin = new pg.Client({ connectionString: ADMIN_URL });
     await admin.connect();
-    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [datname]);
+    await admin.query(
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [datname],
+    );
     await admin.end();
 
     // Requests succeed again (the pool replaces its connections; one request racing the pool's
     // notice of a dead connection may fail, as a request in flight would)...
-    let placed = await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 1, p_price: 10 });
-    if (placed.error) placed = await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 1, p_price: 10 });
+    let placed = await seller.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'limit',
+      p_amount: 1,
+      p_price: 10,
+    });
+    if (placed.error)
+      placed = await seller.client.rpc('place_order', {
+        p_token: token,
+        p_side: 'sell',
+        p_type: 'limit',
+        p_amount: 1,
+        p_price: 10,
+      });
     expect(placed.error).toBeNull();
     // ...and the notification connection comes back, so events flow again.
     const deadline = Date.now() + 10_000;
     while (!events.length && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 500));
-      if (!events.length) await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 1, p_price: 10 });
+      if (!events.length)
+        await seller.client.rpc('place_order', {
+          p_token: token,
+          p_side: 'sell',
+          p_type: 'limit',
+          p_amount: 1,
+          p_price: 10,
+        });
     }
     expect(events.length).toBeGreaterThan(0);
     await seller.client.removeAllChannels();

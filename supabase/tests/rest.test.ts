@@ -15,7 +15,11 @@ describe.each(ENGINES)('the REST subset on %s', (engine) => {
     expect({ count: head.count, data: head.data, error: head.error }).toEqual({ count: 1, data: null, error: null });
     const quoted = await c.from('tokens').select('username').or('name.ilike."*chen, (x)*",username.ilike."*priya*"');
     expect(quoted.data).toEqual([{ username: 'priyadesigns' }]);
-    const paged = await c.from('market_tokens').select('name', { count: 'exact' }).order('price', { ascending: false }).range(1, 2);
+    const paged = await c
+      .from('market_tokens')
+      .select('name', { count: 'exact' })
+      .order('price', { ascending: false })
+      .range(1, 2);
     expect(paged.count).toBe(6);
     expect(paged.data).toHaveLength(2);
     const ins = await c.from('tokens').select('username').in('username', ['sarahchen', 'marcusj']).order('username');
@@ -40,7 +44,10 @@ describe.each(ENGINES)('the REST subset on %s', (engine) => {
     expect((await c.from('nope').select('*')).error).toMatchObject({ code: 'PGRST205' });
     expect((await c.from('tokens').select('nope')).error).toMatchObject({ code: '42703' });
     expect((await c.rpc('nope')).error).toMatchObject({ code: 'PGRST202' });
-    expect((await c.from('watchlist').delete()).error).toMatchObject({ code: '21000', message: 'DELETE requires a WHERE clause' });
+    expect((await c.from('watchlist').delete()).error).toMatchObject({
+      code: '21000',
+      message: 'DELETE requires a WHERE clause',
+    });
   });
 });
 
@@ -67,6 +74,7 @@ describe.each(ENGINES)('bad requests get a 4xx and no SQL text on %s', (engine) 
     const view = await c.from('market_tokens').update({ name: 'x' }).eq('username', 'sarahchen');
     expect(view.status).toBe(405);
     expect(view.error?.message).toBe('This resource is a read-only view: it cannot be changed.');
-    for (const r of [tree, stars, empty, view]) expect(JSON.stringify(r.error)).not.toMatch(/syntax error|select .* from |relation "/i);
+    for (const r of [tree, stars, empty, view])
+      expect(JSON.stringify(r.error)).not.toMatch(/syntax error|select .* from |relation "/i);
   });
 });

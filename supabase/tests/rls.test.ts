@@ -12,7 +12,16 @@ describe.each(ENGINES)('row-level security on %s', (engine) => {
 
   it('an anonymous caller reads nothing', async () => {
     const anon = client(backend.url);
-    for (const table of ['profiles', 'tokens', 'cash_accounts', 'holdings', 'orders', 'trades', 'market_tokens', 'wallet_history']) {
+    for (const table of [
+      'profiles',
+      'tokens',
+      'cash_accounts',
+      'holdings',
+      'orders',
+      'trades',
+      'market_tokens',
+      'wallet_history',
+    ]) {
       const { data, error } = await anon.from(table).select('*');
       expect({ table, data, status: error?.code }).toEqual({ table, data: null, status: '42501' });
     }
@@ -57,7 +66,11 @@ describe.each(ENGINES)('row-level security on %s', (engine) => {
     const me = await newUser(backend.url, 'money');
     const cash = await me.client.from('cash_accounts').update({ available: 1_000_000 }).eq('user_id', me.id);
     expect(cash.error?.code).toBe('42501');
-    const tokens = await me.client.from('holdings').insert({ user_id: me.id, token_id: (await me.client.from('tokens').select('id').limit(1).single()).data!.id, amount: 5 });
+    const tokens = await me.client.from('holdings').insert({
+      user_id: me.id,
+      token_id: (await me.client.from('tokens').select('id').limit(1).single()).data!.id,
+      amount: 5,
+    });
     expect(tokens.error?.code).toBe('42501');
     const ledger = await me.client.rpc('settle_trade', {});
     expect(ledger.error?.code).toBe('PGRST202'); // private functions are not exposed at all

@@ -18,7 +18,9 @@ onPostgres('two server processes over one PostgreSQL', () => {
   beforeAll(async () => {
     url = await createDatabase('repex_scale');
     const options = {
-      port: 0, databaseUrl: url, jwtSecret: DEMO_JWT_SECRET,
+      port: 0,
+      databaseUrl: url,
+      jwtSecret: DEMO_JWT_SECRET,
       rateLimits: { ...NO_RATE_LIMITS, accountFailures: { capacity: 3, perSeconds: 900 } },
     };
     a = await startBackend(options);
@@ -43,10 +45,27 @@ onPostgres('two server processes over one PostgreSQL', () => {
     const events: { kind: string }[] = [];
     const watching = client(b.url);
     await watching.auth.setSession((await watcher.client.auth.getSession()).data.session!);
-    await subscribed(watching.channel(`x-${token}`).on('postgres_changes',
-      { event: 'INSERT', schema: 'public', table: 'market_events', filter: `token_id=eq.${token}` }, (p) => events.push(p.new as { kind: string })));
+    await subscribed(
+      watching
+        .channel(`x-${token}`)
+        .on(
+          'postgres_changes',
+          { event: 'INSERT', schema: 'public', table: 'market_events', filter: `token_id=eq.${token}` },
+          (p) => events.push(p.new as { kind: string }),
+        ),
+    );
     const sentAt = Date.now();
-    expect((await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 1, p_price: 10 })).error).toBeNull();
+    expect(
+      (
+        await seller.client.rpc('place_order', {
+          p_token: token,
+          p_side: 'sell',
+          p_type: 'limit',
+          p_amount: 1,
+          p_price: 10,
+        })
+      ).error,
+    ).toBeNull();
     await waitFor(() => events.length > 0);
     expect(events).toEqual([expect.objectContaining({ kind: 'book' })]);
     console.log(`market event crossed processes in ${Date.now() - sentAt} ms`);
@@ -57,13 +76,25 @@ onPostgres('two server processes over one PostgreSQL', () => {
     const token = await freshToken(a);
     const watcher = await trader(b);
     const seen: string[] = [];
-    await subscribed(watcher.client.channel(`gap-${token}`).on('postgres_changes',
-      { event: 'INSERT', schema: 'public', table: 'market_events', filter: `token_id=eq.${token}` }, (p) => seen.push(String(p.new.id))));
+    await subscribed(
+      watcher.client
+        .channel(`gap-${token}`)
+        .on(
+          'postgres_changes',
+          { event: 'INSERT', schema: 'public', table: 'market_events', filter: `token_id=eq.${token}` },
+          (p) => seen.push(String(p.new.id)),
+        ),
+    );
     const slow = new pg.Client({ connectionString: url });
     await slow.connect();
     await slow.query('begin');
-    const [early] = (await slow.query(`insert into market_events (token_id, kind) values ($1, 'book') returning id::text`, [token])).rows;
-    const [late] = await b.db.query<{ id: string }>(`insert into market_events (token_id, kind) values ($1, 'trade') returning id::text`, [token]);
+    const [early] = (
+      await slow.query(`insert into market_events (token_id, kind) values ($1, 'book') returning id::text`, [token])
+    ).rows;
+    const [late] = await b.db.query<{ id: string }>(
+      `insert into market_events (token_id, kind) values ($1, 'trade') returning id::text`,
+      [token],
+    );
     await waitFor(() => seen.length > 0);
     expect(seen).toEqual([late!.id]);
     await slow.query('commit');
@@ -97,9 +128,12 @@ onPostgres('two server processes over one PostgreSQL', () => {
   it('counts rate limits and ends sessions across processes', async () => {
     const user = await trader(a);
     const email = (await user.client.auth.getUser()).data.user!.email!;
-    const signIn = (url: string, password: string) => fetch(`${url}/auth/v1/token?grant_type=password`, {
-      method: 'POST', headers: { apikey: ANON_KEY, 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }),
-    });
+    const signIn = (url: string, password: string) =>
+      fetch(`${url}/auth/v1/token?grant_type=password`, {
+        method: 'POST',
+        headers: { apikey: ANON_KEY, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
     // Three wrong passwords spread over both processes lock the account on both.
     for (const server of [a, b, a]) expect((await signIn(server.url, 'wrong-password')).status).toBe(400);
     expect((await signIn(b.url, 'password-123')).status).toBe(429);
@@ -118,18 +152,28 @@ onPostgres('two server processes over one PostgreSQL', () => {
   it('runs as a cluster: SERVER_PROCESSES=2 prepares the database once and serves from both', async () => {
     const fresh = await createDatabase('repex_cluster');
     const port = await freePort();
-    const server = await spawnServer({ DATABASE_URL: fresh, SERVER_PROCESSES: '2', SUPABASE_PORT: String(port), JWT_SECRET: DEMO_JWT_SECRET, RATE_LIMITS: 'off' });
+    const server = await spawnServer({
+      DATABASE_URL: fresh,
+      SERVER_PROCESSES: '2',
+      SUPABASE_PORT: String(port),
+      JWT_SECRET: DEMO_JWT_SECRET,
+      RATE_LIMITS: 'off',
+    });
     try {
       // Each sign-in opens a new connection, which the cluster hands to one of its processes in turn.
-      const results = await Promise.all(Array.from({ length: 6 }, async () => {
-        const c = client(`http://localhost:${port}`);
-        return (await c.auth.signInWithPassword(DEMO)).error;
-      }));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, async () => {
+          const c = client(`http://localhost:${port}`);
+          return (await c.auth.signInWithPassword(DEMO)).error;
+        }),
+      );
       expect(results).toEqual(Array(6).fill(null));
       // Two processes: each holds its own listening connection to the database.
       const admin = new pg.Client({ connectionString: fresh });
       await admin.connect();
-      const { rows } = await admin.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen %'`);
+      const { rows } = await admin.query(
+        `select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen %'`,
+      );
       await admin.end();
       expect(rows[0].n).toBe(2);
     } finally {

@@ -4,7 +4,7 @@ import { ANON_KEY, DEMO, signedIn } from '../harness/clients';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
-describe.each(ENGINES)('PostgREST\'s schema reload and request headers on %s', (engine) => {
+describe.each(ENGINES)("PostgREST's schema reload and request headers on %s", (engine) => {
   let backend: Backend;
   beforeAll(async () => {
     backend = await backendFor(engine)();
@@ -35,7 +35,12 @@ describe.each(ENGINES)('PostgREST\'s schema reload and request headers on %s', (
     const session = (await c.auth.getSession()).data.session!;
     const traced = createClient(backend.url, ANON_KEY, {
       auth: { persistSession: false, autoRefreshToken: false },
-      global: { headers: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', Authorization: `Bearer ${session.access_token}` } },
+      global: {
+        headers: {
+          traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+          Authorization: `Bearer ${session.access_token}`,
+        },
+      },
       realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
     });
     const { data, error } = await traced.rpc('echo_header', { p_name: 'traceparent' });

@@ -38,12 +38,21 @@ describe.each(ENGINES)('a fresh install on %s', (engine) => {
       expect((await withDemoKey.auth.signInWithPassword(DEMO_ACCOUNTS.user)).error?.status).toBe(401);
 
       // A service_role token forged with the public demo secret cannot bypass row-level security.
-      const forged = await new SignJWT({ role: 'service_role' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h')
+      const forged = await new SignJWT({ role: 'service_role' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setExpirationTime('1h')
         .sign(new TextEncoder().encode(DEMO_JWT_SECRET));
       const attacker = client(backend.url, backend.anonKey, { Authorization: `Bearer ${forged}` });
-      const attack = await attacker.from('cash_accounts').update({ available: 9_999_999 }).eq('user_id', data.user!.id).select();
+      const attack = await attacker
+        .from('cash_accounts')
+        .update({ available: 9_999_999 })
+        .eq('user_id', data.user!.id)
+        .select();
       expect(attack.status).toBe(401);
-      const [row] = await backend.db.query<{ available: string }>('select available from cash_accounts where user_id = $1', [data.user!.id]);
+      const [row] = await backend.db.query<{ available: string }>(
+        'select available from cash_accounts where user_id = $1',
+        [data.user!.id],
+      );
       expect(Number(row!.available)).toBeLessThan(9_999_999);
     } finally {
       await backend.close();

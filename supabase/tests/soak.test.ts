@@ -12,18 +12,30 @@ const SOAK_MS = Number(process.env.SOAK_MS ?? 8000);
 async function sideTraffic(t: Trader, token: string, seed: number, until: () => boolean): Promise<string[]> {
   const random = rng(seed);
   const failures: string[] = [];
-  const { data: dest } = await t.client.rpc('add_payout_destination', { p_label: 'Soak', p_account_number: '11112222' });
+  const { data: dest } = await t.client.rpc('add_payout_destination', {
+    p_label: 'Soak',
+    p_account_number: '11112222',
+  });
   while (!until()) {
     const pick = random();
-    const r = pick < 0.3
-      ? await t.client.rpc('create_deposit', { p_amount: 10 + Math.floor(random() * 200), p_card: random() < 0.2 ? '4000000000000002' : '4242424242424242', p_idempotency_key: crypto.randomUUID() })
-      : pick < 0.5
-        ? await t.client.rpc('create_withdrawal', { p_amount: 10 + Math.floor(random() * 50), p_destination: dest, p_idempotency_key: crypto.randomUUID() })
-        : pick < 0.8
-          ? await t.client.from('market_tokens').select('id, price, holders').limit(20)
-          : random() < 0.5
-            ? await t.client.from('watchlist').insert({ user_id: t.id, token_id: token })
-            : await t.client.from('watchlist').delete().eq('user_id', t.id).eq('token_id', token);
+    const r =
+      pick < 0.3
+        ? await t.client.rpc('create_deposit', {
+            p_amount: 10 + Math.floor(random() * 200),
+            p_card: random() < 0.2 ? '4000000000000002' : '4242424242424242',
+            p_idempotency_key: crypto.randomUUID(),
+          })
+        : pick < 0.5
+          ? await t.client.rpc('create_withdrawal', {
+              p_amount: 10 + Math.floor(random() * 50),
+              p_destination: dest,
+              p_idempotency_key: crypto.randomUUID(),
+            })
+          : pick < 0.8
+            ? await t.client.from('market_tokens').select('id, price, holders').limit(20)
+            : random() < 0.5
+              ? await t.client.from('watchlist').insert({ user_id: t.id, token_id: token })
+              : await t.client.from('watchlist').delete().eq('user_id', t.id).eq('token_id', token);
     if (r.status >= 500) failures.push(`${r.status} ${r.error?.message}`);
   }
   return failures;
@@ -53,7 +65,9 @@ describe.each(ENGINES)(`a soak of mixed load (${SOAK_MS} ms) on %s`, (engine) =>
     expect(placed).toBeGreaterThan(50);
     // Let the provider answer every deposit and withdrawal, then check the books.
     await eventually(async () => {
-      const [{ n }] = (await backend.db.query<{ n: string }>(`select count(*) as n from wallet_transactions where status in ('pending', 'processing')`)) as [{ n: string }];
+      const [{ n }] = (await backend.db.query<{ n: string }>(
+        `select count(*) as n from wallet_transactions where status in ('pending', 'processing')`,
+      )) as [{ n: string }];
       return Number(n) === 0 ? true : undefined;
     }, 30_000);
     expect(await invariantViolations(backend)).toEqual([]);

@@ -4,7 +4,10 @@ import { DEMO, signedIn } from '../harness/clients';
 import { trader } from '../harness/market';
 
 /** A real 1x1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 const png = () => new Blob([PNG], { type: 'image/png' });
 
 describe.each(ENGINES)('storage on %s', (engine) => {
@@ -14,7 +17,7 @@ describe.each(ENGINES)('storage on %s', (engine) => {
   });
   afterAll(() => backend.close());
 
-  it('uploads into one\'s own folder, serves it publicly, lists by name (100 by default), replaces and removes', async () => {
+  it("uploads into one's own folder, serves it publicly, lists by name (100 by default), replaces and removes", async () => {
     const me = await trader(backend);
     const bucket = me.client.storage.from('avatars');
     const up = await bucket.upload(`${me.id}/avatar.png`, png());
@@ -22,7 +25,9 @@ describe.each(ENGINES)('storage on %s', (engine) => {
     expect(up.data).toMatchObject({ path: `${me.id}/avatar.png`, fullPath: `avatars/${me.id}/avatar.png` });
 
     // The public URL works without any key, as an <img> loads it.
-    const { data: { publicUrl } } = bucket.getPublicUrl(`${me.id}/avatar.png`);
+    const {
+      data: { publicUrl },
+    } = bucket.getPublicUrl(`${me.id}/avatar.png`);
     const served = await fetch(publicUrl);
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
@@ -44,7 +49,7 @@ describe.each(ENGINES)('storage on %s', (engine) => {
     expect((await bucket.list(me.id)).data!.map((f) => f.name)).toEqual(['a.png', 'avatar.png']);
   });
 
-  it('refuses another user\'s folder, anon writes, 20 MB, and a file that is not an image', async () => {
+  it("refuses another user's folder, anon writes, 20 MB, and a file that is not an image", async () => {
     const me = await trader(backend);
     const other = await trader(backend);
     await me.client.storage.from('avatars').upload(`${me.id}/mine.png`, png());
@@ -52,8 +57,10 @@ describe.each(ENGINES)('storage on %s', (engine) => {
     const intrude = await theirs.upload(`${me.id}/evil.png`, png());
     expect(intrude.error?.message).toBe('new row violates row-level security policy');
     expect((await theirs.remove([`${me.id}/mine.png`])).data).toEqual([]); // not theirs to remove
-    expect((await theirs.upload(`${other.id}/big.png`, new Blob([Buffer.alloc(20 * 1024 * 1024)], { type: 'image/png' }))).error?.message)
-      .toBe('The object exceeded the maximum allowed size');
+    expect(
+      (await theirs.upload(`${other.id}/big.png`, new Blob([Buffer.alloc(20 * 1024 * 1024)], { type: 'image/png' })))
+        .error?.message,
+    ).toBe('The object exceeded the maximum allowed size');
     const fake = await theirs.upload(`${other.id}/fake.png`, new Blob(['not an image'], { type: 'image/png' }));
     expect(fake.error?.message).toBe('mime type image/png is not supported');
     const text = await theirs.upload(`${other.id}/notes.txt`, new Blob(['hello'], { type: 'text/plain' }));
@@ -62,9 +69,11 @@ describe.each(ENGINES)('storage on %s', (engine) => {
     expect(stored).toEqual([]);
   });
 
-  it('a person\'s avatar follows to their token, so it shows wherever they appear', async () => {
+  it("a person's avatar follows to their token, so it shows wherever they appear", async () => {
     const demo = await signedIn(backend.url, DEMO);
-    const { data: { user } } = await demo.auth.getUser();
+    const {
+      data: { user },
+    } = await demo.auth.getUser();
     await demo.storage.from('avatars').upload(`${user!.id}/avatar.png`, png(), { upsert: true });
     const url = demo.storage.from('avatars').getPublicUrl(`${user!.id}/avatar.png`).data.publicUrl;
     expect((await demo.from('profiles').update({ avatar_url: url }).eq('id', user!.id)).error).toBeNull();

@@ -11,7 +11,7 @@ interface Application {
   socials: { platform: string; handle: string; url: string }[];
 }
 
-describe.each(ENGINES)('a person\'s own token on %s', (engine) => {
+describe.each(ENGINES)("a person's own token on %s", (engine) => {
   let backend: Backend;
   let admin: SupabaseClient;
   beforeAll(async () => {
@@ -22,7 +22,10 @@ describe.each(ENGINES)('a person\'s own token on %s', (engine) => {
 
   const apply = (c: SupabaseClient, overrides: Record<string, unknown> = {}) =>
     c.rpc('apply_for_token', {
-      p_display_name: 'Nova Lee', p_category: 'Designer', p_bio: 'Type designer.', p_socials: { x: '@novalee', instagram: 'nova.lee' },
+      p_display_name: 'Nova Lee',
+      p_category: 'Designer',
+      p_bio: 'Type designer.',
+      p_socials: { x: '@novalee', instagram: 'nova.lee' },
       ...overrides,
     });
 
@@ -31,11 +34,18 @@ describe.each(ENGINES)('a person\'s own token on %s', (engine) => {
     const bad: [Record<string, unknown>, string][] = [
       [{ p_display_name: ' ' }, 'The display name needs 2 to 80 characters.'],
       [{ p_category: 'Astrologer' }, 'Choose one of the categories.'],
-      [{ p_socials: { myspace: 'tom' } }, 'myspace is not a supported platform: use x, instagram, youtube, tiktok or linkedin.'],
-      [{ p_socials: { x: 'no spaces' } }, 'The x handle "no spaces" is not valid: letters, digits, dots, dashes and underscores only.'],
+      [
+        { p_socials: { myspace: 'tom' } },
+        'myspace is not a supported platform: use x, instagram, youtube, tiktok or linkedin.',
+      ],
+      [
+        { p_socials: { x: 'no spaces' } },
+        'The x handle "no spaces" is not valid: letters, digits, dots, dashes and underscores only.',
+      ],
       [{ p_bio: 'x'.repeat(501) }, 'The bio has at most 500 characters.'],
     ];
-    for (const [overrides, message] of bad) expect((await apply(person.client, overrides)).error?.message).toBe(message);
+    for (const [overrides, message] of bad)
+      expect((await apply(person.client, overrides)).error?.message).toBe(message);
     const { data, error } = await apply(person.client);
     expect(error).toBeNull();
     expect(data).toMatchObject({
@@ -65,19 +75,32 @@ describe.each(ENGINES)('a person\'s own token on %s', (engine) => {
   it('a rejection reaches the applicant with its reason, who may apply again', async () => {
     const person = await trader(backend);
     const id = ((await apply(person.client)).data as Application).id;
-    expect((await admin.rpc('admin_reject_application', { p_id: id, p_reason: '' })).error?.message).toBe('Give the applicant a reason of 3 to 500 characters.');
-    expect((await admin.rpc('admin_reject_application', { p_id: id, p_reason: 'Link your public accounts first.' })).error).toBeNull();
-    const { data: mine } = await person.client.from('token_applications').select('status, reason').eq('id', id).single();
+    expect((await admin.rpc('admin_reject_application', { p_id: id, p_reason: '' })).error?.message).toBe(
+      'Give the applicant a reason of 3 to 500 characters.',
+    );
+    expect(
+      (await admin.rpc('admin_reject_application', { p_id: id, p_reason: 'Link your public accounts first.' })).error,
+    ).toBeNull();
+    const { data: mine } = await person.client
+      .from('token_applications')
+      .select('status, reason')
+      .eq('id', id)
+      .single();
     expect(mine).toEqual({ status: 'rejected', reason: 'Link your public accounts first.' });
-    expect((await admin.rpc('admin_approve_application', { p_id: id })).error?.message).toBe('This application was already rejected.');
+    expect((await admin.rpc('admin_approve_application', { p_id: id })).error?.message).toBe(
+      'This application was already rejected.',
+    );
     expect((await apply(person.client)).error).toBeNull();
   });
 
   it('approval issues the token: founder allocation, an offering on the book, proceeds to the person, all audited', async () => {
     const person = await trader(backend);
     const id = ((await apply(person.client)).data as Application).id;
-    const [settings] = await backend.db.query<{ token_supply: string; token_founder_bps: number; token_issue_price: string }>(
-      'select token_supply, token_founder_bps, token_issue_price from exchange_settings');
+    const [settings] = await backend.db.query<{
+      token_supply: string;
+      token_founder_bps: number;
+      token_issue_price: string;
+    }>('select token_supply, token_founder_bps, token_issue_price from exchange_settings');
     const supply = Number(settings!.token_supply);
     const founder = Math.floor((supply * settings!.token_founder_bps) / 10000);
     const price = Number(settings!.token_issue_price);
@@ -85,11 +108,19 @@ describe.each(ENGINES)('a person\'s own token on %s', (engine) => {
     const { data: approved, error } = await admin.rpc('admin_approve_application', { p_id: id });
     expect(error).toBeNull();
     const token = (approved as { token_id: string }).token_id;
-    expect(approved).toMatchObject({ total_supply: supply, issue_price: price, founder_allocation: founder, offering: supply - founder });
+    expect(approved).toMatchObject({
+      total_supply: supply,
+      issue_price: price,
+      founder_allocation: founder,
+      offering: supply - founder,
+    });
 
     // On the market at once, searchable by anyone signed in, with the offering as its ask.
     const buyer = await trader(backend, { cash: 5000 });
-    const { data: listed } = await buyer.client.from('market_tokens').select('name, price, total_supply, owner_id').ilike('name', '%nova lee%');
+    const { data: listed } = await buyer.client
+      .from('market_tokens')
+      .select('name, price, total_supply, owner_id')
+      .ilike('name', '%nova lee%');
     expect(listed).toContainEqual({ name: 'Nova Lee', price, total_supply: supply, owner_id: person.id });
     const { data: book } = await buyer.client.from('order_book').select('side, price, amount').eq('token_id', token);
     expect(book).toEqual([{ side: 'sell', price, amount: supply - founder }]);
@@ -97,32 +128,53 @@ describe.each(ENGINES)('a person\'s own token on %s', (engine) => {
 
     // A buyer takes part of the offering; the person receives value - fee.
     const before = await cash(backend, person.id);
-    const bought = await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 100 });
+    const bought = await buyer.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'buy',
+      p_type: 'market',
+      p_amount: 100,
+    });
     expect(bought.error).toBeNull();
     const value = Math.round(price * 100 * 100) / 100;
     const fee = Math.round(value * 0.02 * 100) / 100;
     expect((await cash(backend, person.id)).available).toBeCloseTo(before.available + value - fee, 2);
     expect(await holding(backend, buyer.id, token)).toEqual({ amount: 100, reserved: 0 });
     // What the offering has not sold is available; the issuance account is no holder.
-    const { data: figures, error: figuresError } = await buyer.client.from('market_tokens').select('holders, available_supply').eq('id', token).single();
+    const { data: figures, error: figuresError } = await buyer.client
+      .from('market_tokens')
+      .select('holders, available_supply')
+      .eq('id', token)
+      .single();
     expect(figuresError).toBeNull();
     expect(figures).toEqual({ holders: 2, available_supply: supply - founder - 100 });
     const { data: history } = await person.client.from('wallet_history').select('type, effect').order('position');
-    expect(history).toEqual([{ type: 'Sell', effect: value }, { type: 'Trade Fee', effect: -fee }]);
+    expect(history).toEqual([
+      { type: 'Sell', effect: value },
+      { type: 'Trade Fee', effect: -fee },
+    ]);
 
     // The person buying their own token trades with the offering like anyone else.
     await backend.db.query('select private.record_deposit($1, 1000)', [person.id]);
-    expect((await person.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 10 })).error).toBeNull();
+    expect(
+      (await person.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 10 })).error,
+    ).toBeNull();
 
     // A second approval or application is refused; the decisions are in the audit log.
     expect((await apply(person.client)).error?.message).toBe('You already have a token.');
-    const { data: log } = await admin.from('audit_log').select('action, target_user, after').eq('target_user', person.id);
-    expect(log).toEqual([expect.objectContaining({ action: 'application.approve', after: expect.objectContaining({ token_id: token }) })]);
+    const { data: log } = await admin
+      .from('audit_log')
+      .select('action, target_user, after')
+      .eq('target_user', person.id);
+    expect(log).toEqual([
+      expect.objectContaining({ action: 'application.approve', after: expect.objectContaining({ token_id: token }) }),
+    ]);
     expect(await invariantViolations(backend)).toEqual([]);
   });
 
   it('the audit log is append-only, even for the database owner', async () => {
-    await expect(backend.db.query('update audit_log set reason = $1', ['tampered'])).rejects.toThrow('The audit log is append-only.');
+    await expect(backend.db.query('update audit_log set reason = $1', ['tampered'])).rejects.toThrow(
+      'The audit log is append-only.',
+    );
     await expect(backend.db.query('delete from audit_log')).rejects.toThrow('The audit log is append-only.');
   });
 });

@@ -13,29 +13,54 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
   });
 
   const orderCount = async (token: string) =>
-    Number((await backend.db.query<{ n: string }>('select count(*) as n from orders where token_id = $1', [token]))[0]!.n);
+    Number(
+      (await backend.db.query<{ n: string }>('select count(*) as n from orders where token_id = $1', [token]))[0]!.n,
+    );
 
   it('fills a market buy in full against a resting sell, moving cash, tokens and fees', async () => {
     const token = await freshToken(backend);
     const seller = await trader(backend, { token, tokens: 100 });
     const buyer = await trader(backend, { cash: 1000 });
-    const ask = await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 10, p_price: 12.5 });
+    const ask = await seller.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'limit',
+      p_amount: 10,
+      p_price: 12.5,
+    });
     expect(ask.error).toBeNull();
     expect(ask.data).toMatchObject({ status: 'open', filled: 0, resting: 10 });
     expect(await holding(backend, seller.id, token)).toEqual({ amount: 100, reserved: 10 });
 
-    const { data, error } = await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 10 });
+    const { data, error } = await buyer.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'buy',
+      p_type: 'market',
+      p_amount: 10,
+    });
     expect(error).toBeNull();
-    expect(data).toMatchObject({ status: 'filled', filled: 10, average_price: 12.5, value: 125, fee: 2.5, total: 127.5 });
+    expect(data).toMatchObject({
+      status: 'filled',
+      filled: 10,
+      average_price: 12.5,
+      value: 125,
+      fee: 2.5,
+      total: 127.5,
+    });
     expect(await cash(backend, buyer.id)).toEqual({ available: 872.5, reserved: 0 });
     expect(await cash(backend, seller.id)).toEqual({ available: 122.5, reserved: 0 });
     expect(await holding(backend, buyer.id, token)).toEqual({ amount: 10, reserved: 0 });
     expect(await holding(backend, seller.id, token)).toEqual({ amount: 90, reserved: 0 });
     expect(await book(backend, token)).toEqual([]);
-    const [trade] = await backend.db.query<Record<string, string>>('select price::text, amount::text, buyer_fee::text, seller_fee::text, taker_side from trades where token_id = $1', [token]);
+    const [trade] = await backend.db.query<Record<string, string>>(
+      'select price::text, amount::text, buyer_fee::text, seller_fee::text, taker_side from trades where token_id = $1',
+      [token],
+    );
     expect(trade).toEqual({ price: '12.50', amount: '10', buyer_fee: '2.50', seller_fee: '2.50', taker_side: 'buy' });
     // The price follows the trade.
-    const [market] = await backend.db.query<{ price: string }>('select price from market_tokens where id = $1', [token]);
+    const [market] = await backend.db.query<{ price: string }>('select price from market_tokens where id = $1', [
+      token,
+    ]);
     expect(Number(market!.price)).toBe(12.5);
   });
 
@@ -43,8 +68,20 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     const token = await freshToken(backend);
     const seller = await trader(backend, { token, tokens: 50 });
     const buyer = await trader(backend, { cash: 500 });
-    await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 10, p_price: 10 });
-    const { data } = await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 4, p_price: 10 });
+    await seller.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'limit',
+      p_amount: 10,
+      p_price: 10,
+    });
+    const { data } = await buyer.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'buy',
+      p_type: 'limit',
+      p_amount: 4,
+      p_price: 10,
+    });
     expect(data).toMatchObject({ status: 'filled', filled: 4 });
     expect(await book(backend, token)).toEqual([{ side: 'sell', price: 10, amount: 6 }]);
     expect(await holding(backend, seller.id, token)).toEqual({ amount: 46, reserved: 6 });
@@ -57,7 +94,12 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     const buyer = await trader(backend, { cash: 1000 });
     await b.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 5, p_price: 10.5 });
     await a.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 5, p_price: 10 });
-    const { data } = await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 8 });
+    const { data } = await buyer.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'buy',
+      p_type: 'market',
+      p_amount: 8,
+    });
     expect(data).toMatchObject({ filled: 8, value: 81.5, fee: 1.63, total: 83.13 }); // 5 x 10.00 + 3 x 10.50
     expect(await book(backend, token)).toEqual([{ side: 'sell', price: 10.5, amount: 2 }]);
     expect(await cash(backend, buyer.id)).toEqual({ available: 1000 - 83.13, reserved: 0 });
@@ -67,10 +109,21 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     const token = await freshToken(backend);
     const buyer = await trader(backend, { cash: 100 });
     const seller = await trader(backend, { token, tokens: 10 });
-    const { data } = await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 5, p_price: 9 });
+    const { data } = await buyer.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'buy',
+      p_type: 'limit',
+      p_amount: 5,
+      p_price: 9,
+    });
     expect(data).toMatchObject({ status: 'open', resting: 5 });
     expect(await cash(backend, buyer.id)).toEqual({ available: 54.1, reserved: 45.9 });
-    const sold = await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'market', p_amount: 5 });
+    const sold = await seller.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'market',
+      p_amount: 5,
+    });
     expect(sold.data).toMatchObject({ status: 'filled', filled: 5, value: 45, fee: 0.9, total: 44.1 });
     expect(await cash(backend, buyer.id)).toEqual({ available: 54.1, reserved: 0 });
     expect(await cash(backend, seller.id)).toEqual({ available: 44.1, reserved: 0 });
@@ -80,7 +133,12 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
   it('refuses a market order into an empty book and changes nothing', async () => {
     const token = await freshToken(backend);
     const buyer = await trader(backend, { cash: 100 });
-    const { error } = await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 1 });
+    const { error } = await buyer.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'buy',
+      p_type: 'market',
+      p_amount: 1,
+    });
     expect(error?.message).toMatch(/There are no sell orders for .* right now/);
     expect(await orderCount(token)).toBe(0);
     expect(await cash(backend, buyer.id)).toEqual({ available: 100, reserved: 0 });
@@ -90,8 +148,19 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     const token = await freshToken(backend);
     const seller = await trader(backend, { token, tokens: 100 });
     const buyer = await trader(backend, { cash: 100 });
-    await seller.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 100, p_price: 10 });
-    const { data } = await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 100 });
+    await seller.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'limit',
+      p_amount: 100,
+      p_price: 10,
+    });
+    const { data } = await buyer.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'buy',
+      p_type: 'market',
+      p_amount: 100,
+    });
     expect(data).toMatchObject({ status: 'cancelled', filled: 9, total: 91.8 }); // 10 would cost 102.00
     expect(await cash(backend, buyer.id)).toEqual({ available: 8.2, reserved: 0 });
   });
@@ -100,7 +169,13 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     const token = await freshToken(backend);
     const me = await trader(backend, { cash: 1000, token, tokens: 10 });
     await me.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 5, p_price: 10 });
-    const { data } = await me.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 5, p_price: 10 });
+    const { data } = await me.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'buy',
+      p_type: 'limit',
+      p_amount: 5,
+      p_price: 10,
+    });
     expect(data).toMatchObject({ status: 'open', filled: 0 });
     expect(await book(backend, token)).toEqual([{ side: 'buy', price: 10, amount: 5 }]);
     expect(await holding(backend, me.id, token)).toEqual({ amount: 10, reserved: 0 });
@@ -108,33 +183,70 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     expect(trades).toHaveLength(0);
   });
 
-  it('cancels one\'s own open order, releasing what it held; never another\'s', async () => {
+  it("cancels one's own open order, releasing what it held; never another's", async () => {
     const token = await freshToken(backend);
     const me = await trader(backend, { cash: 200, token, tokens: 10 });
     const other = await trader(backend, { cash: 10 });
-    const buy = await me.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 10, p_price: 5 });
-    const sell = await me.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 4, p_price: 8 });
+    const buy = await me.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'buy',
+      p_type: 'limit',
+      p_amount: 10,
+      p_price: 5,
+    });
+    const sell = await me.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'limit',
+      p_amount: 4,
+      p_price: 8,
+    });
     const open = await me.client.rpc('list_open_orders', { p_token: token });
-    expect((open.data as { id: number }[]).map((o) => o.id).sort()).toEqual([buy.data.order_id, sell.data.order_id].sort());
-    expect((await other.client.rpc('cancel_order', { p_order: buy.data.order_id })).error?.message).toBe(`You have no order #${buy.data.order_id}.`);
+    expect((open.data as { id: number }[]).map((o) => o.id).sort()).toEqual(
+      [buy.data.order_id, sell.data.order_id].sort(),
+    );
+    expect((await other.client.rpc('cancel_order', { p_order: buy.data.order_id })).error?.message).toBe(
+      `You have no order #${buy.data.order_id}.`,
+    );
     expect((await me.client.rpc('cancel_order', { p_order: buy.data.order_id })).error).toBeNull();
     expect((await me.client.rpc('cancel_order', { p_order: sell.data.order_id })).error).toBeNull();
     expect(await cash(backend, me.id)).toEqual({ available: 200, reserved: 0 });
     expect(await holding(backend, me.id, token)).toEqual({ amount: 10, reserved: 0 });
-    expect((await me.client.rpc('cancel_order', { p_order: buy.data.order_id })).error?.message).toBe(`Order #${buy.data.order_id} is already cancelled.`);
+    expect((await me.client.rpc('cancel_order', { p_order: buy.data.order_id })).error?.message).toBe(
+      `Order #${buy.data.order_id} is already cancelled.`,
+    );
     expect(await book(backend, token)).toEqual([]);
   });
 
   it('refuses an order that would overdraw cash or sell tokens not held, changing nothing', async () => {
     const token = await freshToken(backend);
     const poor = await trader(backend, { cash: 50, token, tokens: 3 });
-    const overdraw = await poor.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 10, p_price: 5 });
-    expect(overdraw.error?.message).toBe('Insufficient funds: this order needs $51.00 (value + 2% fee) and you have $50.00 available.');
-    const oversell = await poor.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 4, p_price: 5 });
+    const overdraw = await poor.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'buy',
+      p_type: 'limit',
+      p_amount: 10,
+      p_price: 5,
+    });
+    expect(overdraw.error?.message).toBe(
+      'Insufficient funds: this order needs $51.00 (value + 2% fee) and you have $50.00 available.',
+    );
+    const oversell = await poor.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'limit',
+      p_amount: 4,
+      p_price: 5,
+    });
     expect(oversell.error?.message).toMatch(/You have 3 .* tokens available to sell; this order needs 4\./);
     // Tokens reserved by a resting order cannot be sold twice either.
     await poor.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 3, p_price: 50 });
-    const twice = await poor.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'market', p_amount: 1 });
+    const twice = await poor.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'market',
+      p_amount: 1,
+    });
     expect(twice.error?.message).toMatch(/You have 0 .* tokens available to sell/);
     expect(await cash(backend, poor.id)).toEqual({ available: 50, reserved: 0 });
     expect(await orderCount(token)).toBe(1);
@@ -161,7 +273,11 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     for (const [change, message] of cases) {
       const args = { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 1, p_price: 10, ...change };
       const { error, status } = await me.client.rpc('place_order', args);
-      expect({ change, message: error?.message, status }).toEqual({ change, message: expect.stringMatching(message), status: 400 });
+      expect({ change, message: error?.message, status }).toEqual({
+        change,
+        message: expect.stringMatching(message),
+        status: 400,
+      });
     }
     expect(await orderCount(token)).toBe(0);
     expect(await cash(backend, me.id)).toEqual({ available: 1000, reserved: 0 });
@@ -188,14 +304,27 @@ describe.each(ENGINES)('bounded growth on %s', (engine) => {
   it('lists open orders a page at a time, and prunes old market events and unused sessions', async () => {
     const token = await freshToken(backend);
     const me = await trader(backend, { cash: 1000 });
-    for (let i = 0; i < 5; i++) await me.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 1, p_price: 1 + i });
+    for (let i = 0; i < 5; i++)
+      await me.client.rpc('place_order', {
+        p_token: token,
+        p_side: 'buy',
+        p_type: 'limit',
+        p_amount: 1,
+        p_price: 1 + i,
+      });
     const { data: page } = await me.client.rpc('list_open_orders', { p_token: token, p_limit: 2, p_offset: 1 });
     expect((page as { price: number }[]).map((o) => o.price)).toEqual([4, 3]);
     expect(((await me.client.rpc('list_open_orders', { p_token: token })).data as unknown[]).length).toBe(5);
 
-    await backend.db.query(`update market_events set created_at = now() - interval '2 hours' where token_id = $1`, [token]);
-    await backend.db.query(`update auth.sessions set created_at = now() - interval '40 days' where user_id = $1`, [me.id]);
-    const [{ prune }] = (await backend.db.query<{ prune: Record<string, number> }>('select private.prune()')) as [{ prune: Record<string, number> }];
+    await backend.db.query(`update market_events set created_at = now() - interval '2 hours' where token_id = $1`, [
+      token,
+    ]);
+    await backend.db.query(`update auth.sessions set created_at = now() - interval '40 days' where user_id = $1`, [
+      me.id,
+    ]);
+    const [{ prune }] = (await backend.db.query<{ prune: Record<string, number> }>('select private.prune()')) as [
+      { prune: Record<string, number> },
+    ];
     expect(prune.market_events).toBeGreaterThanOrEqual(5);
     expect(prune.sessions).toBeGreaterThanOrEqual(1);
     expect((await me.client.from('profiles').select('id').limit(1)).status).toBe(401); // that session ended

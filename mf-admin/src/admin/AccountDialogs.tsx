@@ -1,12 +1,34 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import {
-  Button, Dialog, DialogActions, Field, FormError, Input, Muted, Textarea, formatInteger, formatPrice, supabase, toast, unwrap, useQuery,
+  Button,
+  Dialog,
+  DialogActions,
+  Field,
+  FormError,
+  Input,
+  Muted,
+  Textarea,
+  formatInteger,
+  formatPrice,
+  supabase,
+  toast,
+  unwrap,
+  useQuery,
 } from '@repex/shared-ui';
 import { rpc } from './rpc';
 import type { AdminUser, Application, Defaults } from './types';
 
 /** One admin action in a dialog: the form, the server's refusal shown in place, a toast on success. */
-function ActionDialog({ title, submitLabel, destructive, onClose, onDone, run, success, children }: {
+function ActionDialog({
+  title,
+  submitLabel,
+  destructive,
+  onClose,
+  onDone,
+  run,
+  success,
+  children,
+}: {
   title: string;
   submitLabel: string;
   destructive?: boolean;
@@ -39,8 +61,12 @@ function ActionDialog({ title, submitLabel, destructive, onClose, onDone, run, s
         {children}
         {error && <FormError>{error}</FormError>}
         <DialogActions>
-          <Button type="button" $variant="outline" onClick={onClose}>Cancel</Button>
-          <Button type="submit" $variant={destructive ? 'destructive' : 'default'} disabled={busy}>{submitLabel}</Button>
+          <Button type="button" $variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" $variant={destructive ? 'destructive' : 'default'} disabled={busy}>
+            {submitLabel}
+          </Button>
         </DialogActions>
       </form>
     </Dialog>
@@ -54,8 +80,23 @@ interface Props {
 }
 
 export function ApproveDialog({ user, onClose, onDone }: Props) {
-  const application = useQuery(async () => (await rpc<Application[]>('admin_list_applications', { p_status: 'pending' })).find((a) => a.id === user.application_id), [user.application_id]);
-  const defaults = useQuery(async () => unwrap(await supabase().from('exchange_settings').select('token_supply, token_founder_bps, token_issue_price').single()) as Defaults, []);
+  const application = useQuery(
+    async () =>
+      (await rpc<Application[]>('admin_list_applications', { p_status: 'pending' })).find(
+        (a) => a.id === user.application_id,
+      ),
+    [user.application_id],
+  );
+  const defaults = useQuery(
+    async () =>
+      unwrap(
+        await supabase()
+          .from('exchange_settings')
+          .select('token_supply, token_founder_bps, token_issue_price')
+          .single(),
+      ) as Defaults,
+    [],
+  );
   const [supply, setSupply] = useState('');
   const [price, setPrice] = useState('');
   const a = application.data;
@@ -66,35 +107,77 @@ export function ApproveDialog({ user, onClose, onDone }: Props) {
       submitLabel="Approve and issue"
       onClose={onClose}
       onDone={onDone}
-      run={() => rpc('admin_approve_application', {
-        p_id: user.application_id,
-        p_total_supply: supply.trim() ? Number(supply) : null,
-        p_issue_price: price.trim() ? Number(price) : null,
-      })}
+      run={() =>
+        rpc('admin_approve_application', {
+          p_id: user.application_id,
+          p_total_supply: supply.trim() ? Number(supply) : null,
+          p_issue_price: price.trim() ? Number(price) : null,
+        })
+      }
       success={{ title: 'Token Issued', description: `${a?.display_name ?? user.full_name} is on the market now.` }}
     >
       {a ? (
         <div>
-          <strong>{a.display_name}</strong> <Muted>· {a.category} · @{a.username}</Muted>
+          <strong>{a.display_name}</strong>{' '}
+          <Muted>
+            · {a.category} · @{a.username}
+          </Muted>
           {a.bio && <p style={{ margin: '6px 0' }}>{a.bio}</p>}
           {a.socials.map((s) => (
-            <div key={s.platform}><a href={s.url} target="_blank" rel="noreferrer noopener">{s.url}</a></div>
+            <div key={s.platform}>
+              <a href={s.url} target="_blank" rel="noreferrer noopener">
+                {s.url}
+              </a>
+            </div>
           ))}
         </div>
       ) : (
         <Muted>Loading the application...</Muted>
       )}
-      <Field label="Total supply" htmlFor="approve-supply" hint={d && `Default ${formatInteger(d.token_supply)}; ${d.token_founder_bps / 100}% to the person, the rest offered on the market.`}>
-        <Input id="approve-supply" inputMode="numeric" placeholder={d ? String(d.token_supply) : ''} value={supply} onChange={(e) => setSupply(e.target.value)} />
+      <Field
+        label="Total supply"
+        htmlFor="approve-supply"
+        hint={
+          d &&
+          `Default ${formatInteger(d.token_supply)}; ${d.token_founder_bps / 100}% to the person, the rest offered on the market.`
+        }
+      >
+        <Input
+          id="approve-supply"
+          inputMode="numeric"
+          placeholder={d ? String(d.token_supply) : ''}
+          value={supply}
+          onChange={(e) => setSupply(e.target.value)}
+        />
       </Field>
-      <Field label="Issue price (USD)" htmlFor="approve-price" hint={d && `Default ${formatPrice(d.token_issue_price)}.`}>
-        <Input id="approve-price" inputMode="decimal" placeholder={d ? d.token_issue_price.toFixed(2) : ''} value={price} onChange={(e) => setPrice(e.target.value)} />
+      <Field
+        label="Issue price (USD)"
+        htmlFor="approve-price"
+        hint={d && `Default ${formatPrice(d.token_issue_price)}.`}
+      >
+        <Input
+          id="approve-price"
+          inputMode="decimal"
+          placeholder={d ? d.token_issue_price.toFixed(2) : ''}
+          value={price}
+          onChange={(e) => setPrice(e.target.value)}
+        />
       </Field>
     </ActionDialog>
   );
 }
 
-function ReasonField({ id, label, value, onChange }: { id: string; label: string; value: string; onChange: (v: string) => void }) {
+function ReasonField({
+  id,
+  label,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+}) {
   return (
     <Field label={label} htmlFor={id} hint="3 to 500 characters.">
       <Textarea id={id} value={value} onChange={(e) => onChange(e.target.value)} maxLength={500} required />
@@ -105,9 +188,18 @@ function ReasonField({ id, label, value, onChange }: { id: string; label: string
 export function RejectDialog({ user, onClose, onDone }: Props) {
   const [reason, setReason] = useState('');
   return (
-    <ActionDialog title="Reject token application" submitLabel="Reject" destructive onClose={onClose} onDone={onDone}
+    <ActionDialog
+      title="Reject token application"
+      submitLabel="Reject"
+      destructive
+      onClose={onClose}
+      onDone={onDone}
       run={() => rpc('admin_reject_application', { p_id: user.application_id, p_reason: reason })}
-      success={{ title: 'Application Rejected', description: `@${user.username} sees your reason and may apply again.` }}>
+      success={{
+        title: 'Application Rejected',
+        description: `@${user.username} sees your reason and may apply again.`,
+      }}
+    >
       <Muted>@{user.username} will see this reason on their profile.</Muted>
       <ReasonField id="reject-reason" label="Reason" value={reason} onChange={setReason} />
     </ActionDialog>
@@ -117,17 +209,36 @@ export function RejectDialog({ user, onClose, onDone }: Props) {
 export function SuspendDialog({ user, onClose, onDone }: Props) {
   const [reason, setReason] = useState('');
   return (
-    <ActionDialog title={`Suspend @${user.username}`} submitLabel="Suspend" destructive onClose={onClose} onDone={onDone}
+    <ActionDialog
+      title={`Suspend @${user.username}`}
+      submitLabel="Suspend"
+      destructive
+      onClose={onClose}
+      onDone={onDone}
       run={() => rpc('admin_set_account_status', { p_user: user.id, p_status: 'suspended', p_reason: reason })}
-      success={{ title: 'Account Suspended', description: `@${user.username} is signed out everywhere and their open orders are cancelled.` }}>
-      <Muted>Every session ends at once, open orders are cancelled and sign-in is refused until you reinstate the account.</Muted>
+      success={{
+        title: 'Account Suspended',
+        description: `@${user.username} is signed out everywhere and their open orders are cancelled.`,
+      }}
+    >
+      <Muted>
+        Every session ends at once, open orders are cancelled and sign-in is refused until you reinstate the account.
+      </Muted>
       <ReasonField id="suspend-reason" label="Reason" value={reason} onChange={setReason} />
     </ActionDialog>
   );
 }
 
 interface Details {
-  profile: { full_name: string; username: string; email: string; status: string; verified: boolean; created_at: string; last_sign_in_at: string | null };
+  profile: {
+    full_name: string;
+    username: string;
+    email: string;
+    status: string;
+    verified: boolean;
+    created_at: string;
+    last_sign_in_at: string | null;
+  };
   cash: { available: number; reserved: number; pending_withdrawal: number };
   holdings: { token: string; amount: number; reserved: number }[];
   open_orders: { id: number; token: string; side: string; price: number; amount: number }[];
@@ -156,35 +267,70 @@ export function DetailsDialog({ user, onClose }: { user: AdminUser; onClose: () 
       {d && (
         <div data-testid="account-details" style={{ display: 'flex', flexDirection: 'column', gap: 10 }}>
           <div>
-            <strong>{d.profile.full_name}</strong> · {d.profile.email} · {d.profile.status}{d.profile.verified ? ' · verified' : ''}
+            <strong>{d.profile.full_name}</strong> · {d.profile.email} · {d.profile.status}
+            {d.profile.verified ? ' · verified' : ''}
             <br />
-            <Muted>Joined {when(d.profile.created_at)}; last sign-in {d.profile.last_sign_in_at ? when(d.profile.last_sign_in_at) : 'never'}</Muted>
+            <Muted>
+              Joined {when(d.profile.created_at)}; last sign-in{' '}
+              {d.profile.last_sign_in_at ? when(d.profile.last_sign_in_at) : 'never'}
+            </Muted>
           </div>
           <div>
-            Cash {formatPrice(d.cash.available)} available, {formatPrice(d.cash.reserved)} reserved, {formatPrice(d.cash.pending_withdrawal)} held for withdrawals
+            Cash {formatPrice(d.cash.available)} available, {formatPrice(d.cash.reserved)} reserved,{' '}
+            {formatPrice(d.cash.pending_withdrawal)} held for withdrawals
           </div>
           <Section title="Holdings" empty={!d.holdings.length}>
-            {d.holdings.map((h) => <li key={h.token}>{formatInteger(h.amount)} {h.token}{h.reserved ? ` (${formatInteger(h.reserved)} in orders)` : ''}</li>)}
+            {d.holdings.map((h) => (
+              <li key={h.token}>
+                {formatInteger(h.amount)} {h.token}
+                {h.reserved ? ` (${formatInteger(h.reserved)} in orders)` : ''}
+              </li>
+            ))}
           </Section>
           <Section title="Open orders" empty={!d.open_orders.length}>
-            {d.open_orders.map((o) => <li key={o.id}>#{o.id} {o.side} {formatInteger(o.amount)} {o.token} at {formatPrice(o.price)}</li>)}
+            {d.open_orders.map((o) => (
+              <li key={o.id}>
+                #{o.id} {o.side} {formatInteger(o.amount)} {o.token} at {formatPrice(o.price)}
+              </li>
+            ))}
           </Section>
           <Section title="Latest trades" empty={!d.trades.length}>
-            {d.trades.map((t) => <li key={t.id}>#{t.id} {t.side} {formatInteger(t.amount)} {t.token} at {formatPrice(t.price)}, {when(t.created_at)}</li>)}
+            {d.trades.map((t) => (
+              <li key={t.id}>
+                #{t.id} {t.side} {formatInteger(t.amount)} {t.token} at {formatPrice(t.price)}, {when(t.created_at)}
+              </li>
+            ))}
           </Section>
           <Section title="Deposits and withdrawals" empty={!d.payments.length}>
-            {d.payments.map((p) => <li key={p.id}>{p.type} {formatPrice(p.amount)} {p.status}{p.method ? `, ${p.method}` : ''}, {when(p.created_at)}</li>)}
+            {d.payments.map((p) => (
+              <li key={p.id}>
+                {p.type} {formatPrice(p.amount)} {p.status}
+                {p.method ? `, ${p.method}` : ''}, {when(p.created_at)}
+              </li>
+            ))}
           </Section>
           <Section title="Sessions" empty={!d.sessions.length}>
-            {d.sessions.map((s) => <li key={s.created_at}>since {when(s.created_at)}{s.refreshed_at ? `, refreshed ${when(s.refreshed_at)}` : ''}</li>)}
+            {d.sessions.map((s) => (
+              <li key={s.created_at}>
+                since {when(s.created_at)}
+                {s.refreshed_at ? `, refreshed ${when(s.refreshed_at)}` : ''}
+              </li>
+            ))}
           </Section>
           <Section title="Admin actions on this account" empty={!d.activity.length}>
-            {d.activity.map((a) => <li key={a.created_at + a.action}>{when(a.created_at)}: {a.action} by @{a.actor}{a.reason ? `: ${a.reason}` : ''}</li>)}
+            {d.activity.map((a) => (
+              <li key={a.created_at + a.action}>
+                {when(a.created_at)}: {a.action} by @{a.actor}
+                {a.reason ? `: ${a.reason}` : ''}
+              </li>
+            ))}
           </Section>
         </div>
       )}
       <DialogActions>
-        <Button type="button" $variant="outline" onClick={onClose} data-dialog-close>Close</Button>
+        <Button type="button" $variant="outline" onClick={onClose} data-dialog-close>
+          Close
+        </Button>
       </DialogActions>
     </Dialog>
   );

@@ -1,7 +1,15 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import {
-  DataTable, Button, Muted, Select, downloadCsv, formatDate, formatTime, toCsv, useQuery,
+  DataTable,
+  Button,
+  Muted,
+  Select,
+  downloadCsv,
+  formatDate,
+  formatTime,
+  toCsv,
+  useQuery,
 } from '@repex/shared-ui';
 import { rpc } from './rpc';
 import type { AuditEntry } from './types';
@@ -22,7 +30,10 @@ const Toolbar = styled.div`
   gap: 8px;
   flex-wrap: wrap;
   margin-bottom: 12px;
-  select { width: auto; min-width: 200px; }
+  select {
+    width: auto;
+    min-width: 200px;
+  }
 `;
 const Change = styled.code`
   font-size: 12px;
@@ -30,34 +41,64 @@ const Change = styled.code`
   color: ${({ theme }) => theme.colors.muted};
 `;
 
-const describe = (v: Record<string, unknown> | null) => (v ? Object.entries(v).map(([k, x]) => `${k}: ${String(x)}`).join(', ') : '');
+const describe = (v: Record<string, unknown> | null) =>
+  v
+    ? Object.entries(v)
+        .map(([k, x]) => `${k}: ${String(x)}`)
+        .join(', ')
+    : '';
 
 /** Every admin action, append-only in the database: who, when, what, before and after, and why. */
 export function AuditLog({ version }: { version: number }) {
   const [action, setAction] = useState('');
-  const log = useQuery(() => rpc<AuditEntry[]>('admin_audit_log', { p_action: action || null, p_limit: 500 }), [action, version]);
+  const log = useQuery(
+    () => rpc<AuditEntry[]>('admin_audit_log', { p_action: action || null, p_limit: 500 }),
+    [action, version],
+  );
   const exportCsv = () =>
-    downloadCsv('repx-audit-log.csv', toCsv(['When', 'Admin', 'Action', 'Account', 'Target', 'Before', 'After', 'Reason'],
-      (log.data ?? []).map((e) => [e.created_at, e.actor, e.action, e.target_username, e.target, JSON.stringify(e.before), JSON.stringify(e.after), e.reason])));
+    downloadCsv(
+      'repx-audit-log.csv',
+      toCsv(
+        ['When', 'Admin', 'Action', 'Account', 'Target', 'Before', 'After', 'Reason'],
+        (log.data ?? []).map((e) => [
+          e.created_at,
+          e.actor,
+          e.action,
+          e.target_username,
+          e.target,
+          JSON.stringify(e.before),
+          JSON.stringify(e.after),
+          e.reason,
+        ]),
+      ),
+    );
 
   return (
     <>
       <Toolbar>
         <Select aria-label="Filter by action" value={action} onChange={(e) => setAction(e.target.value)}>
-          {ACTIONS.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+          {ACTIONS.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
         </Select>
-        <Button $variant="outline" onClick={exportCsv} disabled={!log.data?.length}>Export CSV</Button>
+        <Button $variant="outline" onClick={exportCsv} disabled={!log.data?.length}>
+          Export CSV
+        </Button>
       </Toolbar>
       <DataTable
         label="Audit log"
-        head={<>
-          <th>When</th>
-          <th>Admin</th>
-          <th>Action</th>
-          <th>Account</th>
-          <th>Change</th>
-          <th>Reason</th>
-        </>}
+        head={
+          <>
+            <th>When</th>
+            <th>Admin</th>
+            <th>Action</th>
+            <th>Account</th>
+            <th>Change</th>
+            <th>Reason</th>
+          </>
+        }
         rows={log.data}
         error={log.error}
         errorTitle="The audit log could not be loaded."
@@ -67,12 +108,20 @@ export function AuditLog({ version }: { version: number }) {
       >
         {(e) => (
           <tr key={e.id} data-testid="audit-row">
-            <td>{formatDate(e.created_at)} <Muted>{formatTime(e.created_at)}</Muted></td>
+            <td>
+              {formatDate(e.created_at)} <Muted>{formatTime(e.created_at)}</Muted>
+            </td>
             <td>@{e.actor}</td>
             <td>{e.action}</td>
             <td>{e.target_username ? `@${e.target_username}` : '—'}</td>
-            <td className="full"><Change>{describe(e.before)} → {describe(e.after)}</Change></td>
-            <td className="full" data-label="Reason">{e.reason ?? '—'}</td>
+            <td className="full">
+              <Change>
+                {describe(e.before)} → {describe(e.after)}
+              </Change>
+            </td>
+            <td className="full" data-label="Reason">
+              {e.reason ?? '—'}
+            </td>
           </tr>
         )}
       </DataTable>

@@ -2,8 +2,19 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import {
-  DataTable, Badge, Button, Dialog, DialogActions, Field, FormError, Muted, Textarea,
-  formatDate, formatTime, toast, useQuery,
+  DataTable,
+  Badge,
+  Button,
+  Dialog,
+  DialogActions,
+  Field,
+  FormError,
+  Muted,
+  Textarea,
+  formatDate,
+  formatTime,
+  toast,
+  useQuery,
 } from '@repex/shared-ui';
 import { act, rpc } from './rpc';
 
@@ -22,8 +33,12 @@ interface Alert {
 }
 
 const RULES: Record<string, string> = {
-  wash_trading: 'Wash trading', ring: 'Ring', spoofing: 'Spoofing', cancel_ratio: 'Cancel-to-fill ratio',
-  concentration: 'Concentration', new_account: 'New account, big trades',
+  wash_trading: 'Wash trading',
+  ring: 'Ring',
+  spoofing: 'Spoofing',
+  cancel_ratio: 'Cancel-to-fill ratio',
+  concentration: 'Concentration',
+  new_account: 'New account, big trades',
 };
 const SEVERITY = { high: 'down', medium: 'secondary', low: 'secondary' } as const;
 
@@ -47,7 +62,10 @@ const Evidence = styled.small`
   max-width: 360px;
 `;
 
-const ids = (label: string, list?: number[]) => (list?.length ? `${label} #${list.slice(0, 12).join(', #')}${list.length > 12 ? ` and ${list.length - 12} more` : ''}` : '');
+const ids = (label: string, list?: number[]) =>
+  list?.length
+    ? `${label} #${list.slice(0, 12).join(', #')}${list.length > 12 ? ` and ${list.length - 12} more` : ''}`
+    : '';
 
 /** Fraud Detection: alerts raised by the database's rules, reviewed here; every decision audited. */
 export function Fraud({ onChanged, version }: { onChanged: () => void; version: number }) {
@@ -55,27 +73,42 @@ export function Fraud({ onChanged, version }: { onChanged: () => void; version: 
   const [confirming, setConfirming] = useState<Alert | null>(null);
 
   const review = (a: Alert, status: 'reviewing' | 'dismissed') =>
-    act('admin_review_alert', { p_id: a.id, p_status: status }, () => ({
-      title: status === 'reviewing' ? 'Alert Under Review' : 'Alert Dismissed', description: `${RULES[a.rule]} alert #${a.id}.`,
-    }), onChanged);
+    act(
+      'admin_review_alert',
+      { p_id: a.id, p_status: status },
+      () => ({
+        title: status === 'reviewing' ? 'Alert Under Review' : 'Alert Dismissed',
+        description: `${RULES[a.rule]} alert #${a.id}.`,
+      }),
+      onChanged,
+    );
   const scan = () =>
-    act<number>('admin_run_fraud_scan', {}, (seen) => ({ title: 'Scan Complete', description: `${seen} suspicious pattern(s) in the last 24 hours.` }), onChanged);
+    act<number>(
+      'admin_run_fraud_scan',
+      {},
+      (seen) => ({ title: 'Scan Complete', description: `${seen} suspicious pattern(s) in the last 24 hours.` }),
+      onChanged,
+    );
 
   return (
     <>
       <Toolbar>
         <Muted>Rules run over the last 24 hours of orders and trades, every minute.</Muted>
-        <Button $variant="outline" onClick={() => void scan()}>Scan now</Button>
+        <Button $variant="outline" onClick={() => void scan()}>
+          Scan now
+        </Button>
       </Toolbar>
       <DataTable
         label="Fraud alerts"
-        head={<>
-          <th>Alert</th>
-          <th>Accounts</th>
-          <th>Evidence</th>
-          <th>Status</th>
-          <th>Actions</th>
-        </>}
+        head={
+          <>
+            <th>Alert</th>
+            <th>Accounts</th>
+            <th>Evidence</th>
+            <th>Status</th>
+            <th>Actions</th>
+          </>
+        }
         rows={alerts.data}
         error={alerts.error}
         errorTitle="Alerts could not be loaded."
@@ -90,20 +123,40 @@ export function Fraud({ onChanged, version }: { onChanged: () => void; version: 
               <br />
               {a.token_id && <Link to={`/trading/${a.token_id}`}>{a.token_name}</Link>}
               <Evidence>{a.summary}</Evidence>
-              <Muted>{formatDate(a.updated_at)} {formatTime(a.updated_at)}</Muted>
+              <Muted>
+                {formatDate(a.updated_at)} {formatTime(a.updated_at)}
+              </Muted>
             </td>
-            <td>{a.accounts.map((x) => <div key={x.id}>@{x.username}</div>)}</td>
-            <td className="full"><Evidence>{[ids('Trades', a.evidence.trades), ids('Orders', a.evidence.orders)].filter(Boolean).join('; ')}</Evidence></td>
             <td>
-              <Badge $variant={a.status === 'confirmed' ? 'down' : a.status === 'dismissed' ? 'secondary' : 'default'}>{a.status}</Badge>
+              {a.accounts.map((x) => (
+                <div key={x.id}>@{x.username}</div>
+              ))}
+            </td>
+            <td className="full">
+              <Evidence>
+                {[ids('Trades', a.evidence.trades), ids('Orders', a.evidence.orders)].filter(Boolean).join('; ')}
+              </Evidence>
+            </td>
+            <td>
+              <Badge $variant={a.status === 'confirmed' ? 'down' : a.status === 'dismissed' ? 'secondary' : 'default'}>
+                {a.status}
+              </Badge>
               {a.note && <Evidence>{a.note}</Evidence>}
             </td>
             <td>
               {(a.status === 'open' || a.status === 'reviewing') && (
                 <Actions>
-                  {a.status === 'open' && <Button $size="sm" $variant="outline" onClick={() => void review(a, 'reviewing')}>Review</Button>}
-                  <Button $size="sm" $variant="ghost" onClick={() => void review(a, 'dismissed')}>Dismiss</Button>
-                  <Button $size="sm" $variant="destructive" onClick={() => setConfirming(a)}>Confirm</Button>
+                  {a.status === 'open' && (
+                    <Button $size="sm" $variant="outline" onClick={() => void review(a, 'reviewing')}>
+                      Review
+                    </Button>
+                  )}
+                  <Button $size="sm" $variant="ghost" onClick={() => void review(a, 'dismissed')}>
+                    Dismiss
+                  </Button>
+                  <Button $size="sm" $variant="destructive" onClick={() => setConfirming(a)}>
+                    Confirm
+                  </Button>
                 </Actions>
               )}
             </td>
@@ -122,8 +175,16 @@ function ConfirmDialog({ alert, onClose, onDone }: { alert: Alert; onClose: () =
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     try {
-      const result = await rpc<{ suspended: number }>('admin_review_alert', { p_id: alert.id, p_status: 'confirmed', p_note: note, p_suspend: suspend });
-      toast({ title: 'Alert Confirmed', description: result.suspended ? `${result.suspended} account(s) suspended.` : 'No account was suspended.' });
+      const result = await rpc<{ suspended: number }>('admin_review_alert', {
+        p_id: alert.id,
+        p_status: 'confirmed',
+        p_note: note,
+        p_suspend: suspend,
+      });
+      toast({
+        title: 'Alert Confirmed',
+        description: result.suspended ? `${result.suspended} account(s) suspended.` : 'No account was suspended.',
+      });
       onDone();
       onClose();
     } catch (failure) {
@@ -143,8 +204,12 @@ function ConfirmDialog({ alert, onClose, onDone }: { alert: Alert; onClose: () =
         </label>
         {error && <FormError>{error}</FormError>}
         <DialogActions>
-          <Button type="button" $variant="outline" onClick={onClose}>Cancel</Button>
-          <Button type="submit" $variant="destructive">Confirm</Button>
+          <Button type="button" $variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" $variant="destructive">
+            Confirm
+          </Button>
         </DialogActions>
       </form>
     </Dialog>

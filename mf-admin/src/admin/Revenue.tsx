@@ -1,8 +1,16 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import {
-  DataTable, Button, Muted, Select, downloadCsv, formatInteger, formatMoney, formatPrice,
-  toCsv, useQuery,
+  DataTable,
+  Button,
+  Muted,
+  Select,
+  downloadCsv,
+  formatInteger,
+  formatMoney,
+  formatPrice,
+  toCsv,
+  useQuery,
 } from '@repex/shared-ui';
 import { rpc } from './rpc';
 
@@ -14,8 +22,17 @@ interface Row {
   revenue: number;
 }
 
-const GROUPS = [['day', 'By day'], ['week', 'By week'], ['token', 'By token']] as const;
-const PERIODS = [['7', 'Last 7 days'], ['30', 'Last 30 days'], ['90', 'Last 90 days'], ['all', 'All time']] as const;
+const GROUPS = [
+  ['day', 'By day'],
+  ['week', 'By week'],
+  ['token', 'By token'],
+] as const;
+const PERIODS = [
+  ['7', 'Last 7 days'],
+  ['30', 'Last 30 days'],
+  ['90', 'Last 90 days'],
+  ['all', 'All time'],
+] as const;
 
 const Toolbar = styled.div`
   display: flex;
@@ -23,8 +40,13 @@ const Toolbar = styled.div`
   flex-wrap: wrap;
   align-items: center;
   margin-bottom: 16px;
-  select { width: auto; min-width: 150px; }
-  button { margin-left: auto; }
+  select {
+    width: auto;
+    min-width: 150px;
+  }
+  button {
+    margin-left: auto;
+  }
 `;
 const Bars = styled.div`
   display: flex;
@@ -32,7 +54,12 @@ const Bars = styled.div`
   gap: 4px;
   height: 160px;
   margin-bottom: 16px;
-  div { flex: 1; min-width: 2px; border-radius: 3px 3px 0 0; background: ${({ theme }) => theme.gradient}; }
+  div {
+    flex: 1;
+    min-width: 2px;
+    border-radius: 3px 3px 0 0;
+    background: ${({ theme }) => theme.gradient};
+  }
 `;
 
 /** Fee revenue by day, week or token; the export's total equals the period's trade fees to the cent. */
@@ -49,40 +76,66 @@ export function Revenue() {
   const exportCsv = () => {
     if (!rows) return;
     const label = GROUPS.find(([g]) => g === group)![1].replace('By ', '');
-    downloadCsv(`repx-revenue-by-${group}-${period}.csv`, toCsv(
-      [label[0]!.toUpperCase() + label.slice(1), 'Trades', 'Volume (USD)', 'Fee revenue (USD)'],
-      [
-        ...rows.map((r) => [r.bucket, r.trades, r.volume.toFixed(2), r.revenue.toFixed(2)]),
-        ['Total', rows.reduce((s, r) => s + r.trades, 0), (rows.reduce((s, r) => s + Math.round(r.volume * 100), 0) / 100).toFixed(2), (totalCents / 100).toFixed(2)],
-      ],
-    ));
+    downloadCsv(
+      `repx-revenue-by-${group}-${period}.csv`,
+      toCsv(
+        [label[0]!.toUpperCase() + label.slice(1), 'Trades', 'Volume (USD)', 'Fee revenue (USD)'],
+        [
+          ...rows.map((r) => [r.bucket, r.trades, r.volume.toFixed(2), r.revenue.toFixed(2)]),
+          [
+            'Total',
+            rows.reduce((s, r) => s + r.trades, 0),
+            (rows.reduce((s, r) => s + Math.round(r.volume * 100), 0) / 100).toFixed(2),
+            (totalCents / 100).toFixed(2),
+          ],
+        ],
+      ),
+    );
   };
 
   return (
     <>
       <Toolbar>
         <Select aria-label="Group by" value={group} onChange={(e) => setGroup(e.target.value as typeof group)}>
-          {GROUPS.map(([g, l]) => <option key={g} value={g}>{l}</option>)}
+          {GROUPS.map(([g, l]) => (
+            <option key={g} value={g}>
+              {l}
+            </option>
+          ))}
         </Select>
         <Select aria-label="Period" value={period} onChange={(e) => setPeriod(e.target.value as typeof period)}>
-          {PERIODS.map(([p, l]) => <option key={p} value={p}>{l}</option>)}
+          {PERIODS.map(([p, l]) => (
+            <option key={p} value={p}>
+              {l}
+            </option>
+          ))}
         </Select>
         <Muted data-testid="revenue-total">Total {formatPrice(totalCents / 100)}</Muted>
-        <Button $variant="outline" onClick={exportCsv} disabled={!rows}>Export Report</Button>
+        <Button $variant="outline" onClick={exportCsv} disabled={!rows}>
+          Export Report
+        </Button>
       </Toolbar>
       {!!chronological?.length && max > 0 && (
         <Bars aria-hidden="true">
-          {chronological.map((r) => <div key={r.bucket} title={`${r.bucket}: ${formatPrice(r.revenue)}`} style={{ height: `${Math.max(1, (r.revenue / max) * 100)}%` }} />)}
+          {chronological.map((r) => (
+            <div
+              key={r.bucket}
+              title={`${r.bucket}: ${formatPrice(r.revenue)}`}
+              style={{ height: `${Math.max(1, (r.revenue / max) * 100)}%` }}
+            />
+          ))}
         </Bars>
       )}
       <DataTable
         label="Revenue"
-        head={<>
-          <th>{group === 'token' ? 'Token' : group === 'week' ? 'Week' : 'Day'}</th>
-          <th className="num">Trades</th>
-          <th className="num">Volume</th>
-          <th className="num">Fee Revenue</th>
-        </>}
+        head={
+          <>
+            <th>{group === 'token' ? 'Token' : group === 'week' ? 'Week' : 'Day'}</th>
+            <th className="num">Trades</th>
+            <th className="num">Volume</th>
+            <th className="num">Fee Revenue</th>
+          </>
+        }
         rows={rows}
         error={report.error}
         errorTitle="Revenue could not be loaded."
@@ -92,10 +145,18 @@ export function Revenue() {
       >
         {(r) => (
           <tr key={r.bucket} data-testid="revenue-row">
-            <td className="full"><strong>{r.bucket}</strong></td>
-            <td className="num" data-label="Trades">{formatInteger(r.trades)}</td>
-            <td className="num" data-label="Volume">{formatMoney(r.volume)}</td>
-            <td className="num" data-label="Fees">{formatPrice(r.revenue)}</td>
+            <td className="full">
+              <strong>{r.bucket}</strong>
+            </td>
+            <td className="num" data-label="Trades">
+              {formatInteger(r.trades)}
+            </td>
+            <td className="num" data-label="Volume">
+              {formatMoney(r.volume)}
+            </td>
+            <td className="num" data-label="Fees">
+              {formatPrice(r.revenue)}
+            </td>
           </tr>
         )}
       </DataTable>

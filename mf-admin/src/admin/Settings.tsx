@@ -1,11 +1,28 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
-import { Button, ErrorState, Field, FormError, Input, Muted, Textarea, supabase, toast, unwrap, useQuery } from '@repex/shared-ui';
+import {
+  Button,
+  ErrorState,
+  Field,
+  FormError,
+  Input,
+  Muted,
+  Textarea,
+  supabase,
+  toast,
+  unwrap,
+  useQuery,
+} from '@repex/shared-ui';
 import { rpc } from './rpc';
 
 /** The editable settings, as the admin types them (percentages for basis points). */
 const FIELDS = [
-  { key: 'fee_bps', label: 'Trading fee (%)', hint: 'Charged to the buyer and to the seller on each trade.', percent: true },
+  {
+    key: 'fee_bps',
+    label: 'Trading fee (%)',
+    hint: 'Charged to the buyer and to the seller on each trade.',
+    percent: true,
+  },
   { key: 'min_order_amount', label: 'Minimum order (tokens)', hint: 'The smallest order anyone may place.' },
   { key: 'max_price', label: 'Highest limit price ($)', hint: 'No order may ask or bid more per token.' },
   { key: 'max_open_orders', label: 'Open orders per account', hint: 'Most resting limit orders one account may hold.' },
@@ -13,9 +30,18 @@ const FIELDS = [
   { key: 'deposit_max', label: 'Maximum deposit ($)', hint: 'Per deposit.' },
   { key: 'withdrawal_min', label: 'Minimum withdrawal ($)', hint: 'Per withdrawal.' },
   { key: 'withdrawal_daily_limit', label: 'Withdrawal limit per day ($)', hint: 'Per account, over 24 hours.' },
-  { key: 'token_supply', label: 'New token supply', hint: 'Default total supply when a token application is approved.' },
-  { key: 'token_founder_bps', label: 'Founder allocation (%)', hint: 'Share of a new token given to its person; the rest is offered.', percent: true },
-  { key: 'token_issue_price', label: 'Issue price ($)', hint: 'Default price of a new token\'s offering.' },
+  {
+    key: 'token_supply',
+    label: 'New token supply',
+    hint: 'Default total supply when a token application is approved.',
+  },
+  {
+    key: 'token_founder_bps',
+    label: 'Founder allocation (%)',
+    hint: 'Share of a new token given to its person; the rest is offered.',
+    percent: true,
+  },
+  { key: 'token_issue_price', label: 'Issue price ($)', hint: "Default price of a new token's offering." },
 ] as const;
 type Key = (typeof FIELDS)[number]['key'];
 type Settings = Record<Key, number> & { trading_halted: boolean; halt_reason: string | null };
@@ -38,11 +64,15 @@ const Form = styled.form`
 `;
 
 const shown = (f: (typeof FIELDS)[number], v: number) => String('percent' in f ? v / 100 : v);
-const stored = (f: (typeof FIELDS)[number], text: string) => ('percent' in f ? Math.round(Number(text) * 100) : Number(text));
+const stored = (f: (typeof FIELDS)[number], text: string) =>
+  'percent' in f ? Math.round(Number(text) * 100) : Number(text);
 
 /** System Settings: every setting of the exchange, changed in one audited call. */
 export function SettingsForm({ onSaved }: { onSaved: () => void }) {
-  const current = useQuery(async () => unwrap(await supabase().from('exchange_settings').select('*').single()) as Settings, []);
+  const current = useQuery(
+    async () => unwrap(await supabase().from('exchange_settings').select('*').single()) as Settings,
+    [],
+  );
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [halted, setHalted] = useState(false);
   const [haltReason, setHaltReason] = useState('');
@@ -76,7 +106,10 @@ export function SettingsForm({ onSaved }: { onSaved: () => void }) {
     setError(undefined);
     try {
       await rpc('admin_update_settings', { p_changes: changes, p_reason: reason });
-      toast({ title: 'Settings Saved', description: `${Object.keys(changes).length} setting(s) changed; they apply from the next order.` });
+      toast({
+        title: 'Settings Saved',
+        description: `${Object.keys(changes).length} setting(s) changed; they apply from the next order.`,
+      });
       setReason('');
       current.reload();
       onSaved();
@@ -87,22 +120,41 @@ export function SettingsForm({ onSaved }: { onSaved: () => void }) {
     }
   };
 
-  if (current.error && !current.data) return <ErrorState title="Settings could not be loaded." message={current.error.message} onRetry={current.reload} />;
+  if (current.error && !current.data)
+    return (
+      <ErrorState title="Settings could not be loaded." message={current.error.message} onRetry={current.reload} />
+    );
   return (
     <Form onSubmit={save} aria-label="System Settings">
       <Halt>
-        <input type="checkbox" checked={halted} onChange={(e) => setHalted(e.target.checked)} aria-describedby="halt-hint" />
+        <input
+          type="checkbox"
+          checked={halted}
+          onChange={(e) => setHalted(e.target.checked)}
+          aria-describedby="halt-hint"
+        />
         Trading halted
       </Halt>
-      <Muted id="halt-hint">While halted, new orders are refused with the reason below; cancelling, deposits and withdrawals still work.</Muted>
+      <Muted id="halt-hint">
+        While halted, new orders are refused with the reason below; cancelling, deposits and withdrawals still work.
+      </Muted>
       <Field label="Halt reason (shown to traders)" htmlFor="setting-halt_reason">
-        <Input id="setting-halt_reason" value={haltReason} maxLength={200} onChange={(e) => setHaltReason(e.target.value)} />
+        <Input
+          id="setting-halt_reason"
+          value={haltReason}
+          maxLength={200}
+          onChange={(e) => setHaltReason(e.target.value)}
+        />
       </Field>
       <Grid>
         {FIELDS.map((f) => (
           <Field key={f.key} label={f.label} htmlFor={`setting-${f.key}`} hint={f.hint}>
-            <Input id={`setting-${f.key}`} inputMode="decimal" value={draft[f.key] ?? ''}
-              onChange={(e) => setDraft((d) => ({ ...d, [f.key]: e.target.value }))} />
+            <Input
+              id={`setting-${f.key}`}
+              inputMode="decimal"
+              value={draft[f.key] ?? ''}
+              onChange={(e) => setDraft((d) => ({ ...d, [f.key]: e.target.value }))}
+            />
           </Field>
         ))}
       </Grid>
@@ -111,7 +163,9 @@ export function SettingsForm({ onSaved }: { onSaved: () => void }) {
       </Field>
       {error && <FormError>{error}</FormError>}
       <div>
-        <Button type="submit" disabled={busy || !current.data}>{busy ? 'Saving...' : 'Save Settings'}</Button>
+        <Button type="submit" disabled={busy || !current.data}>
+          {busy ? 'Saving...' : 'Save Settings'}
+        </Button>
       </div>
     </Form>
   );

@@ -1,8 +1,17 @@
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
 import {
-  DataTable, Badge, Button, Input, Muted, Select, VerifiedBadge, formatDate, formatInteger,
-  useAppStore, useQuery,
+  DataTable,
+  Badge,
+  Button,
+  Input,
+  Muted,
+  Select,
+  VerifiedBadge,
+  formatDate,
+  formatInteger,
+  useAppStore,
+  useQuery,
 } from '@repex/shared-ui';
 import { ApproveDialog, DetailsDialog, RejectDialog, SuspendDialog } from './AccountDialogs';
 import { act, rpc } from './rpc';
@@ -24,8 +33,14 @@ const Toolbar = styled.div`
   gap: 8px;
   flex-wrap: wrap;
   margin-bottom: 12px;
-  input { flex: 1; min-width: 200px; }
-  select { width: auto; min-width: 150px; }
+  input {
+    flex: 1;
+    min-width: 200px;
+  }
+  select {
+    width: auto;
+    min-width: 150px;
+  }
 `;
 const Pager = styled.div`
   display: flex;
@@ -36,9 +51,21 @@ const Pager = styled.div`
 `;
 
 const PAGE = 25;
-const FILTERS = [['all', 'All accounts'], ['applications', 'Token applications'], ['active', 'Active'], ['suspended', 'Suspended'], ['verified', 'Verified']] as const;
-const SORTS = [['joined:desc', 'Newest first'], ['joined:asc', 'Oldest first'], ['username:asc', 'Username A-Z'], ['name:asc', 'Name A-Z'],
-  ['last_sign_in:desc', 'Last sign-in'], ['status:desc', 'Suspended first']] as const;
+const FILTERS = [
+  ['all', 'All accounts'],
+  ['applications', 'Token applications'],
+  ['active', 'Active'],
+  ['suspended', 'Suspended'],
+  ['verified', 'Verified'],
+] as const;
+const SORTS = [
+  ['joined:desc', 'Newest first'],
+  ['joined:asc', 'Oldest first'],
+  ['username:asc', 'Username A-Z'],
+  ['name:asc', 'Name A-Z'],
+  ['last_sign_in:desc', 'Last sign-in'],
+  ['status:desc', 'Suspended first'],
+] as const;
 
 type Open = { kind: 'approve' | 'reject' | 'suspend' | 'details'; user: AdminUser } | null;
 
@@ -55,35 +82,77 @@ export function Users({ version, onChanged }: { version: number; onChanged: () =
   const [sort, setSort] = useState<string>('joined:desc');
   const [page, setPage] = useState(0);
   useEffect(() => {
-    const timer = setTimeout(() => { setSearch(typed.trim()); setPage(0); }, 250);
+    const timer = setTimeout(() => {
+      setSearch(typed.trim());
+      setPage(0);
+    }, 250);
     return () => clearTimeout(timer);
   }, [typed]);
   const [sortKey, direction] = sort.split(':');
-  const users = useQuery(() => rpc<AdminUser[]>('admin_list_users', {
-    p_search: search || null, p_filter: filter, p_sort: sortKey, p_desc: direction === 'desc', p_limit: PAGE, p_offset: page * PAGE,
-  }), [search, filter, sort, page, version]);
+  const users = useQuery(
+    () =>
+      rpc<AdminUser[]>('admin_list_users', {
+        p_search: search || null,
+        p_filter: filter,
+        p_sort: sortKey,
+        p_desc: direction === 'desc',
+        p_limit: PAGE,
+        p_offset: page * PAGE,
+      }),
+    [search, filter, sort, page, version],
+  );
   const total = users.data?.[0]?.total ?? 0;
 
   return (
     <>
       <Toolbar>
-        <Input type="search" aria-label="Search accounts" placeholder="Search by username, name or email..." value={typed} onChange={(e) => setTyped(e.target.value)} />
-        <Select aria-label="Show" value={filter} onChange={(e) => { setFilter(e.target.value); setPage(0); }}>
-          {FILTERS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+        <Input
+          type="search"
+          aria-label="Search accounts"
+          placeholder="Search by username, name or email..."
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+        />
+        <Select
+          aria-label="Show"
+          value={filter}
+          onChange={(e) => {
+            setFilter(e.target.value);
+            setPage(0);
+          }}
+        >
+          {FILTERS.map(([v, l]) => (
+            <option key={v} value={v}>
+              {l}
+            </option>
+          ))}
         </Select>
-        <Select aria-label="Sort" value={sort} onChange={(e) => { setSort(e.target.value); setPage(0); }}>
-          {SORTS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+        <Select
+          aria-label="Sort"
+          value={sort}
+          onChange={(e) => {
+            setSort(e.target.value);
+            setPage(0);
+          }}
+        >
+          {SORTS.map(([v, l]) => (
+            <option key={v} value={v}>
+              {l}
+            </option>
+          ))}
         </Select>
       </Toolbar>
       <DataTable
         label="Users"
-        head={<>
-          <th>User</th>
-          <th>Status</th>
-          <th>Joined</th>
-          <th className="num">Trades (30d)</th>
-          <th>Actions</th>
-        </>}
+        head={
+          <>
+            <th>User</th>
+            <th>Status</th>
+            <th>Joined</th>
+            <th className="num">Trades (30d)</th>
+            <th>Actions</th>
+          </>
+        }
         rows={users.data}
         error={users.error}
         errorTitle="Users could not be loaded."
@@ -96,44 +165,80 @@ export function Users({ version, onChanged }: { version: number; onChanged: () =
             <td className="full">
               <strong>{u.full_name}</strong> {u.verified && <VerifiedBadge />}
               <br />
-              <Muted>@{u.username} · {u.email}</Muted>
+              <Muted>
+                @{u.username} · {u.email}
+              </Muted>
             </td>
             <td>
               <Badges>
-                <Badge $variant={u.status === 'active' ? 'up' : 'down'}>{u.status === 'active' ? 'Active' : 'Suspended'}</Badge>
+                <Badge $variant={u.status === 'active' ? 'up' : 'down'}>
+                  {u.status === 'active' ? 'Active' : 'Suspended'}
+                </Badge>
                 {u.role === 'admin' && <Badge>Admin</Badge>}
                 {u.application_id !== null && <Badge $variant="secondary">Token application</Badge>}
               </Badges>
             </td>
             <td data-label="Joined">{formatDate(u.joined)}</td>
-            <td className="num" data-label="Trades (30d)">{formatInteger(u.trades_30d)}</td>
+            <td className="num" data-label="Trades (30d)">
+              {formatInteger(u.trades_30d)}
+            </td>
             <td className="full">
               {u.id === me ? (
                 <Muted>Your account</Muted>
               ) : u.role === 'admin' ? (
-                <Button $size="sm" $variant="ghost" onClick={() => setOpen({ kind: 'details', user: u })}>Details</Button>
+                <Button $size="sm" $variant="ghost" onClick={() => setOpen({ kind: 'details', user: u })}>
+                  Details
+                </Button>
               ) : (
                 <Actions>
                   {u.application_id !== null && (
                     <>
-                      <Button $size="sm" onClick={() => setOpen({ kind: 'approve', user: u })}>Approve</Button>
-                      <Button $size="sm" $variant="outline" onClick={() => setOpen({ kind: 'reject', user: u })}>Reject</Button>
+                      <Button $size="sm" onClick={() => setOpen({ kind: 'approve', user: u })}>
+                        Approve
+                      </Button>
+                      <Button $size="sm" $variant="outline" onClick={() => setOpen({ kind: 'reject', user: u })}>
+                        Reject
+                      </Button>
                     </>
                   )}
                   {u.status === 'active' ? (
-                    <Button $size="sm" $variant="destructive" onClick={() => setOpen({ kind: 'suspend', user: u })}>Suspend</Button>
+                    <Button $size="sm" $variant="destructive" onClick={() => setOpen({ kind: 'suspend', user: u })}>
+                      Suspend
+                    </Button>
                   ) : (
-                    <Button $size="sm" $variant="outline"
-                      onClick={() => void act('admin_set_account_status', { p_user: u.id, p_status: 'active' },
-                        () => ({ title: 'Account Reinstated', description: `@${u.username} can sign in again.` }), onChanged)}>
+                    <Button
+                      $size="sm"
+                      $variant="outline"
+                      onClick={() =>
+                        void act(
+                          'admin_set_account_status',
+                          { p_user: u.id, p_status: 'active' },
+                          () => ({ title: 'Account Reinstated', description: `@${u.username} can sign in again.` }),
+                          onChanged,
+                        )
+                      }
+                    >
                       Reinstate
                     </Button>
                   )}
-                  <Button $size="sm" $variant="ghost" onClick={() => setOpen({ kind: 'details', user: u })}>Details</Button>
-                  <Button $size="sm" $variant="ghost"
-                    onClick={() => void act('admin_set_verified', { p_user: u.id, p_verified: !u.verified }, () => ({
-                      title: u.verified ? 'Badge Removed' : 'Account Verified', description: `@${u.username} is ${u.verified ? 'no longer' : 'now'} verified.`,
-                    }), onChanged)}>
+                  <Button $size="sm" $variant="ghost" onClick={() => setOpen({ kind: 'details', user: u })}>
+                    Details
+                  </Button>
+                  <Button
+                    $size="sm"
+                    $variant="ghost"
+                    onClick={() =>
+                      void act(
+                        'admin_set_verified',
+                        { p_user: u.id, p_verified: !u.verified },
+                        () => ({
+                          title: u.verified ? 'Badge Removed' : 'Account Verified',
+                          description: `@${u.username} is ${u.verified ? 'no longer' : 'now'} verified.`,
+                        }),
+                        onChanged,
+                      )
+                    }
+                  >
                     {u.verified ? 'Unverify' : 'Verify'}
                   </Button>
                 </Actions>
@@ -144,10 +249,22 @@ export function Users({ version, onChanged }: { version: number; onChanged: () =
       </DataTable>
       {total > PAGE && (
         <Pager>
-          <Muted>{formatInteger(page * PAGE + 1)}–{formatInteger(Math.min((page + 1) * PAGE, total))} of {formatInteger(total)}</Muted>
+          <Muted>
+            {formatInteger(page * PAGE + 1)}–{formatInteger(Math.min((page + 1) * PAGE, total))} of{' '}
+            {formatInteger(total)}
+          </Muted>
           <div style={{ display: 'flex', gap: 8 }}>
-            <Button $size="sm" $variant="outline" disabled={page === 0} onClick={() => setPage(page - 1)}>Previous</Button>
-            <Button $size="sm" $variant="outline" disabled={(page + 1) * PAGE >= total} onClick={() => setPage(page + 1)}>Next</Button>
+            <Button $size="sm" $variant="outline" disabled={page === 0} onClick={() => setPage(page - 1)}>
+              Previous
+            </Button>
+            <Button
+              $size="sm"
+              $variant="outline"
+              disabled={(page + 1) * PAGE >= total}
+              onClick={() => setPage(page + 1)}
+            >
+              Next
+            </Button>
           </div>
         </Pager>
       )}

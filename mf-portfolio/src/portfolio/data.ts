@@ -1,4 +1,12 @@
-import { MARKET_TOKEN_COLUMNS, supabase, unwrap, type MarketToken, type MyTrade, type PnlPoint, type Position } from '@repex/shared-ui';
+import {
+  MARKET_TOKEN_COLUMNS,
+  supabase,
+  unwrap,
+  type MarketToken,
+  type MyTrade,
+  type PnlPoint,
+  type Position,
+} from '@repex/shared-ui';
 
 export interface DashboardData {
   positions: Position[];
@@ -35,7 +43,14 @@ export async function loadDashboard(userId: string): Promise<DashboardData> {
 }
 
 export async function loadWatchlist(): Promise<MarketToken[]> {
-  const ids = ((await supabase().from('watchlist').select('token_id').then(unwrap)) as { token_id: string }[]).map((w) => w.token_id);
+  const ids = ((await supabase().from('watchlist').select('token_id').then(unwrap)) as { token_id: string }[]).map(
+    (w) => w.token_id,
+  );
   if (!ids.length) return [];
-  return (await supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS).in('id', ids).order('name').then(unwrap)) as MarketToken[];
+  return (await supabase()
+    .from('market_tokens')
+    .select(MARKET_TOKEN_COLUMNS)
+    .in('id', ids)
+    .order('name')
+    .then(unwrap)) as MarketToken[];
 }

@@ -17,7 +17,12 @@ export async function loadProfile(userId: string): Promise<ProfileData> {
   const [profile, token, achievements, recent] = await Promise.all([
     db.from('profiles').select('*').eq('id', userId).single().then(unwrap),
     db.from('market_tokens').select(MARKET_TOKEN_COLUMNS).eq('owner_id', userId).maybeSingle().then(unwrap),
-    db.from('achievements').select('id, title, description, achieved_on').eq('profile_id', userId).order('achieved_on', { ascending: false }).then(unwrap),
+    db
+      .from('achievements')
+      .select('id, title, description, achieved_on')
+      .eq('profile_id', userId)
+      .order('achieved_on', { ascending: false })
+      .then(unwrap),
     db.from('my_trades').select('*').order('created_at', { ascending: false }).limit(5).then(unwrap),
   ]);
   const own = token as MarketToken | null;
@@ -28,8 +33,14 @@ export async function loadProfile(userId: string): Promise<ProfileData> {
     const [holding, hist, trades] = await Promise.all([
       db.from('holdings').select('amount').eq('user_id', userId).eq('token_id', own.id).maybeSingle().then(unwrap),
       db.from('reputation_history').select('month, score').eq('token_id', own.id).order('month').then(unwrap),
-      db.from('recent_trades').select('id, type, amount, price, created_at').eq('token_id', own.id)
-        .order('created_at', { ascending: false }).order('id', { ascending: false }).limit(20).then(unwrap),
+      db
+        .from('recent_trades')
+        .select('id, type, amount, price, created_at')
+        .eq('token_id', own.id)
+        .order('created_at', { ascending: false })
+        .order('id', { ascending: false })
+        .limit(20)
+        .then(unwrap),
     ]);
     ownedOfOwn = (holding as { amount: number } | null)?.amount ?? 0;
     history = hist as ProfileData['history'];

@@ -1,10 +1,26 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import {
-  Button, Dialog, DialogActions, Field, FormError, Input, Muted, Textarea, supabase, toast, type Profile,
+  Button,
+  Dialog,
+  DialogActions,
+  Field,
+  FormError,
+  Input,
+  Muted,
+  Textarea,
+  supabase,
+  toast,
+  type Profile,
 } from '@repex/shared-ui';
 
 /** A form in a dialog that shows the server's refusal in place and closes on success. */
-function FormDialog({ title, submit, submitLabel, onClose, children }: {
+function FormDialog({
+  title,
+  submit,
+  submitLabel,
+  onClose,
+  children,
+}: {
   title: string;
   submit: () => Promise<string | null>;
   submitLabel: string;
@@ -28,8 +44,12 @@ function FormDialog({ title, submit, submitLabel, onClose, children }: {
         {children}
         {error && <FormError>{error}</FormError>}
         <DialogActions>
-          <Button type="button" $variant="outline" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={busy}>{submitLabel}</Button>
+          <Button type="button" $variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy}>
+            {submitLabel}
+          </Button>
         </DialogActions>
       </form>
     </Dialog>
@@ -40,9 +60,22 @@ function FormDialog({ title, submit, submitLabel, onClose, children }: {
  * An image chosen for the profile, uploaded at once with supabase-js storage into the user's own
  * folder of the public 'avatars' bucket (its policies and limits are the server's).
  */
-function ImageField({ id, label, userId, kind, url, onUploaded, onError }: {
-  id: string; label: string; userId: string; kind: 'avatar' | 'cover'; url: string | null;
-  onUploaded: (url: string) => void; onError: (message: string) => void;
+function ImageField({
+  id,
+  label,
+  userId,
+  kind,
+  url,
+  onUploaded,
+  onError,
+}: {
+  id: string;
+  label: string;
+  userId: string;
+  kind: 'avatar' | 'cover';
+  url: string | null;
+  onUploaded: (url: string) => void;
+  onError: (message: string) => void;
 }) {
   const [busy, setBusy] = useState(false);
   const choose = async (file: File | undefined) => {
@@ -58,15 +91,36 @@ function ImageField({ id, label, userId, kind, url, onUploaded, onError }: {
   return (
     <Field label={label} htmlFor={id} hint={busy ? 'Uploading...' : 'An image: PNG, JPEG, GIF or WebP.'}>
       <div style={{ display: 'flex', alignItems: 'center', gap: 10 }}>
-        {url && <img src={url} alt="" width={kind === 'avatar' ? 40 : 96} height={40} style={{ objectFit: 'cover', borderRadius: 8 }} />}
-        <Input id={id} type="file" accept="image/png,image/jpeg,image/gif,image/webp" onChange={(e) => void choose(e.target.files?.[0])} />
+        {url && (
+          <img
+            src={url}
+            alt=""
+            width={kind === 'avatar' ? 40 : 96}
+            height={40}
+            style={{ objectFit: 'cover', borderRadius: 8 }}
+          />
+        )}
+        <Input
+          id={id}
+          type="file"
+          accept="image/png,image/jpeg,image/gif,image/webp"
+          onChange={(e) => void choose(e.target.files?.[0])}
+        />
       </div>
     </Field>
   );
 }
 
 /** Edit Profile: name, bio, location and images, written under row-level security (own row, allowed columns). */
-export function EditProfileDialog({ profile, onClose, onSaved }: { profile: Profile; onClose: () => void; onSaved: () => void }) {
+export function EditProfileDialog({
+  profile,
+  onClose,
+  onSaved,
+}: {
+  profile: Profile;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const [name, setName] = useState(profile.full_name);
   const [bio, setBio] = useState(profile.bio);
   const [location, setLocation] = useState(profile.location);
@@ -74,10 +128,20 @@ export function EditProfileDialog({ profile, onClose, onSaved }: { profile: Prof
   const [cover, setCover] = useState(profile.cover_url);
   const [uploadError, setUploadError] = useState<string>();
   const submit = async () => {
-    const { error } = await supabase().from('profiles')
-      .update({ full_name: name.trim(), bio: bio.trim(), location: location.trim(), avatar_url: avatar, cover_url: cover }).eq('id', profile.id);
+    const { error } = await supabase()
+      .from('profiles')
+      .update({
+        full_name: name.trim(),
+        bio: bio.trim(),
+        location: location.trim(),
+        avatar_url: avatar,
+        cover_url: cover,
+      })
+      .eq('id', profile.id);
     if (error) {
-      return error.code === '23514' ? 'A name needs 1 to 80 characters, a bio up to 500 and a location up to 80.' : error.message;
+      return error.code === '23514'
+        ? 'A name needs 1 to 80 characters, a bio up to 500 and a location up to 80.'
+        : error.message;
     }
     toast({ title: 'Profile Updated', description: 'Your changes are saved.' });
     onSaved();
@@ -94,10 +158,30 @@ export function EditProfileDialog({ profile, onClose, onSaved }: { profile: Prof
       <Field label="Location" htmlFor="edit-location">
         <Input id="edit-location" value={location} maxLength={80} onChange={(e) => setLocation(e.target.value)} />
       </Field>
-      <ImageField id="edit-avatar" label="Avatar" kind="avatar" userId={profile.id} url={avatar}
-        onUploaded={(url) => { setAvatar(url); setUploadError(undefined); }} onError={setUploadError} />
-      <ImageField id="edit-cover" label="Cover image" kind="cover" userId={profile.id} url={cover}
-        onUploaded={(url) => { setCover(url); setUploadError(undefined); }} onError={setUploadError} />
+      <ImageField
+        id="edit-avatar"
+        label="Avatar"
+        kind="avatar"
+        userId={profile.id}
+        url={avatar}
+        onUploaded={(url) => {
+          setAvatar(url);
+          setUploadError(undefined);
+        }}
+        onError={setUploadError}
+      />
+      <ImageField
+        id="edit-cover"
+        label="Cover image"
+        kind="cover"
+        userId={profile.id}
+        url={cover}
+        onUploaded={(url) => {
+          setCover(url);
+          setUploadError(undefined);
+        }}
+        onError={setUploadError}
+      />
       {uploadError && <FormError>{uploadError}</FormError>}
     </FormDialog>
   );
@@ -116,21 +200,39 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   };
   const signOutOthers = async () => {
     const { error } = await supabase().auth.signOut({ scope: 'others' });
-    toast(error
-      ? { title: 'Sign out Failed', description: error.message || 'Something went wrong', variant: 'destructive' }
-      : { title: 'Other Sessions Signed Out', description: 'Only this browser is still signed in.' });
+    toast(
+      error
+        ? { title: 'Sign out Failed', description: error.message || 'Something went wrong', variant: 'destructive' }
+        : { title: 'Other Sessions Signed Out', description: 'Only this browser is still signed in.' },
+    );
   };
   return (
     <FormDialog title="Settings" submitLabel="Change Password" submit={submit} onClose={onClose}>
       <Field label="New password" htmlFor="settings-password">
-        <Input id="settings-password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+        <Input
+          id="settings-password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          required
+        />
       </Field>
       <Field label="Repeat the new password" htmlFor="settings-confirm">
-        <Input id="settings-confirm" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} required />
+        <Input
+          id="settings-confirm"
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+          required
+        />
       </Field>
       <div>
         <Muted>Signed in somewhere else too?</Muted>{' '}
-        <Button type="button" $variant="link" onClick={() => void signOutOthers()}>Sign out other sessions</Button>
+        <Button type="button" $variant="link" onClick={() => void signOutOthers()}>
+          Sign out other sessions
+        </Button>
       </div>
     </FormDialog>
   );

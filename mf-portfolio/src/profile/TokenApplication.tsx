@@ -1,8 +1,24 @@
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import {
-  Badge, Button, Card, CardTitle, Dialog, DialogActions, Field, FormError, Input, Muted, Select, Textarea, formatDate, supabase,
-  toast, unwrap, useQuery, useTableChanges,
+  Badge,
+  Button,
+  Card,
+  CardTitle,
+  Dialog,
+  DialogActions,
+  Field,
+  FormError,
+  Input,
+  Muted,
+  Select,
+  Textarea,
+  formatDate,
+  supabase,
+  toast,
+  unwrap,
+  useQuery,
+  useTableChanges,
 } from '@repex/shared-ui';
 
 interface Application {
@@ -28,35 +44,60 @@ const Row = styled.div`
   align-items: center;
   gap: 12px;
   flex-wrap: wrap;
-  p { margin: 4px 0 0; }
+  p {
+    margin: 4px 0 0;
+  }
 `;
 const Handles = styled.div`
   display: grid;
   grid-template-columns: 1fr 1fr;
   gap: 10px;
-  @media (max-width: 420px) { grid-template-columns: 1fr; }
+  @media (max-width: 420px) {
+    grid-template-columns: 1fr;
+  }
 `;
 
 /**
  * 'Get your token': the person applies; an admin approves (the token is issued at once) or
  * rejects with a reason, after which they may apply again. Decisions arrive live.
  */
-export function TokenApplication({ userId, fullName, onIssued }: { userId: string; fullName: string; onIssued: () => void }) {
+export function TokenApplication({
+  userId,
+  fullName,
+  onIssued,
+}: {
+  userId: string;
+  fullName: string;
+  onIssued: () => void;
+}) {
   const latest = useQuery(
-    async () => unwrap(await supabase().from('token_applications').select('id, display_name, category, status, reason, created_at')
-      .eq('user_id', userId).order('created_at', { ascending: false }).limit(1).maybeSingle()) as Application | null,
+    async () =>
+      unwrap(
+        await supabase()
+          .from('token_applications')
+          .select('id, display_name, category, status, reason, created_at')
+          .eq('user_id', userId)
+          .order('created_at', { ascending: false })
+          .limit(1)
+          .maybeSingle(),
+      ) as Application | null,
     [userId],
   );
   const [applying, setApplying] = useState(false);
-  useTableChanges('token_applications', `user_id=eq.${userId}`, (row) => {
-    latest.reload();
-    if (row.status === 'approved') {
-      toast({ title: 'Your Token Is Live!', description: 'It is on the market now, ready to trade.' });
-      onIssued();
-    } else if (row.status === 'rejected') {
-      toast({ title: 'Application Not Approved', description: String(row.reason ?? ''), variant: 'destructive' });
-    }
-  }, 100);
+  useTableChanges(
+    'token_applications',
+    `user_id=eq.${userId}`,
+    (row) => {
+      latest.reload();
+      if (row.status === 'approved') {
+        toast({ title: 'Your Token Is Live!', description: 'It is on the market now, ready to trade.' });
+        onIssued();
+      } else if (row.status === 'rejected') {
+        toast({ title: 'Application Not Approved', description: String(row.reason ?? ''), variant: 'destructive' });
+      }
+    },
+    100,
+  );
 
   const a = latest.data;
   return (
@@ -66,7 +107,8 @@ export function TokenApplication({ userId, fullName, onIssued }: { userId: strin
           <div>
             <CardTitle>Your token application is under review</CardTitle>
             <Muted>
-              {a.display_name} · {a.category} · sent {formatDate(a.created_at)}. An administrator will approve it or tell you why not.
+              {a.display_name} · {a.category} · sent {formatDate(a.created_at)}. An administrator will approve it or
+              tell you why not.
             </Muted>
           </div>
           <Badge $variant="secondary">Pending review</Badge>
@@ -81,12 +123,14 @@ export function TokenApplication({ userId, fullName, onIssued }: { userId: strin
               </p>
             ) : (
               <Muted>
-                Apply for your own reputation token. Once an administrator approves it, it is issued to you and listed on the
-                market, ready to trade.
+                Apply for your own reputation token. Once an administrator approves it, it is issued to you and listed
+                on the market, ready to trade.
               </Muted>
             )}
           </div>
-          <Button onClick={() => setApplying(true)} disabled={latest.data === undefined}>Get your token</Button>
+          <Button onClick={() => setApplying(true)} disabled={latest.data === undefined}>
+            Get your token
+          </Button>
         </Row>
       )}
       {applying && <ApplyDialog fullName={fullName} onClose={() => setApplying(false)} onSent={latest.reload} />}
@@ -95,7 +139,10 @@ export function TokenApplication({ userId, fullName, onIssued }: { userId: strin
 }
 
 function ApplyDialog({ fullName, onClose, onSent }: { fullName: string; onClose: () => void; onSent: () => void }) {
-  const categories = useQuery(async () => unwrap(await supabase().from('categories').select('name').order('position')) as { name: string }[], []);
+  const categories = useQuery(
+    async () => unwrap(await supabase().from('categories').select('name').order('position')) as { name: string }[],
+    [],
+  );
   const [name, setName] = useState(fullName);
   const [category, setCategory] = useState('');
   const [bio, setBio] = useState('');
@@ -107,7 +154,12 @@ function ApplyDialog({ fullName, onClose, onSent }: { fullName: string; onClose:
     e.preventDefault();
     setBusy(true);
     setError(undefined);
-    const { error: refused } = await supabase().rpc('apply_for_token', { p_display_name: name, p_category: category, p_bio: bio, p_socials: socials });
+    const { error: refused } = await supabase().rpc('apply_for_token', {
+      p_display_name: name,
+      p_category: category,
+      p_bio: bio,
+      p_socials: socials,
+    });
     setBusy(false);
     if (refused) return setError(refused.message);
     toast({ title: 'Application Sent', description: 'An administrator will review it shortly.' });
@@ -117,14 +169,24 @@ function ApplyDialog({ fullName, onClose, onSent }: { fullName: string; onClose:
 
   return (
     <Dialog title="Get your token" onClose={onClose}>
-      <form onSubmit={submit} aria-label="Token application" style={{ display: 'flex', flexDirection: 'column', gap: 14 }}>
+      <form
+        onSubmit={submit}
+        aria-label="Token application"
+        style={{ display: 'flex', flexDirection: 'column', gap: 14 }}
+      >
         <Field label="Display name" htmlFor="apply-name">
           <Input id="apply-name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={80} />
         </Field>
         <Field label="Category" htmlFor="apply-category">
           <Select id="apply-category" value={category} onChange={(e) => setCategory(e.target.value)} required>
-            <option value="" disabled>Choose a category</option>
-            {categories.data?.map((c) => <option key={c.name} value={c.name}>{c.name}</option>)}
+            <option value="" disabled>
+              Choose a category
+            </option>
+            {categories.data?.map((c) => (
+              <option key={c.name} value={c.name}>
+                {c.name}
+              </option>
+            ))}
           </Select>
         </Field>
         <Field label="Bio" htmlFor="apply-bio" hint="Up to 500 characters.">
@@ -133,15 +195,23 @@ function ApplyDialog({ fullName, onClose, onSent }: { fullName: string; onClose:
         <Handles>
           {PLATFORMS.map((p) => (
             <Field key={p.key} label={p.label} htmlFor={`apply-${p.key}`}>
-              <Input id={`apply-${p.key}`} placeholder="@handle" value={socials[p.key] ?? ''}
-                onChange={(e) => setSocials((s) => ({ ...s, [p.key]: e.target.value }))} />
+              <Input
+                id={`apply-${p.key}`}
+                placeholder="@handle"
+                value={socials[p.key] ?? ''}
+                onChange={(e) => setSocials((s) => ({ ...s, [p.key]: e.target.value }))}
+              />
             </Field>
           ))}
         </Handles>
         {error && <FormError>{error}</FormError>}
         <DialogActions>
-          <Button type="button" $variant="outline" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={busy}>{busy ? 'Sending...' : 'Apply'}</Button>
+          <Button type="button" $variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy}>
+            {busy ? 'Sending...' : 'Apply'}
+          </Button>
         </DialogActions>
       </form>
     </Dialog>

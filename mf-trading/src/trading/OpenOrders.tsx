@@ -1,5 +1,17 @@
 import { useState } from 'react';
-import { Badge, Button, Card, CardTitle, Muted, Table, TableScroll, formatInteger, formatPrice, supabase, toast } from '@repex/shared-ui';
+import {
+  Badge,
+  Button,
+  Card,
+  CardTitle,
+  Muted,
+  Table,
+  TableScroll,
+  formatInteger,
+  formatPrice,
+  supabase,
+  toast,
+} from '@repex/shared-ui';
 
 export interface OpenOrder {
   id: number;

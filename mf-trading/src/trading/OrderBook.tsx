@@ -13,7 +13,9 @@ const Sides = styled.div`
   display: grid;
   grid-template-columns: 1fr 1fr;
   gap: 16px;
-  @media (max-width: 640px) { grid-template-columns: 1fr; }
+  @media (max-width: 640px) {
+    grid-template-columns: 1fr;
+  }
 `;
 const Price = styled.td<{ $side: 'buy' | 'sell' }>`
   color: ${({ $side, theme }) => ($side === 'buy' ? theme.colors.up : theme.colors.down)};
@@ -55,8 +57,14 @@ function Side({ title, levels, side }: { title: string; levels: BookLevel[]; sid
 
 /** Five levels a side: best bids (highest first) and best asks (lowest first). */
 export function OrderBook({ levels }: { levels: BookLevel[] }) {
-  const bids = levels.filter((l) => l.side === 'buy').sort((a, b) => b.price - a.price).slice(0, BOOK_DEPTH);
-  const asks = levels.filter((l) => l.side === 'sell').sort((a, b) => a.price - b.price).slice(0, BOOK_DEPTH);
+  const bids = levels
+    .filter((l) => l.side === 'buy')
+    .sort((a, b) => b.price - a.price)
+    .slice(0, BOOK_DEPTH);
+  const asks = levels
+    .filter((l) => l.side === 'sell')
+    .sort((a, b) => a.price - b.price)
+    .slice(0, BOOK_DEPTH);
   return (
     <Sides>
       <Side title="Bids" levels={bids} side="buy" />

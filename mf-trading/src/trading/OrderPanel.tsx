@@ -1,12 +1,34 @@
 import { useState } from 'react';
 import styled, { css } from 'styled-components';
 import {
-  Button, Card, CardTitle, Input, Label, Muted, formatPrice, formatTokens, supabase, toast, unwrap, useQuery, useTableChanges,
+  Button,
+  Card,
+  CardTitle,
+  Input,
+  Label,
+  Muted,
+  formatPrice,
+  formatTokens,
+  supabase,
+  toast,
+  unwrap,
+  useQuery,
+  useTableChanges,
 } from '@repex/shared-ui';
 import { describeResult, type OrderResult } from './orderResult';
 import {
-  DEFAULT_AMOUNT, SHORTCUTS, decrement, feePercent, increment, limitPriceError, maxAmount, orderCost, parseAmount, shortcutAmount,
-  type OrderType, type Side,
+  DEFAULT_AMOUNT,
+  SHORTCUTS,
+  decrement,
+  feePercent,
+  increment,
+  limitPriceError,
+  maxAmount,
+  orderCost,
+  parseAmount,
+  shortcutAmount,
+  type OrderType,
+  type Side,
 } from './orderMath';
 
 const Toggle = styled.div`
@@ -50,9 +72,18 @@ const Lines = styled.dl`
   grid-template-columns: 1fr auto;
   gap: 6px;
   font-size: 14px;
-  dt { color: ${({ theme }) => theme.colors.muted}; }
-  dd { margin: 0; text-align: right; font-variant-numeric: tabular-nums; }
-  .total { font-weight: 700; font-size: 16px; }
+  dt {
+    color: ${({ theme }) => theme.colors.muted};
+  }
+  dd {
+    margin: 0;
+    text-align: right;
+    font-variant-numeric: tabular-nums;
+  }
+  .total {
+    font-weight: 700;
+    font-size: 16px;
+  }
 `;
 const Field = styled.div`
   margin-bottom: 14px;
@@ -63,7 +94,9 @@ const Confirm = styled.div`
   padding: 14px;
   margin-bottom: 14px;
   background: ${({ theme }) => theme.colors.surfaceRaised};
-  p { margin: 0 0 10px; }
+  p {
+    margin: 0 0 10px;
+  }
 `;
 const Row = styled.div`
   display: grid;
@@ -98,8 +131,15 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
   const [limitText, setLimitText] = useState(price.toFixed(2));
 
   // The fee is the exchange's setting, followed live (an admin may change it at any time).
-  const settings = useQuery(async () => unwrap(await supabase().from('exchange_settings').select('fee_bps, max_price, min_order_amount').single()) as
-    { fee_bps: number; max_price: number; min_order_amount: number }, []);
+  const settings = useQuery(
+    async () =>
+      unwrap(await supabase().from('exchange_settings').select('fee_bps, max_price, min_order_amount').single()) as {
+        fee_bps: number;
+        max_price: number;
+        min_order_amount: number;
+      },
+    [],
+  );
   useTableChanges('exchange_settings', undefined, settings.reload);
   const feeBps = settings.data?.fee_bps;
   const limitError = type === 'limit' ? limitPriceError(limitText, settings.data?.max_price) : null;
@@ -107,7 +147,8 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
   const max = feeBps === undefined ? 0 : maxAmount(side, cash, effectivePrice, held, feeBps);
   const { value, fee, total, proceeds } = orderCost(effectivePrice, amount, feeBps ?? 0);
   const minimum = settings.data?.min_order_amount ?? 1;
-  const amountError = amount < 1 ? 'Enter at least 1 token.' : amount < minimum ? `The minimum order is ${formatTokens(minimum)}.` : null;
+  const amountError =
+    amount < 1 ? 'Enter at least 1 token.' : amount < minimum ? `The minimum order is ${formatTokens(minimum)}.` : null;
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
 
@@ -128,7 +169,11 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
       toast(describeResult(data as OrderResult, tokenName, type === 'limit' ? Number(limitText) : undefined));
       onPlaced();
     } catch (err) {
-      toast({ title: 'Order Failed', description: err instanceof Error ? err.message : 'Something went wrong', variant: 'destructive' });
+      toast({
+        title: 'Order Failed',
+        description: err instanceof Error ? err.message : 'Something went wrong',
+        variant: 'destructive',
+      });
     } finally {
       setBusy(false);
       setConfirming(false);
@@ -142,7 +187,12 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
         <ToggleButton $active={side === 'buy'} $tone="buy" aria-pressed={side === 'buy'} onClick={() => setSide('buy')}>
           Buy
         </ToggleButton>
-        <ToggleButton $active={side === 'sell'} $tone="sell" aria-pressed={side === 'sell'} onClick={() => setSide('sell')}>
+        <ToggleButton
+          $active={side === 'sell'}
+          $tone="sell"
+          aria-pressed={side === 'sell'}
+          onClick={() => setSide('sell')}
+        >
           Sell
         </ToggleButton>
       </Toggle>
@@ -158,7 +208,12 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
       <Field>
         <Label htmlFor="order-amount">Amount (tokens)</Label>
         <AmountRow>
-          <Button $variant="outline" $size="icon" aria-label="Decrease amount by 10" onClick={() => setAmount(decrement(amount))}>
+          <Button
+            $variant="outline"
+            $size="icon"
+            aria-label="Decrease amount by 10"
+            onClick={() => setAmount(decrement(amount))}
+          >
             −
           </Button>
           <Input
@@ -170,7 +225,12 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
             aria-invalid={!!amountError}
             style={{ textAlign: 'center' }}
           />
-          <Button $variant="outline" $size="icon" aria-label="Increase amount by 10" onClick={() => setAmount(increment(amount))}>
+          <Button
+            $variant="outline"
+            $size="icon"
+            aria-label="Increase amount by 10"
+            onClick={() => setAmount(increment(amount))}
+          >
             +
           </Button>
         </AmountRow>
@@ -213,7 +273,9 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
         <dt>Fee ({feeBps === undefined ? '…' : feePercent(feeBps)})</dt>
         <dd data-testid="order-fee">{feeBps === undefined ? '…' : formatPrice(fee)}</dd>
         <dt className="total">{side === 'buy' ? 'Total' : 'You receive'}</dt>
-        <dd className="total" data-testid="order-total">{feeBps === undefined ? '…' : formatPrice(side === 'buy' ? total : proceeds)}</dd>
+        <dd className="total" data-testid="order-total">
+          {feeBps === undefined ? '…' : formatPrice(side === 'buy' ? total : proceeds)}
+        </dd>
       </Lines>
       {confirming ? (
         <Confirm role="region" aria-label="Confirm order">
@@ -221,11 +283,17 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
             <strong>
               {side === 'buy' ? 'Buy' : 'Sell'} {formatTokens(amount, tokenName)}
             </strong>{' '}
-            {type === 'market' ? `at market (about ${formatPrice(price)} each)` : `at ${formatPrice(effectivePrice)} or better`}:
-            value {formatPrice(value)}, fee {formatPrice(fee)}, {side === 'buy' ? 'total' : 'you receive'}{' '}
+            {type === 'market'
+              ? `at market (about ${formatPrice(price)} each)`
+              : `at ${formatPrice(effectivePrice)} or better`}
+            : value {formatPrice(value)}, fee {formatPrice(fee)}, {side === 'buy' ? 'total' : 'you receive'}{' '}
             <strong>{formatPrice(side === 'buy' ? total : proceeds)}</strong>.
           </p>
-          {type === 'market' && <p><Muted>A market order fills at the best prices in the book; the final figures may differ.</Muted></p>}
+          {type === 'market' && (
+            <p>
+              <Muted>A market order fills at the best prices in the book; the final figures may differ.</Muted>
+            </p>
+          )}
           <Row>
             <Button $variant="outline" onClick={() => setConfirming(false)} disabled={busy}>
               Back

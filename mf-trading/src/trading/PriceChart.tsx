@@ -28,7 +28,11 @@ export function PriceChart({ points }: { points: PricePoint[] }) {
       if (disposed || !box.current) return;
       const chart = createChart(box.current, {
         autoSize: true,
-        layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: theme.colors.muted, attributionLogo: false },
+        layout: {
+          background: { type: ColorType.Solid, color: 'transparent' },
+          textColor: theme.colors.muted,
+          attributionLogo: false,
+        },
         grid: { vertLines: { color: theme.colors.border }, horzLines: { color: theme.colors.border } },
         rightPriceScale: { borderColor: theme.colors.border },
         timeScale: { borderColor: theme.colors.border, timeVisible: true, secondsVisible: false },
@@ -54,5 +58,13 @@ export function PriceChart({ points }: { points: PricePoint[] }) {
     };
   }, [points, theme]);
 
-  return <Box ref={box} role="img" aria-label={`Hourly price chart, ${points.length} points`} data-testid="price-chart" data-points={points.length} />;
+  return (
+    <Box
+      ref={box}
+      role="img"
+      aria-label={`Hourly price chart, ${points.length} points`}
+      data-testid="price-chart"
+      data-points={points.length}
+    />
+  );
 }

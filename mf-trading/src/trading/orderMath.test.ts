@@ -1,5 +1,13 @@
 import {
-  DEFAULT_AMOUNT, decrement, feePercent, increment, limitPriceError, maxAmount, orderCost, parseAmount, shortcutAmount,
+  DEFAULT_AMOUNT,
+  decrement,
+  feePercent,
+  increment,
+  limitPriceError,
+  maxAmount,
+  orderCost,
+  parseAmount,
+  shortcutAmount,
 } from './orderMath';
 
 describe('order panel arithmetic (spec sections 4, 5, 9)', () => {

@@ -12,7 +12,6 @@ export const SHORTCUTS = [25, 50, 75, 100] as const;
 export type Side = 'buy' | 'sell';
 export type OrderType = 'market' | 'limit';
 
-
 /** A typed amount: whole tokens; anything that is not a number becomes 0. */
 export function parseAmount(text: string): number {
   const n = Number.parseInt(text, 10);
@@ -46,10 +45,19 @@ export function shortcutAmount(percent: number, max: number): number {
  * rounds it; a buyer pays value + fee, a seller receives value - fee. In whole cents, so no binary
  * fraction can round a fee the other way.
  */
-export function orderCost(price: number, amount: number, feeBps: number): { value: number; fee: number; total: number; proceeds: number } {
+export function orderCost(
+  price: number,
+  amount: number,
+  feeBps: number,
+): { value: number; fee: number; total: number; proceeds: number } {
   const valueCents = Math.round(price * 100) * amount;
   const feeCents = Math.floor((valueCents * feeBps + 5_000) / 10_000);
-  return { value: valueCents / 100, fee: feeCents / 100, total: (valueCents + feeCents) / 100, proceeds: (valueCents - feeCents) / 100 };
+  return {
+    value: valueCents / 100,
+    fee: feeCents / 100,
+    total: (valueCents + feeCents) / 100,
+    proceeds: (valueCents - feeCents) / 100,
+  };
 }
 
 /** The fee in percent as people write it: 200 bps is '2%', 150 is '1.5%'. */

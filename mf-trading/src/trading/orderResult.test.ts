@@ -1,6 +1,16 @@
 import { describeResult, type OrderResult } from './orderResult';
 
-const base: OrderResult = { order_id: 1, status: 'filled', side: 'buy', type: 'market', amount: 10, filled: 10, resting: 0, average_price: 45.2, total: 461.04 };
+const base: OrderResult = {
+  order_id: 1,
+  status: 'filled',
+  side: 'buy',
+  type: 'market',
+  amount: 10,
+  filled: 10,
+  resting: 0,
+  average_price: 45.2,
+  total: 461.04,
+};
 
 describe('order result toasts', () => {
   it('a filled order says what was bought, at what average and for how much', () => {
@@ -10,15 +20,25 @@ describe('order result toasts', () => {
     });
   });
   it('a resting limit order says it is on the book', () => {
-    expect(describeResult({ ...base, status: 'open', type: 'limit', side: 'sell', filled: 0, resting: 10, average_price: null, total: 0 }, 'Sarah Chen', 50)).toEqual({
+    expect(
+      describeResult(
+        { ...base, status: 'open', type: 'limit', side: 'sell', filled: 0, resting: 10, average_price: null, total: 0 },
+        'Sarah Chen',
+        50,
+      ),
+    ).toEqual({
       title: 'Order Placed',
       description: 'Your limit order to sell 10 Sarah Chen tokens at $50.00 is on the book.',
     });
   });
   it('one token is a token', () => {
-    expect(describeResult({ ...base, amount: 1, filled: 1, total: 46.1 }, 'Sarah Chen').description).toBe('Bought 1 Sarah Chen token at an average $45.20, total $46.10.');
+    expect(describeResult({ ...base, amount: 1, filled: 1, total: 46.1 }, 'Sarah Chen').description).toBe(
+      'Bought 1 Sarah Chen token at an average $45.20, total $46.10.',
+    );
   });
   it('a market order that ran out of liquidity or cash says what was cancelled', () => {
-    expect(describeResult({ ...base, status: 'cancelled', filled: 9, amount: 100 }, 'X').description).toMatch(/remaining 91 could not be filled/);
+    expect(describeResult({ ...base, status: 'cancelled', filled: 9, amount: 100 }, 'X').description).toMatch(
+      /remaining 91 could not be filled/,
+    );
   });
 });

@@ -14,11 +14,16 @@ export interface OrderResult {
 }
 
 /** The toast that tells the user what happened to their order. */
-export function describeResult(r: OrderResult, tokenName: string, limitPrice?: number): { title: string; description: string } {
+export function describeResult(
+  r: OrderResult,
+  tokenName: string,
+  limitPrice?: number,
+): { title: string; description: string } {
   const verb = r.side === 'buy' ? 'Bought' : 'Sold';
-  const done = r.filled > 0
-    ? `${verb} ${formatTokens(r.filled, tokenName)} at an average ${formatPrice(r.average_price ?? 0)}, ${r.side === 'buy' ? 'total' : 'proceeds'} ${formatPrice(r.total)}.`
-    : '';
+  const done =
+    r.filled > 0
+      ? `${verb} ${formatTokens(r.filled, tokenName)} at an average ${formatPrice(r.average_price ?? 0)}, ${r.side === 'buy' ? 'total' : 'proceeds'} ${formatPrice(r.total)}.`
+      : '';
   if (r.status === 'filled') return { title: 'Order Filled', description: done };
   if (r.status === 'open' && r.filled === 0) {
     return {
@@ -27,7 +32,10 @@ export function describeResult(r: OrderResult, tokenName: string, limitPrice?: n
     };
   }
   if (r.status === 'open') {
-    return { title: 'Order Partly Filled', description: `${done} The remaining ${formatInteger(r.resting)} rest on the book at ${formatPrice(limitPrice ?? 0)}.` };
+    return {
+      title: 'Order Partly Filled',
+      description: `${done} The remaining ${formatInteger(r.resting)} rest on the book at ${formatPrice(limitPrice ?? 0)}.`,
+    };
   }
   return {
     title: 'Order Partly Filled',

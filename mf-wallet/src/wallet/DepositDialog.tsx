@@ -25,7 +25,10 @@ export function DepositDialog({ limits, onClose }: { limits: Limits | undefined;
     setBusy(false);
     if (refused) return setError(refused.message);
     const payment = data as Payment;
-    toast({ title: 'Deposit Pending', description: `${formatPrice(payment.amount)} from ${payment.method} is being confirmed.` });
+    toast({
+      title: 'Deposit Pending',
+      description: `${formatPrice(payment.amount)} from ${payment.method} is being confirmed.`,
+    });
     onClose();
   };
 
@@ -35,19 +38,43 @@ export function DepositDialog({ limits, onClose }: { limits: Limits | undefined;
         <Field
           label="Amount (USD)"
           htmlFor="deposit-amount"
-          hint={limits && `Between ${formatPrice(limits.deposit_min)} and ${formatPrice(limits.deposit_max)} per deposit.`}
+          hint={
+            limits && `Between ${formatPrice(limits.deposit_min)} and ${formatPrice(limits.deposit_max)} per deposit.`
+          }
         >
-          <Input id="deposit-amount" inputMode="decimal" autoComplete="off" placeholder="1000.00" value={amount}
-            onChange={(e) => setAmount(e.target.value)} required />
+          <Input
+            id="deposit-amount"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="1000.00"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            required
+          />
         </Field>
-        <Field label="Card number" htmlFor="deposit-card" hint="Test mode: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined.">
-          <Input id="deposit-card" inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" value={card}
-            onChange={(e) => setCard(e.target.value)} required />
+        <Field
+          label="Card number"
+          htmlFor="deposit-card"
+          hint="Test mode: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined."
+        >
+          <Input
+            id="deposit-card"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            placeholder="4242 4242 4242 4242"
+            value={card}
+            onChange={(e) => setCard(e.target.value)}
+            required
+          />
         </Field>
         {error && <FormError>{error}</FormError>}
         <DialogActions>
-          <Button type="button" $variant="outline" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={busy}>{busy ? 'Depositing...' : 'Deposit'}</Button>
+          <Button type="button" $variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy}>
+            {busy ? 'Depositing...' : 'Deposit'}
+          </Button>
         </DialogActions>
       </form>
     </Dialog>

@@ -1,8 +1,19 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import {
-  DataTable, Badge, Button, Muted, Select, downloadCsv, formatDate, formatPrice,
-  formatTime, supabase, toCsv, toast, type QueryState,
+  DataTable,
+  Badge,
+  Button,
+  Muted,
+  Select,
+  downloadCsv,
+  formatDate,
+  formatPrice,
+  formatTime,
+  supabase,
+  toCsv,
+  toast,
+  type QueryState,
 } from '@repex/shared-ui';
 import type { HistoryEntry } from './types';
 
@@ -22,7 +33,10 @@ const Toolbar = styled.div`
   justify-content: space-between;
   flex-wrap: wrap;
   margin-bottom: 12px;
-  select { width: auto; min-width: 170px; }
+  select {
+    width: auto;
+    min-width: 170px;
+  }
 `;
 const Signed = styled.td<{ $value: number; $void: boolean }>`
   color: ${({ $value, $void, theme }) => ($void ? theme.colors.muted : $value > 0 ? theme.colors.up : theme.colors.text)};
@@ -30,7 +44,13 @@ const Signed = styled.td<{ $value: number; $void: boolean }>`
   font-weight: 600;
   white-space: nowrap;
 `;
-const STATUS_VARIANT = { Completed: 'up', Failed: 'down', Cancelled: 'secondary', Pending: 'secondary', Processing: 'secondary' } as const;
+const STATUS_VARIANT = {
+  Completed: 'up',
+  Failed: 'down',
+  Cancelled: 'secondary',
+  Pending: 'secondary',
+  Processing: 'secondary',
+} as const;
 
 const signed = (n: number) => `${n >= 0 ? '+' : '-'}${formatPrice(Math.abs(n))}`;
 
@@ -39,13 +59,28 @@ async function exportCsv(kind: Kind) {
   if (kind !== 'all') query = query.eq('type', kind);
   const { data, error } = await query;
   if (error) return toast({ title: 'Export Failed', description: error.message, variant: 'destructive' });
-  const rows = (data as HistoryEntry[]).map((e) => [e.created_at, e.type, e.description, e.amount.toFixed(2), e.balance.toFixed(2), e.status, e.message]);
-  downloadCsv(`repx-wallet-${kind === 'all' ? 'history' : kind.toLowerCase().replace(' ', '-')}.csv`,
-    toCsv(['Date', 'Type', 'Description', 'Amount (USD)', 'Balance (USD)', 'Status', 'Note'], rows));
+  const rows = (data as HistoryEntry[]).map((e) => [
+    e.created_at,
+    e.type,
+    e.description,
+    e.amount.toFixed(2),
+    e.balance.toFixed(2),
+    e.status,
+    e.message,
+  ]);
+  downloadCsv(
+    `repx-wallet-${kind === 'all' ? 'history' : kind.toLowerCase().replace(' ', '-')}.csv`,
+    toCsv(['Date', 'Type', 'Description', 'Amount (USD)', 'Balance (USD)', 'Status', 'Note'], rows),
+  );
 }
 
 /** Every movement of the account's cash, newest first, with the balance after each. */
-export function History({ history, kind, onKind, onCancel }: {
+export function History({
+  history,
+  kind,
+  onKind,
+  onCancel,
+}: {
   history: QueryState<HistoryEntry[]>;
   kind: Kind;
   onKind: (k: Kind) => void;
@@ -56,24 +91,34 @@ export function History({ history, kind, onKind, onCancel }: {
     <>
       <Toolbar>
         <Select aria-label="Filter by kind" value={kind} onChange={(e) => onKind(e.target.value as Kind)}>
-          {KINDS.map((k) => <option key={k.value} value={k.value}>{k.label}</option>)}
+          {KINDS.map((k) => (
+            <option key={k.value} value={k.value}>
+              {k.label}
+            </option>
+          ))}
         </Select>
-        <Button $variant="outline" disabled={exporting} onClick={() => {
-          setExporting(true);
-          void exportCsv(kind).finally(() => setExporting(false));
-        }}>
+        <Button
+          $variant="outline"
+          disabled={exporting}
+          onClick={() => {
+            setExporting(true);
+            void exportCsv(kind).finally(() => setExporting(false));
+          }}
+        >
           Export CSV
         </Button>
       </Toolbar>
       <DataTable
         label="Transaction History"
-        head={<>
-          <th>Type</th>
-          <th className="num">Amount</th>
-          <th>Date</th>
-          <th>Status</th>
-          <th className="num">Balance</th>
-        </>}
+        head={
+          <>
+            <th>Type</th>
+            <th className="num">Amount</th>
+            <th>Date</th>
+            <th>Status</th>
+            <th className="num">Balance</th>
+          </>
+        }
         rows={history.data}
         error={history.error}
         errorTitle="Your transactions could not be loaded."
@@ -87,19 +132,30 @@ export function History({ history, kind, onKind, onCancel }: {
               <strong>{e.type}</strong>
               <br />
               <Muted>{e.description}</Muted>
-              {e.message && (<><br /><Muted>{e.message}</Muted></>)}
+              {e.message && (
+                <>
+                  <br />
+                  <Muted>{e.message}</Muted>
+                </>
+              )}
             </td>
-            <Signed className="num" $value={e.amount} $void={e.effect === 0 && e.amount !== 0}>{signed(e.amount)}</Signed>
+            <Signed className="num" $value={e.amount} $void={e.effect === 0 && e.amount !== 0}>
+              {signed(e.amount)}
+            </Signed>
             <td>
               {formatDate(e.created_at)} <Muted>{formatTime(e.created_at)}</Muted>
             </td>
             <td>
               <Badge $variant={STATUS_VARIANT[e.status]}>{e.status}</Badge>
               {e.type === 'Withdrawal' && e.status === 'Pending' && e.wallet_id !== null && (
-                <Button $size="sm" $variant="ghost" onClick={() => onCancel(e.wallet_id!)}>Cancel</Button>
+                <Button $size="sm" $variant="ghost" onClick={() => onCancel(e.wallet_id!)}>
+                  Cancel
+                </Button>
               )}
             </td>
-            <td className="num" data-label="Balance after">{formatPrice(e.balance)}</td>
+            <td className="num" data-label="Balance after">
+              {formatPrice(e.balance)}
+            </td>
           </tr>
         )}
       </DataTable>

@@ -1,6 +1,18 @@
 import { useEffect, useRef } from 'react';
 import styled, { useTheme } from 'styled-components';
-import { CardGrid, Change, EmptyState, ErrorState, StatCard, formatMoney, formatSignedMoney, supabase, unwrap, useQuery, type PnlPoint } from '@repex/shared-ui';
+import {
+  CardGrid,
+  Change,
+  EmptyState,
+  ErrorState,
+  StatCard,
+  formatMoney,
+  formatSignedMoney,
+  supabase,
+  unwrap,
+  useQuery,
+  type PnlPoint,
+} from '@repex/shared-ui';
 
 const Chart = styled.div`
   width: 100%;
@@ -13,9 +25,16 @@ const Legend = styled.p`
   flex-wrap: wrap;
   margin: 8px 0 0;
   font-size: 13px;
-  span::before { content: ''; display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 6px; background: var(--swatch); }
+  span::before {
+    content: '';
+    display: inline-block;
+    width: 10px;
+    height: 10px;
+    border-radius: 2px;
+    margin-right: 6px;
+    background: var(--swatch);
+  }
 `;
-
 
 /** Realized and unrealized P&L over the last 30 days, computed by the database (public.my_pnl). */
 export function ProfitLoss({ version }: { version: number }) {
@@ -33,7 +52,11 @@ export function ProfitLoss({ version }: { version: number }) {
       if (disposed || !box.current) return;
       const chart = createChart(box.current, {
         autoSize: true,
-        layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: theme.colors.muted, attributionLogo: false },
+        layout: {
+          background: { type: ColorType.Solid, color: 'transparent' },
+          textColor: theme.colors.muted,
+          attributionLogo: false,
+        },
         grid: { vertLines: { color: theme.colors.border }, horzLines: { color: theme.colors.border } },
         rightPriceScale: { borderColor: theme.colors.border },
         timeScale: { borderColor: theme.colors.border },
@@ -42,7 +65,8 @@ export function ProfitLoss({ version }: { version: number }) {
       });
       const time = (p: PnlPoint) => Math.floor(new Date(p.at).getTime() / 1000) as never;
       const line = (color: string, pick: (p: PnlPoint) => number) =>
-        chart.addSeries(LineSeries, { color, lineWidth: 2, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } })
+        chart
+          .addSeries(LineSeries, { color, lineWidth: 2, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } })
           .setData(points.map((p) => ({ time: time(p), value: pick(p) })));
       line(theme.colors.accent, (p) => p.realized);
       line(theme.colors.primary, (p) => p.unrealized);
@@ -55,12 +79,21 @@ export function ProfitLoss({ version }: { version: number }) {
     };
   }, [points, theme]);
 
-  if (pnl.error && !points) return <ErrorState title="Your profit and loss could not be loaded." message={pnl.error.message} onRetry={pnl.reload} />;
+  if (pnl.error && !points)
+    return (
+      <ErrorState title="Your profit and loss could not be loaded." message={pnl.error.message} onRetry={pnl.reload} />
+    );
   return (
     <div data-testid="pnl">
       <CardGrid>
-        <StatCard label="Realized P&L" value={now && <Change $value={now.realized}>{formatSignedMoney(now.realized)}</Change>} />
-        <StatCard label="Unrealized P&L" value={now && <Change $value={now.unrealized}>{formatSignedMoney(now.unrealized)}</Change>} />
+        <StatCard
+          label="Realized P&L"
+          value={now && <Change $value={now.realized}>{formatSignedMoney(now.realized)}</Change>}
+        />
+        <StatCard
+          label="Unrealized P&L"
+          value={now && <Change $value={now.unrealized}>{formatSignedMoney(now.unrealized)}</Change>}
+        />
         <StatCard label="Invested" value={now && formatMoney(now.invested)} />
         <StatCard label="Holdings Value" value={now && formatMoney(now.value)} />
       </CardGrid>
@@ -68,8 +101,16 @@ export function ProfitLoss({ version }: { version: number }) {
         <EmptyState>Your profit and loss appears here once you trade.</EmptyState>
       ) : (
         <>
-          <Chart ref={box} role="img" data-testid="pnl-chart"
-            aria-label={now ? `Profit and loss over 30 days: realized ${formatSignedMoney(now.realized)}, unrealized ${formatSignedMoney(now.unrealized)} now.` : 'Profit and loss chart'} />
+          <Chart
+            ref={box}
+            role="img"
+            data-testid="pnl-chart"
+            aria-label={
+              now
+                ? `Profit and loss over 30 days: realized ${formatSignedMoney(now.realized)}, unrealized ${formatSignedMoney(now.unrealized)} now.`
+                : 'Profit and loss chart'
+            }
+          />
           <Legend aria-hidden="true">
             <span style={{ ['--swatch' as string]: theme.colors.accent }}>Realized</span>
             <span style={{ ['--swatch' as string]: theme.colors.primary }}>Unrealized</span>

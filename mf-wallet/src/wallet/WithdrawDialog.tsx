@@ -1,15 +1,38 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import {
-  Button, Dialog, DialogActions, Field, FormError, Input, Muted, Select, formatPrice, supabase, toast, unwrap, useQuery,
+  Button,
+  Dialog,
+  DialogActions,
+  Field,
+  FormError,
+  Input,
+  Muted,
+  Select,
+  formatPrice,
+  supabase,
+  toast,
+  unwrap,
+  useQuery,
 } from '@repex/shared-ui';
 import type { Cash, Destination, Limits, Payment } from './types';
 
 const NEW_ACCOUNT = 'new';
 
 /** Money out to a saved account (shown masked). The amount is held at once and paid out later. */
-export function WithdrawDialog({ limits, cash, onClose }: { limits: Limits | undefined; cash: Cash | undefined; onClose: () => void }) {
+export function WithdrawDialog({
+  limits,
+  cash,
+  onClose,
+}: {
+  limits: Limits | undefined;
+  cash: Cash | undefined;
+  onClose: () => void;
+}) {
   const destinations = useQuery(
-    async () => unwrap(await supabase().from('payout_destinations').select('id, label, account_last4').order('created_at')) as Destination[],
+    async () =>
+      unwrap(
+        await supabase().from('payout_destinations').select('id, label, account_last4').order('created_at'),
+      ) as Destination[],
     [],
   );
   const [chosen, setChosen] = useState<string>();
@@ -44,7 +67,10 @@ export function WithdrawDialog({ limits, cash, onClose }: { limits: Limits | und
     setBusy(false);
     if (refused) return setError(refused.message);
     const payment = data as Payment;
-    toast({ title: 'Withdrawal Requested', description: `${formatPrice(payment.amount)} to ${payment.method} is held until it is paid out.` });
+    toast({
+      title: 'Withdrawal Requested',
+      description: `${formatPrice(payment.amount)} to ${payment.method} is held until it is paid out.`,
+    });
     onClose();
   };
 
@@ -62,10 +88,23 @@ export function WithdrawDialog({ limits, cash, onClose }: { limits: Limits | und
         {destination === NEW_ACCOUNT && (
           <>
             <Field label="Account name" htmlFor="withdraw-label">
-              <Input id="withdraw-label" placeholder="Checking" value={label} onChange={(e) => setLabel(e.target.value)} required />
+              <Input
+                id="withdraw-label"
+                placeholder="Checking"
+                value={label}
+                onChange={(e) => setLabel(e.target.value)}
+                required
+              />
             </Field>
             <Field label="Account number" htmlFor="withdraw-account" hint="Only the last four digits are kept.">
-              <Input id="withdraw-account" inputMode="numeric" autoComplete="off" value={account} onChange={(e) => setAccount(e.target.value)} required />
+              <Input
+                id="withdraw-account"
+                inputMode="numeric"
+                autoComplete="off"
+                value={account}
+                onChange={(e) => setAccount(e.target.value)}
+                required
+              />
             </Field>
           </>
         )}
@@ -74,14 +113,25 @@ export function WithdrawDialog({ limits, cash, onClose }: { limits: Limits | und
           htmlFor="withdraw-amount"
           hint={limits && `Up to ${formatPrice(limits.withdrawal_daily_limit)} a day.`}
         >
-          <Input id="withdraw-amount" inputMode="decimal" autoComplete="off" placeholder="100.00" value={amount}
-            onChange={(e) => setAmount(e.target.value)} required />
+          <Input
+            id="withdraw-amount"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="100.00"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            required
+          />
         </Field>
         {cash && <Muted>{formatPrice(cash.available)} available to withdraw.</Muted>}
         {error && <FormError>{error}</FormError>}
         <DialogActions>
-          <Button type="button" $variant="outline" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={busy}>{busy ? 'Requesting...' : 'Withdraw'}</Button>
+          <Button type="button" $variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy}>
+            {busy ? 'Requesting...' : 'Withdraw'}
+          </Button>
         </DialogActions>
       </form>
     </Dialog>

@@ -27,12 +27,16 @@ export interface E2EApp {
 /** The built app, served as in production, on free ports, with a fresh seeded database. */
 export async function startApp(): Promise<E2EApp> {
   for (const dir of PACKAGE_DIRS) {
-    if (!fs.existsSync(path.join(ROOT, dir, 'dist'))) throw new Error(`${dir}/dist is missing: run npm run build first`);
+    if (!fs.existsSync(path.join(ROOT, dir, 'dist')))
+      throw new Error(`${dir}/dist is missing: run npm run build first`);
   }
   const ports: StackPorts = {
     shell: await freePort(),
     supabase: await freePort(),
-    remotes: Object.fromEntries(await Promise.all(REMOTE_NAMES.map(async (n) => [n, await freePort()]))) as Record<RemoteName, number>,
+    remotes: Object.fromEntries(await Promise.all(REMOTE_NAMES.map(async (n) => [n, await freePort()]))) as Record<
+      RemoteName,
+      number
+    >,
   };
   const backend = await startBackend({ port: ports.supabase, rateLimits: NO_RATE_LIMITS });
   const frontends = await startFrontends(ports, backend.anonKey);
@@ -62,7 +66,9 @@ export async function toastText(page: Page): Promise<{ title: string; descriptio
   await toast.waitFor();
   return {
     title: await toast.getByTestId('toast-title').innerText(),
-    description: (await toast.getByTestId('toast-description').count()) ? await toast.getByTestId('toast-description').innerText() : '',
+    description: (await toast.getByTestId('toast-description').count())
+      ? await toast.getByTestId('toast-description').innerText()
+      : '',
     variant: await toast.getAttribute('data-variant'),
   };
 }
@@ -87,7 +93,10 @@ export async function signUp(page: Page, app: E2EApp, user: { username: string; 
 }
 
 /** Places an order through the trading screen's order panel and its confirmation step. */
-export async function placeOrder(page: Page, o: { side: 'Buy' | 'Sell'; type: 'Market' | 'Limit'; amount: number; price?: string }) {
+export async function placeOrder(
+  page: Page,
+  o: { side: 'Buy' | 'Sell'; type: 'Market' | 'Limit'; amount: number; price?: string },
+) {
   await page.getByRole('button', { name: o.side, exact: true }).click();
   await page.getByRole('button', { name: o.type, exact: true }).click();
   await page.locator('#order-amount').fill(String(o.amount));

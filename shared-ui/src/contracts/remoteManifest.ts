@@ -34,9 +34,17 @@ export function parseRemoteManifest(value: unknown, remote: string): RemoteManif
     if (!r || typeof r.path !== 'string' || !r.path.startsWith('/')) throw fail(`route ${i} has no path`);
     if (typeof r.module !== 'string' || !r.module.startsWith('./')) throw fail(`${r.path} names no module`);
     if (typeof r.title !== 'string' || !r.title) throw fail(`${r.path} has no title`);
-    if (r.access !== 'signed-in' && r.access !== 'admin') throw fail(`${r.path} has an unknown access "${String(r.access)}"`);
-    if (r.nav && (typeof r.nav.label !== 'string' || typeof r.nav.order !== 'number')) throw fail(`${r.path} has a bad nav entry`);
-    return { path: r.path, module: r.module, title: r.title, access: r.access, ...(r.nav ? { nav: { label: r.nav.label, order: r.nav.order } } : {}) };
+    if (r.access !== 'signed-in' && r.access !== 'admin')
+      throw fail(`${r.path} has an unknown access "${String(r.access)}"`);
+    if (r.nav && (typeof r.nav.label !== 'string' || typeof r.nav.order !== 'number'))
+      throw fail(`${r.path} has a bad nav entry`);
+    return {
+      path: r.path,
+      module: r.module,
+      title: r.title,
+      access: r.access,
+      ...(r.nav ? { nav: { label: r.nav.label, order: r.nav.order } } : {}),
+    };
   });
   return { routes };
 }

@@ -28,8 +28,14 @@ export function useQuery<T>(load: () => Promise<T>, deps: readonly unknown[]): Q
     loader
       .current()
       .then((data) => live && setState({ data, error: undefined, loading: false }))
-      .catch((error: unknown) =>
-        live && setState((s) => ({ data: s.data, loading: false, error: error instanceof Error ? error : new Error(String(error)) })),
+      .catch(
+        (error: unknown) =>
+          live &&
+          setState((s) => ({
+            data: s.data,
+            loading: false,
+            error: error instanceof Error ? error : new Error(String(error)),
+          })),
       );
     return () => {
       live = false;

@@ -20,37 +20,47 @@ export function useWatchlist(): {
   useEffect(() => {
     if (!userId) return;
     let live = true;
-    void supabase().from('watchlist').select('token_id').then(({ data }) => {
-      if (!live) return;
-      setWatched(new Set((data ?? []).map((r: { token_id: string }) => r.token_id)));
-    });
+    void supabase()
+      .from('watchlist')
+      .select('token_id')
+      .then(({ data }) => {
+        if (!live) return;
+        setWatched(new Set((data ?? []).map((r: { token_id: string }) => r.token_id)));
+      });
     return () => {
       live = false;
     };
   }, [userId]);
 
-  const toggle = useCallback(async (tokenId: string, name: string) => {
-    if (!userId) return;
-    const adding = !watched.has(tokenId);
-    const flip = (add: boolean) => setWatched((w) => {
-      const next = new Set(w);
-      if (add) next.add(tokenId);
-      else next.delete(tokenId);
-      return next;
-    });
-    flip(adding);
-    const table = supabase().from('watchlist');
-    const { error } = adding
-      ? await table.insert({ user_id: userId, token_id: tokenId })
-      : await table.delete().eq('user_id', userId).eq('token_id', tokenId);
-    if (error && !(adding && error.code === '23505')) {
-      flip(!adding);
-      toast({ title: 'Watchlist Not Updated', description: error.message, variant: 'destructive' });
-      return;
-    }
-    setSaved((n) => n + 1);
-    toast({ title: adding ? 'Added to Watchlist' : 'Removed from Watchlist', description: `${name} is ${adding ? 'now' : 'no longer'} on your watchlist.` });
-  }, [userId, watched]);
+  const toggle = useCallback(
+    async (tokenId: string, name: string) => {
+      if (!userId) return;
+      const adding = !watched.has(tokenId);
+      const flip = (add: boolean) =>
+        setWatched((w) => {
+          const next = new Set(w);
+          if (add) next.add(tokenId);
+          else next.delete(tokenId);
+          return next;
+        });
+      flip(adding);
+      const table = supabase().from('watchlist');
+      const { error } = adding
+        ? await table.insert({ user_id: userId, token_id: tokenId })
+        : await table.delete().eq('user_id', userId).eq('token_id', tokenId);
+      if (error && !(adding && error.code === '23505')) {
+        flip(!adding);
+        toast({ title: 'Watchlist Not Updated', description: error.message, variant: 'destructive' });
+        return;
+      }
+      setSaved((n) => n + 1);
+      toast({
+        title: adding ? 'Added to Watchlist' : 'Removed from Watchlist',
+        description: `${name} is ${adding ? 'now' : 'no longer'} on your watchlist.`,
+      });
+    },
+    [userId, watched],
+  );
 
   return { watched, toggle, saved };
 }

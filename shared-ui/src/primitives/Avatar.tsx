@@ -13,7 +13,11 @@ const Circle = styled.span<{ $size: number }>`
   color: #fff;
   font-weight: 700;
   font-size: ${({ $size }) => Math.round($size * 0.38)}px;
-  img { width: 100%; height: 100%; object-fit: cover; }
+  img {
+    width: 100%;
+    height: 100%;
+    object-fit: cover;
+  }
 `;
 
 function initials(name: string): string {

@@ -14,17 +14,35 @@ export const Badge = styled.span<{ $variant?: BadgeVariant }>`
   ${({ $variant = 'default', theme }) => {
     switch ($variant) {
       case 'secondary':
-        return css`background: ${theme.colors.surfaceRaised}; color: ${theme.colors.muted};`;
+        return css`
+          background: ${theme.colors.surfaceRaised};
+          color: ${theme.colors.muted};
+        `;
       case 'outline':
-        return css`border-color: ${theme.colors.border}; color: ${theme.colors.text};`;
+        return css`
+          border-color: ${theme.colors.border};
+          color: ${theme.colors.text};
+        `;
       case 'up':
-        return css`background: rgba(34, 197, 94, 0.15); color: ${theme.colors.up};`;
+        return css`
+          background: rgba(34, 197, 94, 0.15);
+          color: ${theme.colors.up};
+        `;
       case 'down':
-        return css`background: rgba(239, 68, 68, 0.15); color: ${theme.colors.downText};`;
+        return css`
+          background: rgba(239, 68, 68, 0.15);
+          color: ${theme.colors.downText};
+        `;
       case 'verified':
-        return css`background: rgba(34, 211, 238, 0.15); color: ${theme.colors.accent};`;
+        return css`
+          background: rgba(34, 211, 238, 0.15);
+          color: ${theme.colors.accent};
+        `;
       default:
-        return css`background: ${theme.colors.primary}; color: ${theme.colors.primaryText};`;
+        return css`
+          background: ${theme.colors.primary};
+          color: ${theme.colors.primaryText};
+        `;
     }
   }}
 `;

@@ -10,7 +10,9 @@ describe('Button', () => {
   it('renders every variant and size as a plain button (never a form submit by default)', () => {
     render(
       <ThemeProvider theme={theme}>
-        {VARIANTS.flatMap((v) => SIZES.map((s) => <Button key={`${v}-${s}`} $variant={v} $size={s}>{`${v}-${s}`}</Button>))}
+        {VARIANTS.flatMap((v) =>
+          SIZES.map((s) => <Button key={`${v}-${s}`} $variant={v} $size={s}>{`${v}-${s}`}</Button>),
+        )}
       </ThemeProvider>,
     );
     expect(screen.getAllByRole('button')).toHaveLength(VARIANTS.length * SIZES.length);

@@ -4,45 +4,72 @@ export type ButtonVariant = 'default' | 'destructive' | 'outline' | 'secondary' 
 export type ButtonSize = 'default' | 'sm' | 'lg' | 'icon';
 
 const sizes: Record<ButtonSize, ReturnType<typeof css>> = {
-  default: css`height: 40px; padding: 0 16px;`,
-  sm: css`height: 32px; padding: 0 12px; font-size: 13px;`,
-  lg: css`height: 48px; padding: 0 28px; font-size: 16px;`,
-  icon: css`height: 40px; width: 40px; padding: 0;`,
+  default: css`
+    height: 40px;
+    padding: 0 16px;
+  `,
+  sm: css`
+    height: 32px;
+    padding: 0 12px;
+    font-size: 13px;
+  `,
+  lg: css`
+    height: 48px;
+    padding: 0 28px;
+    font-size: 16px;
+  `,
+  icon: css`
+    height: 40px;
+    width: 40px;
+    padding: 0;
+  `,
 };
 
 const variants: Record<ButtonVariant, ReturnType<typeof css>> = {
   default: css`
     background: ${({ theme }) => theme.colors.primary};
     color: ${({ theme }) => theme.colors.primaryText};
-    &:hover:not(:disabled) { background: ${({ theme }) => theme.colors.primaryHover}; }
+    &:hover:not(:disabled) {
+      background: ${({ theme }) => theme.colors.primaryHover};
+    }
   `,
   destructive: css`
     background: ${({ theme }) => theme.colors.destructive};
     color: #fff;
-    &:hover:not(:disabled) { filter: brightness(1.1); }
+    &:hover:not(:disabled) {
+      filter: brightness(1.1);
+    }
   `,
   outline: css`
     background: transparent;
     color: ${({ theme }) => theme.colors.text};
     border-color: ${({ theme }) => theme.colors.border};
-    &:hover:not(:disabled) { background: ${({ theme }) => theme.colors.surfaceRaised}; }
+    &:hover:not(:disabled) {
+      background: ${({ theme }) => theme.colors.surfaceRaised};
+    }
   `,
   secondary: css`
     background: ${({ theme }) => theme.colors.surfaceRaised};
     color: ${({ theme }) => theme.colors.text};
-    &:hover:not(:disabled) { filter: brightness(1.2); }
+    &:hover:not(:disabled) {
+      filter: brightness(1.2);
+    }
   `,
   ghost: css`
     background: transparent;
     color: ${({ theme }) => theme.colors.text};
-    &:hover:not(:disabled) { background: ${({ theme }) => theme.colors.surfaceRaised}; }
+    &:hover:not(:disabled) {
+      background: ${({ theme }) => theme.colors.surfaceRaised};
+    }
   `,
   link: css`
     background: transparent;
     color: ${({ theme }) => theme.colors.accent};
     padding-left: 0;
     padding-right: 0;
-    &:hover:not(:disabled) { text-decoration: underline; }
+    &:hover:not(:disabled) {
+      text-decoration: underline;
+    }
   `,
 };
 
@@ -61,9 +88,18 @@ export const Button = styled.button.attrs<{ type?: string }>((p) => ({ type: p.t
   font-weight: 600;
   white-space: nowrap;
   cursor: pointer;
-  transition: background 120ms, filter 120ms;
-  ${({ $block }) => $block && css`width: 100%;`}
+  transition:
+    background 120ms,
+    filter 120ms;
+  ${({ $block }) =>
+    $block &&
+    css`
+      width: 100%;
+    `}
   ${({ $size = 'default' }) => sizes[$size]}
   ${({ $variant = 'default' }) => variants[$variant]}
-  &:disabled { opacity: 0.5; cursor: not-allowed; }
+  &:disabled {
+    opacity: 0.5;
+    cursor: not-allowed;
+  }
 `;

@@ -7,7 +7,9 @@ export const Card = styled.section`
   border-radius: ${({ theme }) => theme.radius.lg};
   padding: 20px;
   min-width: 0;
-  ${media.phone} { padding: 16px; }
+  ${media.phone} {
+    padding: 16px;
+  }
 `;
 
 export const CardTitle = styled.h2`
@@ -21,6 +23,10 @@ export const CardGrid = styled.div<{ $columns?: number }>`
   display: grid;
   grid-template-columns: repeat(${({ $columns = 4 }) => $columns}, minmax(0, 1fr));
   gap: 16px;
-  ${media.tablet} { grid-template-columns: repeat(2, minmax(0, 1fr)); }
-  ${media.phone} { gap: 10px; }
+  ${media.tablet} {
+    grid-template-columns: repeat(2, minmax(0, 1fr));
+  }
+  ${media.phone} {
+    gap: 10px;
+  }
 `;

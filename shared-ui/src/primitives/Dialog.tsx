@@ -11,7 +11,10 @@ const Backdrop = styled.div`
   justify-content: center;
   padding: 16px;
   background: rgba(5, 8, 15, 0.72);
-  ${media.phone} { align-items: flex-end; padding: 0; }
+  ${media.phone} {
+    align-items: flex-end;
+    padding: 0;
+  }
 `;
 const Panel = styled.div`
   width: min(460px, 100%);
@@ -24,15 +27,25 @@ const Panel = styled.div`
   display: flex;
   flex-direction: column;
   gap: 14px;
-  ${media.phone} { border-radius: 16px 16px 0 0; max-height: 92vh; }
-  h2 { margin: 0; font-size: 19px; }
+  ${media.phone} {
+    border-radius: 16px 16px 0 0;
+    max-height: 92vh;
+  }
+  h2 {
+    margin: 0;
+    font-size: 19px;
+  }
 `;
 export const DialogActions = styled.div`
   display: flex;
   justify-content: flex-end;
   gap: 8px;
   flex-wrap: wrap;
-  ${media.phone} { > * { flex: 1; } }
+  ${media.phone} {
+    > * {
+      flex: 1;
+    }
+  }
 `;
 
 /**
@@ -71,12 +84,29 @@ const FieldBox = styled.div`
   display: flex;
   flex-direction: column;
   gap: 6px;
-  label { font-size: 13px; font-weight: 500; color: ${({ theme }) => theme.colors.muted}; }
-  small { color: ${({ theme }) => theme.colors.muted}; font-size: 12px; }
+  label {
+    font-size: 13px;
+    font-weight: 500;
+    color: ${({ theme }) => theme.colors.muted};
+  }
+  small {
+    color: ${({ theme }) => theme.colors.muted};
+    font-size: 12px;
+  }
 `;
 
 /** A labelled form control with an optional hint under it. */
-export function Field({ label, htmlFor, hint, children }: { label: string; htmlFor: string; hint?: ReactNode; children: ReactNode }) {
+export function Field({
+  label,
+  htmlFor,
+  hint,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <FieldBox>
       <label htmlFor={htmlFor}>{label}</label>

@@ -13,8 +13,12 @@ export const Input = styled.input`
   background: ${({ theme }) => theme.colors.bg};
   color: ${({ theme }) => theme.colors.text};
   border: 1px solid ${({ theme }) => theme.colors.border};
-  &:focus { border-color: ${({ theme }) => theme.colors.primary}; }
-  &::placeholder { color: ${({ theme }) => theme.colors.muted}; }
+  &:focus {
+    border-color: ${({ theme }) => theme.colors.primary};
+  }
+  &::placeholder {
+    color: ${({ theme }) => theme.colors.muted};
+  }
 `;
 
 export const Select = styled.select`
@@ -22,7 +26,9 @@ export const Select = styled.select`
   background: ${({ theme }) => theme.colors.bg};
   color: ${({ theme }) => theme.colors.text};
   border: 1px solid ${({ theme }) => theme.colors.border};
-  &:focus { border-color: ${({ theme }) => theme.colors.primary}; }
+  &:focus {
+    border-color: ${({ theme }) => theme.colors.primary};
+  }
 `;
 
 export const Label = styled.label`
@@ -44,5 +50,7 @@ export const Textarea = styled.textarea`
   background: ${({ theme }) => theme.colors.bg};
   color: ${({ theme }) => theme.colors.text};
   border: 1px solid ${({ theme }) => theme.colors.border};
-  &:focus { border-color: ${({ theme }) => theme.colors.primary}; }
+  &:focus {
+    border-color: ${({ theme }) => theme.colors.primary};
+  }
 `;

@@ -20,7 +20,13 @@ const Sub = styled.div`
 `;
 
 /** Avatar, name with the verified mark, and @username (and category) under it. */
-export function PersonCell(p: { name: string; username: string; avatarUrl?: string | null; verified?: boolean; category?: string }) {
+export function PersonCell(p: {
+  name: string;
+  username: string;
+  avatarUrl?: string | null;
+  verified?: boolean;
+  category?: string;
+}) {
   return (
     <Row>
       <Avatar name={p.name} src={p.avatarUrl} size={36} />

@@ -13,7 +13,17 @@ const Fill = styled.div`
 `;
 
 /** A bar filled to value/max (clamped), e.g. a reputation score against 100. */
-export function Progress({ value, max = 100, height = 6, label }: { value: number; max?: number; height?: number; label?: string }) {
+export function Progress({
+  value,
+  max = 100,
+  height = 6,
+  label,
+}: {
+  value: number;
+  max?: number;
+  height?: number;
+  label?: string;
+}) {
   const pct = max > 0 ? Math.min(100, Math.max(0, (value / max) * 100)) : 0;
   return (
     <Track

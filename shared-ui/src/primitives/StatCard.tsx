@@ -14,7 +14,10 @@ const Value = styled.div`
   margin-top: 4px;
   min-height: 36px;
   overflow-wrap: anywhere;
-  ${media.phone} { font-size: 19px; min-height: 28px; }
+  ${media.phone} {
+    font-size: 19px;
+    min-height: 28px;
+  }
 `;
 const Hint = styled.div`
   font-size: 13px;
@@ -27,7 +30,9 @@ export function StatCard({ label, value, hint }: { label: string; value?: ReactN
   return (
     <Card aria-label={label}>
       <Label>{label}</Label>
-      <Value data-testid={`stat-${label}`}>{value === undefined ? <Skeleton $height="28px" $width="60%" /> : value}</Value>
+      <Value data-testid={`stat-${label}`}>
+        {value === undefined ? <Skeleton $height="28px" $width="60%" /> : value}
+      </Value>
       <Hint>{hint}</Hint>
     </Card>
   );

@@ -11,7 +11,8 @@ export const Table = styled.table`
   width: 100%;
   border-collapse: collapse;
   font-size: 14px;
-  th, td {
+  th,
+  td {
     padding: 12px 10px;
     text-align: left;
     border-bottom: 1px solid ${({ theme }) => theme.colors.border};
@@ -22,8 +23,14 @@ export const Table = styled.table`
     font-weight: 500;
     font-size: 13px;
   }
-  tbody tr:hover { background: ${({ theme }) => theme.colors.surfaceRaised}; }
-  td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+  tbody tr:hover {
+    background: ${({ theme }) => theme.colors.surfaceRaised};
+  }
+  td.num,
+  th.num {
+    text-align: right;
+    font-variant-numeric: tabular-nums;
+  }
 `;
 
 /**
@@ -32,7 +39,9 @@ export const Table = styled.table`
  */
 export const StackedTable = styled(Table)`
   ${media.phone} {
-    thead { display: none; }
+    thead {
+      display: none;
+    }
     tr {
       display: flex;
       flex-wrap: wrap;
@@ -41,9 +50,21 @@ export const StackedTable = styled(Table)`
       padding: 12px 0;
       border-bottom: 1px solid ${({ theme }) => theme.colors.border};
     }
-    td { border: 0; padding: 0; white-space: normal; text-align: left; }
-    td.num { text-align: left; }
-    td.full { flex-basis: 100%; }
-    td[data-label]::before { content: attr(data-label) ': '; color: ${({ theme }) => theme.colors.muted}; }
+    td {
+      border: 0;
+      padding: 0;
+      white-space: normal;
+      text-align: left;
+    }
+    td.num {
+      text-align: left;
+    }
+    td.full {
+      flex-basis: 100%;
+    }
+    td[data-label]::before {
+      content: attr(data-label) ': ';
+      color: ${({ theme }) => theme.colors.muted};
+    }
   }
 `;

@@ -50,10 +50,19 @@ const Root = styled(ToastPrimitive.Root)<{ $variant: 'default' | 'destructive' }
       border-color: ${theme.colors.destructive};
       color: #fff;
     `}
-  &[data-state='open'] { animation: ${slideIn} 150ms ease-out; }
-  &[data-swipe='move'] { transform: translateX(var(--radix-toast-swipe-move-x)); }
-  &[data-swipe='cancel'] { transform: translateX(0); transition: transform 200ms ease-out; }
-  &[data-swipe='end'] { animation: ${swipeOut} 100ms ease-out; }
+  &[data-state='open'] {
+    animation: ${slideIn} 150ms ease-out;
+  }
+  &[data-swipe='move'] {
+    transform: translateX(var(--radix-toast-swipe-move-x));
+  }
+  &[data-swipe='cancel'] {
+    transform: translateX(0);
+    transition: transform 200ms ease-out;
+  }
+  &[data-swipe='end'] {
+    animation: ${swipeOut} 100ms ease-out;
+  }
 `;
 
 const Title = styled(ToastPrimitive.Title)`
@@ -78,7 +87,9 @@ const Close = styled(ToastPrimitive.Close)`
   cursor: pointer;
   font-size: 18px;
   line-height: 1;
-  &:hover { opacity: 1; }
+  &:hover {
+    opacity: 1;
+  }
 `;
 
 /** Mounted once, by the shell. Radix gives the focus, swipe and F8 hotkey handling. */

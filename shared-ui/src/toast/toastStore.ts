@@ -24,7 +24,10 @@ export const useToastStore = create<ToastState>()((set) => ({
   toasts: [],
   show: (t) =>
     set((state) => ({
-      toasts: [{ ...t, id: nextId++, variant: t.variant ?? 'default', open: true }, ...state.toasts].slice(0, TOAST_LIMIT),
+      toasts: [{ ...t, id: nextId++, variant: t.variant ?? 'default', open: true }, ...state.toasts].slice(
+        0,
+        TOAST_LIMIT,
+      ),
     })),
   dismiss: (id) => set((state) => ({ toasts: state.toasts.filter((x) => x.id !== id) })),
 }));

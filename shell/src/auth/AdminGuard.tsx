@@ -31,7 +31,11 @@ export function AdminGuard({ children }: { children: ReactNode }) {
         if (role === 'admin') return setVerdict('admin');
         setVerdict({ redirect: '/dashboard' });
         await supabase().auth.signOut();
-        toast({ title: 'Access Denied', description: 'You do not have administrative privileges.', variant: 'destructive' });
+        toast({
+          title: 'Access Denied',
+          description: 'You do not have administrative privileges.',
+          variant: 'destructive',
+        });
       })
       .catch(() => live && setVerdict({ redirect: '/nra/login' }));
     return () => {

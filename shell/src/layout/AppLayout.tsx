@@ -10,8 +10,10 @@ import { NavBar } from './NavBar';
 export function AppLayout({ composed }: { composed: ComposedRoutes }) {
   const session = useAppStore((s) => s.session);
   const path = useLocation().pathname;
-  const inAdmin = path.startsWith('/nra/') || path === '/auth/nra'
-    || composed.routes.some((r) => r.access === 'admin' && matchPath(r.path, path));
+  const inAdmin =
+    path.startsWith('/nra/') ||
+    path === '/auth/nra' ||
+    composed.routes.some((r) => r.access === 'admin' && matchPath(r.path, path));
   return (
     <>
       {session && !inAdmin && <NavBar links={composed.nav} />}

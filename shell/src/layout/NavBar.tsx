@@ -43,16 +43,24 @@ const Item = styled(NavLink)`
   border-radius: ${({ theme }) => theme.radius.sm};
   color: ${({ theme }) => theme.colors.muted};
   font-weight: 600;
-  &.active, &:hover { color: ${({ theme }) => theme.colors.text}; background: ${({ theme }) => theme.colors.surfaceRaised}; }
+  &.active,
+  &:hover {
+    color: ${({ theme }) => theme.colors.text};
+    background: ${({ theme }) => theme.colors.surfaceRaised};
+  }
 `;
 const SignOutSlot = styled.div`
   margin-left: auto;
-  ${media.phone} { margin: 8px 0 0; }
+  ${media.phone} {
+    margin: 8px 0 0;
+  }
 `;
 const MenuToggle = styled(Button)`
   display: none;
   margin-left: auto;
-  ${media.phone} { display: inline-flex; }
+  ${media.phone} {
+    display: inline-flex;
+  }
 `;
 
 /** Spec section 2, Navigation: shown only when signed in; its links are the remotes' own. */

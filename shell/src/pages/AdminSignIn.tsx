@@ -62,10 +62,24 @@ export function AdminSignIn() {
   return (
     <AuthCard title="Admin Panel" subtitle="Secure Sign In">
       <form onSubmit={submit} noValidate aria-label="Admin Sign In">
-        <Field id="admin-email" label="Email" type="email" autoComplete="username" value={values.email} error={errors.email}
-          onChange={(e) => setValues({ ...values, email: e.target.value })} />
-        <Field id="admin-password" label="Password" type="password" autoComplete="current-password" value={values.password}
-          error={errors.password} onChange={(e) => setValues({ ...values, password: e.target.value })} />
+        <Field
+          id="admin-email"
+          label="Email"
+          type="email"
+          autoComplete="username"
+          value={values.email}
+          error={errors.email}
+          onChange={(e) => setValues({ ...values, email: e.target.value })}
+        />
+        <Field
+          id="admin-password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={values.password}
+          error={errors.password}
+          onChange={(e) => setValues({ ...values, password: e.target.value })}
+        />
         <Button type="submit" $block disabled={busy}>
           {busy ? 'Verifying...' : 'Sign In'}
         </Button>

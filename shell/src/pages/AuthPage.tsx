@@ -22,7 +22,10 @@ function SignInForm() {
     if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      const { error } = await supabase().auth.signInWithPassword({ email: values.email.trim(), password: values.password });
+      const { error } = await supabase().auth.signInWithPassword({
+        email: values.email.trim(),
+        password: values.password,
+      });
       if (error) return failToast('Sign in Failed', error.message);
       toast({ title: 'Signed In Successfully!', description: 'Welcome back!' });
       navigate('/');
@@ -35,10 +38,24 @@ function SignInForm() {
 
   return (
     <form onSubmit={submit} noValidate aria-label="Sign In">
-      <Field id="signin-email" label="Email" type="email" autoComplete="email" value={values.email} error={errors.email}
-        onChange={(e) => setValues({ ...values, email: e.target.value })} />
-      <Field id="signin-password" label="Password" type="password" autoComplete="current-password" value={values.password}
-        error={errors.password} onChange={(e) => setValues({ ...values, password: e.target.value })} />
+      <Field
+        id="signin-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        value={values.email}
+        error={errors.email}
+        onChange={(e) => setValues({ ...values, email: e.target.value })}
+      />
+      <Field
+        id="signin-password"
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        value={values.password}
+        error={errors.password}
+        onChange={(e) => setValues({ ...values, password: e.target.value })}
+      />
       <Button type="submit" $block disabled={busy}>
         {busy ? 'Signing In...' : 'Sign In'}
       </Button>
@@ -77,12 +94,33 @@ function SignUpForm() {
 
   return (
     <form onSubmit={submit} noValidate aria-label="Sign Up">
-      <Field id="signup-username" label="Username" autoComplete="username" value={values.username} error={errors.username}
-        onChange={(e) => setValues({ ...values, username: e.target.value })} />
-      <Field id="signup-email" label="Email" type="email" autoComplete="email" value={values.email} error={errors.email}
-        onChange={(e) => setValues({ ...values, email: e.target.value })} />
-      <Field id="signup-password" label="Password" type="password" autoComplete="new-password" minLength={PASSWORD_MIN_LENGTH}
-        value={values.password} error={errors.password} onChange={(e) => setValues({ ...values, password: e.target.value })} />
+      <Field
+        id="signup-username"
+        label="Username"
+        autoComplete="username"
+        value={values.username}
+        error={errors.username}
+        onChange={(e) => setValues({ ...values, username: e.target.value })}
+      />
+      <Field
+        id="signup-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        value={values.email}
+        error={errors.email}
+        onChange={(e) => setValues({ ...values, email: e.target.value })}
+      />
+      <Field
+        id="signup-password"
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN_LENGTH}
+        value={values.password}
+        error={errors.password}
+        onChange={(e) => setValues({ ...values, password: e.target.value })}
+      />
       <Button type="submit" $block disabled={busy}>
         {busy ? 'Creating Account...' : 'Create Account'}
       </Button>
@@ -96,8 +134,12 @@ export function AuthPage() {
     <AuthCard title="Welcome to RepX" subtitle="Sign in to your account or create a new one.">
       <Tabs defaultValue="signin">
         <TabsList style={{ display: 'flex' }}>
-          <TabsTrigger value="signin" style={{ flex: 1 }}>Sign In</TabsTrigger>
-          <TabsTrigger value="signup" style={{ flex: 1 }}>Sign Up</TabsTrigger>
+          <TabsTrigger value="signin" style={{ flex: 1 }}>
+            Sign In
+          </TabsTrigger>
+          <TabsTrigger value="signup" style={{ flex: 1 }}>
+            Sign Up
+          </TabsTrigger>
         </TabsList>
         <TabsContent value="signin">
           <SignInForm />

@@ -30,14 +30,18 @@ const Hero = styled.section`
   margin: 0 auto;
   padding: 72px 20px 48px;
   text-align: center;
-  ${media.phone} { padding: 40px 20px 32px; }
+  ${media.phone} {
+    padding: 40px 20px 32px;
+  }
 `;
 const Title = styled.h1`
   margin: 0 0 20px;
   font-size: 60px;
   line-height: 1.05;
   letter-spacing: -0.03em;
-  ${media.phone} { font-size: 38px; }
+  ${media.phone} {
+    font-size: 38px;
+  }
 `;
 const Gradient = styled.span`
   background: ${({ theme }) => theme.gradient};
@@ -50,14 +54,18 @@ const Lead = styled.p`
   max-width: 640px;
   font-size: 19px;
   color: ${({ theme }) => theme.colors.muted};
-  ${media.phone} { font-size: 16px; }
+  ${media.phone} {
+    font-size: 16px;
+  }
 `;
 const Actions = styled.div`
   display: flex;
   gap: 12px;
   justify-content: center;
   flex-wrap: wrap;
-  ${media.phone} { flex-direction: column; }
+  ${media.phone} {
+    flex-direction: column;
+  }
 `;
 const Section = styled.section`
   max-width: 1200px;
@@ -68,17 +76,33 @@ const Grid = styled.div`
   display: grid;
   grid-template-columns: repeat(4, minmax(0, 1fr));
   gap: 16px;
-  ${media.tablet} { grid-template-columns: repeat(2, minmax(0, 1fr)); }
-  ${media.phone} { grid-template-columns: minmax(0, 1fr); }
+  ${media.tablet} {
+    grid-template-columns: repeat(2, minmax(0, 1fr));
+  }
+  ${media.phone} {
+    grid-template-columns: minmax(0, 1fr);
+  }
 `;
 const Figure = styled(Card)`
   text-align: center;
-  strong { display: block; font-size: 32px; letter-spacing: -0.02em; }
-  span { color: ${({ theme }) => theme.colors.muted}; }
+  strong {
+    display: block;
+    font-size: 32px;
+    letter-spacing: -0.02em;
+  }
+  span {
+    color: ${({ theme }) => theme.colors.muted};
+  }
 `;
 const Step = styled(Card)`
-  h3 { margin: 8px 0 6px; font-size: 17px; }
-  p { margin: 0; color: ${({ theme }) => theme.colors.muted}; }
+  h3 {
+    margin: 8px 0 6px;
+    font-size: 17px;
+  }
+  p {
+    margin: 0;
+    color: ${({ theme }) => theme.colors.muted};
+  }
 `;
 const StepNo = styled.span`
   display: inline-flex;
@@ -101,8 +125,14 @@ const Cta = styled(Card)`
   padding: 48px 20px;
   margin: 24px 0 48px;
   background: linear-gradient(135deg, rgba(124, 92, 255, 0.18), rgba(34, 211, 238, 0.12));
-  h2 { margin: 0 0 12px; font-size: 30px; }
-  p { margin: 0 0 24px; color: ${({ theme }) => theme.colors.muted}; }
+  h2 {
+    margin: 0 0 12px;
+    font-size: 30px;
+  }
+  p {
+    margin: 0 0 24px;
+    color: ${({ theme }) => theme.colors.muted};
+  }
 `;
 const Footer = styled.footer`
   text-align: center;

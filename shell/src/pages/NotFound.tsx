@@ -5,7 +5,10 @@ import { Button, Logo, Muted, Page, PageTitle, useAppStore } from '@repex/shared
 const Header = styled.header`
   padding: 14px 20px;
   border-bottom: 1px solid ${({ theme }) => theme.colors.border};
-  a { color: inherit; text-decoration: none; }
+  a {
+    color: inherit;
+    text-decoration: none;
+  }
 `;
 
 /** Any other address; if some remote's routes could not be read, the page may be one of theirs. */
@@ -16,7 +19,9 @@ export function NotFound({ unavailable }: { unavailable: string[] }) {
       {/* Signed in, the navigation bar is above; signed out, the logo leads home. */}
       {!signedIn && (
         <Header>
-          <Link to="/"><Logo /></Link>
+          <Link to="/">
+            <Logo />
+          </Link>
         </Header>
       )}
       {unavailable.length ? <PartUnavailable remotes={unavailable} /> : <NotFoundBody />}

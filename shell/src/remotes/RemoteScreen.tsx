@@ -2,7 +2,8 @@ import { Component, useEffect, useState, type ComponentType, type ReactNode } fr
 import { CenteredStatus, ErrorState, Page } from '@repex/shared-ui';
 import { loadScreen } from './registry';
 
-type LoadState = { status: 'loading' } | { status: 'ready'; Screen: ComponentType } | { status: 'failed'; error: Error };
+type LoadState =
+  { status: 'loading' } | { status: 'ready'; Screen: ComponentType } | { status: 'failed'; error: Error };
 
 interface Props {
   remote: string;
@@ -69,6 +70,10 @@ class RenderBoundary extends Component<
     console.error(`[shell] the ${this.props.label} screen crashed`, error);
   }
   render() {
-    return this.state.failed ? <RemoteUnavailable label={this.props.label} onRetry={this.props.onRetry} /> : this.props.children;
+    return this.state.failed ? (
+      <RemoteUnavailable label={this.props.label} onRetry={this.props.onRetry} />
+    ) : (
+      this.props.children
+    );
   }
 }

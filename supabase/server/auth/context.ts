@@ -29,7 +29,9 @@ export function checkPassword(password: string): void {
 }
 
 export async function findUserByEmail(q: Queryable, email: string): Promise<UserRow | undefined> {
-  const [user] = await q.query<UserRow>(`select ${USER_COLUMNS} from auth.users where lower(email) = lower($1)`, [email]);
+  const [user] = await q.query<UserRow>(`select ${USER_COLUMNS} from auth.users where lower(email) = lower($1)`, [
+    email,
+  ]);
   return user;
 }
 
@@ -52,7 +54,12 @@ export interface AuthContext {
   authenticate: (req: IncomingMessage) => Promise<{ claims: Claims; user: UserRow }>;
 }
 
-export function authContext(db: Database, settings: AuthSettings, passwords: PasswordHasher, limits: RateLimits): AuthContext {
+export function authContext(
+  db: Database,
+  settings: AuthSettings,
+  passwords: PasswordHasher,
+  limits: RateLimits,
+): AuthContext {
   const limiter = Object.fromEntries(
     Object.entries(limits).map(([name, l]) => [name, new RateLimiter(db, name, l.capacity, l.perSeconds)]),
   ) as Record<keyof RateLimits, RateLimiter>;

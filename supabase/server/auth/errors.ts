@@ -6,7 +6,12 @@ export const API_VERSION_HEADER = { 'X-Supabase-Api-Version': '2024-01-01' };
  * A GoTrue error in both shapes at once, so any auth-js version reads the right code and
  * message whether or not it can see the X-Supabase-Api-Version response header.
  */
-export function authError(status: number, code: string, message: string, extra: Record<string, unknown> = {}): HttpError {
+export function authError(
+  status: number,
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): HttpError {
   return new HttpError(status, { code, error_code: code, msg: message, message, ...extra }, API_VERSION_HEADER);
 }
 
@@ -23,8 +28,13 @@ export const AuthErrors = {
   sessionNotFound: () => authError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist'),
   /** GoTrue's 429, with how long to wait. */
   rateLimited: (retryAfterSeconds: number, message = 'Request rate limit reached') =>
-    new HttpError(429, { code: 'over_request_rate_limit', error_code: 'over_request_rate_limit', msg: message, message },
-      { ...API_VERSION_HEADER, 'Retry-After': String(retryAfterSeconds) }),
+    new HttpError(
+      429,
+      { code: 'over_request_rate_limit', error_code: 'over_request_rate_limit', msg: message, message },
+      { ...API_VERSION_HEADER, 'Retry-After': String(retryAfterSeconds) },
+    ),
   weakPassword: (min: number) =>
-    authError(422, 'weak_password', `Password should be at least ${min} characters.`, { weak_password: { reasons: ['length'] } }),
+    authError(422, 'weak_password', `Password should be at least ${min} characters.`, {
+      weak_password: { reasons: ['length'] },
+    }),
 };

@@ -40,7 +40,11 @@ export function authRoutes(db: Database, settings: AuthSettings, passwords: Pass
           saml_enabled: false,
         });
       case 'GET /health':
-        return sendJson(res, 200, { version: 'repx-local', name: 'GoTrue', description: 'RepX local auth (GoTrue subset)' });
+        return sendJson(res, 200, {
+          version: 'repx-local',
+          name: 'GoTrue',
+          description: 'RepX local auth (GoTrue subset)',
+        });
       case 'GET /.well-known/jwks.json':
         // HS256 keys are never published.
         return sendJson(res, 200, { keys: [] }, { 'Cache-Control': 'public, max-age=600' });

@@ -52,8 +52,14 @@ export async function sessionResponse(settings: AuthSettings, user: UserRow, ses
 
 /** Starts a session for a user who just proved who they are. */
 export async function startSession(tx: Queryable, settings: AuthSettings, user: UserRow) {
-  const [session] = await tx.query<{ id: string }>('insert into auth.sessions (user_id) values ($1) returning id', [user.id]);
+  const [session] = await tx.query<{ id: string }>('insert into auth.sessions (user_id) values ($1) returning id', [
+    user.id,
+  ]);
   const refresh = newRefreshToken();
-  await tx.query('insert into auth.refresh_tokens (token, user_id, session_id) values ($1, $2, $3)', [refresh, user.id, session!.id]);
+  await tx.query('insert into auth.refresh_tokens (token, user_id, session_id) values ($1, $2, $3)', [
+    refresh,
+    user.id,
+    session!.id,
+  ]);
   return sessionResponse(settings, user, session!.id, refresh);
 }

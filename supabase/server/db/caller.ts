@@ -10,7 +10,12 @@ export interface RequestIdentity {
 
 const SESSION_ENDED = new HttpError(
   401,
-  { code: 'PGRST301', details: 'session_not_found', hint: null, message: 'Your session has ended. Please sign in again.' },
+  {
+    code: 'PGRST301',
+    details: 'session_not_found',
+    hint: null,
+    message: 'Your session has ended. Please sign in again.',
+  },
   { 'WWW-Authenticate': 'Bearer error="invalid_token", error_description="session ended"' },
 );
 
@@ -55,7 +60,8 @@ function requestCookies(req: IncomingMessage): Record<string, string> {
 export async function becomeCaller(tx: Queryable, who: RequestIdentity, context: CallContext, readOnly = false) {
   // A user's token is good only while its session lasts: sign-out, suspension or a password change
   // ends the session, and the token with it (checked here, in the same statement, not only the signature).
-  const sessionId = who.role !== 'authenticated' ? null : typeof who.claims.session_id === 'string' ? who.claims.session_id : '';
+  const sessionId =
+    who.role !== 'authenticated' ? null : typeof who.claims.session_id === 'string' ? who.claims.session_id : '';
   const [state] = await tx.query<{ live: boolean }>(
     `select ($6::text is null or exists (select 1 from auth.sessions s where s.id::text = $6)) as live,
             set_config('transaction_read_only', $9, true),
@@ -65,8 +71,18 @@ export async function becomeCaller(tx: Queryable, who: RequestIdentity, context:
             set_config('request.headers', $7, true), set_config('request.cookies', $8, true),
             set_config('realtime.topic', $10, true),
             set_config('search_path', 'public, extensions', true)`,
-    [who.role, JSON.stringify(who.claims), typeof who.claims.sub === 'string' ? who.claims.sub : '', context.method, context.path, sessionId,
-      JSON.stringify(context.headers), JSON.stringify(context.cookies), readOnly ? 'on' : 'off', context.topic ?? ''],
+    [
+      who.role,
+      JSON.stringify(who.claims),
+      typeof who.claims.sub === 'string' ? who.claims.sub : '',
+      context.method,
+      context.path,
+      sessionId,
+      JSON.stringify(context.headers),
+      JSON.stringify(context.cookies),
+      readOnly ? 'on' : 'off',
+      context.topic ?? '',
+    ],
   );
   if (who.role === 'authenticated' && !state?.live) throw SESSION_ENDED;
 }

@@ -15,18 +15,27 @@ const PLATFORM_FILE = path.join(__dirname, '../platform/platform.sql');
 export async function migrate(db: Database, opts: { seed: boolean }): Promise<{ applied: string[]; seeded: boolean }> {
   await db.exec(fs.readFileSync(PLATFORM_FILE, 'utf8'));
   const done = new Set(
-    (await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).map((r) => r.version),
+    (await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).map(
+      (r) => r.version,
+    ),
   );
   const fresh = done.size === 0;
   const applied: string[] = [];
-  for (const file of fs.readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort()) {
+  for (const file of fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
     const [version, ...rest] = file.replace(/\.sql$/, '').split('_');
     if (done.has(version!)) continue;
     const sql = fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
-    await db.exec(`begin;\n${sql}\n;insert into supabase_migrations.schema_migrations (version, name) values ('${version}', '${rest.join('_')}');\ncommit;`).catch(async (error: unknown) => {
-      await db.exec('rollback').catch(() => undefined);
-      throw new Error(`Migration ${file} failed: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    await db
+      .exec(
+        `begin;\n${sql}\n;insert into supabase_migrations.schema_migrations (version, name) values ('${version}', '${rest.join('_')}');\ncommit;`,
+      )
+      .catch(async (error: unknown) => {
+        await db.exec('rollback').catch(() => undefined);
+        throw new Error(`Migration ${file} failed: ${error instanceof Error ? error.message : String(error)}`);
+      });
     applied.push(file);
   }
   const seeded = fresh && opts.seed;

@@ -61,9 +61,12 @@ class Notifications {
   }
 }
 
-
 /** A real PostgreSQL server through a connection pool (DATABASE_URL). */
-export async function openPostgres(connectionString: string, max = 16, log: (line: string) => void = console.error): Promise<Database> {
+export async function openPostgres(
+  connectionString: string,
+  max = 16,
+  log: (line: string) => void = console.error,
+): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max });
   // An idle connection that the server ends (restart, admin command) must not crash the process:
   // the pool replaces it on next use.

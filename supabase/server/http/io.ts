@@ -34,7 +34,12 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
   res.end(text);
@@ -46,9 +51,24 @@ export function sendEmpty(res: ServerResponse, status: number, headers: Record<s
 }
 
 const ALLOWED_HEADERS = [
-  'authorization', 'x-client-info', 'apikey', 'content-type', 'x-retry-count', 'traceparent', 'tracestate', 'baggage',
-  'x-supabase-api-version', 'accept-profile', 'content-profile', 'prefer', 'range', 'range-unit', 'accept',
-  'x-upsert', 'cache-control', 'x-metadata',
+  'authorization',
+  'x-client-info',
+  'apikey',
+  'content-type',
+  'x-retry-count',
+  'traceparent',
+  'tracestate',
+  'baggage',
+  'x-supabase-api-version',
+  'accept-profile',
+  'content-profile',
+  'prefer',
+  'range',
+  'range-unit',
+  'accept',
+  'x-upsert',
+  'cache-control',
+  'x-metadata',
 ].join(', ');
 
 /** CORS for a browser app on another origin (the shell), exposing what supabase-js reads. */
@@ -57,7 +77,10 @@ export function applyCors(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader('Vary', 'Origin');
   res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS');
   res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
-  res.setHeader('Access-Control-Expose-Headers', 'Content-Range, X-Supabase-Api-Version, X-Total-Count, Link, Retry-After');
+  res.setHeader(
+    'Access-Control-Expose-Headers',
+    'Content-Range, X-Supabase-Api-Version, X-Total-Count, Link, Retry-After',
+  );
   res.setHeader('Access-Control-Max-Age', '600');
 }
 

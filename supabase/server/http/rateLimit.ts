@@ -16,8 +16,12 @@ export class RateLimiter {
 
   private async bucket(key: string, take: boolean): Promise<number> {
     if (this.capacity >= UNLIMITED.capacity) return 0;
-    const [row] = await this.db.query<{ wait: number }>('select local_server.rate_limit($1, $2, $3, $4) as wait',
-      [`${this.name}:${key}`, this.capacity, this.perSeconds, take]);
+    const [row] = await this.db.query<{ wait: number }>('select local_server.rate_limit($1, $2, $3, $4) as wait', [
+      `${this.name}:${key}`,
+      this.capacity,
+      this.perSeconds,
+      take,
+    ]);
     return Number(row?.wait ?? 0);
   }
 
@@ -58,7 +62,11 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
 
 /** For test suites and benchmarks, which sign up and in far more often than people do. */
 export const NO_RATE_LIMITS: RateLimits = {
-  signIn: UNLIMITED, signUp: UNLIMITED, refresh: UNLIMITED, accountFailures: UNLIMITED, passwordChange: UNLIMITED,
+  signIn: UNLIMITED,
+  signUp: UNLIMITED,
+  refresh: UNLIMITED,
+  accountFailures: UNLIMITED,
+  passwordChange: UNLIMITED,
 };
 
 /**
@@ -68,9 +76,15 @@ export const NO_RATE_LIMITS: RateLimits = {
 export function rateLimitsFromEnv(text: string | undefined): RateLimits {
   if (text === 'off') return NO_RATE_LIMITS;
   const limits = structuredClone(DEFAULT_RATE_LIMITS);
-  for (const part of (text ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of (text ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(\w+)=(\d+)\/(\d+)$/.exec(part);
-    if (!m || !(m[1]! in limits)) throw new Error(`RATE_LIMITS: cannot read "${part}" (expected name=count/seconds, names: ${Object.keys(limits).join(', ')})`);
+    if (!m || !(m[1]! in limits))
+      throw new Error(
+        `RATE_LIMITS: cannot read "${part}" (expected name=count/seconds, names: ${Object.keys(limits).join(', ')})`,
+      );
     limits[m[1] as keyof RateLimits] = { capacity: Number(m[2]), perSeconds: Number(m[3]) };
   }
   return limits;

@@ -10,7 +10,10 @@ import type { PaymentOutcome, PaymentProvider, PaymentRequest } from './provider
  *   insufficient funds; an account number ending in 0002 is rejected by the receiving bank.
  */
 export const DECLINES: Record<string, { charge?: string; payout?: string }> = {
-  '0002': { charge: 'Your card was declined.', payout: 'The receiving bank rejected the transfer: the account is closed.' },
+  '0002': {
+    charge: 'Your card was declined.',
+    payout: 'The receiving bank rejected the transfer: the account is closed.',
+  },
   '9995': { charge: 'Your card has insufficient funds.' },
 };
 

@@ -34,9 +34,15 @@ export async function startPaymentWorker(db: Database, provider: PaymentProvider
     try {
       const outcome = job.type === 'deposit' ? await provider.charge(job) : await provider.payout(job);
       if (stopped) return; // left processing: the next start hands it out again after the lease
-      await db.query('select public.settle_payment($1, $2, $3)', [job.reference, outcome.succeeded, outcome.succeeded ? null : outcome.message]);
+      await db.query('select public.settle_payment($1, $2, $3)', [
+        job.reference,
+        outcome.succeeded,
+        outcome.succeeded ? null : outcome.message,
+      ]);
     } catch (error) {
-      opts.log?.(`error payments: ${job.type} ${job.reference}: ${error instanceof Error ? error.message : String(error)}`);
+      opts.log?.(
+        `error payments: ${job.type} ${job.reference}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   };
 

@@ -7,15 +7,28 @@ import { becomeCaller } from '../db/caller';
  * claims, decided by the row-level security policies on realtime.messages, as Supabase Realtime
  * does: a probe message is written and read back as the caller, and everything is rolled back.
  */
-export async function mayUseTopic(db: Database, claims: Claims, topic: string, action: 'read' | 'write'): Promise<boolean> {
+export async function mayUseTopic(
+  db: Database,
+  claims: Claims,
+  topic: string,
+  action: 'read' | 'write',
+): Promise<boolean> {
   const verdict = Symbol('rollback');
   let allowed = false;
   try {
     await db.transaction(async (tx) => {
-      const [probe] = action === 'read'
-        ? await tx.query<{ id: string }>(`insert into realtime.messages (topic, extension) values ($1, 'broadcast') returning id`, [topic])
-        : [undefined];
-      await becomeCaller(tx, { role: String(claims.role ?? 'anon'), claims }, { method: 'GET', path: '/realtime/v1', headers: {}, cookies: {}, topic });
+      const [probe] =
+        action === 'read'
+          ? await tx.query<{ id: string }>(
+              `insert into realtime.messages (topic, extension) values ($1, 'broadcast') returning id`,
+              [topic],
+            )
+          : [undefined];
+      await becomeCaller(
+        tx,
+        { role: String(claims.role ?? 'anon'), claims },
+        { method: 'GET', path: '/realtime/v1', headers: {}, cookies: {}, topic },
+      );
       if (action === 'read') {
         allowed = (await tx.query('select 1 from realtime.messages where id = $1', [probe!.id])).length > 0;
       } else {

@@ -26,7 +26,13 @@ export interface FollowedRow {
  * `gapMs` passes (its transaction rolled back). Works the same on PGlite and on PostgreSQL, and
  * every server process over one database sees every row.
  */
-export function followById(db: Queryable, schema: string, table: string, onRow: (row: FollowedRow) => void, options: FollowOptions = {}) {
+export function followById(
+  db: Queryable,
+  schema: string,
+  table: string,
+  onRow: (row: FollowedRow) => void,
+  options: FollowOptions = {},
+) {
   const { everyMs = 50, gapMs = 10_000, idleMs = 1000, wanted = () => true, log } = options;
   const from = `${quoteIdent(schema)}.${quoteIdent(table)}`;
   const columns = `t.id::text as id, to_jsonb(t) as record,

@@ -14,12 +14,30 @@ export function decode(text: string): Frame | null {
   try {
     const raw = JSON.parse(text) as unknown;
     if (Array.isArray(raw) && raw.length === 5) {
-      const [joinRef, ref, topic, event, payload] = raw as [string | null, string | null, string, string, Record<string, unknown>];
+      const [joinRef, ref, topic, event, payload] = raw as [
+        string | null,
+        string | null,
+        string,
+        string,
+        Record<string, unknown>,
+      ];
       return { joinRef, ref, topic, event, payload: payload ?? {} };
     }
     if (raw && typeof raw === 'object') {
-      const o = raw as { join_ref?: string; ref?: string; topic: string; event: string; payload?: Record<string, unknown> };
-      return { joinRef: o.join_ref ?? null, ref: o.ref ?? null, topic: o.topic, event: o.event, payload: o.payload ?? {} };
+      const o = raw as {
+        join_ref?: string;
+        ref?: string;
+        topic: string;
+        event: string;
+        payload?: Record<string, unknown>;
+      };
+      return {
+        joinRef: o.join_ref ?? null,
+        ref: o.ref ?? null,
+        topic: o.topic,
+        event: o.event,
+        payload: o.payload ?? {},
+      };
     }
   } catch {
     // not JSON: ignored, like any frame we do not understand
@@ -64,7 +82,14 @@ export interface Broadcast {
  */
 export function decodeBroadcastPush(data: Buffer): { frame: Frame; broadcast: Broadcast } | null {
   if (data.length < 7 || data[0] !== 3) return null;
-  const [joinRefLen, refLen, topicLen, eventLen, metaLen, encoding] = [data[1]!, data[2]!, data[3]!, data[4]!, data[5]!, data[6]!];
+  const [joinRefLen, refLen, topicLen, eventLen, metaLen, encoding] = [
+    data[1]!,
+    data[2]!,
+    data[3]!,
+    data[4]!,
+    data[5]!,
+    data[6]!,
+  ];
   let at = 7;
   const take = (n: number) => data.subarray(at, (at += n)).toString('utf8');
   const joinRef = take(joinRefLen);
@@ -91,5 +116,11 @@ export function encodeBroadcast(b: Broadcast): Buffer {
   const event = Buffer.from(b.event);
   const meta = Buffer.from(b.meta ? JSON.stringify(b.meta) : '');
   const payload = b.binary ? Buffer.from(b.payload as Buffer) : Buffer.from(JSON.stringify(b.payload ?? null));
-  return Buffer.concat([Buffer.from([4, topic.length, event.length, meta.length, b.binary ? 0 : 1]), topic, event, meta, payload]);
+  return Buffer.concat([
+    Buffer.from([4, topic.length, event.length, meta.length, b.binary ? 0 : 1]),
+    topic,
+    event,
+    meta,
+    payload,
+  ]);
 }

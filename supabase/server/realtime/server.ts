@@ -7,7 +7,16 @@ import { becomeCaller, type CallContext } from '../db/caller';
 import { quoteIdent } from '../db/quote';
 import { mayUseTopic } from './authorize';
 import { followById } from './follow';
-import { decode, decodeBroadcastPush, encode, encodeBroadcast, parseFilter, type Binding, type Broadcast, type Frame } from './protocol';
+import {
+  decode,
+  decodeBroadcastPush,
+  encode,
+  encodeBroadcast,
+  parseFilter,
+  type Binding,
+  type Broadcast,
+  type Frame,
+} from './protocol';
 
 /** What a table change notification (private.notify_realtime) carries. */
 interface Change {
@@ -63,17 +72,27 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
     const apikey = (req.headers['x-api-key'] as string | undefined) ?? url.searchParams.get('apikey') ?? '';
     void keys.verify(apikey).then((v) => {
       if (!v.ok) {
-        socket.write('HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\n\r\n{"message":"Invalid API key"}');
+        socket.write(
+          'HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\n\r\n{"message":"Invalid API key"}',
+        );
         return socket.destroy();
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const client: Client = { socket: ws, vsn: url.searchParams.get('vsn') ?? '1.0.0', apiClaims: v.claims, channels: new Map() };
+        const client: Client = {
+          socket: ws,
+          vsn: url.searchParams.get('vsn') ?? '1.0.0',
+          apiClaims: v.claims,
+          channels: new Map(),
+        };
         clients.add(client);
         ws.on('message', (data, isBinary) => {
           if (isBinary) {
             // vsn 2.0.0 broadcast pushes are binary (kind 3).
             const push = decodeBroadcastPush(Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer));
-            if (push) void onBroadcast(client, push.frame, push.broadcast).catch((e: unknown) => log?.(`realtime error: ${String(e)}`));
+            if (push)
+              void onBroadcast(client, push.frame, push.broadcast).catch((e: unknown) =>
+                log?.(`realtime error: ${String(e)}`),
+              );
             return;
           }
           const frame = decode(data.toString());
@@ -98,7 +117,10 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
   async function claimsFor(client: Client, token: unknown): Promise<Claims | string> {
     if (typeof token !== 'string' || !token) return client.apiClaims;
     const v = await keys.verify(token);
-    if (!v.ok) return v.reason === 'expired' ? 'InvalidJWTToken: Token has expired' : 'JwtSignatureError: Failed to validate JWT signature';
+    if (!v.ok)
+      return v.reason === 'expired'
+        ? 'InvalidJWTToken: Token has expired'
+        : 'JwtSignatureError: Failed to validate JWT signature';
     return v.claims;
   }
 
@@ -108,33 +130,67 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
       case 'phx_join': {
         const claims = await claimsFor(client, f.payload.access_token);
         if (typeof claims === 'string') return reply(client, f, 'error', { reason: claims });
-        const config = (f.payload.config ?? {}) as { postgres_changes?: { event: string; schema: string; table?: string; filter?: string }[] };
+        const config = (f.payload.config ?? {}) as {
+          postgres_changes?: { event: string; schema: string; table?: string; filter?: string }[];
+        };
         const bindings: Binding[] = [];
         for (const b of config.postgres_changes ?? []) {
           if (parseFilter(b.filter) === 'unsupported') {
-            return reply(client, f, 'error', { reason: `RealtimeSubscriptionError: unsupported filter "${b.filter}" (only col=eq.value)` });
+            return reply(client, f, 'error', {
+              reason: `RealtimeSubscriptionError: unsupported filter "${b.filter}" (only col=eq.value)`,
+            });
           }
           bindings.push({ id: nextBindingId++, event: b.event, schema: b.schema, table: b.table, filter: b.filter });
         }
-        const joinConfig = (f.payload.config ?? {}) as { broadcast?: { self?: boolean }; presence?: { key?: string }; private?: boolean };
+        const joinConfig = (f.payload.config ?? {}) as {
+          broadcast?: { self?: boolean };
+          presence?: { key?: string };
+          private?: boolean;
+        };
         const subTopic = f.topic.replace(/^realtime:/, '');
         if (joinConfig.private && !(await mayUseTopic(db, claims, subTopic, 'read'))) {
-          return reply(client, f, 'error', { reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}` });
+          return reply(client, f, 'error', {
+            reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`,
+          });
         }
         if (bindings.length) marketEvents.wake();
         client.channels.set(f.topic, {
           private: !!joinConfig.private,
-          topic: f.topic, joinRef: f.joinRef, claims, bindings, self: !!joinConfig.broadcast?.self,
+          topic: f.topic,
+          joinRef: f.joinRef,
+          claims,
+          bindings,
+          self: !!joinConfig.broadcast?.self,
           presenceKey: joinConfig.presence?.key || randomUUID(),
         });
         reply(client, f, 'ok', {
-          postgres_changes: bindings.map((b) => ({ id: b.id, event: b.event, schema: b.schema, table: b.table, filter: b.filter })),
+          postgres_changes: bindings.map((b) => ({
+            id: b.id,
+            event: b.event,
+            schema: b.schema,
+            table: b.table,
+            filter: b.filter,
+          })),
         });
         send(client, {
-          joinRef: f.joinRef, ref: null, topic: f.topic, event: 'system',
-          payload: { extension: 'postgres_changes', status: 'ok', message: 'Subscribed to PostgreSQL', channel: f.topic.replace(/^realtime:/, '') },
+          joinRef: f.joinRef,
+          ref: null,
+          topic: f.topic,
+          event: 'system',
+          payload: {
+            extension: 'postgres_changes',
+            status: 'ok',
+            message: 'Subscribed to PostgreSQL',
+            channel: f.topic.replace(/^realtime:/, ''),
+          },
         });
-        send(client, { joinRef: f.joinRef, ref: null, topic: f.topic, event: 'presence_state', payload: presenceState(f.topic) });
+        send(client, {
+          joinRef: f.joinRef,
+          ref: null,
+          topic: f.topic,
+          event: 'presence_state',
+          payload: presenceState(f.topic),
+        });
         return;
       }
       case 'access_token': {
@@ -145,7 +201,8 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
       }
       case 'presence': {
         const p = f.payload as { event?: string; payload?: Record<string, unknown> };
-        if (!client.channels.has(f.topic)) return reply(client, f, 'error', { reason: 'You are not a member of this channel.' });
+        if (!client.channels.has(f.topic))
+          return reply(client, f, 'error', { reason: 'You are not a member of this channel.' });
         if (p.event === 'track') track(client, f.topic, p.payload ?? {});
         else if (p.event === 'untrack') untrack(client, f.topic);
         return reply(client, f, 'ok', {});
@@ -157,7 +214,12 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
         return send(client, { joinRef: f.joinRef, ref: null, topic: f.topic, event: 'phx_close', payload: {} });
       case 'broadcast': {
         const p = f.payload as { event?: unknown; payload?: unknown };
-        return onBroadcast(client, f, { topic: f.topic, event: String(p.event ?? ''), payload: p.payload, binary: false });
+        return onBroadcast(client, f, {
+          topic: f.topic,
+          event: String(p.event ?? ''),
+          payload: p.payload,
+          binary: false,
+        });
       }
       default:
         return reply(client, f, 'ok', {});
@@ -174,7 +236,8 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
   function presenceDiff(topic: string, joins: Record<string, unknown>, leaves: Record<string, unknown>) {
     for (const c of clients) {
       const channel = c.channels.get(topic);
-      if (channel) send(c, { joinRef: channel.joinRef, ref: null, topic, event: 'presence_diff', payload: { joins, leaves } });
+      if (channel)
+        send(c, { joinRef: channel.joinRef, ref: null, topic, event: 'presence_diff', payload: { joins, leaves } });
     }
   }
 
@@ -205,7 +268,10 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
     }
     const subTopic = b.topic.replace(/^realtime:/, '');
     if (channel.private && !(await mayUseTopic(db, channel.claims, subTopic, 'write'))) {
-      if (f.ref) reply(sender, f, 'error', { reason: `Unauthorized: You do not have permissions to write to this Channel topic: ${subTopic}` });
+      if (f.ref)
+        reply(sender, f, 'error', {
+          reason: `Unauthorized: You do not have permissions to write to this Channel topic: ${subTopic}`,
+        });
       return;
     }
     publish(b, sender);
@@ -219,11 +285,19 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
   function publish(b: Broadcast, sender: Client | null) {
     relay(b, sender);
     if (db.kind !== 'postgres') return;
-    void db.query(
-      'insert into local_server.broadcasts (origin, topic, event, payload, bytes, meta) values ($1, $2, $3, $4, $5, $6)',
-      [PROCESS_ID, b.topic, b.event, b.binary ? null : JSON.stringify(b.payload ?? null), b.binary ? (b.payload as Buffer) : null,
-        b.meta ? JSON.stringify(b.meta) : null],
-    ).catch((e: unknown) => log?.(`realtime error: sharing a broadcast: ${String(e)}`));
+    void db
+      .query(
+        'insert into local_server.broadcasts (origin, topic, event, payload, bytes, meta) values ($1, $2, $3, $4, $5, $6)',
+        [
+          PROCESS_ID,
+          b.topic,
+          b.event,
+          b.binary ? null : JSON.stringify(b.payload ?? null),
+          b.binary ? (b.payload as Buffer) : null,
+          b.meta ? JSON.stringify(b.meta) : null,
+        ],
+      )
+      .catch((e: unknown) => log?.(`realtime error: sharing a broadcast: ${String(e)}`));
   }
 
   function relay(b: Broadcast, sender: Client | null) {
@@ -231,7 +305,13 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
       const channel = c.channels.get(b.topic);
       if (!channel || (c === sender && !channel.self) || c.socket.readyState !== c.socket.OPEN) continue;
       if (c.vsn.startsWith('1')) {
-        send(c, { joinRef: null, ref: null, topic: b.topic, event: 'broadcast', payload: { type: 'broadcast', event: b.event, payload: b.payload } });
+        send(c, {
+          joinRef: null,
+          ref: null,
+          topic: b.topic,
+          event: 'broadcast',
+          payload: { type: 'broadcast', event: b.event, payload: b.payload },
+        });
       } else {
         c.socket.send(encodeBroadcast(b), { binary: true });
       }
@@ -245,7 +325,10 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
     try {
       return await db.transaction(async (tx) => {
         await becomeCaller(tx, { role: String(claims.role ?? 'anon'), claims }, SUBSCRIBER, true);
-        return (await tx.query(`select 1 from ${quoteIdent(change.schema)}.${quoteIdent(change.table)} where id = $1`, [id])).length > 0;
+        return (
+          (await tx.query(`select 1 from ${quoteIdent(change.schema)}.${quoteIdent(change.table)} where id = $1`, [id]))
+            .length > 0
+        );
       });
     } catch {
       return false;
@@ -257,7 +340,12 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
     for (const client of clients) {
       for (const channel of client.channels.values()) {
         const ids = channel.bindings
-          .filter((b) => b.schema === change.schema && (!b.table || b.table === change.table) && (b.event === '*' || b.event.toUpperCase() === change.type))
+          .filter(
+            (b) =>
+              b.schema === change.schema &&
+              (!b.table || b.table === change.table) &&
+              (b.event === '*' || b.event.toUpperCase() === change.type),
+          )
           .filter((b) => {
             const filter = parseFilter(b.filter);
             return !filter || filter === 'unsupported' || String(change.record[filter.column]) === filter.value;
@@ -265,31 +353,75 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
           .map((b) => b.id);
         if (!ids.length || !(await visibleTo(channel.claims, change))) continue;
         send(client, {
-          joinRef: null, ref: null, topic: channel.topic, event: 'postgres_changes',
-          payload: { ids, data: { schema: change.schema, table: change.table, commit_timestamp: change.commit_timestamp, type: change.type, columns, record: change.record, errors: null } },
+          joinRef: null,
+          ref: null,
+          topic: channel.topic,
+          event: 'postgres_changes',
+          payload: {
+            ids,
+            data: {
+              schema: change.schema,
+              table: change.table,
+              commit_timestamp: change.commit_timestamp,
+              type: change.type,
+              columns,
+              record: change.record,
+              errors: null,
+            },
+          },
         });
       }
     }
   }
 
-  const deliver = (change: Change) => void onChange(change).catch((e: unknown) => log?.(`realtime error: ${String(e)}`));
+  const deliver = (change: Change) =>
+    void onChange(change).catch((e: unknown) => log?.(`realtime error: ${String(e)}`));
   // Tables that change now and then notify (private.notify_realtime); the market's tape is followed by id.
   const unlisten = await db.listen('repx_realtime', (p) => deliver(JSON.parse(p) as Change));
-  const marketEvents = followById(db, 'public', 'market_events', ({ record, commit_timestamp }) =>
-    deliver({ schema: 'public', table: 'market_events', type: 'INSERT', commit_timestamp, record }), {
-    log,
-    wanted: () => [...clients].some((c) => [...c.channels.values()].some((ch) => ch.bindings.some((b) => b.schema === 'public' && (!b.table || b.table === 'market_events')))),
-  });
+  const marketEvents = followById(
+    db,
+    'public',
+    'market_events',
+    ({ record, commit_timestamp }) =>
+      deliver({ schema: 'public', table: 'market_events', type: 'INSERT', commit_timestamp, record }),
+    {
+      log,
+      wanted: () =>
+        [...clients].some((c) =>
+          [...c.channels.values()].some((ch) =>
+            ch.bindings.some((b) => b.schema === 'public' && (!b.table || b.table === 'market_events')),
+          ),
+        ),
+    },
+  );
   // Broadcasts made through the other server processes (PostgreSQL only: PGlite is one process).
-  const shared = db.kind !== 'postgres' ? null : followById(db, 'local_server', 'broadcasts', ({ record: r }) => {
-    if (r.origin === PROCESS_ID) return;
-    const bytes = typeof r.bytes === 'string' ? Buffer.from(r.bytes.replace(/^\\x/, ''), 'hex') : null;
-    relay({ topic: String(r.topic), event: String(r.event), payload: bytes ?? r.payload, binary: bytes !== null,
-      ...(r.meta ? { meta: r.meta as Record<string, unknown> } : {}) }, null);
-  }, { log, wanted: () => clients.size > 0 });
+  const shared =
+    db.kind !== 'postgres'
+      ? null
+      : followById(
+          db,
+          'local_server',
+          'broadcasts',
+          ({ record: r }) => {
+            if (r.origin === PROCESS_ID) return;
+            const bytes = typeof r.bytes === 'string' ? Buffer.from(r.bytes.replace(/^\\x/, ''), 'hex') : null;
+            relay(
+              {
+                topic: String(r.topic),
+                event: String(r.event),
+                payload: bytes ?? r.payload,
+                binary: bytes !== null,
+                ...(r.meta ? { meta: r.meta as Record<string, unknown> } : {}),
+              },
+              null,
+            );
+          },
+          { log, wanted: () => clients.size > 0 },
+        );
   return {
     /** A broadcast from the REST endpoint (channel.httpSend): no sender among the members. */
-    broadcast: (topic: string, event: string, payload: unknown) => publish({ topic, event, payload, binary: false }, null),
+    broadcast: (topic: string, event: string, payload: unknown) =>
+      publish({ topic, event, payload, binary: false }, null),
     close: async () => {
       marketEvents.stop();
       shared?.stop();
@@ -299,4 +431,3 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
     },
   };
 }
-

@@ -54,8 +54,16 @@ export class Catalog {
       join pg_class dst on dst.oid = co.confrelid join pg_namespace dn on dn.oid = dst.relnamespace
       where co.contype = 'f' and sn.nspname = 'public' and dn.nspname = 'public'`);
     const fns = await db.query<{
-      name: string; names: string[] | null; modes: string[] | null; types: string[]; ndefaults: number;
-      retset: boolean; rettype: string; typtype: string; isvoid: boolean; rows: number;
+      name: string;
+      names: string[] | null;
+      modes: string[] | null;
+      types: string[];
+      ndefaults: number;
+      retset: boolean;
+      rettype: string;
+      typtype: string;
+      isvoid: boolean;
+      rows: number;
     }>(`
       select p.proname as name, p.proargnames as names, p.proargmodes::text[] as modes,
         array(select format_type(t, null) from unnest(p.proargtypes) t) as types,

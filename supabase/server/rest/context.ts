@@ -9,13 +9,25 @@ import { fromPgError } from './errors';
 export interface RestContext {
   getCatalog: () => Catalog;
   /** Runs `fn` in one transaction as the caller (role, claims, request), mapping database errors to PostgREST's. */
-  run: <T>(who: RequestIdentity, req: IncomingMessage, path: string, readOnly: boolean, fn: (tx: Queryable) => Promise<T>) => Promise<T>;
+  run: <T>(
+    who: RequestIdentity,
+    req: IncomingMessage,
+    path: string,
+    readOnly: boolean,
+    fn: (tx: Queryable) => Promise<T>,
+  ) => Promise<T>;
 }
 
 export function restContext(db: Database, getCatalog: () => Catalog, log?: (line: string) => void): RestContext {
   return {
     getCatalog,
-    async run<T>(who: RequestIdentity, req: IncomingMessage, path: string, readOnly: boolean, fn: (tx: Queryable) => Promise<T>) {
+    async run<T>(
+      who: RequestIdentity,
+      req: IncomingMessage,
+      path: string,
+      readOnly: boolean,
+      fn: (tx: Queryable) => Promise<T>,
+    ) {
       try {
         return await db.transaction(async (tx) => {
           await becomeCaller(tx, who, httpContext(req, path), readOnly);

@@ -1,11 +1,18 @@
 import { HttpError } from '../http/io';
 import type { PgError } from '../db/database';
 
-export function restError(status: number, code: string, message: string, details: string | null = null, hint: string | null = null) {
+export function restError(
+  status: number,
+  code: string,
+  message: string,
+  details: string | null = null,
+  hint: string | null = null,
+) {
   return new HttpError(status, { code, details, hint, message });
 }
 
-export const parseError = (message: string, details: string | null = null) => restError(400, 'PGRST100', message, details);
+export const parseError = (message: string, details: string | null = null) =>
+  restError(400, 'PGRST100', message, details);
 
 /** PostgREST's SQLSTATE to HTTP status mapping. */
 export function statusForSqlState(code: string, role: string): number {
@@ -36,7 +43,11 @@ export function fromPgError(error: PgError, role: string): HttpError {
   }
   const status = statusForSqlState(code, role);
   if (status >= 500 || !CLIENT_CLASSES.test(code)) {
-    return restError(status >= 500 ? status : 500, code, status === 503 ? 'The database is unavailable. Please retry.' : 'Internal server error');
+    return restError(
+      status >= 500 ? status : 500,
+      code,
+      status === 503 ? 'The database is unavailable. Please retry.' : 'Internal server error',
+    );
   }
   return restError(status, code, error.message, error.detail ?? null, error.hint ?? null);
 }

@@ -1,7 +1,15 @@
 /**
  * @jest-environment node
  */
-import { MAX_LOGIC_DEPTH, parseFilter, parseList, parseNonNegativeInt, parseOrder, parseSelect, splitTopLevel } from './parse';
+import {
+  MAX_LOGIC_DEPTH,
+  parseFilter,
+  parseList,
+  parseNonNegativeInt,
+  parseOrder,
+  parseSelect,
+  splitTopLevel,
+} from './parse';
 
 // The grammar of PostgREST's query string, as postgrest-js writes it.
 describe('the PostgREST query grammar', () => {
@@ -21,8 +29,14 @@ describe('the PostgREST query grammar', () => {
     expect(parseSelect('name,owner:profiles!inner(username,avatar_url)')).toEqual([
       { kind: 'column', name: 'name', alias: undefined, cast: undefined },
       {
-        kind: 'embed', relation: 'profiles', alias: 'owner', inner: true,
-        select: [{ kind: 'column', name: 'username', alias: undefined, cast: undefined }, { kind: 'column', name: 'avatar_url', alias: undefined, cast: undefined }],
+        kind: 'embed',
+        relation: 'profiles',
+        alias: 'owner',
+        inner: true,
+        select: [
+          { kind: 'column', name: 'username', alias: undefined, cast: undefined },
+          { kind: 'column', name: 'avatar_url', alias: undefined, cast: undefined },
+        ],
       },
     ]);
     expect(() => parseSelect('id;drop table x')).toThrow(/failed to parse select/);
@@ -30,8 +44,20 @@ describe('the PostgREST query grammar', () => {
   });
 
   it('reads filters: operators, negation, quoted values, lists', () => {
-    expect(parseFilter('price', 'gte.10.5')).toEqual({ kind: 'compare', column: 'price', op: 'gte', value: '10.5', negate: false });
-    expect(parseFilter('status', 'not.eq.open')).toEqual({ kind: 'compare', column: 'status', op: 'eq', value: 'open', negate: true });
+    expect(parseFilter('price', 'gte.10.5')).toEqual({
+      kind: 'compare',
+      column: 'price',
+      op: 'gte',
+      value: '10.5',
+      negate: false,
+    });
+    expect(parseFilter('status', 'not.eq.open')).toEqual({
+      kind: 'compare',
+      column: 'status',
+      op: 'eq',
+      value: 'open',
+      negate: true,
+    });
     expect(parseFilter('name', 'ilike."*a,b*"')).toMatchObject({ op: 'ilike', value: '*a,b*' });
     expect(parseFilter('id', 'in.(1,"2,3")')).toMatchObject({ op: 'in', value: '(1,"2,3")' });
     expect(parseList('(1,"2,3",)')).toEqual(['1', '2,3', '']);
@@ -43,15 +69,28 @@ describe('the PostgREST query grammar', () => {
 
   it('reads and/or trees, nested and negated, within a depth bound', () => {
     expect(parseFilter('or', '(name.ilike.*sa*,and(price.gt.1,not.or(category.eq.A,category.eq.B)))')).toEqual({
-      kind: 'logic', op: 'or', negate: false, items: [
+      kind: 'logic',
+      op: 'or',
+      negate: false,
+      items: [
         { kind: 'compare', column: 'name', op: 'ilike', value: '*sa*', negate: false },
-        { kind: 'logic', op: 'and', negate: false, items: [
-          { kind: 'compare', column: 'price', op: 'gt', value: '1', negate: false },
-          { kind: 'logic', op: 'or', negate: true, items: [
-            { kind: 'compare', column: 'category', op: 'eq', value: 'A', negate: false },
-            { kind: 'compare', column: 'category', op: 'eq', value: 'B', negate: false },
-          ] },
-        ] },
+        {
+          kind: 'logic',
+          op: 'and',
+          negate: false,
+          items: [
+            { kind: 'compare', column: 'price', op: 'gt', value: '1', negate: false },
+            {
+              kind: 'logic',
+              op: 'or',
+              negate: true,
+              items: [
+                { kind: 'compare', column: 'category', op: 'eq', value: 'A', negate: false },
+                { kind: 'compare', column: 'category', op: 'eq', value: 'B', negate: false },
+              ],
+            },
+          ],
+        },
       ],
     });
     expect(parseFilter('not.and', '(a.eq.1)')).toMatchObject({ op: 'and', negate: true });

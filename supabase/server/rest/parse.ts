@@ -66,7 +66,10 @@ function parseSelectItem(item: string): SelectItem {
   }
   const column = new RegExp(`^(?:(${IDENT}):)?(${IDENT})(?:::(${IDENT}))?$`).exec(item);
   if (column) return { kind: 'column', alias: column[1], name: column[2]!, cast: column[3] };
-  throw parseError(`failed to parse select parameter (${item})`, 'This server supports columns, aliases, casts, * and embedded resources.');
+  throw parseError(
+    `failed to parse select parameter (${item})`,
+    'This server supports columns, aliases, casts, * and embedded resources.',
+  );
 }
 
 const OPERATORS = new Set(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'is', 'in', 'match', 'imatch']);
@@ -84,7 +87,10 @@ function parseOperation(column: string, text: string): Condition {
   if (!OPERATORS.has(op)) throw parseError(`unknown or unsupported operator "${op}" in filter on "${column}"`);
   const raw = dot < 0 ? '' : rest.slice(dot + 1);
   // A double-quoted value may hold the reserved characters , ( ) of the logic syntax.
-  const value = op !== 'in' && raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw;
+  const value =
+    op !== 'in' && raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"')
+      ? raw.slice(1, -1).replace(/\\(.)/g, '$1')
+      : raw;
   return { kind: 'compare', column, op, value, negate };
 }
 
@@ -130,7 +136,9 @@ export function parseList(value: string): string[] {
   if (!value.startsWith('(') || !value.endsWith(')')) throw parseError(`"in" needs a list in parentheses: ${value}`);
   const inner = value.slice(1, -1);
   if (!inner) return [];
-  return splitTopLevel(inner).map((v) => (v.startsWith('"') && v.endsWith('"') ? v.slice(1, -1).replace(/\\(.)/g, '$1') : v));
+  return splitTopLevel(inner).map((v) =>
+    v.startsWith('"') && v.endsWith('"') ? v.slice(1, -1).replace(/\\(.)/g, '$1') : v,
+  );
 }
 
 export function parseNonNegativeInt(name: string, value: string | null): number | undefined {

@@ -8,7 +8,14 @@ import { contentRange, page, prefer, readShape, SINGLE_OBJECT, singleOrThrow } f
 import { Params, projection, qualified } from './sql';
 
 /** GET and HEAD of a table or view: rows as JSON, with an exact count when asked. */
-export async function read(ctx: RestContext, req: IncomingMessage, res: ServerResponse, who: RequestIdentity, rel: Relation, url: URL) {
+export async function read(
+  ctx: RestContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  who: RequestIdentity,
+  rel: Relation,
+  url: URL,
+) {
   const params = new Params();
   const cols = projection(ctx.getCatalog(), rel, 't0', parseSelect(url.searchParams.get('select') ?? '*'));
   const shape = readShape(rel, url, params);
@@ -25,7 +32,10 @@ export async function read(ctx: RestContext, req: IncomingMessage, res: ServerRe
         );
     let total: number | undefined;
     if (wantCount) {
-      const [c] = await tx.query<{ n: number }>(`select count(*)::int as n from ${qualified(rel.name)} t0${shape.where}`, params.values);
+      const [c] = await tx.query<{ n: number }>(
+        `select count(*)::int as n from ${qualified(rel.name)} t0${shape.where}`,
+        params.values,
+      );
       total = c!.n;
     }
     return { body: row!.body, n: row!.n, total };
@@ -36,7 +46,9 @@ export async function read(ctx: RestContext, req: IncomingMessage, res: ServerRe
   const partial = result.total !== undefined && result.n < result.total;
   const headers = {
     'Content-Range': contentRange(offset, result.n, result.total),
-    ...(String(req.headers.accept ?? '').includes(SINGLE_OBJECT) ? { 'Content-Type': `${SINGLE_OBJECT}; charset=utf-8` } : {}),
+    ...(String(req.headers.accept ?? '').includes(SINGLE_OBJECT)
+      ? { 'Content-Type': `${SINGLE_OBJECT}; charset=utf-8` }
+      : {}),
   };
   sendJson(res, partial ? 206 : 200, body, headers);
 }

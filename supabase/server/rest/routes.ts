@@ -15,21 +15,29 @@ export type { RequestIdentity };
 /** The /rest/v1 subset of PostgREST that postgrest-js uses: request -> plan (shape.ts) -> SQL (sql.ts), one module per kind of call. */
 export function restRoutes(db: Database, getCatalog: () => Catalog, log?: (line: string) => void) {
   const ctx = restContext(db, getCatalog, log);
-  return async function handle(req: IncomingMessage, res: ServerResponse, path: string, url: URL, who: RequestIdentity) {
+  return async function handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    url: URL,
+    who: RequestIdentity,
+  ) {
     const profile = req.headers['accept-profile'] ?? req.headers['content-profile'];
     if (profile && profile !== 'public') {
       throw restError(406, 'PGRST106', 'The schema must be one of the following: public');
     }
     const rpcMatch = /^\/rpc\/([A-Za-z_][A-Za-z0-9_]*)$/.exec(path);
     if (rpcMatch) {
-      if (!['GET', 'HEAD', 'POST'].includes(req.method ?? '')) throw new HttpError(405, { message: 'Method not allowed' });
+      if (!['GET', 'HEAD', 'POST'].includes(req.method ?? ''))
+        throw new HttpError(405, { message: 'Method not allowed' });
       return rpc(ctx, req, res, who, rpcMatch[1]!, url);
     }
     const relMatch = /^\/([A-Za-z_][A-Za-z0-9_]*)$/.exec(path);
     if (!relMatch) throw restError(404, 'PGRST125', `Invalid path specified in request URL: ${path}`);
     const rel = requireRelation(ctx.getCatalog(), relMatch[1]!);
     if (req.method === 'GET' || req.method === 'HEAD') return read(ctx, req, res, who, rel, url);
-    if (req.method === 'POST' || req.method === 'PATCH' || req.method === 'DELETE') return write(ctx, req, res, who, rel, url);
+    if (req.method === 'POST' || req.method === 'PATCH' || req.method === 'DELETE')
+      return write(ctx, req, res, who, rel, url);
     throw new HttpError(405, { message: 'Method not allowed' });
   };
 }

@@ -8,7 +8,14 @@ import { RESERVED, page, readShape, singleOrThrow } from './shape';
 import { Params, ident } from './sql';
 
 /** POST /rpc/name (arguments as JSON) and GET /rpc/name (read-only, arguments in the query). */
-export async function rpc(ctx: RestContext, req: IncomingMessage, res: ServerResponse, who: RequestIdentity, name: string, url: URL) {
+export async function rpc(
+  ctx: RestContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  who: RequestIdentity,
+  name: string,
+  url: URL,
+) {
   const readOnly = req.method === 'GET' || req.method === 'HEAD';
   let args: Record<string, unknown>;
   if (readOnly) {

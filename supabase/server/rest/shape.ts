@@ -45,19 +45,24 @@ export function readShape(rel: Relation, url: URL, params: Params, skip: Set<str
   };
 }
 
-export const page = (s: ReadShape) => `${s.limit !== undefined ? ` limit ${s.limit}` : ''}${s.offset ? ` offset ${s.offset}` : ''}`;
+export const page = (s: ReadShape) =>
+  `${s.limit !== undefined ? ` limit ${s.limit}` : ''}${s.offset ? ` offset ${s.offset}` : ''}`;
 
 export function contentRange(offset: number, rows: number, total?: number): string {
   const range = rows > 0 ? `${offset}-${offset + rows - 1}` : '*';
   return `${range}/${total ?? '*'}`;
 }
 
-
 /** A `.single()` answer: exactly one row, or 406 as PostgREST says it. */
 export function singleOrThrow(req: IncomingMessage, body: string, n: number): string {
   if (!String(req.headers.accept ?? '').includes(SINGLE_OBJECT)) return body;
   if (n !== 1) {
-    throw restError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', `The result contains ${n} rows`);
+    throw restError(
+      406,
+      'PGRST116',
+      'Cannot coerce the result to a single JSON object',
+      `The result contains ${n} rows`,
+    );
   }
   return JSON.stringify((JSON.parse(body) as unknown[])[0]);
 }

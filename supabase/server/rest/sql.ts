@@ -45,18 +45,28 @@ export function projection(catalog: Catalog, rel: Relation, alias: string, items
     .join(', ');
 }
 
-function embed(catalog: Catalog, rel: Relation, alias: string, item: Extract<SelectItem, { kind: 'embed' }>, depth: number): string {
+function embed(
+  catalog: Catalog,
+  rel: Relation,
+  alias: string,
+  item: Extract<SelectItem, { kind: 'embed' }>,
+  depth: number,
+): string {
   const target = requireRelation(catalog, item.relation);
   const child = `t${depth + 1}`;
   const cols = projection(catalog, target, child, item.select, depth + 1);
   const toOne = catalog.foreignKeys.find((fk) => fk.from === rel.name && fk.to === target.name);
   if (toOne) {
-    const on = toOne.fromColumns.map((c, i) => `${child}.${ident(toOne.toColumns[i]!)} = ${alias}.${ident(c)}`).join(' and ');
+    const on = toOne.fromColumns
+      .map((c, i) => `${child}.${ident(toOne.toColumns[i]!)} = ${alias}.${ident(c)}`)
+      .join(' and ');
     return `(select row_to_json(_e) from (select ${cols} from ${qualified(target.name)} ${child} where ${on}) _e)`;
   }
   const toMany = catalog.foreignKeys.find((fk) => fk.from === target.name && fk.to === rel.name);
   if (toMany) {
-    const on = toMany.fromColumns.map((c, i) => `${child}.${ident(c)} = ${alias}.${ident(toMany.toColumns[i]!)}`).join(' and ');
+    const on = toMany.fromColumns
+      .map((c, i) => `${child}.${ident(c)} = ${alias}.${ident(toMany.toColumns[i]!)}`)
+      .join(' and ');
     return `(select coalesce(json_agg(_e), '[]') from (select ${cols} from ${qualified(target.name)} ${child} where ${on}) _e)`;
   }
   const computed = catalog.computedRelationship(rel.name, target.name);
@@ -66,7 +76,11 @@ function embed(catalog: Catalog, rel: Relation, alias: string, item: Extract<Sel
       ? `(select row_to_json(_e) from ${rows} limit 1)`
       : `(select coalesce(json_agg(_e), '[]') from ${rows})`;
   }
-  throw restError(400, 'PGRST200', `Could not find a relationship between '${rel.name}' and '${target.name}' in the schema cache`);
+  throw restError(
+    400,
+    'PGRST200',
+    `Could not find a relationship between '${rel.name}' and '${target.name}' in the schema cache`,
+  );
 }
 
 const COMPARATORS: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
@@ -80,18 +94,26 @@ export function condition(rel: Relation, alias: string, cond: Condition, params:
   const col = `${alias}.${ident(cond.column)}`;
   let sql: string;
   switch (cond.op) {
-    case 'eq': case 'neq': case 'gt': case 'gte': case 'lt': case 'lte':
+    case 'eq':
+    case 'neq':
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
       sql = `${col} ${COMPARATORS[cond.op]} ${params.add(cond.value, type)}`;
       break;
-    case 'like': case 'ilike':
+    case 'like':
+    case 'ilike':
       sql = `${col}::text ${cond.op} ${params.add(cond.value.replace(/\*/g, '%'), 'text')}`;
       break;
-    case 'match': case 'imatch':
+    case 'match':
+    case 'imatch':
       sql = `${col}::text ${cond.op === 'match' ? '~' : '~*'} ${params.add(cond.value, 'text')}`;
       break;
     case 'is': {
       const v = cond.value.toLowerCase();
-      if (!['null', 'true', 'false', 'unknown'].includes(v)) throw parseError(`"is" accepts null, true, false or unknown, got "${cond.value}"`);
+      if (!['null', 'true', 'false', 'unknown'].includes(v))
+        throw parseError(`"is" accepts null, true, false or unknown, got "${cond.value}"`);
       sql = `${col} is ${v}`;
       break;
     }

@@ -9,7 +9,14 @@ import { prefer, readShape, singleOrThrow } from './shape';
 import { Params, ident, projection, qualified } from './sql';
 
 /** POST (insert, upsert), PATCH and DELETE of a table, returning the representation when asked. */
-export async function write(ctx: RestContext, req: IncomingMessage, res: ServerResponse, who: RequestIdentity, rel: Relation, url: URL) {
+export async function write(
+  ctx: RestContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  who: RequestIdentity,
+  rel: Relation,
+  url: URL,
+) {
   const params = new Params();
   const prefs = prefer(req);
   const representation = prefs.get('return') === 'representation';
@@ -24,7 +31,8 @@ export async function write(ctx: RestContext, req: IncomingMessage, res: ServerR
       ? listed.split(',').map((c) => c.replace(/^"|"$/g, ''))
       : [...new Set(rows.flatMap((r) => Object.keys(r as object)))];
     for (const c of columns) {
-      if (!rel.columns.has(c)) throw restError(400, 'PGRST204', `Could not find the '${c}' column of '${rel.name}' in the schema cache`);
+      if (!rel.columns.has(c))
+        throw restError(400, 'PGRST204', `Could not find the '${c}' column of '${rel.name}' in the schema cache`);
     }
     const list = columns.map(ident).join(', ');
     let conflict = '';
@@ -47,11 +55,13 @@ export async function write(ctx: RestContext, req: IncomingMessage, res: ServerR
     }
     if (req.method === 'PATCH') {
       const body = await readJson(req);
-      if (!body || typeof body !== 'object' || Array.isArray(body)) throw restError(400, 'PGRST102', 'Empty or invalid json');
+      if (!body || typeof body !== 'object' || Array.isArray(body))
+        throw restError(400, 'PGRST102', 'Empty or invalid json');
       const columns = Object.keys(body);
       if (!columns.length) throw restError(400, 'PGRST102', 'An update needs at least one column to change.');
       for (const c of columns) {
-        if (!rel.columns.has(c)) throw restError(400, 'PGRST204', `Could not find the '${c}' column of '${rel.name}' in the schema cache`);
+        if (!rel.columns.has(c))
+          throw restError(400, 'PGRST204', `Could not find the '${c}' column of '${rel.name}' in the schema cache`);
       }
       const sets = columns.map((c) => `${ident(c)} = _v.${ident(c)}`).join(', ');
       statement = `update ${qualified(rel.name)} t0 set ${sets}

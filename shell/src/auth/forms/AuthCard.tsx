@@ -15,8 +15,14 @@ const Screen = styled.main`
 const Box = styled(Card)`
   width: 100%;
   max-width: 420px;
-  h1 { margin: 0 0 4px; font-size: 24px; }
-  p.sub { margin: 0 0 20px; color: ${({ theme }) => theme.colors.muted}; }
+  h1 {
+    margin: 0 0 4px;
+    font-size: 24px;
+  }
+  p.sub {
+    margin: 0 0 20px;
+    color: ${({ theme }) => theme.colors.muted};
+  }
 `;
 
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {

@@ -12,7 +12,12 @@ const FieldError = styled.p`
 `;
 
 /** A labelled input with its validation message, linked for screen readers. */
-export function Field({ id, label, error, ...input }: { id: string; label: string; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
+export function Field({
+  id,
+  label,
+  error,
+  ...input
+}: { id: string; label: string; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <Wrap>
       <Label htmlFor={id}>{label}</Label>

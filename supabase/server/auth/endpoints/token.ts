@@ -18,7 +18,8 @@ export async function passwordGrant(ctx: AuthContext, req: IncomingMessage, res:
   // An account that met too many wrong passwords is locked for a while, from every address.
   const account = email.toLowerCase();
   const locked = await ctx.limiter.accountFailures.waitFor(account);
-  if (locked > 0) throw AuthErrors.rateLimited(locked, 'Too many failed sign-in attempts for this account. Try again later.');
+  if (locked > 0)
+    throw AuthErrors.rateLimited(locked, 'Too many failed sign-in attempts for this account. Try again later.');
   const user = await findUserByEmail(ctx.db, email);
   const ok = await ctx.passwords.compare(password, user?.encrypted_password ?? DUMMY_HASH);
   if (!user || !user.encrypted_password || !ok) {
@@ -43,10 +44,15 @@ export async function refreshGrant(ctx: AuthContext, req: IncomingMessage, res: 
   const token = str(asBody(await readJson(req)).refresh_token);
   if (!token) throw authError(400, 'validation_failed', 'refresh_token required');
   const session = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx.query<{ id: string; user_id: string; session_id: string; revoked: boolean; updated_at: Date }>(
-      'select id, user_id, session_id, revoked, updated_at from auth.refresh_tokens where token = $1 for update',
-      [token],
-    );
+    const [row] = await tx.query<{
+      id: string;
+      user_id: string;
+      session_id: string;
+      revoked: boolean;
+      updated_at: Date;
+    }>('select id, user_id, session_id, revoked, updated_at from auth.refresh_tokens where token = $1 for update', [
+      token,
+    ]);
     if (!row) throw authError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
     const user = await findUser(tx, row.user_id);
     if (!user) throw authError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
@@ -65,7 +71,10 @@ export async function refreshGrant(ctx: AuthContext, req: IncomingMessage, res: 
     const next = newRefreshToken();
     await tx.query('update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1', [row.id]);
     await tx.query('insert into auth.refresh_tokens (token, user_id, session_id, parent) values ($1, $2, $3, $4)', [
-      next, user.id, row.session_id, token,
+      next,
+      user.id,
+      row.session_id,
+      token,
     ]);
     await tx.query('update auth.sessions set refreshed_at = now() where id = $1', [row.session_id]);
     return sessionResponse(ctx.settings, user, row.session_id, next);

@@ -13,7 +13,8 @@ export async function logout(ctx: AuthContext, req: IncomingMessage, res: Server
   const { claims, user } = await ctx.authenticate(req);
   const sessionId = claims.session_id as string;
   if (scope === 'local') await ctx.db.query('delete from auth.sessions where id = $1', [sessionId]);
-  else if (scope === 'others') await ctx.db.query('delete from auth.sessions where user_id = $1 and id <> $2', [user.id, sessionId]);
+  else if (scope === 'others')
+    await ctx.db.query('delete from auth.sessions where user_id = $1 and id <> $2', [user.id, sessionId]);
   else await ctx.db.query('delete from auth.sessions where user_id = $1', [user.id]);
   sendEmpty(res, 204, API_VERSION_HEADER);
 }
@@ -41,7 +42,8 @@ export async function updateUser(ctx: AuthContext, req: IncomingMessage, res: Se
   let email: string | null = null;
   if (body.email !== undefined) {
     email = str(body.email).trim().toLowerCase();
-    if (!EMAIL.test(email)) throw authError(400, 'validation_failed', 'Unable to validate email address: invalid format');
+    if (!EMAIL.test(email))
+      throw authError(400, 'validation_failed', 'Unable to validate email address: invalid format');
     const other = await findUserByEmail(ctx.db, email);
     if (other && other.id !== user.id) {
       throw authError(422, 'email_exists', 'A user with this email address has already been registered');
@@ -59,6 +61,10 @@ export async function updateUser(ctx: AuthContext, req: IncomingMessage, res: Se
     [user.id, hash, email, JSON.stringify(data)],
   );
   // A new password ends every other session, so whoever knew the old one is out at once.
-  if (hash) await ctx.db.query('delete from auth.sessions where user_id = $1 and id::text <> $2', [user.id, String(claims.session_id ?? '')]);
+  if (hash)
+    await ctx.db.query('delete from auth.sessions where user_id = $1 and id::text <> $2', [
+      user.id,
+      String(claims.session_id ?? ''),
+    ]);
   sendJson(res, 200, userJson(updated!), API_VERSION_HEADER);
 }
