@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { formatPrice } from '../../shared-ui/src/format';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import { SCREENSHOTS, placeOrder, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
@@ -53,15 +54,19 @@ test('two people in two browsers: one sells, the other buys; both screens follow
   await buyer.getByTestId('book-sell').first().filter({ hasText: '$45.10' }).waitFor({ timeout: 5000 });
   console.log(`the new ask reached the other browser in ${Date.now() - t0} ms`);
 
-  // The buyer takes it at market: 20 x 45.10 = 902.00 + 18.04 fee.
+  // The buyer takes it at market: 20 x 45.10 = 902.00, plus the fee the exchange's settings say
+  // (texts computed with the screens' own formatter, so only the figures are under test here).
+  const [{ fee_bps: bps }] = await app.backend.db.query<{ fee_bps: number }>('select fee_bps from exchange_settings');
+  const value = 20 * 45.1;
+  const fee = Math.round((value * bps) / 100) / 100;
   await placeOrder(buyer, { side: 'Buy', type: 'Market', amount: 20 });
   await expect(toastText(buyer)).resolves.toEqual({
     title: 'Order Filled',
-    description: 'Bought 20 Sarah Chen tokens at an average $45.10, total $920.04.',
+    description: `Bought 20 Sarah Chen tokens at an average ${formatPrice(45.1)}, total ${formatPrice(value + fee)}.`,
     variant: 'default',
   });
   await buyer.getByTestId('your-balance').filter({ hasText: '20 tokens' }).waitFor();
-  await buyer.getByText('with your $79.96').waitFor();
+  await buyer.getByText(`with your ${formatPrice(1000 - value - fee)}`).waitFor();
 
   // The seller's screen follows without a reload: price, tape, balance, no open order left.
   t0 = Date.now();
@@ -82,7 +87,10 @@ test('two people in two browsers: one sells, the other buys; both screens follow
   await row.waitFor();
   await expect(row.innerText()).resolves.toMatch(/20[\s\S]*\$46\.00[\s\S]*\$45\.10[\s\S]*\$902\.00[\s\S]*-\$18\.04/);
   await seller.goto(`${app.url}/wallet`);
-  await seller.getByTestId('available-balance').filter({ hasText: '$3,333.96' }).waitFor(); // 2,450 + 902 - 18.04
+  await seller
+    .getByTestId('available-balance')
+    .filter({ hasText: formatPrice(2450 + value - fee) })
+    .waitFor();
   await buyer.close();
   await seller.close();
 });
