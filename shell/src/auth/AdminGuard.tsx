@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { CenteredStatus, supabase, toast, useAppStore } from '@repex/shared-ui';
-import { fetchRole } from './role';
+import { isAdmin } from './role';
 
 type Verdict = 'checking' | 'admin' | { redirect: string };
 
@@ -25,10 +25,10 @@ export function AdminGuard({ children }: { children: ReactNode }) {
       return;
     }
     let live = true;
-    fetchRole(userId)
-      .then(async (role) => {
+    isAdmin(userId)
+      .then(async (admin) => {
         if (!live) return;
-        if (role === 'admin') return setVerdict('admin');
+        if (admin) return setVerdict('admin');
         setVerdict({ redirect: '/dashboard' });
         await supabase().auth.signOut();
         toast({

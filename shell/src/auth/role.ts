@@ -1,8 +1,16 @@
 import { supabase } from '@repex/shared-ui';
 
 /** Spec section 7: select role from profiles where id equals the user's id, single row. */
-export async function fetchRole(userId: string): Promise<string> {
+async function fetchRole(userId: string): Promise<string> {
   const { data, error } = await supabase().from('profiles').select('role').eq('id', userId).single();
   if (error) throw error;
   return (data as { role: string }).role;
+}
+
+/**
+ * Whether the user may open the admin area: the one check the admin sign-in page and the admin
+ * route's guard both make (the database checks every admin call again, an active account included).
+ */
+export async function isAdmin(userId: string): Promise<boolean> {
+  return (await fetchRole(userId)) === 'admin';
 }

@@ -4,7 +4,7 @@ import { Button, CenteredStatus, supabase, toast, useAppStore } from '@repex/sha
 import { AuthCard } from '../auth/forms/AuthCard';
 import { Field } from '../auth/forms/Field';
 import { validateSignIn, type FieldErrors } from '../auth/forms/validation';
-import { fetchRole } from '../auth/role';
+import { isAdmin } from '../auth/role';
 
 const fail = (title: string, description: string) => toast({ title, description, variant: 'destructive' });
 
@@ -37,15 +37,15 @@ export function AdminSignIn() {
         fail('Sign in Failed', error?.message || 'Invalid credentials.');
         return setBusy(false);
       }
-      let role: string;
+      let admin: boolean;
       try {
-        role = await fetchRole(data.user.id);
+        admin = await isAdmin(data.user.id);
       } catch {
         await auth.signOut();
         fail('Authentication Error', 'Could not verify admin status. Please contact support.');
         return setBusy(false);
       }
-      if (role !== 'admin') {
+      if (!admin) {
         await auth.signOut();
         fail('Access Denied', 'You do not have administrative privileges.');
         return setBusy(false);
