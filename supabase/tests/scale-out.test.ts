@@ -104,7 +104,7 @@ onPostgres('two server processes over one PostgreSQL', () => {
     await watcher.client.removeAllChannels();
   });
 
-  it('relays a broadcast made through one process to members on the other, exactly once, JSON and binary', async () => {
+  it('relays a broadcast made through one process to members on the other, exactly once, between both serializers', async () => {
     const [onA, onB] = await Promise.all([realtimeMember(a.url, '2.0.0'), realtimeMember(b.url, '1.0.0')]);
     const topic = `room-${Date.now()}`;
     const heardOnA: unknown[] = [];
@@ -121,6 +121,35 @@ onPostgres('two server processes over one PostgreSQL', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(heardOnB).toEqual([{ x: 1, who: 'é' }]); // once, not echoed back by a's follower
     expect(heardOnA).toEqual([]); // the sender did not ask for self
+    await onA.removeAllChannels();
+    await onB.removeAllChannels();
+  });
+
+  it('counts presence across processes: state on join, joins and leaves as they happen', async () => {
+    const [onA, onB] = await Promise.all([realtimeMember(a.url, '1.0.0'), realtimeMember(b.url, '2.0.0')]);
+    const topic = `watch-${Date.now()}`;
+    const keys = (ch: ReturnType<typeof onA.channel>) => Object.keys(ch.presenceState()).sort();
+    const chA = onA
+      .channel(topic, { config: { presence: { key: 'viewer-a' } } })
+      .on('presence', { event: 'sync' }, () => undefined);
+    await subscribed(chA);
+    await chA.track({ page: 'trading' });
+    await waitFor(() => keys(chA).includes('viewer-a'));
+    // b joins through the other process: its state already counts a's viewer.
+    const chB = onB
+      .channel(topic, { config: { presence: { key: 'viewer-b' } } })
+      .on('presence', { event: 'sync' }, () => undefined);
+    await subscribed(chB);
+    await waitFor(() => keys(chB).includes('viewer-a'));
+    expect(keys(chB)).toEqual(['viewer-a']);
+    await chB.track({ page: 'trading' });
+    await waitFor(() => keys(chA).length === 2);
+    expect(keys(chA)).toEqual(['viewer-a', 'viewer-b']);
+    await waitFor(() => keys(chB).length === 2);
+    expect(keys(chB)).toEqual(['viewer-a', 'viewer-b']);
+    await chA.untrack();
+    await waitFor(() => keys(chB).length === 1);
+    expect(keys(chB)).toEqual(['viewer-b']);
     await onA.removeAllChannels();
     await onB.removeAllChannels();
   });

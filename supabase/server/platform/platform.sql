@@ -118,6 +118,7 @@ end $$;
 create table if not exists local_server.broadcasts (
   id bigint generated always as identity primary key,
   origin text not null,
+  kind text not null default 'broadcast' check (kind in ('broadcast', 'presence')),
   topic text not null,
   event text not null,
   payload jsonb,
@@ -126,12 +127,25 @@ create table if not exists local_server.broadcasts (
   created_at timestamptz not null default now()
 );
 
+-- Who is present on each topic, across server processes (each process keeps its members' rows
+-- fresh; a process that died stops refreshing them and they age out).
+create table if not exists local_server.presence (
+  topic text not null,
+  ref text not null,
+  origin text not null,
+  key text not null,
+  meta jsonb not null,
+  seen_at timestamptz not null default now(),
+  primary key (topic, ref)
+);
+
 -- The local server's own housekeeping (with the retention job): a rate bucket untouched for a day
 -- is full again, so it carries no information; broadcasts are relayed within a second.
 create or replace function local_server.prune() returns void
 language sql as $$
   delete from local_server.rate_buckets where at < clock_timestamp() - interval '1 day';
   delete from local_server.broadcasts where created_at < clock_timestamp() - interval '1 minute';
+  delete from local_server.presence where seen_at < clock_timestamp() - interval '2 minutes';
 $$;
 
 -- Storage, as a Supabase project has it (the storage server owns this schema there); objects'

@@ -54,7 +54,8 @@ const SUBSCRIBER: CallContext = { method: 'GET', path: '/realtime/v1', headers: 
 
 /**
  * The part of Supabase Realtime that supabase-js channels use for postgres_changes: joins with
- * their bindings, heartbeats, token updates, leaves. Changes come from NOTIFY 'repx_realtime';
+ * their bindings, heartbeats, token updates, leaves. Changes come from NOTIFY 'repx_realtime'
+ * (tables that change now and then) and from following public.market_events by id (the tape);
  * each is delivered to a subscriber only if that subscriber may read the row (checked as the
  * subscriber's role, so row-level security decides, as Realtime does).
  */
@@ -189,7 +190,7 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
           ref: null,
           topic: f.topic,
           event: 'presence_state',
-          payload: presenceState(f.topic),
+          payload: await presenceState(f.topic),
         });
         return;
       }
@@ -226,19 +227,59 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
     }
   }
 
-  /** The topic's presence as Phoenix gives it: key -> { metas }. */
-  function presenceState(topic: string) {
-    const state: Record<string, { metas: Record<string, unknown>[] }> = {};
-    for (const { key, meta } of presence.get(topic)?.values() ?? []) (state[key] ??= { metas: [] }).metas.push(meta);
+  type Metas = Record<string, { metas: Record<string, unknown>[] }>;
+  /** Presence is shared through the database when other server processes may serve the same topics. */
+  const sharedPresence = db.kind === 'postgres';
+
+  /** The topic's presence as Phoenix gives it: key -> { metas }, every process's members included. */
+  async function presenceState(topic: string): Promise<Metas> {
+    const state: Metas = {};
+    const refs = new Set<unknown>();
+    const add = (key: string, meta: Record<string, unknown>) => {
+      if (refs.has(meta.phx_ref)) return;
+      refs.add(meta.phx_ref);
+      (state[key] ??= { metas: [] }).metas.push(meta);
+    };
+    for (const { key, meta } of presence.get(topic)?.values() ?? []) add(key, meta);
+    if (sharedPresence) {
+      const rows = await db.query<{ key: string; meta: Record<string, unknown> }>(
+        `select key, meta from local_server.presence where topic = $1 and seen_at > now() - interval '1 minute'`,
+        [topic],
+      );
+      for (const r of rows) add(r.key, r.meta);
+    }
     return state;
   }
 
-  function presenceDiff(topic: string, joins: Record<string, unknown>, leaves: Record<string, unknown>) {
+  function presenceDiff(topic: string, joins: Metas, leaves: Metas) {
     for (const c of clients) {
       const channel = c.channels.get(topic);
       if (channel)
         send(c, { joinRef: channel.joinRef, ref: null, topic, event: 'presence_diff', payload: { joins, leaves } });
     }
+  }
+
+  /** Tells the other server processes: the member's row, and the diff their members receive. */
+  function sharePresenceDiff(topic: string, joins: Metas, leaves: Metas) {
+    if (!sharedPresence) return;
+    const fail = (e: unknown) => log?.(`realtime error: sharing presence: ${String(e)}`);
+    const left = Object.values(leaves).flatMap((m) => m.metas.map((meta) => String(meta.phx_ref)));
+    void (async () => {
+      if (left.length)
+        await db.query('delete from local_server.presence where topic = $1 and ref = any($2)', [topic, left]);
+      for (const [key, { metas }] of Object.entries(joins)) {
+        for (const meta of metas) {
+          await db.query(
+            'insert into local_server.presence (topic, ref, origin, key, meta) values ($1, $2, $3, $4, $5)',
+            [topic, String(meta.phx_ref), PROCESS_ID, key, JSON.stringify(meta)],
+          );
+        }
+      }
+      await db.query(
+        `insert into local_server.broadcasts (origin, kind, topic, event, payload) values ($1, 'presence', $2, 'presence_diff', $3)`,
+        [PROCESS_ID, topic, JSON.stringify({ joins, leaves })],
+      );
+    })().catch(fail);
   }
 
   function track(client: Client, topic: string, payload: Record<string, unknown>) {
@@ -248,7 +289,10 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
     const before = members.get(client);
     const meta = { ...payload, phx_ref: randomUUID() };
     members.set(client, { key, meta });
-    presenceDiff(topic, { [key]: { metas: [meta] } }, before ? { [before.key]: { metas: [before.meta] } } : {});
+    const joins = { [key]: { metas: [meta] } };
+    const leaves = before ? { [before.key]: { metas: [before.meta] } } : {};
+    presenceDiff(topic, joins, leaves);
+    sharePresenceDiff(topic, joins, leaves);
   }
 
   function untrack(client: Client, topic: string) {
@@ -256,7 +300,9 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
     if (!before) return;
     presence.get(topic)!.delete(client);
     if (!presence.get(topic)!.size) presence.delete(topic);
-    presenceDiff(topic, {}, { [before.key]: { metas: [before.meta] } });
+    const leaves = { [before.key]: { metas: [before.meta] } };
+    presenceDiff(topic, {}, leaves);
+    sharePresenceDiff(topic, {}, leaves);
   }
 
   /** Relays a broadcast to the topic's members (the sender too if it joined with self), and acks it. */
@@ -404,6 +450,10 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
           'broadcasts',
           ({ record: r }) => {
             if (r.origin === PROCESS_ID) return;
+            if (r.kind === 'presence') {
+              const diff = r.payload as { joins: Metas; leaves: Metas };
+              return presenceDiff(String(r.topic), diff.joins, diff.leaves);
+            }
             const bytes = typeof r.bytes === 'string' ? Buffer.from(r.bytes.replace(/^\\x/, ''), 'hex') : null;
             relay(
               {
@@ -418,6 +468,15 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
           },
           { log, wanted: () => clients.size > 0 },
         );
+  // This process's members stay present for the others while it lives.
+  const presenceHeartbeat = setInterval(() => {
+    if (sharedPresence && presence.size) {
+      void db
+        .query('update local_server.presence set seen_at = now() where origin = $1', [PROCESS_ID])
+        .catch((e: unknown) => log?.(`realtime error: presence heartbeat: ${String(e)}`));
+    }
+  }, 20_000);
+  presenceHeartbeat.unref();
   return {
     /** A broadcast from the REST endpoint (channel.httpSend): no sender among the members. */
     broadcast: (topic: string, event: string, payload: unknown) =>
@@ -425,6 +484,9 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
     close: async () => {
       marketEvents.stop();
       shared?.stop();
+      clearInterval(presenceHeartbeat);
+      if (sharedPresence)
+        await db.query('delete from local_server.presence where origin = $1', [PROCESS_ID]).catch(() => undefined);
       await unlisten();
       for (const c of clients) c.socket.terminate();
       wss.close();
