@@ -77,7 +77,7 @@ test('the admin suspends an account: its open browser is signed out on its next 
   const [sarah] = await db<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
   const user = await fundedUser('soon_suspended', 1000);
   await user.goto(`${app.url}/trading/${sarah!.id}`);
-  await user.getByText('with your $1,000.00').waitFor();
+  await user.getByText(`with your ${formatPrice(1000)}`).waitFor();
   await placeOrder(user, { side: 'Buy', type: 'Limit', amount: 3, price: '10.00' });
   await expect(toastText(user)).resolves.toMatchObject({ title: 'Order Placed' });
   const bookHas = async () =>

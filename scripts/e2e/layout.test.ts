@@ -74,7 +74,7 @@ test("the order panel's figures for a buy and a sell are what the trade that fol
   await signUp(page, app, { username: 'figure_checker', email: 'figures@e2e.repx.dev', password: 'figures-1' });
   await db(`select private.record_deposit(id, 1000) from auth.users where email = 'figures@e2e.repx.dev'`);
   await page.goto(`${app.url}/trading/${token!.id}`);
-  await page.getByText('with your $1,000.00').waitFor();
+  await page.getByText(`with your ${formatPrice(1000)}`).waitFor();
 
   await page.locator('#order-amount').fill('7');
   const shownTotal = await page.getByTestId('order-total').innerText();

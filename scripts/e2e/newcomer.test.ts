@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { formatPrice } from '../../shared-ui/src/format';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
-import { SCREENSHOTS, placeOrder, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import { SCREENSHOTS, feeOn, placeOrder, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(240_000);
 
@@ -43,9 +43,12 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await deposit.getByRole('button', { name: 'Deposit', exact: true }).click();
   await expect(toastText(page)).resolves.toMatchObject({
     title: 'Deposit Pending',
-    description: '$1,000.00 from Card •••• 4242 is being confirmed.',
+    description: `${formatPrice(1000)} from Card •••• 4242 is being confirmed.`,
   });
-  await page.getByTestId('available-balance').filter({ hasText: '$1,000.00' }).waitFor();
+  await page
+    .getByTestId('available-balance')
+    .filter({ hasText: formatPrice(1000) })
+    .waitFor();
   await page.getByTestId('toast').filter({ hasText: 'Deposit Completed' }).waitFor();
 
   // A declined card says why and credits nothing.
@@ -57,12 +60,12 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
     .getByRole('button', { name: 'Deposit', exact: true })
     .click();
   await page.getByTestId('wallet-row').filter({ hasText: 'Your card was declined.' }).waitFor();
-  expect(await money(page, 'available-balance')).toBe('$1,000.00');
+  expect(await money(page, 'available-balance')).toBe(formatPrice(1000));
 
   // Buy 10 Sarah Chen tokens at the market.
   const [sarah] = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
   await page.goto(`${app.url}/trading/${sarah!.id}`);
-  await page.getByText('with your $1,000.00').waitFor();
+  await page.getByText(`with your ${formatPrice(1000)}`).waitFor();
   await placeOrder(page, { side: 'Buy', type: 'Market', amount: 10 });
   await expect(toastText(page)).resolves.toMatchObject({ title: 'Order Filled' });
   await page.getByTestId('your-balance').filter({ hasText: '10 tokens' }).waitFor();
@@ -97,13 +100,16 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await withdraw.getByRole('button', { name: 'Withdraw', exact: true }).click();
   await expect(toastText(page)).resolves.toMatchObject({
     title: 'Withdrawal Requested',
-    description: '$100.00 to Checking •••• 6789 is held until it is paid out.',
+    description: `${formatPrice(100)} to Checking •••• 6789 is held until it is paid out.`,
   });
   await page
     .getByTestId('available-balance')
     .filter({ hasText: formatPrice(Number(cash!.available) - 100) })
     .waitFor();
-  await page.getByTestId('pending-withdrawal').filter({ hasText: '$100.00 held for withdrawals' }).waitFor();
+  await page
+    .getByTestId('pending-withdrawal')
+    .filter({ hasText: `${formatPrice(100)} held for withdrawals` })
+    .waitFor();
   await rows.filter({ hasText: 'Checking •••• 6789' }).filter({ hasText: 'Pending' }).waitFor();
   await shootBoth(page, '3-wallet');
 
@@ -163,7 +169,10 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
 
   // The applicant sees it live, and the token is on the market at once.
   await page.getByTestId('toast').filter({ hasText: 'Your Token Is Live!' }).waitFor();
-  await page.getByTestId('stat-Token Price').filter({ hasText: '$10.00' }).waitFor();
+  await page
+    .getByTestId('stat-Token Price')
+    .filter({ hasText: formatPrice(10) })
+    .waitFor();
   const [nova] = await app.backend.db.query<{ id: string }>(`select id from tokens where name = 'Nova Lee'`);
   await page.goto(`${app.url}/trading/${nova!.id}`);
   await page.getByRole('tab', { name: 'Recent Trades' }).click();
@@ -181,8 +190,14 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
 
   // The offering's proceeds (value - fee) reach the person's wallet.
   await page.goto(`${app.url}/wallet`);
-  await rows.filter({ hasText: 'Offering: 25 Nova Lee at $10.00' }).filter({ hasText: '+$250.00' }).waitFor();
-  await rows.filter({ hasText: 'On the offering sale of 25 Nova Lee' }).filter({ hasText: '-$5.00' }).waitFor();
+  await rows
+    .filter({ hasText: `Offering: 25 Nova Lee at ${formatPrice(10)}` })
+    .filter({ hasText: `+${formatPrice(25 * 10)}` })
+    .waitFor();
+  await rows
+    .filter({ hasText: 'On the offering sale of 25 Nova Lee' })
+    .filter({ hasText: `-${formatPrice(await feeOn(app, 25 * 10))}` })
+    .waitFor();
 
   // Every admin decision is in the audit log.
   await admin.getByRole('tab', { name: 'Audit Log' }).click();

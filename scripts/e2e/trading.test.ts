@@ -1,7 +1,17 @@
 import path from 'node:path';
 import { formatPrice } from '../../shared-ui/src/format';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
-import { SCREENSHOTS, placeOrder, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import {
+  SCREENSHOTS,
+  feeOn,
+  literally,
+  placeOrder,
+  signIn,
+  signUp,
+  startApp,
+  toastText,
+  type E2EApp,
+} from './helpers/app';
 
 jest.setTimeout(180_000);
 
@@ -29,7 +39,7 @@ test('two people in two browsers: one sells, the other buys; both screens follow
   );
   await buyer.goto(tradingUrl);
   await buyer.getByTestId('your-balance').filter({ hasText: '0 tokens' }).waitFor();
-  await buyer.getByText('with your $1,000.00').waitFor();
+  await buyer.getByText(`with your ${formatPrice(1000)}`).waitFor();
   // Realtime presence: both people on this page are counted, on each screen.
   await seller.getByTestId('watchers').filter({ hasText: '2 watching now' }).waitFor();
   await buyer.getByTestId('watchers').filter({ hasText: '2 watching now' }).waitFor();
@@ -39,26 +49,29 @@ test('two people in two browsers: one sells, the other buys; both screens follow
   await signIn(watcher, app, DEMO_ACCOUNTS.admin);
   await watcher.goto(`${app.url}/market`);
   const sarahRow = watcher.getByTestId('market-row').filter({ hasText: 'Sarah Chen' });
-  await sarahRow.filter({ hasText: '$45.20' }).waitFor();
+  await sarahRow.filter({ hasText: formatPrice(45.2) }).waitFor();
 
   // The seller offers 20 at $45.10, inside the spread (bid $45.02, ask $45.38): it rests, and
   // the buyer sees it arrive.
   await placeOrder(seller, { side: 'Sell', type: 'Limit', amount: 20, price: '45.10' });
   await expect(toastText(seller)).resolves.toEqual({
     title: 'Order Placed',
-    description: 'Your limit order to sell 20 Sarah Chen tokens at $45.10 is on the book.',
+    description: `Your limit order to sell 20 Sarah Chen tokens at ${formatPrice(45.1)} is on the book.`,
     variant: 'default',
   });
   await seller.getByTestId('open-order').first().waitFor();
   let t0 = Date.now();
-  await buyer.getByTestId('book-sell').first().filter({ hasText: '$45.10' }).waitFor({ timeout: 5000 });
+  await buyer
+    .getByTestId('book-sell')
+    .first()
+    .filter({ hasText: formatPrice(45.1) })
+    .waitFor({ timeout: 5000 });
   console.log(`the new ask reached the other browser in ${Date.now() - t0} ms`);
 
   // The buyer takes it at market: 20 x 45.10 = 902.00, plus the fee the exchange's settings say
   // (texts computed with the screens' own formatter, so only the figures are under test here).
-  const [{ fee_bps: bps }] = await app.backend.db.query<{ fee_bps: number }>('select fee_bps from exchange_settings');
   const value = 20 * 45.1;
-  const fee = Math.round((value * bps) / 100) / 100;
+  const fee = await feeOn(app, value);
   await placeOrder(buyer, { side: 'Buy', type: 'Market', amount: 20 });
   await expect(toastText(buyer)).resolves.toEqual({
     title: 'Order Filled',
@@ -70,22 +83,29 @@ test('two people in two browsers: one sells, the other buys; both screens follow
 
   // The seller's screen follows without a reload: price, tape, balance, no open order left.
   t0 = Date.now();
-  await seller.getByTestId('token-price').filter({ hasText: '$45.10' }).waitFor({ timeout: 5000 });
+  await seller
+    .getByTestId('token-price')
+    .filter({ hasText: formatPrice(45.1) })
+    .waitFor({ timeout: 5000 });
   console.log(`the trade reached the seller's screen in ${Date.now() - t0} ms`);
   await seller.getByTestId('your-balance').filter({ hasText: '480 tokens' }).waitFor();
   await seller.getByRole('tab', { name: 'Recent Trades' }).click();
-  await expect(seller.getByTestId('recent-trade').first().innerText()).resolves.toMatch(/\$45\.10\s+20/);
+  await expect(seller.getByTestId('recent-trade').first().innerText()).resolves.toMatch(
+    new RegExp(`${literally(formatPrice(45.1))}\\s+20`),
+  );
   await expect(seller.getByTestId('open-order').count()).resolves.toBe(0);
   await seller.screenshot({ path: path.join(SCREENSHOTS, 'trading-after-sale-1280.png'), fullPage: true });
   // The market screen followed too, without a reload: Sarah Chen now trades at $45.10.
-  await sarahRow.filter({ hasText: '$45.10' }).waitFor({ timeout: 5000 });
+  await sarahRow.filter({ hasText: formatPrice(45.1) }).waitFor({ timeout: 5000 });
   await watcher.close();
 
   // The buyer's dashboard shows the new holding and its P&L; the seller's wallet the fee.
   await buyer.goto(`${app.url}/dashboard`);
   const row = buyer.getByTestId('holding-row').filter({ hasText: 'Sarah Chen' });
   await row.waitFor();
-  await expect(row.innerText()).resolves.toMatch(/20[\s\S]*\$46\.00[\s\S]*\$45\.10[\s\S]*\$902\.00[\s\S]*-\$18\.04/);
+  // Tokens, average cost with the fee, price, value, P&L.
+  const figures = [formatPrice((value + fee) / 20), formatPrice(45.1), formatPrice(value), `-${formatPrice(fee)}`];
+  await expect(row.innerText()).resolves.toMatch(new RegExp(`20[\\s\\S]*${figures.map(literally).join('[\\s\\S]*')}`));
   await seller.goto(`${app.url}/wallet`);
   await seller
     .getByTestId('available-balance')

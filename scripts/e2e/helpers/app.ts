@@ -106,3 +106,12 @@ export async function placeOrder(
   await confirm.waitFor();
   await confirm.getByRole('button', { name: `Confirm ${o.side}` }).click();
 }
+
+/** The exchange's fee on `value`, as its settings say now (rounded half up to the cent, as the database does). */
+export async function feeOn(app: E2EApp, value: number): Promise<number> {
+  const [{ fee_bps: bps }] = await app.backend.db.query<{ fee_bps: number }>('select fee_bps from exchange_settings');
+  return Math.round((value * bps) / 100) / 100;
+}
+
+/** Text for a regular expression, matched literally. */
+export const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
