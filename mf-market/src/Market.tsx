@@ -5,9 +5,8 @@ import {
   Button,
   Card,
   CardGrid,
+  DataTable,
   Change,
-  EmptyState,
-  ErrorState,
   Input,
   MARKET_TOKEN_COLUMNS,
   Muted,
@@ -18,10 +17,7 @@ import {
   WatchStar,
   useWatchlist,
   Select,
-  SkeletonRows,
-  StackedTable,
   StatCard,
-  TableScroll,
   comingSoon,
   formatChange,
   formatInteger,
@@ -199,81 +195,78 @@ export default function Market() {
           </Button>
         </Toolbar>
 
-        {tokens.error && !tokens.data ? (
-          <ErrorState title="The market could not be loaded." message={tokens.error.message} onRetry={tokens.reload} />
-        ) : (
-          <TableScroll>
-            <StackedTable aria-label="Reputation tokens" aria-busy={tokens.loading}>
-              <thead>
-                <tr>
-                  <th>Person</th>
-                  <th>Reputation</th>
-                  <th className="num">Price</th>
-                  <th className="num">24h Change</th>
-                  <th className="num">Market Cap</th>
-                  <th className="num">Volume</th>
-                  <th className="num">Holders</th>
-                  <th aria-label="Action" />
-                </tr>
-              </thead>
-              <tbody>
-                {!tokens.data && <SkeletonRows rows={6} columns={8} />}
-                {tokens.data?.rows.map((t) => (
-                  <tr key={t.id} data-testid="market-row">
-                    <td className="full">
-                      <PersonCell
-                        name={t.name}
-                        username={t.username}
-                        avatarUrl={t.avatar_url}
-                        verified={t.verified}
-                        category={t.category}
-                      />
-                    </td>
-                    <td className="full" data-label="Reputation">
-                      <Score>
-                        <span>{t.reputation_score.toFixed(1)}</span>
-                        <Progress value={t.reputation_score} label={`Reputation score ${t.reputation_score} of 100`} />
-                      </Score>
-                    </td>
-                    <td className="num" data-label="Price">
-                      {formatPrice(t.price)}
-                    </td>
-                    <td className="num" data-label="24h">
-                      <Change $value={t.change_24h}>
-                        {t.change_24h > 0 ? '▲ ' : t.change_24h < 0 ? '▼ ' : ''}
-                        {formatChange(t.change_24h)}
-                      </Change>
-                    </td>
-                    <td className="num" data-label="Cap">
-                      {formatMoney(t.market_cap)}
-                    </td>
-                    <td className="num" data-label="Volume">
-                      {formatMoney(t.volume_24h)}
-                    </td>
-                    <td className="num" data-label="Holders">
-                      {formatInteger(t.holders)}
-                    </td>
-                    <td className="full">
-                      <RowActions>
-                        <WatchStar
-                          on={watchlist.watched.has(t.id)}
-                          name={t.name}
-                          onToggle={() => void watchlist.toggle(t.id, t.name)}
-                        />
-                        <Link to={`/trading/${t.id}`}>
-                          <Button $size="sm">Trade</Button>
-                        </Link>
-                      </RowActions>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </StackedTable>
-            {tokens.data?.rows.length === 0 && (
-              <EmptyState>No reputation stocks found matching your criteria.</EmptyState>
-            )}
-          </TableScroll>
-        )}
+        <DataTable
+          label="Reputation tokens"
+          busy={tokens.loading}
+          head={
+            <>
+              <th>Person</th>
+              <th>Reputation</th>
+              <th className="num">Price</th>
+              <th className="num">24h Change</th>
+              <th className="num">Market Cap</th>
+              <th className="num">Volume</th>
+              <th className="num">Holders</th>
+              <th aria-label="Action" />
+            </>
+          }
+          rows={tokens.data?.rows}
+          error={tokens.error}
+          errorTitle="The market could not be loaded."
+          onRetry={tokens.reload}
+          skeleton={[6, 8]}
+          empty="No reputation stocks found matching your criteria."
+        >
+          {(t) => (
+            <tr key={t.id} data-testid="market-row">
+              <td className="full">
+                <PersonCell
+                  name={t.name}
+                  username={t.username}
+                  avatarUrl={t.avatar_url}
+                  verified={t.verified}
+                  category={t.category}
+                />
+              </td>
+              <td className="full" data-label="Reputation">
+                <Score>
+                  <span>{t.reputation_score.toFixed(1)}</span>
+                  <Progress value={t.reputation_score} label={`Reputation score ${t.reputation_score} of 100`} />
+                </Score>
+              </td>
+              <td className="num" data-label="Price">
+                {formatPrice(t.price)}
+              </td>
+              <td className="num" data-label="24h">
+                <Change $value={t.change_24h}>
+                  {t.change_24h > 0 ? '▲ ' : t.change_24h < 0 ? '▼ ' : ''}
+                  {formatChange(t.change_24h)}
+                </Change>
+              </td>
+              <td className="num" data-label="Cap">
+                {formatMoney(t.market_cap)}
+              </td>
+              <td className="num" data-label="Volume">
+                {formatMoney(t.volume_24h)}
+              </td>
+              <td className="num" data-label="Holders">
+                {formatInteger(t.holders)}
+              </td>
+              <td className="full">
+                <RowActions>
+                  <WatchStar
+                    on={watchlist.watched.has(t.id)}
+                    name={t.name}
+                    onToggle={() => void watchlist.toggle(t.id, t.name)}
+                  />
+                  <Link to={`/trading/${t.id}`}>
+                    <Button $size="sm">Trade</Button>
+                  </Link>
+                </RowActions>
+              </td>
+            </tr>
+          )}
+        </DataTable>
         {tokens.data && tokens.data.total > PAGE_SIZE && (
           <Pager>
             <Muted>

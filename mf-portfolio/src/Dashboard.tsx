@@ -5,6 +5,7 @@ import {
   Button,
   Card,
   CardGrid,
+  DataTable,
   Change,
   EmptyState,
   ErrorState,
@@ -231,60 +232,51 @@ export default function Dashboard() {
             </TableScroll>
           </TabsContent>
           <TabsContent value="watchlist">
-            {watchlist.error && !watchlist.data ? (
-              <ErrorState title="Your watchlist could not be loaded." onRetry={watchlist.reload} />
-            ) : (
-              <TableScroll>
-                <StackedTable aria-label="Watchlist">
-                  <thead>
-                    <tr>
-                      <th>Person</th>
-                      <th className="num">Price</th>
-                      <th className="num">24h Change</th>
-                      <th>Category</th>
-                      <th aria-label="Action" />
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {!watchlist.data && <SkeletonRows rows={3} columns={5} />}
-                    {watchlist.data?.map((t) => (
-                      <tr key={t.id} data-testid="watchlist-row">
-                        <td className="full">
-                          <PersonCell
-                            name={t.name}
-                            username={t.username}
-                            avatarUrl={t.avatar_url}
-                            verified={t.verified}
-                          />
-                        </td>
-                        <td className="num" data-label="Price">
-                          {formatPrice(t.price)}
-                        </td>
-                        <td className="num" data-label="24h">
-                          <Change $value={t.change_24h}>{formatChange(t.change_24h)}</Change>
-                        </td>
-                        <td>{t.category}</td>
-                        <td>
-                          <div style={{ display: 'flex', gap: 4, alignItems: 'center', justifyContent: 'flex-end' }}>
-                            <WatchStar
-                              on={stars.watched.has(t.id)}
-                              name={t.name}
-                              onToggle={() => void stars.toggle(t.id, t.name)}
-                            />
-                            <Button $size="sm" onClick={() => navigate(`/trading/${t.id}`)}>
-                              Trade
-                            </Button>
-                          </div>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </StackedTable>
-                {watchlist.data?.length === 0 && (
-                  <EmptyState>Your watchlist is empty. Star a token on the market to follow it here.</EmptyState>
-                )}
-              </TableScroll>
-            )}
+            <DataTable
+              label="Watchlist"
+              head={
+                <>
+                  <th>Person</th>
+                  <th className="num">Price</th>
+                  <th className="num">24h Change</th>
+                  <th>Category</th>
+                  <th aria-label="Action" />
+                </>
+              }
+              rows={watchlist.data}
+              error={watchlist.error}
+              errorTitle="Your watchlist could not be loaded."
+              onRetry={watchlist.reload}
+              skeleton={[3, 5]}
+              empty="Your watchlist is empty. Star a token on the market to follow it here."
+            >
+              {(t) => (
+                <tr key={t.id} data-testid="watchlist-row">
+                  <td className="full">
+                    <PersonCell name={t.name} username={t.username} avatarUrl={t.avatar_url} verified={t.verified} />
+                  </td>
+                  <td className="num" data-label="Price">
+                    {formatPrice(t.price)}
+                  </td>
+                  <td className="num" data-label="24h">
+                    <Change $value={t.change_24h}>{formatChange(t.change_24h)}</Change>
+                  </td>
+                  <td>{t.category}</td>
+                  <td>
+                    <div style={{ display: 'flex', gap: 4, alignItems: 'center', justifyContent: 'flex-end' }}>
+                      <WatchStar
+                        on={stars.watched.has(t.id)}
+                        name={t.name}
+                        onToggle={() => void stars.toggle(t.id, t.name)}
+                      />
+                      <Button $size="sm" onClick={() => navigate(`/trading/${t.id}`)}>
+                        Trade
+                      </Button>
+                    </div>
+                  </td>
+                </tr>
+              )}
+            </DataTable>
           </TabsContent>
         </Tabs>
       </Card>

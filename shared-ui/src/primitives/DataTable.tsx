@@ -10,6 +10,8 @@ interface Props<T> {
   head: ReactNode;
   /** The rows; undefined while loading. */
   rows: T[] | undefined;
+  /** Rows are being (re)loaded while the last ones stay shown. */
+  busy?: boolean;
   error: Error | undefined;
   /** Said when the rows could not be loaded (they are shown with Retry). */
   errorTitle: string;
@@ -26,11 +28,22 @@ interface Props<T> {
  * placeholder rows while loading, the rows (a card each on a phone), or what to say when there
  * are none.
  */
-export function DataTable<T>({ label, head, rows, error, errorTitle, onRetry, skeleton, empty, children }: Props<T>) {
+export function DataTable<T>({
+  label,
+  head,
+  rows,
+  busy,
+  error,
+  errorTitle,
+  onRetry,
+  skeleton,
+  empty,
+  children,
+}: Props<T>) {
   if (error && !rows) return <ErrorState title={errorTitle} message={error.message} onRetry={onRetry} />;
   return (
     <TableScroll>
-      <StackedTable aria-label={label}>
+      <StackedTable aria-label={label} aria-busy={busy}>
         <thead>
           <tr>{head}</tr>
         </thead>
