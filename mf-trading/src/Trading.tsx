@@ -148,16 +148,11 @@ function useTrading(tokenId: string, userId: string | undefined) {
   const mine = useQuery(async (): Promise<Mine> => {
     const [cash, holding] = await Promise.all([
       supabase().from('cash_accounts').select('available').eq('user_id', userId!).maybeSingle(),
-      supabase()
-        .from('holdings')
-        .select('amount, reserved')
-        .eq('user_id', userId!)
-        .eq('token_id', tokenId)
-        .maybeSingle(),
+      supabase().from('holdings').select('available').eq('user_id', userId!).eq('token_id', tokenId).maybeSingle(),
     ]);
     const c = unwrap(cash) as { available: number } | null;
-    const h = unwrap(holding) as { amount: number; reserved: number } | null;
-    return { cash: c?.available ?? 0, held: h ? h.amount - h.reserved : 0 };
+    const h = unwrap(holding) as { available: number } | null;
+    return { cash: c?.available ?? 0, held: h?.available ?? 0 };
   }, [tokenId, userId]);
   const orders = useQuery(
     async () => (valid ? (unwrap(await supabase().rpc('list_open_orders', { p_token: tokenId })) as OpenOrder[]) : []),

@@ -10,6 +10,10 @@
 -- update of each order. place_order no longer catches errors (no subtransaction per order): its
 -- checks after the locks make the check constraints a guard that never fires.
 
+-- What a holder can sell now: the tokens not held back for open sell orders. Derived once, as a
+-- generated column, so the engine checks it and the trading screen shows it without restating it.
+alter table public.holdings add column available bigint generated always as (amount - reserved) stored;
+
 -- What fill `value` of an order costs in fees, the order having filled `base_value` and paid
 -- `base_paid` before this statement, and `before` of value in earlier fills of the same statement.
 -- Fees are charged on the order's cumulative value (one rounding per order), never below what is
@@ -178,7 +182,7 @@ declare
   budget numeric;
 begin
   if p_side = 'sell' then
-    select coalesce(max(amount - reserved), 0) into have from public.holdings where user_id = p_user and token_id = p_token;
+    select coalesce(max(available), 0) into have from public.holdings where user_id = p_user and token_id = p_token;
     if have < p_amount then
       raise exception 'You have % % tokens available to sell; this order needs %.', have, p_token_name, p_amount using errcode = 'P0001';
     end if;
