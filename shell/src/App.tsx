@@ -1,6 +1,7 @@
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { ThemeProvider } from 'styled-components';
-import { GlobalStyle, Toaster, theme } from '@repex/shared-ui';
+import { useEffect, useState } from 'react';
+import { CenteredStatus, GlobalStyle, Toaster, theme } from '@repex/shared-ui';
 import { AdminGuard } from './auth/AdminGuard';
 import { RequireAuth, SignedOutOnly } from './auth/guards';
 import { useAuthSubscription } from './auth/useAuthSubscription';
@@ -22,7 +23,7 @@ function ToAdminSignIn() {
  * remotes declare them (their routes.json), each behind the guard its access names. A screen's
  * code is fetched from its remote on first visit.
  */
-function AppRoutes({ composed }: { composed: ComposedRoutes }) {
+function AppRoutes({ composed, reading }: { composed: ComposedRoutes; reading: boolean }) {
   useAuthSubscription();
   const screen = (r: ComposedRoute) => <RemoteScreen remote={r.remote} module={r.module} label={r.title} />;
   return (
@@ -51,18 +52,34 @@ function AppRoutes({ composed }: { composed: ComposedRoutes }) {
               <Route key={r.path} path={r.path} element={screen(r)} />
             ))}
         </Route>
-        <Route path="*" element={<NotFound unavailable={composed.unavailable} />} />
+        <Route
+          path="*"
+          element={
+            reading ? <CenteredStatus>Loading...</CenteredStatus> : <NotFound unavailable={composed.unavailable} />
+          }
+        />
       </Route>
     </Routes>
   );
 }
 
-export function App({ composed }: { composed: ComposedRoutes }) {
+/** While the remotes' routes are being read: none yet, and an unknown address waits for them. */
+const READING: ComposedRoutes = { routes: [], nav: [], unavailable: [] };
+
+export function App({ routes }: { routes: Promise<ComposedRoutes> }) {
+  const [composed, setComposed] = useState<ComposedRoutes | null>(null);
+  useEffect(() => {
+    let live = true;
+    void routes.then((r) => live && setComposed(r));
+    return () => {
+      live = false;
+    };
+  }, [routes]);
   return (
     <ThemeProvider theme={theme}>
       <GlobalStyle />
       <BrowserRouter>
-        <AppRoutes composed={composed} />
+        <AppRoutes composed={composed ?? READING} reading={!composed} />
       </BrowserRouter>
       <Toaster />
     </ThemeProvider>

@@ -8,10 +8,11 @@ import { composeRoutes } from './remotes/routes';
 const root = createRoot(document.getElementById('root')!);
 
 loadConfig()
-  .then(async (config) => {
+  .then((config) => {
     configureSupabase(config.supabaseUrl, config.supabaseAnonKey);
     registerConfiguredRemotes(config.remotes);
-    root.render(<App composed={await composeRoutes(config.remotes)} />);
+    // The shell's own pages render at once; the remotes' routes join as soon as they are read.
+    root.render(<App routes={composeRoutes(config.remotes)} />);
   })
   .catch((error: unknown) => {
     console.error('[shell] start-up failed', error);
