@@ -11,6 +11,29 @@ describe.each(ENGINES)("PostgREST's schema reload and request headers on %s", (e
   });
   afterAll(() => backend.close());
 
+  it('says in the catalog what cash and holdings columns mean (available and reserved alike in both)', async () => {
+    const rows = await backend.db.query<{ name: string; meaning: string | null }>(`
+      select c.relname || '.' || a.attname as name, col_description(c.oid, a.attnum) as meaning
+        from pg_attribute a join pg_class c on c.oid = a.attrelid
+       where c.relnamespace = 'public'::regnamespace and c.relname in ('cash_accounts', 'holdings')
+         and a.attname in ('available', 'reserved', 'amount', 'pending_withdrawal')
+       order by 1`);
+    expect(rows.map((r) => r.name)).toEqual([
+      'cash_accounts.available',
+      'cash_accounts.pending_withdrawal',
+      'cash_accounts.reserved',
+      'holdings.amount',
+      'holdings.available',
+      'holdings.reserved',
+    ]);
+    for (const row of rows) expect(row.meaning?.length).toBeGreaterThan(30);
+    expect(
+      rows
+        .filter((r) => r.name.endsWith('.reserved'))
+        .every((r) => /held back by the owner's resting/.test(r.meaning!)),
+    ).toBe(true);
+  });
+
   it('serves a table and a function created after start once NOTIFY pgrst says reload schema; functions read request.headers', async () => {
     const c = await signedIn(backend.url, DEMO);
     await backend.db.exec(`
