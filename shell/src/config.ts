@@ -5,6 +5,8 @@
 export interface RuntimeConfig {
   supabaseUrl: string;
   supabaseAnonKey: string;
+  /** The auth server's minimum password length, checked by the sign-up form before it asks. */
+  passwordMinLength: number;
   /** Remote name -> URL of its mf-manifest.json (or remoteEntry.js). */
   remotes: Record<string, string>;
 }
@@ -13,8 +15,13 @@ export async function loadConfig(): Promise<RuntimeConfig> {
   const res = await fetch('/config.json', { cache: 'no-store' });
   if (!res.ok) throw new Error(`Could not load /config.json (HTTP ${res.status})`);
   const config = (await res.json()) as RuntimeConfig;
-  if (!config.supabaseUrl || !config.supabaseAnonKey || !config.remotes) {
-    throw new Error('/config.json must define supabaseUrl, supabaseAnonKey and remotes');
+  if (
+    !config.supabaseUrl ||
+    !config.supabaseAnonKey ||
+    !config.remotes ||
+    !Number.isInteger(config.passwordMinLength)
+  ) {
+    throw new Error('/config.json must define supabaseUrl, supabaseAnonKey, passwordMinLength and remotes');
   }
   return config;
 }

@@ -16,6 +16,7 @@ export interface AppOptions {
   db: Database;
   jwtSecret: string;
   jwtExpiry: number;
+  passwordMinLength: number;
   /** The URL clients use, for the JWT issuer. */
   publicUrl: string;
   rateLimits?: RateLimits;
@@ -27,7 +28,12 @@ const API_ROLES = new Set(['anon', 'authenticated', 'service_role']);
 /** One HTTP server for /auth/v1 and /rest/v1, as the Supabase gateway routes them. */
 export async function createApp(opts: AppOptions) {
   const keys = new JwtKeys(opts.jwtSecret);
-  const settings: AuthSettings = { keys, jwtExpiry: opts.jwtExpiry, issuer: `${opts.publicUrl}/auth/v1` };
+  const settings: AuthSettings = {
+    keys,
+    jwtExpiry: opts.jwtExpiry,
+    passwordMinLength: opts.passwordMinLength,
+    issuer: `${opts.publicUrl}/auth/v1`,
+  };
   // The schema cache, read at start and again on PostgREST's notice (NOTIFY pgrst, 'reload schema'),
   // which migrations and the Supabase CLI send after changing the schema.
   let catalog = await Catalog.load(opts.db);

@@ -9,6 +9,7 @@ import { attachRealtime } from './realtime/server';
 import { simulatedProvider } from './payments/simulated';
 import { startPaymentWorker } from './payments/worker';
 import { schedule } from './schedule';
+import { passwordMinLength } from './auth/passwordPolicy';
 import { rateLimitsFromEnv, type RateLimits } from './http/rateLimit';
 import { assertSafeToListen, installationJwtSecret } from './auth/secret';
 
@@ -22,6 +23,8 @@ export interface BackendOptions {
   /** HS256 secret; without it, the installation's own generated secret (kept in the database). */
   jwtSecret?: string;
   jwtExpiry?: number;
+  /** The shortest password sign-up and a password change accept (PASSWORD_MIN_LENGTH, 6 by default). */
+  passwordMinLength?: number;
   seed?: boolean;
   publicUrl?: string;
   /** The simulated payment rail: its answer delay, how long withdrawals wait (cancellable), the lease. */
@@ -60,6 +63,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       db,
       jwtSecret,
       jwtExpiry: opts.jwtExpiry ?? 3600,
+      passwordMinLength: opts.passwordMinLength ?? passwordMinLength({}),
       publicUrl,
       rateLimits: opts.rateLimits,
       log: opts.log,
@@ -117,6 +121,7 @@ export function backendOptionsFromEnv(): BackendOptions {
     dataDir: process.env.DATA_DIR ?? path.resolve(__dirname, '../../.data/pglite'),
     jwtSecret: process.env.JWT_SECRET || undefined,
     jwtExpiry: Number(process.env.JWT_EXPIRY ?? 3600),
+    passwordMinLength: passwordMinLength(),
     seed: process.env.SEED !== 'false',
     publicUrl: process.env.SUPABASE_PUBLIC_URL,
     payments: {

@@ -1,5 +1,6 @@
 import { SignJWT } from 'jose';
 import type { Backend } from '../server/index';
+import { passwordMinLength } from '../server/auth/passwordPolicy';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ADMIN, ANON_KEY, DEMO, JWT_SECRET, client, newUser, signedIn } from '../harness/clients';
 
@@ -163,5 +164,29 @@ describe.each(ENGINES)('auth on %s', (engine) => {
     const res = await fetch(`${backend.url}/auth/v1/otp`, { method: 'POST', headers: { apikey: ANON_KEY } });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { message: string }).message).toMatch(/not supported/);
+  });
+});
+
+describe('the password rule, owned by the auth server', () => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor('pglite', { passwordMinLength: 8 })();
+  });
+  afterAll(() => backend.close());
+
+  it('refuses a password shorter than PASSWORD_MIN_LENGTH at sign-up and on a change', async () => {
+    const c = client(backend.url);
+    const short = await c.auth.signUp({ email: 'seven@test.repx.dev', password: '1234567' });
+    expect(short.error?.message).toBe('Password should be at least 8 characters.');
+    const { client: user } = await newUser(backend.url, 'rule');
+    expect((await user.auth.updateUser({ password: 'seven-7' })).error?.message).toBe(
+      'Password should be at least 8 characters.',
+    );
+    expect((await user.auth.updateUser({ password: 'eight-88' })).error).toBeNull();
+  });
+
+  it('refuses a setting below the specification minimum', () => {
+    expect(() => passwordMinLength({ PASSWORD_MIN_LENGTH: '5' })).toThrow(/PASSWORD_MIN_LENGTH/);
+    expect(passwordMinLength({})).toBe(6);
   });
 });

@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Button, Tabs, TabsContent, TabsList, TabsTrigger, supabase, toast } from '@repex/shared-ui';
+import { supabase, toast } from '@repex/shared-ui/platform';
+import { Button, Tabs, TabsContent, TabsList, TabsTrigger } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
 import { Field } from '../auth/forms/Field';
-import { PASSWORD_MIN_LENGTH, validateSignIn, validateSignUp, type FieldErrors } from '../auth/forms/validation';
+import { useForm } from '../auth/forms/useForm';
+import { validateSignIn, validateSignUp } from '../auth/forms/validation';
 
 function failToast(title: string, message?: string) {
   toast({ title, description: message || 'Something went wrong', variant: 'destructive' });
@@ -11,16 +12,7 @@ function failToast(title: string, message?: string) {
 
 function SignInForm() {
   const navigate = useNavigate();
-  const [values, setValues] = useState({ email: '', password: '' });
-  const [errors, setErrors] = useState<FieldErrors<'email' | 'password'>>({});
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const found = validateSignIn(values);
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
+  const form = useForm({ email: '', password: '' }, validateSignIn, async (values) => {
     try {
       const { error } = await supabase().auth.signInWithPassword({
         email: values.email.trim(),
@@ -31,50 +23,30 @@ function SignInForm() {
       navigate('/');
     } catch (err) {
       failToast('Sign in Failed', err instanceof Error ? err.message : undefined);
-    } finally {
-      setBusy(false);
     }
-  };
-
+  });
   return (
-    <form onSubmit={submit} noValidate aria-label="Sign In">
-      <Field
-        id="signin-email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        value={values.email}
-        error={errors.email}
-        onChange={(e) => setValues({ ...values, email: e.target.value })}
-      />
+    <form onSubmit={form.submit} noValidate aria-label="Sign In">
+      <Field id="signin-email" label="Email" type="email" autoComplete="email" {...form.field('email')} />
       <Field
         id="signin-password"
         label="Password"
         type="password"
         autoComplete="current-password"
-        value={values.password}
-        error={errors.password}
-        onChange={(e) => setValues({ ...values, password: e.target.value })}
+        {...form.field('password')}
       />
-      <Button type="submit" $block disabled={busy}>
-        {busy ? 'Signing In...' : 'Sign In'}
+      <Button type="submit" $block disabled={form.busy}>
+        {form.busy ? 'Signing In...' : 'Sign In'}
       </Button>
     </form>
   );
 }
 
-function SignUpForm() {
+function SignUpForm({ passwordMinLength }: { passwordMinLength: number }) {
   const navigate = useNavigate();
-  const [values, setValues] = useState({ username: '', email: '', password: '' });
-  const [errors, setErrors] = useState<FieldErrors<'username' | 'email' | 'password'>>({});
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const found = validateSignUp(values);
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
+  const validate = (values: { username: string; email: string; password: string }) =>
+    validateSignUp(values, passwordMinLength);
+  const form = useForm({ username: '', email: '', password: '' }, validate, async (values) => {
     try {
       const username = values.username.trim();
       const { error } = await supabase().auth.signUp({
@@ -87,49 +59,29 @@ function SignUpForm() {
       navigate('/');
     } catch (err) {
       failToast('Sign up Failed', err instanceof Error ? err.message : undefined);
-    } finally {
-      setBusy(false);
     }
-  };
-
+  });
   return (
-    <form onSubmit={submit} noValidate aria-label="Sign Up">
-      <Field
-        id="signup-username"
-        label="Username"
-        autoComplete="username"
-        value={values.username}
-        error={errors.username}
-        onChange={(e) => setValues({ ...values, username: e.target.value })}
-      />
-      <Field
-        id="signup-email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        value={values.email}
-        error={errors.email}
-        onChange={(e) => setValues({ ...values, email: e.target.value })}
-      />
+    <form onSubmit={form.submit} noValidate aria-label="Sign Up">
+      <Field id="signup-username" label="Username" autoComplete="username" {...form.field('username')} />
+      <Field id="signup-email" label="Email" type="email" autoComplete="email" {...form.field('email')} />
       <Field
         id="signup-password"
         label="Password"
         type="password"
         autoComplete="new-password"
-        minLength={PASSWORD_MIN_LENGTH}
-        value={values.password}
-        error={errors.password}
-        onChange={(e) => setValues({ ...values, password: e.target.value })}
+        minLength={passwordMinLength}
+        {...form.field('password')}
       />
-      <Button type="submit" $block disabled={busy}>
-        {busy ? 'Creating Account...' : 'Create Account'}
+      <Button type="submit" $block disabled={form.busy}>
+        {form.busy ? 'Creating Account...' : 'Create Account'}
       </Button>
     </form>
   );
 }
 
 /** Spec section 2, Auth screen: Sign In and Sign Up tabs. */
-export function AuthPage() {
+export function AuthPage({ passwordMinLength }: { passwordMinLength: number }) {
   return (
     <AuthCard title="Welcome to RepX" subtitle="Sign in to your account or create a new one.">
       <Tabs defaultValue="signin">
@@ -145,7 +97,7 @@ export function AuthPage() {
           <SignInForm />
         </TabsContent>
         <TabsContent value="signup">
-          <SignUpForm />
+          <SignUpForm passwordMinLength={passwordMinLength} />
         </TabsContent>
       </Tabs>
     </AuthCard>

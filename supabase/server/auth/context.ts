@@ -5,12 +5,11 @@ import { bearer } from '../http/io';
 import { RateLimiter, type RateLimits } from '../http/rateLimit';
 import { AuthErrors, authError } from './errors';
 import type { Claims } from './jwt';
+import { PASSWORD_MAX_LENGTH } from './passwordPolicy';
 import { BCRYPT_COST, type PasswordHasher } from './passwords';
 import type { AuthSettings } from './sessions';
 import { USER_COLUMNS, type UserRow } from './users';
 
-const PASSWORD_MIN = 6;
-const PASSWORD_MAX = 72; // bcrypt reads no further
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Compared against when the email is unknown, so timing does not reveal which emails exist. */
 export const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', BCRYPT_COST);
@@ -21,10 +20,10 @@ export function asBody(value: unknown): Body {
 }
 export const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
-export function checkPassword(password: string): void {
-  if (password.length < PASSWORD_MIN) throw AuthErrors.weakPassword(PASSWORD_MIN);
-  if (password.length > PASSWORD_MAX) {
-    throw authError(422, 'validation_failed', `Password cannot be longer than ${PASSWORD_MAX} characters`);
+export function checkPassword(password: string, minLength: number): void {
+  if (password.length < minLength) throw AuthErrors.weakPassword(minLength);
+  if (password.length > PASSWORD_MAX_LENGTH) {
+    throw authError(422, 'validation_failed', `Password cannot be longer than ${PASSWORD_MAX_LENGTH} characters`);
   }
 }
 

@@ -7,6 +7,7 @@ export interface AuthSettings {
   keys: JwtKeys;
   /** Access token lifetime in seconds (GoTrue's default: 3600). */
   jwtExpiry: number;
+  passwordMinLength: number;
   issuer: string;
 }
 

@@ -11,11 +11,14 @@ describe('auth form validation (spec section 5)', () => {
     expect(validateSignIn({ email: 'not-an-email', password: 'x' }).email).toBe('Enter a valid email address.');
     expect(validateSignIn({ email: 'a@b.co', password: 'x' })).toEqual({});
   });
-  it('requires a username and 6 characters to sign up', () => {
-    expect(validateSignUp({ username: ' ', email: 'a@b.co', password: '12345' })).toEqual({
+  it("requires a username and the auth server's minimum password length to sign up", () => {
+    expect(validateSignUp({ username: ' ', email: 'a@b.co', password: '12345' }, 6)).toEqual({
       username: 'Username is required.',
       password: 'Password must be at least 6 characters.',
     });
-    expect(validateSignUp({ username: 'ann', email: 'a@b.co', password: '123456' })).toEqual({});
+    expect(validateSignUp({ username: 'ann', email: 'a@b.co', password: '123456' }, 6)).toEqual({});
+    expect(validateSignUp({ username: 'ann', email: 'a@b.co', password: '123456' }, 8).password).toBe(
+      'Password must be at least 8 characters.',
+    );
   });
 });

@@ -1,5 +1,7 @@
-/** Spec section 5: email and password required, email-shaped; sign-up needs a username and 6+ characters. */
-export const PASSWORD_MIN_LENGTH = 6;
+/**
+ * Spec section 5: email and password required, email-shaped; sign-up needs a username and a
+ * password of the auth server's minimum length (from /config.json).
+ */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
@@ -18,15 +20,14 @@ export function validateSignIn(v: { email: string; password: string }): FieldErr
   return errors;
 }
 
-export function validateSignUp(v: {
-  username: string;
-  email: string;
-  password: string;
-}): FieldErrors<'username' | 'email' | 'password'> {
+export function validateSignUp(
+  v: { username: string; email: string; password: string },
+  passwordMinLength: number,
+): FieldErrors<'username' | 'email' | 'password'> {
   const errors: FieldErrors<'username' | 'email' | 'password'> = validateSignIn(v);
   if (!v.username.trim()) errors.username = 'Username is required.';
-  if (v.password && v.password.length < PASSWORD_MIN_LENGTH) {
-    errors.password = `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`;
+  if (v.password && v.password.length < passwordMinLength) {
+    errors.password = `Password must be at least ${passwordMinLength} characters.`;
   }
   return errors;
 }

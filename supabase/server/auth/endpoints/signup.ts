@@ -16,7 +16,7 @@ export async function signup(ctx: AuthContext, req: IncomingMessage, res: Server
   if (!email) throw authError(422, 'phone_provider_disabled', 'Phone signups are disabled');
   if (!EMAIL.test(email)) throw authError(400, 'validation_failed', 'Unable to validate email address: invalid format');
   if (!password) throw authError(400, 'validation_failed', 'Signup requires a valid password');
-  checkPassword(password);
+  checkPassword(password, ctx.settings.passwordMinLength);
   const data = asBody(body.data);
   const hash = await ctx.passwords.hash(password);
   try {

@@ -32,7 +32,7 @@ export async function updateUser(ctx: AuthContext, req: IncomingMessage, res: Se
   let hash: string | null = null;
   if (body.password !== undefined) {
     const password = str(body.password);
-    checkPassword(password);
+    checkPassword(password, ctx.settings.passwordMinLength);
     await ctx.limit('passwordChange', user.id);
     if (user.encrypted_password && (await ctx.passwords.compare(password, user.encrypted_password))) {
       throw authError(422, 'same_password', 'New password should be different from the old password.');
