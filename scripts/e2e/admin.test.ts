@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { feePercent, orderCost } from '../../mf-trading/src/trading/orderMath';
-import { formatPrice } from '../../shared-ui/src/format';
+import { formatPrice } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import { SCREENSHOTS, placeOrder, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
@@ -45,7 +45,7 @@ test('the admin changes the fee to 1.5%: the order panel shows it live and the n
   await admin.locator('#setting-reason').fill('Launch promotion.');
   await admin.screenshot({ path: path.join(SCREENSHOTS, 'admin-settings-1280.png'), fullPage: true });
   await admin.getByRole('button', { name: 'Save Settings' }).click();
-  await expect(toastText(admin)).resolves.toMatchObject({ title: 'Settings Saved' });
+  await expect(toastText(admin, 'Settings Saved')).resolves.toMatchObject({ title: 'Settings Saved' });
 
   // The open order panel follows the setting without a reload.
   await trader.getByText(`Fee (${feePercent(150)})`).waitFor();
@@ -95,7 +95,7 @@ test('the admin suspends an account: its open browser is signed out on its next 
   await dialog.locator('#suspend-reason').fill('Spoofing the Sarah Chen book.');
   await admin.screenshot({ path: path.join(SCREENSHOTS, 'admin-suspend-1280.png'), fullPage: true });
   await dialog.getByRole('button', { name: 'Suspend' }).click();
-  await expect(toastText(admin)).resolves.toMatchObject({ title: 'Account Suspended' });
+  await expect(toastText(admin, 'Account Suspended')).resolves.toMatchObject({ title: 'Account Suspended' });
   await row.getByRole('button', { name: 'Reinstate' }).waitFor();
   expect(Number(await bookHas())).toBe(0);
 
@@ -161,7 +161,7 @@ test('two accounts wash-trade a token; the admin finds the alert and confirms it
 
   await admin.getByRole('tab', { name: 'Fraud Detection' }).click();
   await admin.getByRole('button', { name: 'Scan now' }).click();
-  await expect(toastText(admin)).resolves.toMatchObject({ title: 'Scan Complete' });
+  await expect(toastText(admin, 'Scan Complete')).resolves.toMatchObject({ title: 'Scan Complete' });
   const alert = admin
     .locator('[data-testid="alert-row"][data-rule="wash_trading"]')
     .filter({ hasText: '@washer_one' })
@@ -172,7 +172,7 @@ test('two accounts wash-trade a token; the admin finds the alert and confirms it
   const dialog = admin.getByRole('dialog', { name: 'Confirm wash trading alert' });
   await dialog.locator('#alert-note').fill('One person behind both accounts.');
   await dialog.getByRole('button', { name: 'Confirm' }).click();
-  await expect(toastText(admin)).resolves.toMatchObject({
+  await expect(toastText(admin, 'Alert Confirmed')).resolves.toMatchObject({
     title: 'Alert Confirmed',
     description: '2 account(s) suspended.',
   });

@@ -61,8 +61,18 @@ export async function startApp(): Promise<E2EApp> {
 }
 
 /** The visible toast's title, description and variant. */
-export async function toastText(page: Page): Promise<{ title: string; description: string; variant: string | null }> {
-  const toast = page.getByTestId('toast').first();
+/**
+ * The visible toast's texts. With `title`, waits for the toast of that title: a page shared by
+ * several tests may still show the previous action's toast (they last 5 s) when the next one is due.
+ */
+export async function toastText(
+  page: Page,
+  title?: string,
+): Promise<{ title: string; description: string; variant: string | null }> {
+  const toasts = page.getByTestId('toast');
+  const toast = (
+    title ? toasts.filter({ has: page.getByTestId('toast-title').getByText(title, { exact: true }) }) : toasts
+  ).first();
   await toast.waitFor();
   return {
     title: await toast.getByTestId('toast-title').innerText(),
