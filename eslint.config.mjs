@@ -16,5 +16,32 @@ export default tseslint.config(
       '@typescript-eslint/no-require-imports': 'off',
     },
   },
+  {
+    // The architecture's import rules. The UI kit is bundled into every package, so a relative
+    // import of the platform from it would put a second store or Supabase client into a remote;
+    // it goes through the package name, which Module Federation resolves to the shell's one copy.
+    files: ['shared-ui/src/ui/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/platform', '**/platform/**'], message: "Import '@repex/shared-ui/platform'." }] },
+      ],
+    },
+  },
+  {
+    // A package reaches shared-ui only through its three entries, and never another package's source.
+    files: ['shell/src/**/*.{ts,tsx}', 'mf-*/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/shared-ui/src/**'], message: "Import '@repex/shared-ui/ui', '/platform' or '/contracts'." },
+            { group: ['**/shell/src/**', '**/mf-*/src/**'], message: 'A remote never imports another package.' },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 );

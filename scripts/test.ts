@@ -26,6 +26,7 @@ run('type check', process.execPath, [
   '--noEmit',
 ]);
 run('lint', process.execPath, [path.join(ROOT, 'node_modules/eslint/bin/eslint.js'), '.', '--max-warnings', '0']);
+run('format check', process.execPath, [path.join(ROOT, 'node_modules/prettier/bin/prettier.cjs'), '--check', '.']);
 if (process.env.SKIP_BUILD !== 'true') run('build', process.execPath, ['--import', 'tsx', 'scripts/build.ts']);
 // PGlite loads its WebAssembly with dynamic import(), which jest's sandbox allows only with this flag.
 // --forceExit: a server left by a failed hook must not hang CI; the failure itself is still reported.

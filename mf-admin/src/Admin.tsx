@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
+import { signOutWithToast, useQuery } from '@repex/shared-ui/platform';
 import {
   Button,
   Card,
@@ -17,9 +18,7 @@ import {
   TabsTrigger,
   formatInteger,
   formatMoney,
-  signOutWithToast,
-  useQuery,
-} from '@repex/shared-ui';
+} from '@repex/shared-ui/ui';
 import { AuditLog } from './admin/AuditLog';
 import { Fraud } from './admin/Fraud';
 import { Revenue } from './admin/Revenue';
@@ -59,7 +58,7 @@ export default function Admin() {
   };
 
   return (
-    <Page data-remote="admin" data-build={__BUILD_ID__}>
+    <Page data-remote="admin">
       <Header>
         <Brand>
           <Link to="/dashboard">

@@ -1,4 +1,4 @@
-import type { RemoteManifest } from '@repex/shared-ui';
+import type { RemoteManifest } from '@repex/shared-ui/contracts';
 
 /** What this remote serves (the shell composes its routes from it; spec section 6 names the path). */
 export const manifest: RemoteManifest = {

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
+import { MARKET_TOKEN_COLUMNS, type MarketToken } from '@repex/shared-ui/contracts';
+import { useWatchlist, comingSoon, supabase, unwrap, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
 import {
   Button,
   Card,
@@ -8,28 +10,20 @@ import {
   DataTable,
   Change,
   Input,
-  MARKET_TOKEN_COLUMNS,
   Muted,
   Page,
   PageTitle,
   PersonCell,
   Progress,
   WatchStar,
-  useWatchlist,
   Select,
   StatCard,
-  comingSoon,
   formatChange,
   formatInteger,
   formatMoney,
   formatPrice,
   media,
-  supabase,
-  unwrap,
-  useMarketEvents,
-  useQuery,
-  type MarketToken,
-} from '@repex/shared-ui';
+} from '@repex/shared-ui/ui';
 import { PAGE_SIZE, SORTS, readQuery, searchFilter, writeQuery, type MarketQuery } from './market/query';
 
 const Toolbar = styled.div`
@@ -153,7 +147,7 @@ export default function Market() {
   const pages = tokens.data ? Math.max(1, Math.ceil(tokens.data.total / PAGE_SIZE)) : 1;
 
   return (
-    <Page data-remote="market" data-build={__BUILD_ID__}>
+    <Page data-remote="market">
       <div>
         <PageTitle>Reputation Market</PageTitle>
         <Muted>Discover and trade the reputation tokens of creators, leaders and experts.</Muted>

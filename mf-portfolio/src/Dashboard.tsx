@@ -1,5 +1,6 @@
 import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
+import { comingSoon, useAppStore, useMarketEvents, useQuery, useWatchlist } from '@repex/shared-ui/platform';
 import {
   Badge,
   Button,
@@ -21,7 +22,6 @@ import {
   TabsContent,
   TabsList,
   TabsTrigger,
-  comingSoon,
   formatChange,
   formatDate,
   formatInteger,
@@ -30,12 +30,8 @@ import {
   formatPrice,
   formatTime,
   media,
-  useAppStore,
-  useMarketEvents,
-  useQuery,
   WatchStar,
-  useWatchlist,
-} from '@repex/shared-ui';
+} from '@repex/shared-ui/ui';
 import { loadDashboard, loadWatchlist } from './portfolio/data';
 
 const Actions = styled.div`
@@ -74,7 +70,7 @@ export default function Dashboard() {
   const p = data.data?.summary;
 
   return (
-    <Page data-remote="portfolio" data-build={__BUILD_ID__}>
+    <Page data-remote="portfolio">
       <div>
         <PageTitle>Investment Dashboard</PageTitle>
         <Muted>Track your reputation token portfolio.</Muted>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import styled from 'styled-components';
+import { useAppStore, useQuery } from '@repex/shared-ui/platform';
 import {
   Avatar,
   Badge,
@@ -26,9 +27,7 @@ import {
   formatMoney,
   formatPrice,
   media,
-  useAppStore,
-  useQuery,
-} from '@repex/shared-ui';
+} from '@repex/shared-ui/ui';
 import { loadProfile, type ProfileData } from './portfolio/profileData';
 import { EditProfileDialog, SettingsDialog, shareTradingPage } from './profile/ProfileDialogs';
 import { TokenApplication } from './profile/TokenApplication';
@@ -184,7 +183,7 @@ export default function Profile() {
 
   if (q.error && !d) {
     return (
-      <Page data-remote="portfolio" data-build={__BUILD_ID__}>
+      <Page data-remote="portfolio">
         <Card>
           <ErrorState title="Your profile could not be loaded." message={q.error.message} onRetry={q.reload} />
         </Card>
@@ -195,7 +194,7 @@ export default function Profile() {
   const t = d?.token;
   const noToken = d && !t;
   return (
-    <Page data-remote="portfolio" data-build={__BUILD_ID__}>
+    <Page data-remote="portfolio">
       <div>
         <Cover
           role="img"

@@ -1,5 +1,7 @@
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
+import { MARKET_TOKEN_COLUMNS, type MarketToken } from '@repex/shared-ui/contracts';
+import { useWatchlist, supabase, unwrap, useAppStore, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
 import {
   Avatar,
   Badge,
@@ -9,7 +11,6 @@ import {
   CardTitle,
   Change,
   ErrorState,
-  MARKET_TOKEN_COLUMNS,
   Muted,
   Page,
   Skeleton,
@@ -20,19 +21,12 @@ import {
   TabsTrigger,
   VerifiedBadge,
   WatchStar,
-  useWatchlist,
   formatChange,
   formatInteger,
   formatMoney,
   formatPrice,
   media,
-  supabase,
-  unwrap,
-  useAppStore,
-  useMarketEvents,
-  useQuery,
-  type MarketToken,
-} from '@repex/shared-ui';
+} from '@repex/shared-ui/ui';
 import { OpenOrders, type OpenOrder } from './trading/OpenOrders';
 import { OrderBook, type BookLevel } from './trading/OrderBook';
 import { ReputationInfo } from './trading/ReputationInfo';
@@ -186,7 +180,7 @@ export default function Trading() {
 
   if (token.error && token.data === undefined) {
     return (
-      <Page data-remote="trading" data-build={__BUILD_ID__}>
+      <Page data-remote="trading">
         {back}
         <Card>
           <ErrorState title="This token could not be loaded." message={token.error.message} onRetry={token.reload} />
@@ -196,7 +190,7 @@ export default function Trading() {
   }
   if (token.data === null) {
     return (
-      <Page data-remote="trading" data-build={__BUILD_ID__}>
+      <Page data-remote="trading">
         {back}
         <Card data-testid="token-not-found">
           <ErrorState
@@ -210,7 +204,7 @@ export default function Trading() {
   const t = token.data;
 
   return (
-    <Page data-remote="trading" data-build={__BUILD_ID__}>
+    <Page data-remote="trading">
       {back}
       <Header>
         {t ? <Avatar name={t.name} src={t.avatar_url} size={56} /> : <Skeleton $width="56px" $height="56px" />}

@@ -1,4 +1,4 @@
-import type { RemoteManifest } from '@repex/shared-ui';
+import type { RemoteManifest } from '@repex/shared-ui/contracts';
 
 /** What this remote serves (the shell composes its routes and navigation from it). */
 export const manifest: RemoteManifest = {

@@ -2,6 +2,15 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import {
+  supabase,
+  toast,
+  unwrap,
+  useAppStore,
+  useMarketEvents,
+  useQuery,
+  useTableChanges,
+} from '@repex/shared-ui/platform';
+import {
   Button,
   Card,
   ErrorState,
@@ -15,14 +24,7 @@ import {
   TabsTrigger,
   formatPrice,
   media,
-  supabase,
-  toast,
-  unwrap,
-  useAppStore,
-  useMarketEvents,
-  useQuery,
-  useTableChanges,
-} from '@repex/shared-ui';
+} from '@repex/shared-ui/ui';
 import { DepositDialog } from './wallet/DepositDialog';
 import { History, type Kind } from './wallet/History';
 import { ProfitLoss } from './wallet/ProfitLoss';
@@ -124,7 +126,7 @@ export default function Wallet() {
 
   const c = cash.data;
   return (
-    <Page data-remote="wallet" data-build={__BUILD_ID__}>
+    <Page data-remote="wallet">
       <div>
         <PageTitle>Wallet</PageTitle>
         <Muted>Your cash on RepX.</Muted>

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { orderCost } from '../../mf-trading/src/trading/orderMath';
-import { formatPrice } from '../../shared-ui/src/format';
+import { formatPrice } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import { placeOrder, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { formatPrice } from '../../shared-ui/src/format';
+import { formatPrice } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import { SCREENSHOTS, feeOn, placeOrder, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { feePercent, maxAmount, orderCost } from '../../mf-trading/src/trading/orderMath';
-import { formatInteger, formatMoney, formatPrice, formatSignedMoney } from '../../shared-ui/src/format';
+import { formatInteger, formatMoney, formatPrice, formatSignedMoney } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import { SCREENSHOTS, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 

@@ -112,6 +112,25 @@ test('each route loads its own remote, and the page holds one React', async () =
   await context.close();
 });
 
+test('every remote takes the platform from the shell and carries its own UI kit', () => {
+  for (const dir of ['mf-market', 'mf-portfolio', 'mf-trading', 'mf-wallet', 'mf-admin']) {
+    const built = path.join(__dirname, '../..', dir, 'dist');
+    const manifest = JSON.parse(fs.readFileSync(path.join(built, 'mf-manifest.json'), 'utf8')) as {
+      shared: { name: string }[];
+    };
+    const shared = manifest.shared.map((s) => s.name);
+    expect(shared).toContain('@repex/shared-ui/platform');
+    expect(shared.filter((name) => name.startsWith('@repex/shared-ui/ui'))).toEqual([]);
+    const code = fs
+      .readdirSync(built)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => fs.readFileSync(path.join(built, f), 'utf8'))
+      .join('\n');
+    expect(code).toContain('data-build'); // the UI kit's Page, compiled in
+    expect(code).not.toContain('configureSupabase() has not run'); // no copy of the platform's client
+  }
+});
+
 test('a stopped remote shows an error with Retry while the rest works; Retry recovers it', async () => {
   const context = await app.newContext();
   const page = await context.newPage();
@@ -162,7 +181,9 @@ test('a remote down at start-up: its links and pages are missing, said so with R
   await context.close();
 });
 
-test('a rebuilt remote appears after a reload, without rebuilding the shell', async () => {
+// data-build is stamped by the UI kit's Page, which each remote bundles: the new value proves that
+// a UI kit change reaches the browser by rebuilding the remote alone.
+test('a rebuilt remote, with its UI kit, appears after a reload, without rebuilding the shell', async () => {
   const context = await app.newContext();
   const page = await context.newPage();
   await signIn(page, app);

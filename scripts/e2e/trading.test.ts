@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { formatPrice } from '../../shared-ui/src/format';
+import { formatPrice } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import {
   SCREENSHOTS,

@@ -19,7 +19,7 @@ const SINGLETONS = [
   'styled-components',
   'zustand',
   '@supabase/supabase-js',
-  '@repex/shared-ui',
+  '@repex/shared-ui/platform',
 ] as const;
 
 function versionOf(key: string): string {

@@ -1,4 +1,4 @@
-import type { RemoteManifest } from '@repex/shared-ui';
+import type { RemoteManifest } from '@repex/shared-ui/contracts';
 import { manifest as admin } from '../../mf-admin/src/manifest';
 import { manifest as market } from '../../mf-market/src/manifest';
 import { manifest as portfolio } from '../../mf-portfolio/src/manifest';

@@ -1,7 +1,8 @@
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { ThemeProvider } from 'styled-components';
 import { useEffect, useState } from 'react';
-import { CenteredStatus, GlobalStyle, Toaster, theme } from '@repex/shared-ui';
+import { Toaster } from '@repex/shared-ui/platform';
+import { CenteredStatus, GlobalStyle, theme } from '@repex/shared-ui/ui';
 import { AdminGuard } from './auth/AdminGuard';
 import { RequireAuth, SignedOutOnly } from './auth/guards';
 import { useAuthSubscription } from './auth/useAuthSubscription';
@@ -23,7 +24,15 @@ function ToAdminSignIn() {
  * remotes declare them (their routes.json), each behind the guard its access names. A screen's
  * code is fetched from its remote on first visit.
  */
-function AppRoutes({ composed, reading }: { composed: ComposedRoutes; reading: boolean }) {
+function AppRoutes({
+  composed,
+  reading,
+  passwordMinLength,
+}: {
+  composed: ComposedRoutes;
+  reading: boolean;
+  passwordMinLength: number;
+}) {
   useAuthSubscription();
   const screen = (r: ComposedRoute) => <RemoteScreen remote={r.remote} module={r.module} label={r.title} />;
   return (
@@ -34,7 +43,7 @@ function AppRoutes({ composed, reading }: { composed: ComposedRoutes; reading: b
           path="/auth"
           element={
             <SignedOutOnly>
-              <AuthPage />
+              <AuthPage passwordMinLength={passwordMinLength} />
             </SignedOutOnly>
           }
         />
@@ -66,7 +75,7 @@ function AppRoutes({ composed, reading }: { composed: ComposedRoutes; reading: b
 /** While the remotes' routes are being read: none yet, and an unknown address waits for them. */
 const READING: ComposedRoutes = { routes: [], nav: [], unavailable: [] };
 
-export function App({ routes }: { routes: Promise<ComposedRoutes> }) {
+export function App({ routes, passwordMinLength }: { routes: Promise<ComposedRoutes>; passwordMinLength: number }) {
   const [composed, setComposed] = useState<ComposedRoutes | null>(null);
   useEffect(() => {
     let live = true;
@@ -79,7 +88,7 @@ export function App({ routes }: { routes: Promise<ComposedRoutes> }) {
     <ThemeProvider theme={theme}>
       <GlobalStyle />
       <BrowserRouter>
-        <AppRoutes composed={composed ?? READING} reading={!composed} />
+        <AppRoutes composed={composed ?? READING} reading={!composed} passwordMinLength={passwordMinLength} />
       </BrowserRouter>
       <Toaster />
     </ThemeProvider>

@@ -1,5 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import { configureSupabase } from '@repex/shared-ui';
+import { configureSupabase } from '@repex/shared-ui/platform';
 import { App } from './App';
 import { loadConfig } from './config';
 import { registerConfiguredRemotes } from './remotes/registry';
@@ -12,7 +12,7 @@ loadConfig()
     configureSupabase(config.supabaseUrl, config.supabaseAnonKey);
     registerConfiguredRemotes(config.remotes);
     // The shell's own pages render at once; the remotes' routes join as soon as they are read.
-    root.render(<App routes={composeRoutes(config.remotes)} />);
+    root.render(<App routes={composeRoutes(config.remotes)} passwordMinLength={config.passwordMinLength} />);
   })
   .catch((error: unknown) => {
     console.error('[shell] start-up failed', error);

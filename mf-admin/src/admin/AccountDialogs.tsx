@@ -1,4 +1,5 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
 import {
   Button,
   Dialog,
@@ -10,11 +11,8 @@ import {
   Textarea,
   formatInteger,
   formatPrice,
-  supabase,
-  toast,
-  unwrap,
-  useQuery,
-} from '@repex/shared-ui';
+  FormDialog,
+} from '@repex/shared-ui/ui';
 import { rpc } from './rpc';
 import type { AdminUser, Application, Defaults } from './types';
 
@@ -38,38 +36,16 @@ function ActionDialog({
   success: { title: string; description: string };
   children: ReactNode;
 }) {
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await run();
-      toast(success);
-      onDone();
-      onClose();
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
-    } finally {
-      setBusy(false);
-    }
+  const send = async () => {
+    await run();
+    toast(success);
+    onDone();
+    return null;
   };
   return (
-    <Dialog title={title} onClose={onClose}>
-      <form onSubmit={submit} aria-label={title} style={{ display: 'flex', flexDirection: 'column', gap: 14 }}>
-        {children}
-        {error && <FormError>{error}</FormError>}
-        <DialogActions>
-          <Button type="button" $variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" $variant={destructive ? 'destructive' : 'default'} disabled={busy}>
-            {submitLabel}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog title={title} submitLabel={submitLabel} destructive={destructive} send={send} onClose={onClose}>
+      {children}
+    </FormDialog>
   );
 }
 

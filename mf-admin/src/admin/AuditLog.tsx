@@ -1,16 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import {
-  DataTable,
-  Button,
-  Muted,
-  Select,
-  downloadCsv,
-  formatDate,
-  formatTime,
-  toCsv,
-  useQuery,
-} from '@repex/shared-ui';
+import { useQuery } from '@repex/shared-ui/platform';
+import { DataTable, Button, Muted, Select, downloadCsv, formatDate, formatTime, toCsv } from '@repex/shared-ui/ui';
 import { rpc } from './rpc';
 import type { AuditEntry } from './types';
 

@@ -1,21 +1,18 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
+import { toast, useQuery } from '@repex/shared-ui/platform';
 import {
   DataTable,
   Badge,
   Button,
-  Dialog,
-  DialogActions,
   Field,
-  FormError,
   Muted,
   Textarea,
   formatDate,
   formatTime,
-  toast,
-  useQuery,
-} from '@repex/shared-ui';
+  FormDialog,
+} from '@repex/shared-ui/ui';
 import { act, rpc } from './rpc';
 
 interface Alert {
@@ -171,47 +168,37 @@ export function Fraud({ onChanged, version }: { onChanged: () => void; version: 
 function ConfirmDialog({ alert, onClose, onDone }: { alert: Alert; onClose: () => void; onDone: () => void }) {
   const [note, setNote] = useState('');
   const [suspend, setSuspend] = useState(true);
-  const [error, setError] = useState<string>();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    try {
-      const result = await rpc<{ suspended: number }>('admin_review_alert', {
-        p_id: alert.id,
-        p_status: 'confirmed',
-        p_note: note,
-        p_suspend: suspend,
-      });
-      toast({
-        title: 'Alert Confirmed',
-        description: result.suspended ? `${result.suspended} account(s) suspended.` : 'No account was suspended.',
-      });
-      onDone();
-      onClose();
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
-    }
+  const send = async () => {
+    const result = await rpc<{ suspended: number }>('admin_review_alert', {
+      p_id: alert.id,
+      p_status: 'confirmed',
+      p_note: note,
+      p_suspend: suspend,
+    });
+    toast({
+      title: 'Alert Confirmed',
+      description: result.suspended ? `${result.suspended} account(s) suspended.` : 'No account was suspended.',
+    });
+    onDone();
+    return null;
   };
   return (
-    <Dialog title={`Confirm ${RULES[alert.rule]?.toLowerCase()} alert`} onClose={onClose}>
-      <form onSubmit={submit} aria-label="Confirm alert" style={{ display: 'flex', flexDirection: 'column', gap: 14 }}>
-        <Muted>{alert.summary}</Muted>
-        <Field label="Note (kept in the audit log)" htmlFor="alert-note">
-          <Textarea id="alert-note" value={note} maxLength={500} onChange={(e) => setNote(e.target.value)} />
-        </Field>
-        <label style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
-          <input type="checkbox" checked={suspend} onChange={(e) => setSuspend(e.target.checked)} />
-          Suspend {alert.accounts.map((a) => `@${a.username}`).join(', ')}
-        </label>
-        {error && <FormError>{error}</FormError>}
-        <DialogActions>
-          <Button type="button" $variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" $variant="destructive">
-            Confirm
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={`Confirm ${RULES[alert.rule]?.toLowerCase()} alert`}
+      formLabel="Confirm alert"
+      submitLabel="Confirm"
+      destructive
+      send={send}
+      onClose={onClose}
+    >
+      <Muted>{alert.summary}</Muted>
+      <Field label="Note (kept in the audit log)" htmlFor="alert-note">
+        <Textarea id="alert-note" value={note} maxLength={500} onChange={(e) => setNote(e.target.value)} />
+      </Field>
+      <label style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+        <input type="checkbox" checked={suspend} onChange={(e) => setSuspend(e.target.checked)} />
+        Suspend {alert.accounts.map((a) => `@${a.username}`).join(', ')}
+      </label>
+    </FormDialog>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import styled from 'styled-components';
+import { useQuery } from '@repex/shared-ui/platform';
 import {
   DataTable,
   Button,
@@ -10,8 +11,7 @@ import {
   formatMoney,
   formatPrice,
   toCsv,
-  useQuery,
-} from '@repex/shared-ui';
+} from '@repex/shared-ui/ui';
 import { rpc } from './rpc';
 
 interface Row {

@@ -1,18 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
-import {
-  Button,
-  ErrorState,
-  Field,
-  FormError,
-  Input,
-  Muted,
-  Textarea,
-  supabase,
-  toast,
-  unwrap,
-  useQuery,
-} from '@repex/shared-ui';
+import { supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
+import { Button, ErrorState, Field, FormError, Input, Muted, Textarea } from '@repex/shared-ui/ui';
 import { rpc } from './rpc';
 
 /** The editable settings, as the admin types them (percentages for basis points). */

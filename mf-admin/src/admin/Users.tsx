@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
+import { useAppStore, useQuery } from '@repex/shared-ui/platform';
 import {
   DataTable,
   Badge,
@@ -10,9 +11,7 @@ import {
   VerifiedBadge,
   formatDate,
   formatInteger,
-  useAppStore,
-  useQuery,
-} from '@repex/shared-ui';
+} from '@repex/shared-ui/ui';
 import { ApproveDialog, DetailsDialog, RejectDialog, SuspendDialog } from './AccountDialogs';
 import { act, rpc } from './rpc';
 import type { AdminUser } from './types';

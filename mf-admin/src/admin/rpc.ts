@@ -1,4 +1,4 @@
-import { supabase, toast, unwrap } from '@repex/shared-ui';
+import { supabase, toast, unwrap } from '@repex/shared-ui/platform';
 
 /** Calls an admin database function; its refusal (role check, bad input) is thrown with its message. */
 export const rpc = async <T>(fn: string, args?: Record<string, unknown>) => unwrap(await supabase().rpc(fn, args)) as T;

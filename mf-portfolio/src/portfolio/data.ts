@@ -1,12 +1,11 @@
 import {
   MARKET_TOKEN_COLUMNS,
-  supabase,
-  unwrap,
   type MarketToken,
   type MyTrade,
   type PnlPoint,
   type Position,
-} from '@repex/shared-ui';
+} from '@repex/shared-ui/contracts';
+import { supabase, unwrap } from '@repex/shared-ui/platform';
 
 export interface DashboardData {
   positions: Position[];

@@ -1,4 +1,5 @@
-import { MARKET_TOKEN_COLUMNS, supabase, unwrap, type MarketToken, type MyTrade, type Profile } from '@repex/shared-ui';
+import { MARKET_TOKEN_COLUMNS, type MarketToken, type MyTrade, type Profile } from '@repex/shared-ui/contracts';
+import { supabase, unwrap } from '@repex/shared-ui/platform';
 
 export interface ProfileData {
   profile: Profile;

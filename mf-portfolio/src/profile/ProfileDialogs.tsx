@@ -1,60 +1,7 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  Field,
-  FormError,
-  Input,
-  Muted,
-  Textarea,
-  supabase,
-  toast,
-  type Profile,
-} from '@repex/shared-ui';
-
-/** A form in a dialog that shows the server's refusal in place and closes on success. */
-function FormDialog({
-  title,
-  submit,
-  submitLabel,
-  onClose,
-  children,
-}: {
-  title: string;
-  submit: () => Promise<string | null>;
-  submitLabel: string;
-  onClose: () => void;
-  children: ReactNode;
-}) {
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    const refused = await submit();
-    setBusy(false);
-    if (refused) setError(refused);
-    else onClose();
-  };
-  return (
-    <Dialog title={title} onClose={onClose}>
-      <form onSubmit={onSubmit} aria-label={title} style={{ display: 'flex', flexDirection: 'column', gap: 14 }}>
-        {children}
-        {error && <FormError>{error}</FormError>}
-        <DialogActions>
-          <Button type="button" $variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={busy}>
-            {submitLabel}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
-  );
-}
+import { useState } from 'react';
+import { type Profile } from '@repex/shared-ui/contracts';
+import { supabase, toast } from '@repex/shared-ui/platform';
+import { Button, Field, FormError, Input, Muted, Textarea, FormDialog } from '@repex/shared-ui/ui';
 
 /**
  * An image chosen for the profile, uploaded at once with supabase-js storage into the user's own
@@ -148,7 +95,7 @@ export function EditProfileDialog({
     return null;
   };
   return (
-    <FormDialog title="Edit Profile" submitLabel="Save" submit={submit} onClose={onClose}>
+    <FormDialog title="Edit Profile" submitLabel="Save" send={submit} onClose={onClose}>
       <Field label="Name" htmlFor="edit-name">
         <Input id="edit-name" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} required />
       </Field>
@@ -207,7 +154,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
     );
   };
   return (
-    <FormDialog title="Settings" submitLabel="Change Password" submit={submit} onClose={onClose}>
+    <FormDialog title="Settings" submitLabel="Change Password" send={submit} onClose={onClose}>
       <Field label="New password" htmlFor="settings-password">
         <Input
           id="settings-password"

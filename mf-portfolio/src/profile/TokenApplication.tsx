@@ -1,25 +1,19 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import styled from 'styled-components';
+import { supabase, toast, unwrap, useQuery, useTableChanges } from '@repex/shared-ui/platform';
 import {
   Badge,
   Button,
   Card,
   CardTitle,
-  Dialog,
-  DialogActions,
   Field,
-  FormError,
   Input,
   Muted,
   Select,
   Textarea,
   formatDate,
-  supabase,
-  toast,
-  unwrap,
-  useQuery,
-  useTableChanges,
-} from '@repex/shared-ui';
+  FormDialog,
+} from '@repex/shared-ui/ui';
 
 interface Application {
   id: number;
@@ -147,73 +141,59 @@ function ApplyDialog({ fullName, onClose, onSent }: { fullName: string; onClose:
   const [category, setCategory] = useState('');
   const [bio, setBio] = useState('');
   const [socials, setSocials] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const send = async () => {
     const { error: refused } = await supabase().rpc('apply_for_token', {
       p_display_name: name,
       p_category: category,
       p_bio: bio,
       p_socials: socials,
     });
-    setBusy(false);
-    if (refused) return setError(refused.message);
+    if (refused) return refused.message;
     toast({ title: 'Application Sent', description: 'An administrator will review it shortly.' });
     onSent();
-    onClose();
+    return null;
   };
 
   return (
-    <Dialog title="Get your token" onClose={onClose}>
-      <form
-        onSubmit={submit}
-        aria-label="Token application"
-        style={{ display: 'flex', flexDirection: 'column', gap: 14 }}
-      >
-        <Field label="Display name" htmlFor="apply-name">
-          <Input id="apply-name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={80} />
-        </Field>
-        <Field label="Category" htmlFor="apply-category">
-          <Select id="apply-category" value={category} onChange={(e) => setCategory(e.target.value)} required>
-            <option value="" disabled>
-              Choose a category
+    <FormDialog
+      title="Get your token"
+      formLabel="Token application"
+      submitLabel="Apply"
+      busyLabel="Sending..."
+      send={send}
+      onClose={onClose}
+    >
+      <Field label="Display name" htmlFor="apply-name">
+        <Input id="apply-name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={80} />
+      </Field>
+      <Field label="Category" htmlFor="apply-category">
+        <Select id="apply-category" value={category} onChange={(e) => setCategory(e.target.value)} required>
+          <option value="" disabled>
+            Choose a category
+          </option>
+          {categories.data?.map((c) => (
+            <option key={c.name} value={c.name}>
+              {c.name}
             </option>
-            {categories.data?.map((c) => (
-              <option key={c.name} value={c.name}>
-                {c.name}
-              </option>
-            ))}
-          </Select>
-        </Field>
-        <Field label="Bio" htmlFor="apply-bio" hint="Up to 500 characters.">
-          <Textarea id="apply-bio" value={bio} onChange={(e) => setBio(e.target.value)} maxLength={500} />
-        </Field>
-        <Handles>
-          {PLATFORMS.map((p) => (
-            <Field key={p.key} label={p.label} htmlFor={`apply-${p.key}`}>
-              <Input
-                id={`apply-${p.key}`}
-                placeholder="@handle"
-                value={socials[p.key] ?? ''}
-                onChange={(e) => setSocials((s) => ({ ...s, [p.key]: e.target.value }))}
-              />
-            </Field>
           ))}
-        </Handles>
-        {error && <FormError>{error}</FormError>}
-        <DialogActions>
-          <Button type="button" $variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={busy}>
-            {busy ? 'Sending...' : 'Apply'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+        </Select>
+      </Field>
+      <Field label="Bio" htmlFor="apply-bio" hint="Up to 500 characters.">
+        <Textarea id="apply-bio" value={bio} onChange={(e) => setBio(e.target.value)} maxLength={500} />
+      </Field>
+      <Handles>
+        {PLATFORMS.map((p) => (
+          <Field key={p.key} label={p.label} htmlFor={`apply-${p.key}`}>
+            <Input
+              id={`apply-${p.key}`}
+              placeholder="@handle"
+              value={socials[p.key] ?? ''}
+              onChange={(e) => setSocials((s) => ({ ...s, [p.key]: e.target.value }))}
+            />
+          </Field>
+        ))}
+      </Handles>
+    </FormDialog>
   );
 }

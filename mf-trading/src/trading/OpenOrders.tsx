@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { supabase, toast } from '@repex/shared-ui/platform';
 import {
   Badge,
   Button,
@@ -9,9 +10,7 @@ import {
   TableScroll,
   formatInteger,
   formatPrice,
-  supabase,
-  toast,
-} from '@repex/shared-ui';
+} from '@repex/shared-ui/ui';
 
 export interface OpenOrder {
   id: number;

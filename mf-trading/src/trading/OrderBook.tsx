@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Muted, Table, formatInteger, formatPrice } from '@repex/shared-ui';
+import { Muted, Table, formatInteger, formatPrice } from '@repex/shared-ui/ui';
 
 export interface BookLevel {
   side: 'buy' | 'sell';

@@ -1,20 +1,7 @@
 import { useState } from 'react';
 import styled, { css } from 'styled-components';
-import {
-  Button,
-  Card,
-  CardTitle,
-  Input,
-  Label,
-  Muted,
-  formatPrice,
-  formatTokens,
-  supabase,
-  toast,
-  unwrap,
-  useQuery,
-  useTableChanges,
-} from '@repex/shared-ui';
+import { supabase, toast, unwrap, useQuery, useTableChanges } from '@repex/shared-ui/platform';
+import { Button, Card, CardTitle, Input, Label, Muted, formatPrice, formatTokens } from '@repex/shared-ui/ui';
 import { describeResult, type OrderResult } from './orderResult';
 import {
   DEFAULT_AMOUNT,

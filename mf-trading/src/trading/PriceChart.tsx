@@ -1,5 +1,5 @@
-import { useEffect, useRef } from 'react';
-import styled, { useTheme } from 'styled-components';
+import styled from 'styled-components';
+import { MONEY_SCALE, useChart } from '@repex/shared-ui/ui';
 
 const Box = styled.div`
   width: 100%;
@@ -17,46 +17,18 @@ export interface PricePoint {
  * the spec's fixed scale from 40 up).
  */
 export function PriceChart({ points }: { points: PricePoint[] }) {
-  const box = useRef<HTMLDivElement>(null);
-  const theme = useTheme();
-
-  useEffect(() => {
-    if (!box.current || points.length === 0) return;
-    let disposed = false;
-    let cleanup = () => {};
-    void import('lightweight-charts').then(({ createChart, AreaSeries, ColorType }) => {
-      if (disposed || !box.current) return;
-      const chart = createChart(box.current, {
-        autoSize: true,
-        layout: {
-          background: { type: ColorType.Solid, color: 'transparent' },
-          textColor: theme.colors.muted,
-          attributionLogo: false,
-        },
-        grid: { vertLines: { color: theme.colors.border }, horzLines: { color: theme.colors.border } },
-        rightPriceScale: { borderColor: theme.colors.border },
-        timeScale: { borderColor: theme.colors.border, timeVisible: true, secondsVisible: false },
-        handleScroll: false,
-        handleScale: false,
-      });
-      const series = chart.addSeries(AreaSeries, {
+  const box = useChart(points, (chart, { AreaSeries }, data, theme) => {
+    chart.applyOptions({ timeScale: { timeVisible: true, secondsVisible: false } });
+    chart
+      .addSeries(AreaSeries, {
         lineColor: theme.colors.primary,
         topColor: 'rgba(124, 92, 255, 0.35)',
         bottomColor: 'rgba(124, 92, 255, 0.02)',
         lineWidth: 2,
-        priceFormat: { type: 'price', precision: 2, minMove: 0.01 },
-      });
-      series.setData(
-        points.map((p) => ({ time: Math.floor(new Date(p.bucket).getTime() / 1000) as never, value: p.price })),
-      );
-      chart.timeScale().fitContent();
-      cleanup = () => chart.remove();
-    });
-    return () => {
-      disposed = true;
-      cleanup();
-    };
-  }, [points, theme]);
+        priceFormat: MONEY_SCALE,
+      })
+      .setData(data.map((p) => ({ time: Math.floor(new Date(p.bucket).getTime() / 1000) as never, value: p.price })));
+  });
 
   return (
     <Box

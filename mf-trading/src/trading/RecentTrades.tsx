@@ -1,4 +1,4 @@
-import { Badge, Muted, Table, formatInteger, formatPrice, formatTime } from '@repex/shared-ui';
+import { Badge, Muted, Table, formatInteger, formatPrice, formatTime } from '@repex/shared-ui/ui';
 
 export interface TapeTrade {
   id: number;

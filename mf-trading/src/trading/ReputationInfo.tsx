@@ -1,5 +1,6 @@
 import styled from 'styled-components';
-import { Muted, formatInteger, formatMoney, supabase, unwrap, useQuery } from '@repex/shared-ui';
+import { supabase, unwrap, useQuery } from '@repex/shared-ui/platform';
+import { Muted, formatInteger, formatMoney } from '@repex/shared-ui/ui';
 
 interface Components {
   verified: number;

@@ -1,4 +1,4 @@
-import { formatPrice } from '@repex/shared-ui';
+import { formatPrice } from '@repex/shared-ui/ui';
 
 /**
  * The order panel's rules, spec sections 4, 5 and 9. The fee is not one of them: it is the

@@ -1,4 +1,4 @@
-import { formatInteger, formatPrice, formatTokens } from '@repex/shared-ui';
+import { formatInteger, formatPrice, formatTokens } from '@repex/shared-ui/ui';
 
 /** What place_order answers (supabase/migrations/..._trading_engine.sql). */
 export interface OrderResult {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { supabase, useAppStore } from '@repex/shared-ui';
+import { supabase, useAppStore } from '@repex/shared-ui/platform';
 
 /**
  * How many people have this token's trading page open right now, by Realtime presence: each

@@ -1,5 +1,6 @@
-import { useMemo, useState, type FormEvent } from 'react';
-import { Button, Dialog, DialogActions, Field, FormError, Input, formatPrice, supabase, toast } from '@repex/shared-ui';
+import { useMemo, useState } from 'react';
+import { supabase, toast } from '@repex/shared-ui/platform';
+import { Field, FormDialog, Input, formatPrice } from '@repex/shared-ui/ui';
 import type { Limits, Payment } from './types';
 
 /**
@@ -9,74 +10,57 @@ import type { Limits, Payment } from './types';
 export function DepositDialog({ limits, onClose }: { limits: Limits | undefined; onClose: () => void }) {
   const [amount, setAmount] = useState('');
   const [card, setCard] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const idempotencyKey = useMemo(() => crypto.randomUUID(), []);
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const send = async () => {
     const { data, error: refused } = await supabase().rpc('create_deposit', {
       p_amount: amount.trim() === '' ? null : Number(amount),
       p_card: card,
       p_idempotency_key: idempotencyKey,
     });
-    setBusy(false);
-    if (refused) return setError(refused.message);
+    if (refused) return refused.message;
     const payment = data as Payment;
     toast({
       title: 'Deposit Pending',
       description: `${formatPrice(payment.amount)} from ${payment.method} is being confirmed.`,
     });
-    onClose();
+    return null;
   };
 
   return (
-    <Dialog title="Deposit Funds" onClose={onClose}>
-      <form onSubmit={submit} aria-label="Deposit Funds" style={{ display: 'flex', flexDirection: 'column', gap: 14 }}>
-        <Field
-          label="Amount (USD)"
-          htmlFor="deposit-amount"
-          hint={
-            limits && `Between ${formatPrice(limits.deposit_min)} and ${formatPrice(limits.deposit_max)} per deposit.`
-          }
-        >
-          <Input
-            id="deposit-amount"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="1000.00"
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-            required
-          />
-        </Field>
-        <Field
-          label="Card number"
-          htmlFor="deposit-card"
-          hint="Test mode: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined."
-        >
-          <Input
-            id="deposit-card"
-            inputMode="numeric"
-            autoComplete="cc-number"
-            placeholder="4242 4242 4242 4242"
-            value={card}
-            onChange={(e) => setCard(e.target.value)}
-            required
-          />
-        </Field>
-        {error && <FormError>{error}</FormError>}
-        <DialogActions>
-          <Button type="button" $variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={busy}>
-            {busy ? 'Depositing...' : 'Deposit'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog title="Deposit Funds" submitLabel="Deposit" busyLabel="Depositing..." send={send} onClose={onClose}>
+      <Field
+        label="Amount (USD)"
+        htmlFor="deposit-amount"
+        hint={
+          limits && `Between ${formatPrice(limits.deposit_min)} and ${formatPrice(limits.deposit_max)} per deposit.`
+        }
+      >
+        <Input
+          id="deposit-amount"
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder="1000.00"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          required
+        />
+      </Field>
+      <Field
+        label="Card number"
+        htmlFor="deposit-card"
+        hint="Test mode: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined."
+      >
+        <Input
+          id="deposit-card"
+          inputMode="numeric"
+          autoComplete="cc-number"
+          placeholder="4242 4242 4242 4242"
+          value={card}
+          onChange={(e) => setCard(e.target.value)}
+          required
+        />
+      </Field>
+    </FormDialog>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import styled from 'styled-components';
+import { supabase, toast, type QueryState } from '@repex/shared-ui/platform';
 import {
   DataTable,
   Badge,
@@ -10,11 +11,8 @@ import {
   formatDate,
   formatPrice,
   formatTime,
-  supabase,
   toCsv,
-  toast,
-  type QueryState,
-} from '@repex/shared-ui';
+} from '@repex/shared-ui/ui';
 import type { HistoryEntry } from './types';
 
 export const KINDS = [

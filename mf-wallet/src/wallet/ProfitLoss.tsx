@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'react';
 import styled, { useTheme } from 'styled-components';
+import { type PnlPoint } from '@repex/shared-ui/contracts';
+import { supabase, unwrap, useQuery } from '@repex/shared-ui/platform';
 import {
   CardGrid,
   Change,
@@ -8,11 +9,9 @@ import {
   StatCard,
   formatMoney,
   formatSignedMoney,
-  supabase,
-  unwrap,
-  useQuery,
-  type PnlPoint,
-} from '@repex/shared-ui';
+  MONEY_SCALE,
+  useChart,
+} from '@repex/shared-ui/ui';
 
 const Chart = styled.div`
   width: 100%;
@@ -39,45 +38,18 @@ const Legend = styled.p`
 /** Realized and unrealized P&L over the last 30 days, computed by the database (public.my_pnl). */
 export function ProfitLoss({ version }: { version: number }) {
   const pnl = useQuery(async () => unwrap(await supabase().rpc('my_pnl', { p_days: 30 })) as PnlPoint[], [version]);
-  const box = useRef<HTMLDivElement>(null);
   const theme = useTheme();
   const points = pnl.data;
   const now = points?.[points.length - 1];
-
-  useEffect(() => {
-    if (!box.current || !points?.length) return;
-    let disposed = false;
-    let cleanup = () => {};
-    void import('lightweight-charts').then(({ createChart, LineSeries, ColorType }) => {
-      if (disposed || !box.current) return;
-      const chart = createChart(box.current, {
-        autoSize: true,
-        layout: {
-          background: { type: ColorType.Solid, color: 'transparent' },
-          textColor: theme.colors.muted,
-          attributionLogo: false,
-        },
-        grid: { vertLines: { color: theme.colors.border }, horzLines: { color: theme.colors.border } },
-        rightPriceScale: { borderColor: theme.colors.border },
-        timeScale: { borderColor: theme.colors.border },
-        handleScroll: false,
-        handleScale: false,
-      });
-      const time = (p: PnlPoint) => Math.floor(new Date(p.at).getTime() / 1000) as never;
-      const line = (color: string, pick: (p: PnlPoint) => number) =>
-        chart
-          .addSeries(LineSeries, { color, lineWidth: 2, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } })
-          .setData(points.map((p) => ({ time: time(p), value: pick(p) })));
-      line(theme.colors.accent, (p) => p.realized);
-      line(theme.colors.primary, (p) => p.unrealized);
-      chart.timeScale().fitContent();
-      cleanup = () => chart.remove();
-    });
-    return () => {
-      disposed = true;
-      cleanup();
-    };
-  }, [points, theme]);
+  const box = useChart(points, (chart, { LineSeries }, data) => {
+    const time = (p: PnlPoint) => Math.floor(new Date(p.at).getTime() / 1000) as never;
+    const line = (color: string, pick: (p: PnlPoint) => number) =>
+      chart
+        .addSeries(LineSeries, { color, lineWidth: 2, priceFormat: MONEY_SCALE })
+        .setData(data.map((p) => ({ time: time(p), value: pick(p) })));
+    line(theme.colors.accent, (p) => p.realized);
+    line(theme.colors.primary, (p) => p.unrealized);
+  });
 
   if (pnl.error && !points)
     return (

@@ -1,19 +1,6 @@
-import { useMemo, useState, type FormEvent } from 'react';
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  Field,
-  FormError,
-  Input,
-  Muted,
-  Select,
-  formatPrice,
-  supabase,
-  toast,
-  unwrap,
-  useQuery,
-} from '@repex/shared-ui';
+import { useMemo, useState } from 'react';
+import { supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
+import { Field, FormDialog, Input, Muted, Select, formatPrice } from '@repex/shared-ui/ui';
 import type { Cash, Destination, Limits, Payment } from './types';
 
 const NEW_ACCOUNT = 'new';
@@ -39,22 +26,14 @@ export function WithdrawDialog({
   const [label, setLabel] = useState('');
   const [account, setAccount] = useState('');
   const [amount, setAmount] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const idempotencyKey = useMemo(() => crypto.randomUUID(), []);
   const destination = chosen ?? destinations.data?.[0]?.id ?? NEW_ACCOUNT;
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const send = async () => {
     let target = destination;
     if (target === NEW_ACCOUNT) {
       const added = await supabase().rpc('add_payout_destination', { p_label: label, p_account_number: account });
-      if (added.error) {
-        setBusy(false);
-        return setError(added.error.message);
-      }
+      if (added.error) return added.error.message;
       target = added.data as string;
       setChosen(target);
       destinations.reload();
@@ -64,76 +43,64 @@ export function WithdrawDialog({
       p_destination: target,
       p_idempotency_key: idempotencyKey,
     });
-    setBusy(false);
-    if (refused) return setError(refused.message);
+    if (refused) return refused.message;
     const payment = data as Payment;
     toast({
       title: 'Withdrawal Requested',
       description: `${formatPrice(payment.amount)} to ${payment.method} is held until it is paid out.`,
     });
-    onClose();
+    return null;
   };
 
   return (
-    <Dialog title="Withdraw" onClose={onClose}>
-      <form onSubmit={submit} aria-label="Withdraw" style={{ display: 'flex', flexDirection: 'column', gap: 14 }}>
-        <Field label="To account" htmlFor="withdraw-destination">
-          <Select id="withdraw-destination" value={destination} onChange={(e) => setChosen(e.target.value)}>
-            {destinations.data?.map((d) => (
-              <option key={d.id} value={d.id}>{`${d.label} •••• ${d.account_last4}`}</option>
-            ))}
-            <option value={NEW_ACCOUNT}>Add a bank account...</option>
-          </Select>
-        </Field>
-        {destination === NEW_ACCOUNT && (
-          <>
-            <Field label="Account name" htmlFor="withdraw-label">
-              <Input
-                id="withdraw-label"
-                placeholder="Checking"
-                value={label}
-                onChange={(e) => setLabel(e.target.value)}
-                required
-              />
-            </Field>
-            <Field label="Account number" htmlFor="withdraw-account" hint="Only the last four digits are kept.">
-              <Input
-                id="withdraw-account"
-                inputMode="numeric"
-                autoComplete="off"
-                value={account}
-                onChange={(e) => setAccount(e.target.value)}
-                required
-              />
-            </Field>
-          </>
-        )}
-        <Field
-          label="Amount (USD)"
-          htmlFor="withdraw-amount"
-          hint={limits && `Up to ${formatPrice(limits.withdrawal_daily_limit)} a day.`}
-        >
-          <Input
-            id="withdraw-amount"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="100.00"
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-            required
-          />
-        </Field>
-        {cash && <Muted>{formatPrice(cash.available)} available to withdraw.</Muted>}
-        {error && <FormError>{error}</FormError>}
-        <DialogActions>
-          <Button type="button" $variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={busy}>
-            {busy ? 'Requesting...' : 'Withdraw'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog title="Withdraw" submitLabel="Withdraw" busyLabel="Requesting..." send={send} onClose={onClose}>
+      <Field label="To account" htmlFor="withdraw-destination">
+        <Select id="withdraw-destination" value={destination} onChange={(e) => setChosen(e.target.value)}>
+          {destinations.data?.map((d) => (
+            <option key={d.id} value={d.id}>{`${d.label} •••• ${d.account_last4}`}</option>
+          ))}
+          <option value={NEW_ACCOUNT}>Add a bank account...</option>
+        </Select>
+      </Field>
+      {destination === NEW_ACCOUNT && (
+        <>
+          <Field label="Account name" htmlFor="withdraw-label">
+            <Input
+              id="withdraw-label"
+              placeholder="Checking"
+              value={label}
+              onChange={(e) => setLabel(e.target.value)}
+              required
+            />
+          </Field>
+          <Field label="Account number" htmlFor="withdraw-account" hint="Only the last four digits are kept.">
+            <Input
+              id="withdraw-account"
+              inputMode="numeric"
+              autoComplete="off"
+              value={account}
+              onChange={(e) => setAccount(e.target.value)}
+              required
+            />
+          </Field>
+        </>
+      )}
+      <Field
+        label="Amount (USD)"
+        htmlFor="withdraw-amount"
+        hint={limits && `Up to ${formatPrice(limits.withdrawal_daily_limit)} a day.`}
+      >
+        <Input
+          id="withdraw-amount"
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder="100.00"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          required
+        />
+      </Field>
+      {cash && <Muted>{formatPrice(cash.available)} available to withdraw.</Muted>}
+    </FormDialog>
   );
 }

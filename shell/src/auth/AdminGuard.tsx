@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { CenteredStatus, supabase, toast, useAppStore } from '@repex/shared-ui';
+import { supabase, toast, useAppStore } from '@repex/shared-ui/platform';
+import { CenteredStatus } from '@repex/shared-ui/ui';
 import { isAdmin } from './role';
 
 type Verdict = 'checking' | 'admin' | { redirect: string };

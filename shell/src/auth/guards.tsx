@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, Outlet } from 'react-router-dom';
-import { CenteredStatus, useAppStore } from '@repex/shared-ui';
+import { useAppStore } from '@repex/shared-ui/platform';
+import { CenteredStatus } from '@repex/shared-ui/ui';
 
 /** Spec section 2: a signed-out visitor on a protected route goes to /auth once loading ends. */
 export function RequireAuth() {

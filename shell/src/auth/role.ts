@@ -1,4 +1,4 @@
-import { supabase } from '@repex/shared-ui';
+import { supabase } from '@repex/shared-ui/platform';
 
 /** Spec section 7: select role from profiles where id equals the user's id, single row. */
 async function fetchRole(userId: string): Promise<string> {

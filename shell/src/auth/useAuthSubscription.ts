@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { hasStoredSession, loadSupabase, useAppStore } from '@repex/shared-ui';
+import { hasStoredSession, loadSupabase, useAppStore } from '@repex/shared-ui/platform';
 
 let subscribed = false;
 

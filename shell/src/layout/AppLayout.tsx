@@ -1,5 +1,5 @@
 import { Outlet, matchPath, useLocation } from 'react-router-dom';
-import { useAppStore } from '@repex/shared-ui';
+import { useAppStore } from '@repex/shared-ui/platform';
 import type { ComposedRoutes } from '../remotes/routes';
 import { NavBar } from './NavBar';
 

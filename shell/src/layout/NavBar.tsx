@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { Button, Logo, media, signOutWithToast } from '@repex/shared-ui';
+import { signOutWithToast } from '@repex/shared-ui/platform';
+import { Button, Logo, media } from '@repex/shared-ui/ui';
 
 const Bar = styled.header`
   position: sticky;

@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { Button, CenteredStatus, supabase, toast, useAppStore } from '@repex/shared-ui';
+import { supabase, toast, useAppStore } from '@repex/shared-ui/platform';
+import { Button, CenteredStatus } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
 import { Field } from '../auth/forms/Field';
-import { validateSignIn, type FieldErrors } from '../auth/forms/validation';
+import { useForm } from '../auth/forms/useForm';
+import { validateSignIn } from '../auth/forms/validation';
 import { isAdmin } from '../auth/role';
 
 const fail = (title: string, description: string) => toast({ title, description, variant: 'destructive' });
@@ -17,71 +18,46 @@ export function AdminSignIn() {
   const { authLoading, session } = useAppStore();
   const navigate = useNavigate();
   const from = (useLocation().state as { from?: { pathname?: string } } | null)?.from?.pathname;
-  const [values, setValues] = useState({ email: '', password: '' });
-  const [errors, setErrors] = useState<FieldErrors<'email' | 'password'>>({});
-  const [busy, setBusy] = useState(false);
-
-  if (authLoading) return <CenteredStatus>Loading...</CenteredStatus>;
-  if (session && !busy) return <Navigate to="/dashboard" replace />;
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const found = validateSignIn(values);
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
+  const form = useForm({ email: '', password: '' }, validateSignIn, async (values) => {
     const auth = supabase().auth;
     try {
       const { data, error } = await auth.signInWithPassword({ email: values.email.trim(), password: values.password });
-      if (error || !data.user) {
-        fail('Sign in Failed', error?.message || 'Invalid credentials.');
-        return setBusy(false);
-      }
+      if (error || !data.user) return fail('Sign in Failed', error?.message || 'Invalid credentials.');
       let admin: boolean;
       try {
         admin = await isAdmin(data.user.id);
       } catch {
         await auth.signOut();
-        fail('Authentication Error', 'Could not verify admin status. Please contact support.');
-        return setBusy(false);
+        return fail('Authentication Error', 'Could not verify admin status. Please contact support.');
       }
       if (!admin) {
         await auth.signOut();
-        fail('Access Denied', 'You do not have administrative privileges.');
-        return setBusy(false);
+        return fail('Access Denied', 'You do not have administrative privileges.');
       }
       toast({ title: 'Admin Sign In Successful!', description: 'Welcome to the Admin Dashboard.' });
       navigate(from?.startsWith('/nra/login/') ? from : '/nra/login/profile', { replace: true });
     } catch {
       await auth.signOut().catch(() => undefined);
       fail('An Unexpected Error Occurred', 'Could not complete the sign-in process.');
-      setBusy(false);
     }
-  };
+  });
+
+  if (authLoading) return <CenteredStatus>Loading...</CenteredStatus>;
+  if (session && !form.busy) return <Navigate to="/dashboard" replace />;
 
   return (
     <AuthCard title="Admin Panel" subtitle="Secure Sign In">
-      <form onSubmit={submit} noValidate aria-label="Admin Sign In">
-        <Field
-          id="admin-email"
-          label="Email"
-          type="email"
-          autoComplete="username"
-          value={values.email}
-          error={errors.email}
-          onChange={(e) => setValues({ ...values, email: e.target.value })}
-        />
+      <form onSubmit={form.submit} noValidate aria-label="Admin Sign In">
+        <Field id="admin-email" label="Email" type="email" autoComplete="username" {...form.field('email')} />
         <Field
           id="admin-password"
           label="Password"
           type="password"
           autoComplete="current-password"
-          value={values.password}
-          error={errors.password}
-          onChange={(e) => setValues({ ...values, password: e.target.value })}
+          {...form.field('password')}
         />
-        <Button type="submit" $block disabled={busy}>
-          {busy ? 'Verifying...' : 'Sign In'}
+        <Button type="submit" $block disabled={form.busy}>
+          {form.busy ? 'Verifying...' : 'Sign In'}
         </Button>
       </form>
     </AuthCard>

@@ -1,6 +1,7 @@
 import { Navigate, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { Button, Card, CenteredStatus, Logo, media, useAppStore } from '@repex/shared-ui';
+import { useAppStore } from '@repex/shared-ui/platform';
+import { Button, Card, CenteredStatus, Logo, media } from '@repex/shared-ui/ui';
 
 /** Fixed marketing figures of spec section 1. */
 const FIGURES = [

@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import { Button, Logo, Muted, Page, PageTitle, useAppStore } from '@repex/shared-ui';
+import { useAppStore } from '@repex/shared-ui/platform';
+import { Button, Logo, Muted, Page, PageTitle } from '@repex/shared-ui/ui';
 
 const Header = styled.header`
   padding: 14px 20px;

@@ -1,5 +1,5 @@
 import { Component, useEffect, useState, type ComponentType, type ReactNode } from 'react';
-import { CenteredStatus, ErrorState, Page } from '@repex/shared-ui';
+import { CenteredStatus, ErrorState, Page } from '@repex/shared-ui/ui';
 import { loadScreen } from './registry';
 
 type LoadState =

@@ -1,4 +1,4 @@
-import { parseRemoteManifest, type RemoteRoute } from '@repex/shared-ui';
+import { parseRemoteManifest, type RemoteRoute } from '@repex/shared-ui/contracts';
 
 /** A route as the shell serves it: a remote's route, and which remote serves it. */
 export interface ComposedRoute extends RemoteRoute {

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import { Card, Logo } from '@repex/shared-ui';
+import { Card, Logo } from '@repex/shared-ui/ui';
 
 const Screen = styled.main`
   min-height: 100vh;

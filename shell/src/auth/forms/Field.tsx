@@ -1,6 +1,6 @@
 import type { InputHTMLAttributes } from 'react';
 import styled from 'styled-components';
-import { Input, Label } from '@repex/shared-ui';
+import { Input, Label } from '@repex/shared-ui/ui';
 
 const Wrap = styled.div`
   margin-bottom: 14px;

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import styled from 'styled-components';
 import { Button } from './Button';
 
@@ -46,7 +46,7 @@ export const CenteredStatus = styled.div`
   font-weight: 500;
 `;
 
-export const Page = styled.main`
+const PageFrame = styled.main`
   max-width: 1200px;
   margin: 0 auto;
   padding: 24px 20px 48px;
@@ -54,6 +54,14 @@ export const Page = styled.main`
   flex-direction: column;
   gap: 24px;
 `;
+
+/**
+ * A screen's frame, stamped with the build that compiled it (data-build). The UI kit is bundled
+ * into each package, so a remote redeployed alone shows its own build here, shell untouched.
+ */
+export function Page(props: ComponentProps<typeof PageFrame>) {
+  return <PageFrame data-build={__BUILD_ID__} {...props} />;
+}
 
 export const PageTitle = styled.h1`
   margin: 0;

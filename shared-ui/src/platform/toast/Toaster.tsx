@@ -1,6 +1,6 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import styled, { css, keyframes } from 'styled-components';
-import { media } from '../theme';
+import { media } from '../../ui/theme';
 import { useToastStore } from './toastStore';
 
 /** Spec section 4: auto-dismiss after 5000 ms, swipe right past 50 px, F8 focuses the region. */

@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { ThemeProvider } from 'styled-components';
-import { theme } from '../theme';
+import { theme } from '../../ui/theme';
 import { Toaster } from './Toaster';
 import { comingSoon, toast, useToastStore } from './toastStore';
 

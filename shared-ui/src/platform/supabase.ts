@@ -2,7 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { toast } from './toast/toastStore';
 
 /**
- * The one Supabase client of the page. shared-ui is a federation singleton, so every remote
+ * The one Supabase client of the page. The platform entry is a federation singleton, so every remote
  * gets this same instance: one GoTrueClient, one session refresh loop, one realtime socket.
  *
  * supabase-js is a third of the landing page's JavaScript, and a signed-out visitor on the

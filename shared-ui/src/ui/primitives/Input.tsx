@@ -1,34 +1,31 @@
-import styled from 'styled-components';
+import styled, { css } from 'styled-components';
 
-const field = `
+/** What every form control shares: the themed box, and its border lit while focused. */
+const control = css`
   width: 100%;
-  height: 40px;
-  padding: 0 12px;
   border-radius: 6px;
   outline: none;
-`;
-
-export const Input = styled.input`
-  ${field}
   background: ${({ theme }) => theme.colors.bg};
   color: ${({ theme }) => theme.colors.text};
   border: 1px solid ${({ theme }) => theme.colors.border};
   &:focus {
     border-color: ${({ theme }) => theme.colors.primary};
   }
+`;
+
+export const Input = styled.input`
+  ${control}
+  height: 40px;
+  padding: 0 12px;
   &::placeholder {
     color: ${({ theme }) => theme.colors.muted};
   }
 `;
 
 export const Select = styled.select`
-  ${field}
-  background: ${({ theme }) => theme.colors.bg};
-  color: ${({ theme }) => theme.colors.text};
-  border: 1px solid ${({ theme }) => theme.colors.border};
-  &:focus {
-    border-color: ${({ theme }) => theme.colors.primary};
-  }
+  ${control}
+  height: 40px;
+  padding: 0 12px;
 `;
 
 export const Label = styled.label`
@@ -40,17 +37,9 @@ export const Label = styled.label`
 `;
 
 export const Textarea = styled.textarea`
-  width: 100%;
+  ${control}
   min-height: 88px;
   padding: 10px 12px;
-  border-radius: 6px;
-  outline: none;
   resize: vertical;
   font: inherit;
-  background: ${({ theme }) => theme.colors.bg};
-  color: ${({ theme }) => theme.colors.text};
-  border: 1px solid ${({ theme }) => theme.colors.border};
-  &:focus {
-    border-color: ${({ theme }) => theme.colors.primary};
-  }
 `;

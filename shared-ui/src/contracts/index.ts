@@ -1,0 +1,10 @@
+/** Contracts: the shapes the database's read models and the remotes' manifests promise. No state. */
+export {
+  MARKET_TOKEN_COLUMNS,
+  type MarketToken,
+  type MyTrade,
+  type PnlPoint,
+  type Position,
+  type Profile,
+} from './data';
+export { parseRemoteManifest, type RemoteManifest, type RemoteRoute, type RouteAccess } from './remoteManifest';

@@ -1,0 +1,13 @@
+/**
+ * The platform: the one Supabase client, the app store, toasts, sign-out and the data hooks.
+ * Each holds state that must exist once in the browser, so this entry is a Module Federation
+ * singleton provided by the shell; remotes carry no copy of it.
+ */
+export { configureSupabase, loadSupabase, supabase, hasStoredSession } from './supabase';
+export { useAppStore, type AppState } from './store';
+export { Toaster, TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX } from './toast/Toaster';
+export { toast, comingSoon, useToastStore, type ToastVariant } from './toast/toastStore';
+export { signOutWithToast } from './signOut';
+export { useQuery, unwrap, type QueryState } from './data/useQuery';
+export { useMarketEvents, useTableChanges } from './data/useMarketEvents';
+export { useWatchlist } from './data/useWatchlist';

@@ -1,0 +1,58 @@
+import { useEffect, useRef } from 'react';
+import { useTheme } from 'styled-components';
+import type { IChartApi } from 'lightweight-charts';
+import type { Theme } from '../theme';
+
+/** The series types a screen may add (named, so the rest of the library is left out of the chunk). */
+export type Charts = Pick<typeof import('lightweight-charts'), 'AreaSeries' | 'LineSeries'>;
+
+/**
+ * A lightweight-charts chart (TradingView's financial charting library) in the app's look:
+ * transparent, themed text and grid, no scroll or zoom, fitted to its data. The library is
+ * fetched only when a screen first draws one. `draw` adds the series for `data`; a new chart is
+ * drawn when `data` or the theme changes, and none while `data` is empty.
+ * Returns the ref of the element to draw in.
+ */
+export function useChart<T>(
+  data: readonly T[] | undefined,
+  draw: (chart: IChartApi, charts: Charts, data: readonly T[], theme: Theme) => void,
+) {
+  const box = useRef<HTMLDivElement>(null);
+  const theme = useTheme();
+  const latestDraw = useRef(draw);
+  latestDraw.current = draw;
+
+  useEffect(() => {
+    if (!box.current || !data?.length) return;
+    let disposed = false;
+    let cleanup = () => {};
+    void import('lightweight-charts').then(({ createChart, ColorType, AreaSeries, LineSeries }) => {
+      if (disposed || !box.current) return;
+      const chart = createChart(box.current, {
+        autoSize: true,
+        layout: {
+          background: { type: ColorType.Solid, color: 'transparent' },
+          textColor: theme.colors.muted,
+          attributionLogo: false,
+        },
+        grid: { vertLines: { color: theme.colors.border }, horzLines: { color: theme.colors.border } },
+        rightPriceScale: { borderColor: theme.colors.border },
+        timeScale: { borderColor: theme.colors.border },
+        handleScroll: false,
+        handleScale: false,
+      });
+      latestDraw.current(chart, { AreaSeries, LineSeries }, data, theme);
+      chart.timeScale().fitContent();
+      cleanup = () => chart.remove();
+    });
+    return () => {
+      disposed = true;
+      cleanup();
+    };
+  }, [data, theme]);
+
+  return box;
+}
+
+/** Dollars with cents on a chart's price scale. */
+export const MONEY_SCALE = { type: 'price', precision: 2, minMove: 0.01 } as const;

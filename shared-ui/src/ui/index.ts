@@ -1,0 +1,30 @@
+/**
+ * The UI kit: theme, primitives and number formats. Pure presentation with no state of its own,
+ * so it is not shared at run time: every package bundles the parts it uses, and a change here
+ * reaches the browser by rebuilding the packages that show it, without the shell.
+ * It never imports the platform by a relative path (ESLint refuses it): a copy of the store or
+ * the Supabase client bundled into a remote would be a second instance.
+ */
+export { theme, media, type Theme } from './theme';
+export { GlobalStyle } from './GlobalStyle';
+export * from './format';
+export { toCsv, downloadCsv, type CsvValue } from './csv';
+export { Button, type ButtonVariant, type ButtonSize } from './primitives/Button';
+export { Card, CardTitle, CardGrid } from './primitives/Card';
+export { StatCard } from './primitives/StatCard';
+export { Skeleton } from './primitives/Skeleton';
+export { SkeletonRows } from './primitives/SkeletonRows';
+export { StackedTable, Table, TableScroll } from './primitives/Table';
+export { DataTable } from './primitives/DataTable';
+export { Input, Select, Label, Textarea } from './primitives/Input';
+export { Badge, VerifiedBadge, type BadgeVariant } from './primitives/Badge';
+export { Avatar } from './primitives/Avatar';
+export { PersonCell } from './primitives/PersonCell';
+export { Progress } from './primitives/Progress';
+export { Tabs, TabsList, TabsTrigger, TabsContent } from './primitives/Tabs';
+export { Dialog, DialogActions, Field, FormError } from './primitives/Dialog';
+export { FormDialog } from './primitives/FormDialog';
+export { EmptyState, ErrorState, CenteredStatus, Page, PageTitle, Muted, Change } from './primitives/States';
+export { Logo } from './primitives/Logo';
+export { WatchStar } from './primitives/WatchStar';
+export { useChart, MONEY_SCALE, type Charts } from './chart/useChart';
