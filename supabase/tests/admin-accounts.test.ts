@@ -1,5 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
+import { adminSuite } from '../harness/suites';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ADMIN, client, signedIn } from '../harness/clients';
 import { book, cash, freshToken, invariantViolations, trader } from '../harness/market';
@@ -99,20 +100,14 @@ describe.each(ENGINES)('the admin acts on accounts on %s', (engine) => {
 });
 
 describe.each(ENGINES)('system settings on %s', (engine) => {
-  let backend: Backend;
-  let admin: SupabaseClient;
-  beforeAll(async () => {
-    backend = await backendFor(engine)();
-    admin = await signedIn(backend.url, ADMIN);
-  });
-  afterAll(() => backend.close());
+  const suite = adminSuite(engine);
 
   it('a fee change applies to the next trade at once, and is audited', async () => {
-    const token = await freshToken(backend);
-    const seller = await trader(backend, { token, tokens: 100 });
-    const buyer = await trader(backend, { cash: 5000 });
+    const token = await freshToken(suite.backend);
+    const seller = await trader(suite.backend, { token, tokens: 100 });
+    const buyer = await trader(suite.backend, { cash: 5000 });
     expect(
-      (await admin.rpc('admin_update_settings', { p_changes: { fee_bps: 150 }, p_reason: 'Promotion.' })).error,
+      (await suite.admin.rpc('admin_update_settings', { p_changes: { fee_bps: 150 }, p_reason: 'Promotion.' })).error,
     ).toBeNull();
     await seller.client.rpc('place_order', {
       p_token: token,
@@ -131,17 +126,17 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
     expect(data).toMatchObject({ value: 333.3, fee: 5, total: 338.3 });
     const { data: setting } = await buyer.client.from('exchange_settings').select('fee_bps').single();
     expect(setting).toEqual({ fee_bps: 150 });
-    const { data: log } = await admin.rpc('admin_audit_log', { p_action: 'settings.update' });
+    const { data: log } = await suite.admin.rpc('admin_audit_log', { p_action: 'settings.update' });
     expect(log).toContainEqual(
       expect.objectContaining({ before: { fee_bps: 200 }, after: { fee_bps: 150 }, reason: 'Promotion.' }),
     );
-    await admin.rpc('admin_update_settings', { p_changes: { fee_bps: 200 } });
-    expect(await invariantViolations(backend)).toEqual([]);
+    await suite.admin.rpc('admin_update_settings', { p_changes: { fee_bps: 200 } });
+    expect(await invariantViolations(suite.backend)).toEqual([]);
   });
 
   it('a trading halt refuses orders with its reason while cancelling still works; limits on size and open orders', async () => {
-    const token = await freshToken(backend);
-    const t = await trader(backend, { cash: 5000, token, tokens: 100 });
+    const token = await freshToken(suite.backend);
+    const t = await trader(suite.backend, { cash: 5000, token, tokens: 100 });
     const { data: resting } = await t.client.rpc('place_order', {
       p_token: token,
       p_side: 'sell',
@@ -149,7 +144,7 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
       p_amount: 5,
       p_price: 20,
     });
-    await admin.rpc('admin_update_settings', { p_changes: { trading_halted: true, halt_reason: 'Maintenance' } });
+    await suite.admin.rpc('admin_update_settings', { p_changes: { trading_halted: true, halt_reason: 'Maintenance' } });
     try {
       const halted = await t.client.rpc('place_order', {
         p_token: token,
@@ -163,9 +158,9 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
         (await t.client.rpc('cancel_order', { p_order: (resting as { order_id: number }).order_id })).error,
       ).toBeNull();
     } finally {
-      await admin.rpc('admin_update_settings', { p_changes: { trading_halted: false, halt_reason: null } });
+      await suite.admin.rpc('admin_update_settings', { p_changes: { trading_halted: false, halt_reason: null } });
     }
-    await admin.rpc('admin_update_settings', { p_changes: { min_order_amount: 5, max_open_orders: 2 } });
+    await suite.admin.rpc('admin_update_settings', { p_changes: { min_order_amount: 5, max_open_orders: 2 } });
     try {
       expect(
         (await t.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 4, p_price: 5 }))
@@ -189,7 +184,7 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
           .error?.message,
       ).toBe('You have 2 open orders, the most allowed. Cancel one before placing another limit order.');
     } finally {
-      await admin.rpc('admin_update_settings', { p_changes: { min_order_amount: 1, max_open_orders: 200 } });
+      await suite.admin.rpc('admin_update_settings', { p_changes: { min_order_amount: 1, max_open_orders: 200 } });
     }
   });
 
@@ -206,31 +201,25 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
       [{}, 'Say which settings to change.'],
     ];
     for (const [changes, message] of cases) {
-      expect((await admin.rpc('admin_update_settings', { p_changes: changes })).error?.message).toBe(message);
+      expect((await suite.admin.rpc('admin_update_settings', { p_changes: changes })).error?.message).toBe(message);
     }
-    const user = await trader(backend);
-    for (const c of [user.client, client(backend.url)]) {
+    const user = await trader(suite.backend);
+    for (const c of [user.client, client(suite.backend.url)]) {
       expect((await c.rpc('admin_update_settings', { p_changes: { fee_bps: 0 } })).error).not.toBeNull();
     }
-    const { data } = await admin.from('exchange_settings').select('fee_bps').single();
+    const { data } = await suite.admin.from('exchange_settings').select('fee_bps').single();
     expect(data).toEqual({ fee_bps: 200 });
   });
 });
 
 describe.each(ENGINES)('revenue reports on %s', (engine) => {
-  let backend: Backend;
-  let admin: SupabaseClient;
-  beforeAll(async () => {
-    backend = await backendFor(engine)();
-    admin = await signedIn(backend.url, ADMIN);
-  });
-  afterAll(() => backend.close());
+  const suite = adminSuite(engine);
 
   it('by day, week and token, each summing to the trade fees of the period to the cent; admins only', async () => {
     const fees = async (days: number | null) =>
       Number(
         (
-          await backend.db.query<{ s: string }>(
+          await suite.backend.db.query<{ s: string }>(
             `select coalesce(sum(buyer_fee + seller_fee), 0) as s from trades
         where $1::int is null or created_at >= date_trunc('day', now()) - make_interval(days => $1::int - 1)`,
             [days],
@@ -239,30 +228,25 @@ describe.each(ENGINES)('revenue reports on %s', (engine) => {
       );
     for (const group of ['day', 'week', 'token']) {
       for (const days of [7, 30, null]) {
-        const { data, error } = await admin.rpc('admin_revenue', { p_group: group, p_days: days });
+        const { data, error } = await suite.admin.rpc('admin_revenue', { p_group: group, p_days: days });
         expect(error).toBeNull();
         const cents = (data as { revenue: number }[]).reduce((s, r) => s + Math.round(r.revenue * 100), 0);
         expect(cents).toBe(Math.round((await fees(days)) * 100));
       }
     }
-    const { data: days } = await admin.rpc('admin_revenue', { p_group: 'day', p_days: 7 });
+    const { data: days } = await suite.admin.rpc('admin_revenue', { p_group: 'day', p_days: 7 });
     expect(days).toHaveLength(7); // days without trades are there, at zero
-    expect((await admin.rpc('admin_revenue', { p_group: 'month' })).error?.message).toBe(
+    expect((await suite.admin.rpc('admin_revenue', { p_group: 'month' })).error?.message).toBe(
       'Group revenue by day, week or token.',
     );
-    const user = await trader(backend);
-    for (const c of [user.client, client(backend.url)]) expect((await c.rpc('admin_revenue', {})).error).not.toBeNull();
+    const user = await trader(suite.backend);
+    for (const c of [user.client, client(suite.backend.url)])
+      expect((await c.rpc('admin_revenue', {})).error).not.toBeNull();
   });
 });
 
 describe.each(ENGINES)('the accounts table on %s', (engine) => {
-  let backend: Backend;
-  let admin: SupabaseClient;
-  beforeAll(async () => {
-    backend = await backendFor(engine)();
-    admin = await signedIn(backend.url, ADMIN);
-  });
-  afterAll(() => backend.close());
+  const suite = adminSuite(engine);
 
   interface Row {
     id: string;
@@ -272,7 +256,7 @@ describe.each(ENGINES)('the accounts table on %s', (engine) => {
     trades_30d: number;
   }
   const list = async (args: Record<string, unknown>) => {
-    const { data, error } = await admin.rpc('admin_list_users', args);
+    const { data, error } = await suite.admin.rpc('admin_list_users', args);
     expect(error).toBeNull();
     return data as Row[];
   };
@@ -281,7 +265,7 @@ describe.each(ENGINES)('the accounts table on %s', (engine) => {
     const prefix = `pg${Date.now().toString(36)}`;
     const users = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        backend.db.query<{ id: string }>(
+        suite.backend.db.query<{ id: string }>(
           `insert into auth.users (email, raw_user_meta_data) values ($1, $2) returning id`,
           [
             `${prefix}${String(i).padStart(2, '0')}@test.repx.dev`,
@@ -298,23 +282,23 @@ describe.each(ENGINES)('the accounts table on %s', (engine) => {
     expect((await list({ p_search: prefix.toUpperCase(), p_limit: 100 })).length).toBe(12); // case-insensitive
     expect(await list({ p_search: '%', p_limit: 100 })).toEqual([]); // a wildcard typed is a character, not a pattern
 
-    await admin.rpc('admin_set_account_status', {
+    await suite.admin.rpc('admin_set_account_status', {
       p_user: users[3]![0]!.id,
       p_status: 'suspended',
       p_reason: 'Testing filters.',
     });
     expect((await list({ p_search: prefix, p_filter: 'suspended' })).map((r) => r.username)).toEqual([`${prefix}_03`]);
-    expect((await admin.rpc('admin_list_users', { p_sort: 'trades' })).error?.message).toBe(
+    expect((await suite.admin.rpc('admin_list_users', { p_sort: 'trades' })).error?.message).toBe(
       'Sort by joined, username, name, last_sign_in or status.',
     );
   });
 
   it('Details opens one account: balances, holdings, orders, trades, payments, sessions and activity', async () => {
-    const token = await freshToken(backend);
-    const t = await trader(backend, { cash: 500, token, tokens: 10 });
+    const token = await freshToken(suite.backend);
+    const t = await trader(suite.backend, { cash: 500, token, tokens: 10 });
     await t.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 4, p_price: 12 });
-    await admin.rpc('admin_set_verified', { p_user: t.id, p_verified: true });
-    const { data, error } = await admin.rpc('admin_account_details', { p_user: t.id });
+    await suite.admin.rpc('admin_set_verified', { p_user: t.id, p_verified: true });
+    const { data, error } = await suite.admin.rpc('admin_account_details', { p_user: t.id });
     expect(error).toBeNull();
     expect(data).toMatchObject({
       cash: { available: 500, reserved: 0, pending_withdrawal: 0 },

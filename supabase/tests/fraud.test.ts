@@ -1,5 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
-import type { Backend } from '../server/index';
+import { adminSuite } from '../harness/suites';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ADMIN, client, signedIn } from '../harness/clients';
 import { freshToken, trader, type Trader } from '../harness/market';
@@ -15,13 +14,7 @@ interface Alert {
 }
 
 describe.each(ENGINES)('fraud detection on %s', (engine) => {
-  let backend: Backend;
-  let admin: SupabaseClient;
-  beforeAll(async () => {
-    backend = await backendFor(engine)();
-    admin = await signedIn(backend.url, ADMIN);
-  });
-  afterAll(() => backend.close());
+  const suite = adminSuite(engine);
 
   const order = (t: Trader, token: string, side: string, type: string, amount: number, price?: number) =>
     t.client.rpc('place_order', {
@@ -37,16 +30,16 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
     expect((await order(to, token, 'buy', 'market', amount)).error).toBeNull();
   };
   const scan = async (): Promise<Alert[]> => {
-    expect((await admin.rpc('admin_run_fraud_scan')).error).toBeNull();
-    return (await admin.rpc('admin_list_alerts', {})).data as Alert[];
+    expect((await suite.admin.rpc('admin_run_fraud_scan')).error).toBeNull();
+    return (await suite.admin.rpc('admin_list_alerts', {})).data as Alert[];
   };
   const involving = (alerts: Alert[], rule: string, ...who: Trader[]) =>
     alerts.filter((a) => a.rule === rule && who.every((w) => a.accounts.some((x) => x.id === w.id)));
 
   it('wash trading: the same two accounts trading a token back and forth', async () => {
-    const token = await freshToken(backend);
-    const a = await trader(backend, { cash: 5000, token, tokens: 50 });
-    const b = await trader(backend, { cash: 5000, token, tokens: 50 });
+    const token = await freshToken(suite.backend);
+    const a = await trader(suite.backend, { cash: 5000, token, tokens: 50 });
+    const b = await trader(suite.backend, { cash: 5000, token, tokens: 50 });
     for (let i = 0; i < 2; i++) {
       await sell(a, b, token, 5, 10);
       await sell(b, a, token, 5, 10);
@@ -59,8 +52,8 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
   });
 
   it('rings: tokens passing A -> B -> C -> A', async () => {
-    const token = await freshToken(backend);
-    const [a, b, c] = await Promise.all([0, 1, 2].map(() => trader(backend, { cash: 5000, token, tokens: 20 })));
+    const token = await freshToken(suite.backend);
+    const [a, b, c] = await Promise.all([0, 1, 2].map(() => trader(suite.backend, { cash: 5000, token, tokens: 20 })));
     await sell(a!, b!, token, 3, 10);
     await sell(b!, c!, token, 3, 10);
     await sell(c!, a!, token, 3, 10);
@@ -70,8 +63,8 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
   });
 
   it('spoofing: large orders cancelled within seconds, repeatedly', async () => {
-    const token = await freshToken(backend);
-    const s = await trader(backend, { cash: 20_000 });
+    const token = await freshToken(suite.backend);
+    const s = await trader(suite.backend, { cash: 20_000 });
     for (let i = 0; i < 3; i++) {
       const { data } = await order(s, token, 'buy', 'limit', 200, 6 + i); // $1,200+ each, far below the touch
       expect(
@@ -84,8 +77,8 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
   });
 
   it('a high cancel-to-fill ratio', async () => {
-    const token = await freshToken(backend);
-    const s = await trader(backend, { cash: 1000 });
+    const token = await freshToken(suite.backend);
+    const s = await trader(suite.backend, { cash: 1000 });
     for (let i = 0; i < 20; i++) {
       const { data } = await order(s, token, 'buy', 'limit', 1, Number((1 + i / 100).toFixed(2)));
       await s.client.rpc('cancel_order', { p_order: (data as { order_id: number }).order_id });
@@ -94,10 +87,10 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
   });
 
   it("concentration: one account buying most of a token's volume", async () => {
-    const token = await freshToken(backend);
-    const seller = await trader(backend, { token, tokens: 500 });
-    const whale = await trader(backend, { cash: 20_000 });
-    const minnow = await trader(backend, { cash: 1000 });
+    const token = await freshToken(suite.backend);
+    const seller = await trader(suite.backend, { token, tokens: 500 });
+    const whale = await trader(suite.backend, { cash: 20_000 });
+    const minnow = await trader(suite.backend, { cash: 1000 });
     for (let i = 0; i < 5; i++) await sell(seller, whale, token, 30, 10);
     await sell(seller, minnow, token, 2, 10);
     const alerts = await scan();
@@ -106,31 +99,31 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
   });
 
   it('a new account trading big', async () => {
-    const token = await freshToken(backend);
-    const seller = await trader(backend, { token, tokens: 1000 });
-    const fresh = await trader(backend, { cash: 10_000 });
+    const token = await freshToken(suite.backend);
+    const seller = await trader(suite.backend, { token, tokens: 1000 });
+    const fresh = await trader(suite.backend, { cash: 10_000 });
     await sell(seller, fresh, token, 600, 10);
     expect(involving(await scan(), 'new_account', fresh)).toHaveLength(1);
   });
 
   it('an alert moves open -> reviewing -> confirmed, suspending the accounts; audited; admins only', async () => {
-    const token = await freshToken(backend);
-    const a = await trader(backend, { cash: 5000, token, tokens: 50 });
-    const b = await trader(backend, { cash: 5000, token, tokens: 50 });
+    const token = await freshToken(suite.backend);
+    const a = await trader(suite.backend, { cash: 5000, token, tokens: 50 });
+    const b = await trader(suite.backend, { cash: 5000, token, tokens: 50 });
     for (let i = 0; i < 2; i++) {
       await sell(a, b, token, 5, 10);
       await sell(b, a, token, 5, 10);
     }
     const [alert] = involving(await scan(), 'wash_trading', a, b);
-    for (const c of [a.client, client(backend.url)]) {
+    for (const c of [a.client, client(suite.backend.url)]) {
       expect((await c.rpc('admin_review_alert', { p_id: alert!.id, p_status: 'dismissed' })).error).not.toBeNull();
       expect((await c.rpc('admin_list_alerts', {})).error).not.toBeNull();
       expect((await c.rpc('admin_run_fraud_scan')).error).not.toBeNull();
     }
-    expect((await admin.rpc('admin_review_alert', { p_id: alert!.id, p_status: 'reviewing' })).error).toBeNull();
-    const { data: stats } = await admin.rpc('admin_dashboard_stats');
+    expect((await suite.admin.rpc('admin_review_alert', { p_id: alert!.id, p_status: 'reviewing' })).error).toBeNull();
+    const { data: stats } = await suite.admin.rpc('admin_dashboard_stats');
     const open = (stats as { fraud_alerts: number }).fraud_alerts;
-    const { data, error } = await admin.rpc('admin_review_alert', {
+    const { data, error } = await suite.admin.rpc('admin_review_alert', {
       p_id: alert!.id,
       p_status: 'confirmed',
       p_note: 'Same person, two accounts.',
@@ -138,17 +131,17 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
     });
     expect(error).toBeNull();
     expect(data).toMatchObject({ status: 'confirmed', suspended: 2 });
-    const { data: after } = await admin.rpc('admin_dashboard_stats');
+    const { data: after } = await suite.admin.rpc('admin_dashboard_stats');
     expect((after as { fraud_alerts: number }).fraud_alerts).toBe(open); // a reviewed alert was no longer open
-    const statuses = await backend.db.query<{ status: string }>(
+    const statuses = await suite.backend.db.query<{ status: string }>(
       'select status from profiles where id = any($1::uuid[])',
       [[a.id, b.id]],
     );
     expect(statuses.map((s) => s.status)).toEqual(['suspended', 'suspended']);
-    expect((await admin.rpc('admin_review_alert', { p_id: alert!.id, p_status: 'dismissed' })).error?.message).toBe(
-      'This alert was already confirmed.',
-    );
-    const { data: log } = await admin.rpc('admin_audit_log', { p_action: 'alert.confirmed' });
+    expect(
+      (await suite.admin.rpc('admin_review_alert', { p_id: alert!.id, p_status: 'dismissed' })).error?.message,
+    ).toBe('This alert was already confirmed.');
+    const { data: log } = await suite.admin.rpc('admin_audit_log', { p_action: 'alert.confirmed' });
     expect(log).toContainEqual(expect.objectContaining({ reason: 'Same person, two accounts.' }));
   });
 

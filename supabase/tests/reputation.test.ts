@@ -1,18 +1,8 @@
+import type { ReputationComponents as Components } from '@repex/shared-ui/contracts';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ADMIN, signedIn } from '../harness/clients';
 import { trader } from '../harness/market';
-
-interface Components {
-  verified: number;
-  holders: number;
-  volume: number;
-  stability: number;
-  age: number;
-  alerts: number;
-  score: number;
-  facts: { holders: number; volume_30d: number; open_alerts: number };
-}
 
 describe.each(ENGINES)('the reputation score on %s', (engine) => {
   let backend: Backend;

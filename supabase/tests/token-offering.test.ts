@@ -1,7 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from '../harness/backends';
-import { ADMIN, client, signedIn } from '../harness/clients';
+import { adminSuite } from '../harness/suites';
+import { ENGINES } from '../harness/backends';
+import { client } from '../harness/clients';
 import { cash, holding, invariantViolations, trader } from '../harness/market';
 
 interface Application {
@@ -12,13 +12,7 @@ interface Application {
 }
 
 describe.each(ENGINES)("a person's own token on %s", (engine) => {
-  let backend: Backend;
-  let admin: SupabaseClient;
-  beforeAll(async () => {
-    backend = await backendFor(engine)();
-    admin = await signedIn(backend.url, ADMIN);
-  });
-  afterAll(() => backend.close());
+  const suite = adminSuite(engine);
 
   const apply = (c: SupabaseClient, overrides: Record<string, unknown> = {}) =>
     c.rpc('apply_for_token', {
@@ -30,7 +24,7 @@ describe.each(ENGINES)("a person's own token on %s", (engine) => {
     });
 
   it('applies with socials stored as links; bad input and a second pending application are refused', async () => {
-    const person = await trader(backend);
+    const person = await trader(suite.backend);
     const bad: [Record<string, unknown>, string][] = [
       [{ p_display_name: ' ' }, 'The display name needs 2 to 80 characters.'],
       [{ p_category: 'Astrologer' }, 'Choose one of the categories.'],
@@ -58,28 +52,29 @@ describe.each(ENGINES)("a person's own token on %s", (engine) => {
     expect((await apply(person.client)).error?.message).toBe('Your application is already waiting for review.');
   });
 
-  it('only an admin lists, approves or rejects applications', async () => {
-    const person = await trader(backend);
+  it('only an suite.admin lists, approves or rejects applications', async () => {
+    const person = await trader(suite.backend);
     const { data } = await apply(person.client);
     const id = (data as Application).id;
-    for (const c of [person.client, client(backend.url)]) {
+    for (const c of [person.client, client(suite.backend.url)]) {
       expect((await c.rpc('admin_list_applications', {})).error).not.toBeNull();
       expect((await c.rpc('admin_approve_application', { p_id: id })).error).not.toBeNull();
       expect((await c.rpc('admin_reject_application', { p_id: id, p_reason: 'no' })).error).not.toBeNull();
       expect((await c.from('audit_log').select('*')).data ?? []).toEqual([]);
     }
-    const { data: pending } = await admin.rpc('admin_list_applications', {});
+    const { data: pending } = await suite.admin.rpc('admin_list_applications', {});
     expect((pending as Application[]).map((a) => a.id)).toContain(id);
   });
 
   it('a rejection reaches the applicant with its reason, who may apply again', async () => {
-    const person = await trader(backend);
+    const person = await trader(suite.backend);
     const id = ((await apply(person.client)).data as Application).id;
-    expect((await admin.rpc('admin_reject_application', { p_id: id, p_reason: '' })).error?.message).toBe(
+    expect((await suite.admin.rpc('admin_reject_application', { p_id: id, p_reason: '' })).error?.message).toBe(
       'Give the applicant a reason of 3 to 500 characters.',
     );
     expect(
-      (await admin.rpc('admin_reject_application', { p_id: id, p_reason: 'Link your public accounts first.' })).error,
+      (await suite.admin.rpc('admin_reject_application', { p_id: id, p_reason: 'Link your public accounts first.' }))
+        .error,
     ).toBeNull();
     const { data: mine } = await person.client
       .from('token_applications')
@@ -87,16 +82,16 @@ describe.each(ENGINES)("a person's own token on %s", (engine) => {
       .eq('id', id)
       .single();
     expect(mine).toEqual({ status: 'rejected', reason: 'Link your public accounts first.' });
-    expect((await admin.rpc('admin_approve_application', { p_id: id })).error?.message).toBe(
+    expect((await suite.admin.rpc('admin_approve_application', { p_id: id })).error?.message).toBe(
       'This application was already rejected.',
     );
     expect((await apply(person.client)).error).toBeNull();
   });
 
   it('approval issues the token: founder allocation, an offering on the book, proceeds to the person, all audited', async () => {
-    const person = await trader(backend);
+    const person = await trader(suite.backend);
     const id = ((await apply(person.client)).data as Application).id;
-    const [settings] = await backend.db.query<{
+    const [settings] = await suite.backend.db.query<{
       token_supply: string;
       token_founder_bps: number;
       token_issue_price: string;
@@ -105,7 +100,7 @@ describe.each(ENGINES)("a person's own token on %s", (engine) => {
     const founder = Math.floor((supply * settings!.token_founder_bps) / 10000);
     const price = Number(settings!.token_issue_price);
 
-    const { data: approved, error } = await admin.rpc('admin_approve_application', { p_id: id });
+    const { data: approved, error } = await suite.admin.rpc('admin_approve_application', { p_id: id });
     expect(error).toBeNull();
     const token = (approved as { token_id: string }).token_id;
     expect(approved).toMatchObject({
@@ -116,7 +111,7 @@ describe.each(ENGINES)("a person's own token on %s", (engine) => {
     });
 
     // On the market at once, searchable by anyone signed in, with the offering as its ask.
-    const buyer = await trader(backend, { cash: 5000 });
+    const buyer = await trader(suite.backend, { cash: 5000 });
     const { data: listed } = await buyer.client
       .from('market_tokens')
       .select('name, price, total_supply, owner_id')
@@ -124,10 +119,10 @@ describe.each(ENGINES)("a person's own token on %s", (engine) => {
     expect(listed).toContainEqual({ name: 'Nova Lee', price, total_supply: supply, owner_id: person.id });
     const { data: book } = await buyer.client.from('order_book').select('side, price, amount').eq('token_id', token);
     expect(book).toEqual([{ side: 'sell', price, amount: supply - founder }]);
-    expect(await holding(backend, person.id, token)).toEqual({ amount: founder, reserved: 0 });
+    expect(await holding(suite.backend, person.id, token)).toEqual({ amount: founder, reserved: 0 });
 
     // A buyer takes part of the offering; the person receives value - fee.
-    const before = await cash(backend, person.id);
+    const before = await cash(suite.backend, person.id);
     const bought = await buyer.client.rpc('place_order', {
       p_token: token,
       p_side: 'buy',
@@ -137,8 +132,8 @@ describe.each(ENGINES)("a person's own token on %s", (engine) => {
     expect(bought.error).toBeNull();
     const value = Math.round(price * 100 * 100) / 100;
     const fee = Math.round(value * 0.02 * 100) / 100;
-    expect((await cash(backend, person.id)).available).toBeCloseTo(before.available + value - fee, 2);
-    expect(await holding(backend, buyer.id, token)).toEqual({ amount: 100, reserved: 0 });
+    expect((await cash(suite.backend, person.id)).available).toBeCloseTo(before.available + value - fee, 2);
+    expect(await holding(suite.backend, buyer.id, token)).toEqual({ amount: 100, reserved: 0 });
     // What the offering has not sold is available; the issuance account is no holder.
     const { data: figures, error: figuresError } = await buyer.client
       .from('market_tokens')
@@ -154,27 +149,27 @@ describe.each(ENGINES)("a person's own token on %s", (engine) => {
     ]);
 
     // The person buying their own token trades with the offering like anyone else.
-    await backend.db.query('select private.record_deposit($1, 1000)', [person.id]);
+    await suite.backend.db.query('select private.record_deposit($1, 1000)', [person.id]);
     expect(
       (await person.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 10 })).error,
     ).toBeNull();
 
     // A second approval or application is refused; the decisions are in the audit log.
     expect((await apply(person.client)).error?.message).toBe('You already have a token.');
-    const { data: log } = await admin
+    const { data: log } = await suite.admin
       .from('audit_log')
       .select('action, target_user, after')
       .eq('target_user', person.id);
     expect(log).toEqual([
       expect.objectContaining({ action: 'application.approve', after: expect.objectContaining({ token_id: token }) }),
     ]);
-    expect(await invariantViolations(backend)).toEqual([]);
+    expect(await invariantViolations(suite.backend)).toEqual([]);
   });
 
   it('the audit log is append-only, even for the database owner', async () => {
-    await expect(backend.db.query('update audit_log set reason = $1', ['tampered'])).rejects.toThrow(
+    await expect(suite.backend.db.query('update audit_log set reason = $1', ['tampered'])).rejects.toThrow(
       'The audit log is append-only.',
     );
-    await expect(backend.db.query('delete from audit_log')).rejects.toThrow('The audit log is append-only.');
+    await expect(suite.backend.db.query('delete from audit_log')).rejects.toThrow('The audit log is append-only.');
   });
 });

@@ -6,7 +6,7 @@ import {
   DialogActions,
   Field,
   FormError,
-  Input,
+  TextField,
   Muted,
   Textarea,
   formatInteger,
@@ -110,35 +110,27 @@ export function ApproveDialog({ user, onClose, onDone }: Props) {
       ) : (
         <Muted>Loading the application...</Muted>
       )}
-      <Field
+      <TextField
+        id="approve-supply"
         label="Total supply"
-        htmlFor="approve-supply"
         hint={
           d &&
           `Default ${formatInteger(d.token_supply)}; ${d.token_founder_bps / 100}% to the person, the rest offered on the market.`
         }
-      >
-        <Input
-          id="approve-supply"
-          inputMode="numeric"
-          placeholder={d ? String(d.token_supply) : ''}
-          value={supply}
-          onChange={(e) => setSupply(e.target.value)}
-        />
-      </Field>
-      <Field
+        inputMode="numeric"
+        placeholder={d ? String(d.token_supply) : ''}
+        value={supply}
+        onValue={setSupply}
+      />
+      <TextField
+        id="approve-price"
         label="Issue price (USD)"
-        htmlFor="approve-price"
         hint={d && `Default ${formatPrice(d.token_issue_price)}.`}
-      >
-        <Input
-          id="approve-price"
-          inputMode="decimal"
-          placeholder={d ? d.token_issue_price.toFixed(2) : ''}
-          value={price}
-          onChange={(e) => setPrice(e.target.value)}
-        />
-      </Field>
+        inputMode="decimal"
+        placeholder={d ? d.token_issue_price.toFixed(2) : ''}
+        value={price}
+        onValue={setPrice}
+      />
     </ActionDialog>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
-import { Button, ErrorState, Field, FormError, Input, Muted, Textarea } from '@repex/shared-ui/ui';
+import { Button, ErrorState, Field, FormError, Muted, TextField, Textarea } from '@repex/shared-ui/ui';
 import { rpc } from './rpc';
 
 /** The editable settings, as the admin types them (percentages for basis points). */
@@ -127,24 +127,24 @@ export function SettingsForm({ onSaved }: { onSaved: () => void }) {
       <Muted id="halt-hint">
         While halted, new orders are refused with the reason below; cancelling, deposits and withdrawals still work.
       </Muted>
-      <Field label="Halt reason (shown to traders)" htmlFor="setting-halt_reason">
-        <Input
-          id="setting-halt_reason"
-          value={haltReason}
-          maxLength={200}
-          onChange={(e) => setHaltReason(e.target.value)}
-        />
-      </Field>
+      <TextField
+        id="setting-halt_reason"
+        label="Halt reason (shown to traders)"
+        value={haltReason}
+        maxLength={200}
+        onValue={setHaltReason}
+      />
       <Grid>
         {FIELDS.map((f) => (
-          <Field key={f.key} label={f.label} htmlFor={`setting-${f.key}`} hint={f.hint}>
-            <Input
-              id={`setting-${f.key}`}
-              inputMode="decimal"
-              value={draft[f.key] ?? ''}
-              onChange={(e) => setDraft((d) => ({ ...d, [f.key]: e.target.value }))}
-            />
-          </Field>
+          <TextField
+            key={f.key}
+            id={`setting-${f.key}`}
+            label={f.label}
+            hint={f.hint}
+            inputMode="decimal"
+            value={draft[f.key] ?? ''}
+            onValue={(value) => setDraft((d) => ({ ...d, [f.key]: value }))}
+          />
         ))}
       </Grid>
       <Field label="Why (kept in the audit log)" htmlFor="setting-reason">

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { type Profile } from '@repex/shared-ui/contracts';
 import { supabase, toast } from '@repex/shared-ui/platform';
-import { Button, Field, FormError, Input, Muted, Textarea, FormDialog } from '@repex/shared-ui/ui';
+import { Button, Field, FormDialog, FormError, Input, Muted, TextField, Textarea } from '@repex/shared-ui/ui';
 
 /**
  * An image chosen for the profile, uploaded at once with supabase-js storage into the user's own
@@ -96,15 +96,11 @@ export function EditProfileDialog({
   };
   return (
     <FormDialog title="Edit Profile" submitLabel="Save" send={submit} onClose={onClose}>
-      <Field label="Name" htmlFor="edit-name">
-        <Input id="edit-name" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} required />
-      </Field>
+      <TextField id="edit-name" label="Name" value={name} maxLength={80} onValue={setName} required />
       <Field label="Bio" htmlFor="edit-bio" hint="Up to 500 characters.">
         <Textarea id="edit-bio" value={bio} maxLength={500} onChange={(e) => setBio(e.target.value)} />
       </Field>
-      <Field label="Location" htmlFor="edit-location">
-        <Input id="edit-location" value={location} maxLength={80} onChange={(e) => setLocation(e.target.value)} />
-      </Field>
+      <TextField id="edit-location" label="Location" value={location} maxLength={80} onValue={setLocation} />
       <ImageField
         id="edit-avatar"
         label="Avatar"
@@ -155,26 +151,24 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   };
   return (
     <FormDialog title="Settings" submitLabel="Change Password" send={submit} onClose={onClose}>
-      <Field label="New password" htmlFor="settings-password">
-        <Input
-          id="settings-password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          required
-        />
-      </Field>
-      <Field label="Repeat the new password" htmlFor="settings-confirm">
-        <Input
-          id="settings-confirm"
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-          required
-        />
-      </Field>
+      <TextField
+        id="settings-password"
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onValue={setPassword}
+        required
+      />
+      <TextField
+        id="settings-confirm"
+        label="Repeat the new password"
+        type="password"
+        autoComplete="new-password"
+        value={confirm}
+        onValue={setConfirm}
+        required
+      />
       <div>
         <Muted>Signed in somewhere else too?</Muted>{' '}
         <Button type="button" $variant="link" onClick={() => void signOutOthers()}>

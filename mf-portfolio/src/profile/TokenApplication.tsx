@@ -7,7 +7,7 @@ import {
   Card,
   CardTitle,
   Field,
-  Input,
+  TextField,
   Muted,
   Select,
   Textarea,
@@ -164,9 +164,7 @@ function ApplyDialog({ fullName, onClose, onSent }: { fullName: string; onClose:
       send={send}
       onClose={onClose}
     >
-      <Field label="Display name" htmlFor="apply-name">
-        <Input id="apply-name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={80} />
-      </Field>
+      <TextField id="apply-name" label="Display name" value={name} onValue={setName} required maxLength={80} />
       <Field label="Category" htmlFor="apply-category">
         <Select id="apply-category" value={category} onChange={(e) => setCategory(e.target.value)} required>
           <option value="" disabled>
@@ -184,14 +182,14 @@ function ApplyDialog({ fullName, onClose, onSent }: { fullName: string; onClose:
       </Field>
       <Handles>
         {PLATFORMS.map((p) => (
-          <Field key={p.key} label={p.label} htmlFor={`apply-${p.key}`}>
-            <Input
-              id={`apply-${p.key}`}
-              placeholder="@handle"
-              value={socials[p.key] ?? ''}
-              onChange={(e) => setSocials((s) => ({ ...s, [p.key]: e.target.value }))}
-            />
-          </Field>
+          <TextField
+            key={p.key}
+            id={`apply-${p.key}`}
+            label={p.label}
+            placeholder="@handle"
+            value={socials[p.key] ?? ''}
+            onValue={(value) => setSocials((s) => ({ ...s, [p.key]: value }))}
+          />
         ))}
       </Handles>
     </FormDialog>

@@ -1,23 +1,7 @@
 import styled from 'styled-components';
+import type { ReputationComponents } from '@repex/shared-ui/contracts';
 import { supabase, unwrap, useQuery } from '@repex/shared-ui/platform';
 import { Muted, formatInteger, formatMoney } from '@repex/shared-ui/ui';
-
-interface Components {
-  verified: number;
-  holders: number;
-  volume: number;
-  stability: number;
-  age: number;
-  alerts: number;
-  score: number;
-  facts: {
-    holders: number;
-    volume_30d: number;
-    price_variation_7d: number | null;
-    account_age_days: number;
-    open_alerts: number;
-  };
-}
 
 const Box = styled.details`
   font-size: 14px;
@@ -45,7 +29,7 @@ const Box = styled.details`
 /** How the reputation score is computed: the database's formula, part by part, for this token. */
 export function ReputationInfo({ tokenId }: { tokenId: string }) {
   const q = useQuery(
-    async () => unwrap(await supabase().rpc('reputation_components', { p_token: tokenId })) as Components,
+    async () => unwrap(await supabase().rpc('reputation_components', { p_token: tokenId })) as ReputationComponents,
     [tokenId],
   );
   const c = q.data;

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { supabase, toast } from '@repex/shared-ui/platform';
-import { Field, FormDialog, Input, formatPrice } from '@repex/shared-ui/ui';
+import { FormDialog, TextField, formatPrice } from '@repex/shared-ui/ui';
 import type { Limits, Payment } from './types';
 
 /**
@@ -29,38 +29,30 @@ export function DepositDialog({ limits, onClose }: { limits: Limits | undefined;
 
   return (
     <FormDialog title="Deposit Funds" submitLabel="Deposit" busyLabel="Depositing..." send={send} onClose={onClose}>
-      <Field
+      <TextField
+        id="deposit-amount"
         label="Amount (USD)"
-        htmlFor="deposit-amount"
         hint={
           limits && `Between ${formatPrice(limits.deposit_min)} and ${formatPrice(limits.deposit_max)} per deposit.`
         }
-      >
-        <Input
-          id="deposit-amount"
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder="1000.00"
-          value={amount}
-          onChange={(e) => setAmount(e.target.value)}
-          required
-        />
-      </Field>
-      <Field
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder="1000.00"
+        value={amount}
+        onValue={setAmount}
+        required
+      />
+      <TextField
+        id="deposit-card"
         label="Card number"
-        htmlFor="deposit-card"
         hint="Test mode: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined."
-      >
-        <Input
-          id="deposit-card"
-          inputMode="numeric"
-          autoComplete="cc-number"
-          placeholder="4242 4242 4242 4242"
-          value={card}
-          onChange={(e) => setCard(e.target.value)}
-          required
-        />
-      </Field>
+        inputMode="numeric"
+        autoComplete="cc-number"
+        placeholder="4242 4242 4242 4242"
+        value={card}
+        onValue={setCard}
+        required
+      />
     </FormDialog>
   );
 }

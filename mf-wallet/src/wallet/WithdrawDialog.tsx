@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
-import { Field, FormDialog, Input, Muted, Select, formatPrice } from '@repex/shared-ui/ui';
+import { Field, FormDialog, Muted, Select, TextField, formatPrice } from '@repex/shared-ui/ui';
 import type { Cash, Destination, Limits, Payment } from './types';
 
 const NEW_ACCOUNT = 'new';
@@ -64,42 +64,37 @@ export function WithdrawDialog({
       </Field>
       {destination === NEW_ACCOUNT && (
         <>
-          <Field label="Account name" htmlFor="withdraw-label">
-            <Input
-              id="withdraw-label"
-              placeholder="Checking"
-              value={label}
-              onChange={(e) => setLabel(e.target.value)}
-              required
-            />
-          </Field>
-          <Field label="Account number" htmlFor="withdraw-account" hint="Only the last four digits are kept.">
-            <Input
-              id="withdraw-account"
-              inputMode="numeric"
-              autoComplete="off"
-              value={account}
-              onChange={(e) => setAccount(e.target.value)}
-              required
-            />
-          </Field>
+          <TextField
+            id="withdraw-label"
+            label="Account name"
+            placeholder="Checking"
+            value={label}
+            onValue={setLabel}
+            required
+          />
+          <TextField
+            id="withdraw-account"
+            label="Account number"
+            hint="Only the last four digits are kept."
+            inputMode="numeric"
+            autoComplete="off"
+            value={account}
+            onValue={setAccount}
+            required
+          />
         </>
       )}
-      <Field
+      <TextField
+        id="withdraw-amount"
         label="Amount (USD)"
-        htmlFor="withdraw-amount"
         hint={limits && `Up to ${formatPrice(limits.withdrawal_daily_limit)} a day.`}
-      >
-        <Input
-          id="withdraw-amount"
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder="100.00"
-          value={amount}
-          onChange={(e) => setAmount(e.target.value)}
-          required
-        />
-      </Field>
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder="100.00"
+        value={amount}
+        onValue={setAmount}
+        required
+      />
       {cash && <Muted>{formatPrice(cash.available)} available to withdraw.</Muted>}
     </FormDialog>
   );

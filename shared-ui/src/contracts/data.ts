@@ -76,3 +76,21 @@ export interface Position {
   pnl: number;
   pnl_percent: number;
 }
+
+/** `reputation_components(token)`: the reputation score's parts (points) and the facts behind them. */
+export interface ReputationComponents {
+  verified: number;
+  holders: number;
+  volume: number;
+  stability: number;
+  age: number;
+  alerts: number;
+  score: number;
+  facts: {
+    holders: number;
+    volume_30d: number;
+    price_variation_7d: number | null;
+    account_age_days: number;
+    open_alerts: number;
+  };
+}

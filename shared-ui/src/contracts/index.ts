@@ -6,5 +6,6 @@ export {
   type PnlPoint,
   type Position,
   type Profile,
+  type ReputationComponents,
 } from './data';
 export { parseRemoteManifest, type RemoteManifest, type RemoteRoute, type RouteAccess } from './remoteManifest';

@@ -22,7 +22,7 @@ export { Avatar } from './primitives/Avatar';
 export { PersonCell } from './primitives/PersonCell';
 export { Progress } from './primitives/Progress';
 export { Tabs, TabsList, TabsTrigger, TabsContent } from './primitives/Tabs';
-export { Dialog, DialogActions, Field, FormError } from './primitives/Dialog';
+export { Dialog, DialogActions, Field, FormError, TextField } from './primitives/Dialog';
 export { FormDialog } from './primitives/FormDialog';
 export { EmptyState, ErrorState, CenteredStatus, Page, PageTitle, Muted, Change } from './primitives/States';
 export { Logo } from './primitives/Logo';

@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { media } from '../theme';
+import { Input } from './Input';
 
 const Backdrop = styled.div`
   position: fixed;
@@ -113,6 +114,27 @@ export function Field({
       {children}
       {hint && <small>{hint}</small>}
     </FieldBox>
+  );
+}
+
+/**
+ * The common case of a Field: a text input bound to a string. `onValue` gets the typed text;
+ * every other input attribute (type, inputMode, autoComplete, placeholder...) passes through.
+ */
+export function TextField({
+  id,
+  label,
+  hint,
+  onValue,
+  ...input
+}: { id: string; label: string; hint?: ReactNode; value: string; onValue: (value: string) => void } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'id' | 'value' | 'onChange'
+>) {
+  return (
+    <Field label={label} htmlFor={id} hint={hint}>
+      <Input id={id} {...input} onChange={(e) => onValue(e.target.value)} />
+    </Field>
   );
 }
 
