@@ -15,11 +15,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { OrderBook, SelfTradePreventionMode, Side } from 'nodejs-order-book';
-import { startBackend, type BackendOptions } from '../supabase/server/index';
+import { startBackend } from '../supabase/server/index';
 import { signedIn } from '../supabase/harness/clients';
 import { freshToken, trader } from '../supabase/harness/market';
 import { rng } from '../supabase/harness/load';
-import { createDatabase, dropDatabase } from '../supabase/harness/backends';
+import { throwAwayStorage } from '../supabase/harness/backends';
 import { spawnServer, stopServer as stop } from '../supabase/harness/process';
 import { DEMO_ACCOUNTS, DEMO_JWT_SECRET } from '../supabase/server/demo';
 import { NO_RATE_LIMITS } from '../supabase/server/http/rateLimit';
@@ -52,24 +52,6 @@ function orderStream(n: number, seed: number): Order[] {
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-
-/** Where the backend keeps its data for one engine, and how to clean it up. */
-async function storage(
-  engine: 'pglite' | 'postgres',
-  prefix: string,
-): Promise<{ options: BackendOptions; env: Record<string, string>; cleanup: () => Promise<void> }> {
-  if (engine === 'postgres') {
-    const url = await createDatabase(prefix);
-    return { options: { databaseUrl: url }, env: { DATABASE_URL: url }, cleanup: () => dropDatabase(url) };
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
-  const dataDir = path.join(dir, 'db');
-  return {
-    options: { dataDir },
-    env: { DATA_DIR: dataDir },
-    cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }),
-  };
-}
 
 interface Run {
   books: number;
@@ -114,7 +96,7 @@ const BOOKS = 32;
  * a trivial rpc and /health at 32 clients; on PostgreSQL, the 32-client runs again with 2 server processes.
  */
 async function benchOrders(engine: 'pglite' | 'postgres') {
-  const store = await storage(engine, 'repex_bench');
+  const store = await throwAwayStorage(engine, 'repex_bench');
   const prepared = await startBackend({
     port: 0,
     seed: false,
@@ -216,7 +198,7 @@ function benchInMemory() {
 
 /** The market screen's first page, a search and a category with another sort, over `count` tokens. */
 async function benchMarketListing(engine: 'pglite' | 'postgres', count: number) {
-  const store = await storage(engine, 'repex_bench_market');
+  const store = await throwAwayStorage(engine, 'repex_bench_market');
   const prepared = await startBackend({
     port: 0,
     seed: true,

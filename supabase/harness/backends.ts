@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { startBackend, type Backend, type BackendOptions } from '../server/index';
 import { DEMO_JWT_SECRET } from '../server/demo';
@@ -25,6 +28,28 @@ export async function dropDatabase(url: string): Promise<void> {
   await admin.connect();
   await admin.query(`drop database if exists ${new URL(url).pathname.slice(1)} with (force)`);
   await admin.end();
+}
+
+/**
+ * Where a backend keeps its data on `engine`, for a test or bench that starts and kills servers
+ * itself: `options` for an in-process backend, `env` for a spawned one (DATABASE_URL empty on
+ * PGlite, so an inherited one cannot leak in), and `cleanup` to throw it away.
+ */
+export async function throwAwayStorage(
+  engine: Engine,
+  prefix: string,
+): Promise<{ options: BackendOptions; env: Record<string, string>; cleanup: () => Promise<void> }> {
+  if (engine === 'postgres') {
+    const url = await createDatabase(prefix);
+    return { options: { databaseUrl: url }, env: { DATABASE_URL: url }, cleanup: () => dropDatabase(url) };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+  const dataDir = path.join(dir, 'db');
+  return {
+    options: { dataDir },
+    env: { DATA_DIR: dataDir, DATABASE_URL: '' },
+    cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** A backend on a fresh database of the PostgreSQL server, dropped when the backend closes. */

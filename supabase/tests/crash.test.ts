@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { SignJWT } from 'jose';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { startBackend } from '../server/index';
 import { freePort } from '../../scripts/lib/ports';
-import { ENGINES, createDatabase, dropDatabase } from '../harness/backends';
+import { ENGINES, throwAwayStorage } from '../harness/backends';
 import { spawnServer, stopServer } from '../harness/process';
 import { ANON_KEY, JWT_SECRET, signedIn } from '../harness/clients';
 import { randomOrders } from '../harness/load';
@@ -18,20 +15,17 @@ describe.each(ENGINES)('a crash of the server on %s', (engine) => {
   it('loses nothing acknowledged: kill -9 mid-load, restart, every order is there and the books balance', async () => {
     const port = await freePort();
     const url = `http://localhost:${port}`;
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'repex-crash-'));
-    const databaseUrl = engine === 'postgres' ? await createDatabase('repex_crash') : '';
+    const store = await throwAwayStorage(engine, 'repex_crash');
     const env = {
       SUPABASE_PORT: String(port),
-      DATA_DIR: path.join(dataDir, 'db'),
-      DATABASE_URL: databaseUrl,
+      ...store.env,
       JWT_SECRET,
       RATE_LIMITS: 'off',
     };
     // Prepare traders with cash and tokens of a fresh token, in-process, before the server runs.
     const prepared = await startBackend({
       port: 0,
-      dataDir: env.DATA_DIR,
-      databaseUrl: databaseUrl || undefined,
+      ...store.options,
       jwtSecret: JWT_SECRET,
     });
     const token = await freshToken(prepared);
@@ -82,16 +76,14 @@ describe.each(ENGINES)('a crash of the server on %s', (engine) => {
 
     const backend = await startBackend({
       port: 0,
-      dataDir: env.DATA_DIR,
-      databaseUrl: databaseUrl || undefined,
+      ...store.options,
       jwtSecret: JWT_SECRET,
     });
     try {
       expect(await invariantViolations(backend)).toEqual([]);
     } finally {
       await backend.close();
-      if (databaseUrl) await dropDatabase(databaseUrl);
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await store.cleanup();
     }
   });
 });

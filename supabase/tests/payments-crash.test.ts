@@ -1,11 +1,8 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { SignJWT } from 'jose';
 import { startBackend } from '../server/index';
 import { freePort } from '../../scripts/lib/ports';
-import { ENGINES, createDatabase, dropDatabase, eventually } from '../harness/backends';
+import { ENGINES, eventually, throwAwayStorage } from '../harness/backends';
 import { ANON_KEY, JWT_SECRET, newUser } from '../harness/clients';
 import { spawnServer, stopServer } from '../harness/process';
 import { invariantViolations } from '../harness/market';
@@ -29,14 +26,12 @@ describe.each(ENGINES)('a crash of the server while deposits are being confirmed
   it('credits every deposit exactly once or not at all, and the restart finishes the rest', async () => {
     const port = await freePort();
     const url = `http://localhost:${port}`;
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'repex-paycrash-'));
-    const databaseUrl = engine === 'postgres' ? await createDatabase('repex_paycrash') : '';
+    const store = await throwAwayStorage(engine, 'repex_paycrash');
     // A slow rail, so confirmations are in flight when the process dies; a short lease, so the
     // restarted server hands what was left processing to the provider again.
     const env = {
       SUPABASE_PORT: String(port),
-      DATA_DIR: path.join(dataDir, 'db'),
-      DATABASE_URL: databaseUrl,
+      ...store.env,
       JWT_SECRET,
       RATE_LIMITS: 'off',
       PAYMENT_DELAY_MS: '400',
@@ -76,8 +71,7 @@ describe.each(ENGINES)('a crash of the server while deposits are being confirmed
 
     const backend = await startBackend({
       port: 0,
-      dataDir: env.DATA_DIR,
-      databaseUrl: databaseUrl || undefined,
+      ...store.options,
       jwtSecret: JWT_SECRET,
     });
     try {
@@ -99,8 +93,7 @@ describe.each(ENGINES)('a crash of the server while deposits are being confirmed
       expect(await invariantViolations(backend)).toEqual([]);
     } finally {
       await backend.close();
-      if (databaseUrl) await dropDatabase(databaseUrl);
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await store.cleanup();
     }
   });
 });
