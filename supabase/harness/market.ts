@@ -20,6 +20,19 @@ export async function freshToken(backend: Backend, supply = 10_000): Promise<str
   return row!.id;
 }
 
+/** place_order as the order panel calls it, as `client`; resolves to supabase-js's answer. */
+export function placeOrder(client: SupabaseClient, ...[token, side, type, amount, price = null]: OrderArgs) {
+  return client.rpc('place_order', { p_token: token, p_side: side, p_type: type, p_amount: amount, p_price: price });
+}
+/** An order's fields, in place_order's order: token, side, type, amount and (for a limit) price. */
+export type OrderArgs = [
+  token: string,
+  side: 'buy' | 'sell',
+  type: 'market' | 'limit',
+  amount: number,
+  price?: number | null,
+];
+
 /** A signed-up user funded through the ledger (deposits are not yet a user feature). */
 export async function trader(
   backend: Backend,

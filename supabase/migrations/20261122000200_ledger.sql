@@ -3,10 +3,6 @@
 --   per token: sum(holdings.amount) + unissued = total_supply
 -- and the check constraints make a negative balance or holding impossible.
 
--- 2% of value, rounded half up to the cent (spec section 9).
-create or replace function private.fee(value numeric) returns numeric
-language sql immutable as $$ select round(value * 0.02, 2) $$;
-
 create or replace function private.record_deposit(p_user uuid, p_amount numeric, p_at timestamptz default now())
 returns void language plpgsql security definer set search_path = '' as $$
 begin
@@ -43,41 +39,6 @@ begin
   end if;
   insert into public.holdings (user_id, token_id, amount) values (p_user, p_token, p_amount)
   on conflict (user_id, token_id) do update set amount = public.holdings.amount + excluded.amount;
-end $$;
-
--- Settles one fill between two accounts. The buyer's cash comes from `available`, or from
--- `reserved` when the buy order was resting (p_buyer_reserved = what that order had reserved
--- for these tokens, released in full); the seller's tokens likewise.
-create or replace function private.settle_trade(
-  p_token uuid, p_buyer uuid, p_seller uuid, p_price numeric, p_amount bigint, p_taker_side text,
-  p_buy_order bigint default null, p_sell_order bigint default null,
-  p_buyer_reserved numeric default 0, p_seller_reserved boolean default false,
-  p_at timestamptz default now()
-) returns bigint language plpgsql security definer set search_path = '' as $$
-declare
-  value numeric := round(p_price * p_amount, 2);
-  buyer_fee numeric := private.fee(round(p_price * p_amount, 2));
-  seller_fee numeric := private.fee(round(p_price * p_amount, 2));
-  trade_id bigint;
-begin
-  if p_buyer = p_seller then raise exception 'An account cannot trade with itself.' using errcode = 'P0001'; end if;
-  -- Buyer pays value + fee; whatever the resting order had reserved beyond that goes back to available.
-  update public.cash_accounts
-     set reserved = reserved - p_buyer_reserved,
-         available = available + p_buyer_reserved - value - buyer_fee
-   where user_id = p_buyer;
-  update public.cash_accounts set available = available + value - seller_fee where user_id = p_seller;
-  update public.holdings
-     set amount = amount - p_amount,
-         reserved = reserved - case when p_seller_reserved then p_amount else 0 end
-   where user_id = p_seller and token_id = p_token;
-  if not found then raise exception 'The seller holds none of these tokens.' using errcode = 'P0001'; end if;
-  insert into public.holdings (user_id, token_id, amount) values (p_buyer, p_token, p_amount)
-  on conflict (user_id, token_id) do update set amount = public.holdings.amount + excluded.amount;
-  insert into public.trades (token_id, buy_order_id, sell_order_id, buyer_id, seller_id, price, amount, taker_side, buyer_fee, seller_fee, created_at)
-  values (p_token, p_buy_order, p_sell_order, p_buyer, p_seller, p_price, p_amount, p_taker_side, buyer_fee, seller_fee, p_at)
-  returning id into trade_id;
-  return trade_id;
 end $$;
 
 -- Puts a limit order on the book, reserving what it may spend: cash (value + fee) for a buy,

@@ -2,46 +2,6 @@
 -- Public aggregates (no account is named) are plain views, which read as their owner; views
 -- of one account's data are security_invoker, so row-level security applies to the reader.
 
-create or replace view public.market_tokens as
-select
-  t.id,
-  t.owner_id,
-  t.name,
-  t.username,
-  t.category,
-  t.reputation_score,
-  t.avatar_url,
-  t.verified,
-  t.total_supply,
-  coalesce(last_trade.price, t.issue_price) as price,
-  coalesce(round((coalesce(last_trade.price, t.issue_price) - coalesce(day_ago.price, first_trade.price, t.issue_price))
-    / coalesce(day_ago.price, first_trade.price, t.issue_price) * 100, 2), 0) as change_24h,
-  coalesce(day.volume, 0) as volume_24h,
-  round(coalesce(last_trade.price, t.issue_price) * t.total_supply, 2) as market_cap,
-  coalesce(held.holders, 0) as holders,
-  t.total_supply - coalesce(held.amount, 0) as available_supply
-from public.tokens t
-left join lateral (
-  select tr.price from public.trades tr where tr.token_id = t.id order by tr.created_at desc, tr.id desc limit 1
-) last_trade on true
-left join lateral (
-  select tr.price from public.trades tr
-  where tr.token_id = t.id and tr.created_at <= now() - interval '24 hours'
-  order by tr.created_at desc, tr.id desc limit 1
-) day_ago on true
-left join lateral (
-  -- A token younger than a day compares with its first trade.
-  select tr.price from public.trades tr where tr.token_id = t.id order by tr.created_at, tr.id limit 1
-) first_trade on true
-left join lateral (
-  select sum(round(tr.price * tr.amount, 2)) as volume from public.trades tr
-  where tr.token_id = t.id and tr.created_at > now() - interval '24 hours'
-) day on true
-left join lateral (
-  select count(*) filter (where h.amount > 0) as holders, sum(h.amount) as amount
-  from public.holdings h where h.token_id = t.id
-) held on true;
-
 -- Open limit orders, aggregated per price level: what an order book shows.
 create or replace view public.order_book as
 select token_id, side, price, sum(amount - filled)::bigint as amount, count(*)::int as orders
@@ -90,15 +50,3 @@ select
 from public.trades tr
 join public.tokens t on t.id = tr.token_id
 where tr.buyer_id = auth.uid() or tr.seller_id = auth.uid();
-
--- Wallet history of spec section 2: deposits, withdrawals and the trade fees paid.
-create or replace view public.wallet_history with (security_invoker = true) as
-select 'wt-' || w.id as id, case w.type when 'deposit' then 'Deposit' else 'Withdrawal' end as type,
-       case w.type when 'deposit' then w.amount else -w.amount end as amount,
-       initcap(w.status) as status, w.created_at
-from public.wallet_transactions w
-where w.user_id = auth.uid()
-union all
-select 'fee-' || m.id, 'Trade Fee', -m.fee, 'Completed', m.created_at
-from public.my_trades m
-where m.fee > 0;

@@ -329,6 +329,6 @@ grant execute on function public.create_deposit(numeric, text, text), public.add
 -- Only the provider's side (the local worker, or a hosted webhook with the service-role key).
 revoke execute on function public.claim_payment(interval, interval), public.settle_payment(uuid, boolean, text) from authenticated;
 grant execute on function public.claim_payment(interval, interval), public.settle_payment(uuid, boolean, text) to service_role;
-revoke all on function private.fee_bps(), private.fee(numeric, integer), private.refuse(text), private.active_caller(), private.check_amount(numeric, text, numeric, numeric),
+revoke all on function private.fee_bps(), private.fee(numeric, integer), private.fee(numeric), private.buy_cost(numeric, bigint), private.refuse(text), private.active_caller(), private.check_amount(numeric, text, numeric, numeric),
   private.check_idempotency_key(text), private.replayed(uuid, text, text, numeric), private.payment_json(public.wallet_transactions),
   private.card_last4(text) from public;

@@ -4,28 +4,6 @@
 -- tokens go with it, and the server refuses access tokens whose session is gone), and the sign-in
 -- ban is set by the profile trigger.
 
-drop function public.admin_set_account_status(uuid, text);
-drop function public.admin_list_users(integer);
-
--- Accounts for the admin's table, with what each row's actions need.
-create or replace function public.admin_list_users(p_limit integer default 100)
-returns table (id uuid, username text, full_name text, email text, role text, status text, verified boolean, joined timestamptz,
-               trades_30d bigint, last_sign_in_at timestamptz, application_id bigint)
-language plpgsql stable security definer set search_path = '' as $$
-begin
-  perform private.require_admin();
-  return query
-    select p.id, p.username, p.full_name, u.email, p.role, p.status, p.verified, p.created_at,
-           (select count(*) from public.trades t
-             where (t.buyer_id = p.id or t.seller_id = p.id) and t.created_at > now() - interval '30 days'),
-           u.last_sign_in_at,
-           (select a.id from public.token_applications a where a.user_id = p.id and a.status = 'pending')
-    from public.profiles p join auth.users u on u.id = p.id
-    where p.role <> 'system'
-    order by (exists (select 1 from public.token_applications a where a.user_id = p.id and a.status = 'pending')) desc, p.created_at desc
-    limit least(greatest(p_limit, 1), 1000);
-end $$;
-
 -- The account an admin may act on: not their own, not the system's.
 create or replace function private.managed_account(p_user uuid) returns public.profiles
 language plpgsql security definer set search_path = '' as $$
@@ -165,8 +143,8 @@ end $$;
 revoke execute on function public.admin_update_settings(jsonb, text) from public, anon;
 grant execute on function public.admin_update_settings(jsonb, text) to authenticated;
 
-revoke execute on function public.admin_list_users(integer), public.admin_set_account_status(uuid, text, text),
+revoke execute on function public.admin_set_account_status(uuid, text, text),
   public.admin_set_verified(uuid, boolean), public.admin_audit_log(uuid, text, integer) from public, anon;
-grant execute on function public.admin_list_users(integer), public.admin_set_account_status(uuid, text, text),
+grant execute on function public.admin_set_account_status(uuid, text, text),
   public.admin_set_verified(uuid, boolean), public.admin_audit_log(uuid, text, integer) to authenticated;
 revoke all on function private.managed_account(uuid) from public;

@@ -53,6 +53,9 @@ language sql stable security definer set search_path = '' as $$
 $$;
 
 -- The caller's open positions: the tokens they hold (from holdings), their cost, value and P&L.
+-- It reads public.market_tokens, which the market-stats migration defines (after this one), so its
+-- body is checked when it is first called rather than now, as pg_dump's own scripts do.
+set local check_function_bodies = off;
 create or replace function public.my_positions()
 returns table (token_id uuid, name text, username text, category text, avatar_url text, verified boolean,
                tokens bigint, avg_price numeric, cost numeric, price numeric, value numeric, pnl numeric, pnl_percent numeric)
@@ -67,6 +70,7 @@ language sql stable security definer set search_path = '' as $$
   where h.user_id = auth.uid() and h.amount > 0 and m.owner_id is distinct from auth.uid()
   order by round(h.amount * m.price, 2) desc, m.name
 $$;
+set local check_function_bodies = on;
 
 -- Profit & loss over time, one point at the end of each of the last `p_days` days (the last point
 -- is now, and is the dashboard's four figures): realized so far, and unrealized on what was held

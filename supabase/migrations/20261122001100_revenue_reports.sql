@@ -32,6 +32,3 @@ end $$;
 
 revoke execute on function public.admin_revenue(text, integer) from public, anon;
 grant execute on function public.admin_revenue(text, integer) to authenticated;
-
--- Replaced by admin_revenue.
-drop function public.admin_revenue_daily(integer);

@@ -217,7 +217,8 @@ begin
   return jsonb_build_object('id', p_id, 'status', p_status, 'suspended', suspended);
 end $$;
 
--- The Fraud Alerts card counts open alerts.
+-- The admin dashboard's figures (spec section 2), for an active admin only; Fraud Alerts counts
+-- open alerts, and the offering's system account is not a user.
 create or replace function public.admin_dashboard_stats() returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 begin
@@ -234,10 +235,8 @@ begin
   );
 end $$;
 
--- The single wash-trading signal of before is replaced by the rules above.
-drop function public.admin_fraud_alerts();
-drop view private.fraud_alerts;
-
 revoke all on function private.raise_alert(text, text, uuid[], uuid, text, jsonb), private.scan_fraud(interval), private.stamp_closed() from public;
+revoke execute on function public.admin_dashboard_stats() from public, anon;
+grant execute on function public.admin_dashboard_stats() to authenticated;
 revoke execute on function public.admin_list_alerts(text), public.admin_run_fraud_scan(), public.admin_review_alert(bigint, text, text, boolean) from public, anon;
 grant execute on function public.admin_list_alerts(text), public.admin_run_fraud_scan(), public.admin_review_alert(bigint, text, text, boolean) to authenticated;

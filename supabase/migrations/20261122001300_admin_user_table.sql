@@ -1,8 +1,6 @@
 -- User Management at scale: the accounts table is searched, filtered, sorted and paged in the
 -- database (one page of rows and the total count per call), and Details opens one account.
 
-drop function public.admin_list_users(integer);
-
 create index if not exists profiles_created_idx on public.profiles (created_at desc, id);
 
 create or replace function public.admin_list_users(

@@ -1,7 +1,6 @@
 -- Bounded growth: open orders are listed a page at a time, and what only matters for a while is
 -- pruned on a schedule (the local server every 10 minutes; pg_cron on a hosted project).
 
-drop function public.list_open_orders(uuid);
 create or replace function public.list_open_orders(p_token uuid default null, p_limit integer default 100, p_offset integer default 0)
 returns setof public.orders
 language sql stable security invoker set search_path = '' as $$

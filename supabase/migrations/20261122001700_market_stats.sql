@@ -158,8 +158,9 @@ revoke all on function private.slide_token_stats(), private.refresh_token_stats(
 
 select private.refresh_token_stats(id) from public.tokens;
 
--- The same columns as before, read from the maintained row. What is still available of an offering
--- is only computed for the rows returned (a handful of holdings each).
+-- Everything the market table and the trading header show about a token, read from its
+-- maintained row. What an offering has not sold is available, not held (the issuance account is no
+-- holder); it is only computed for the rows returned (a handful of holdings each).
 create or replace view public.market_tokens as
 select
   t.id,
@@ -180,10 +181,6 @@ select
                     where h.token_id = t.id and h.user_id <> private.issuance_account()) as available_supply
 from public.tokens t
 join private.token_stats s on s.token_id = t.id;
-
-create or replace view public.market_summary as
-select
-  (select coalesce(sum(market_cap), 0) from private.token_stats) as total_market_cap,
-  (select coalesce(sum(round(price * amount, 2)), 0) from public.trades where created_at > now() - interval '24 hours') as volume_24h,
-  (select count(*) from public.tokens) as active_tokens,
-  (select count(distinct user_id) from public.holdings where amount > 0 and user_id <> private.issuance_account()) as total_traders;
+revoke all on public.market_tokens from anon;
+revoke insert, update, delete, truncate on public.market_tokens from authenticated;
+grant select on public.market_tokens to authenticated;

@@ -32,12 +32,16 @@ end $$;
 create trigger tokens_count after insert or delete or update of category on public.tokens
   for each row execute function private.count_tokens();
 
+-- The categories with their token counts (the market's filter).
 create or replace view public.token_categories as
 select category, tokens::int as tokens from private.token_counts;
 
+-- The four figures above the market table.
 create or replace view public.market_summary as
 select
   (select coalesce(sum(market_cap), 0) from private.token_stats) as total_market_cap,
   (select coalesce(sum(round(price * amount, 2)), 0) from public.trades where created_at > now() - interval '24 hours') as volume_24h,
   (select coalesce(sum(tokens), 0)::bigint from private.token_counts) as active_tokens,
   (select count(distinct user_id) from public.holdings where amount > 0 and user_id <> private.issuance_account()) as total_traders;
+revoke all on public.market_summary, public.token_categories from anon;
+grant select on public.market_summary, public.token_categories to authenticated;

@@ -356,7 +356,9 @@ end $$;
 
 revoke all on function private.fill_fee(numeric, numeric, numeric, numeric, integer),
   private.settle_fills(uuid, text, jsonb, timestamptz),
+  private.settle_trade(uuid, uuid, uuid, numeric, bigint, text, bigint, bigint, numeric, boolean, timestamptz),
   private.check_order_request(uuid, text, text, numeric, numeric),
   private.check_order_funds(uuid, uuid, text, text, text, bigint, numeric, integer),
   private.match_order(uuid, uuid, bigint, text, text, bigint, numeric, numeric, integer) from public, anon, authenticated;
-drop function private.charge_fill(bigint, numeric, integer);
+revoke execute on function public.place_order(uuid, text, text, numeric, numeric) from public, anon;
+grant execute on function public.place_order(uuid, text, text, numeric, numeric) to authenticated;

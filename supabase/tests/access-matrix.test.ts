@@ -3,7 +3,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ADMIN, client, signedIn } from '../harness/clients';
-import { freshToken, trader, type Trader } from '../harness/market';
+import { freshToken, placeOrder, trader, type Trader } from '../harness/market';
 
 /**
  * What each exposed relation lets a signed-in user read. The test reads the catalog, so a new
@@ -56,8 +56,8 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
       [me, other],
       [other, me],
     ] as const) {
-      await a.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 2, p_price: 10 });
-      await b.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 1 });
+      await placeOrder(a.client, token, 'sell', 'limit', 2, 10);
+      await placeOrder(b.client, token, 'buy', 'market', 1);
       await a.client.from('watchlist').insert({ user_id: a.id, token_id: token });
       await a.client.rpc('add_payout_destination', { p_label: 'Checking', p_account_number: '12345678' });
       await a.client.rpc('apply_for_token', { p_display_name: 'Someone', p_category: 'Designer' });

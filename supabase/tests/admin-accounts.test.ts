@@ -3,7 +3,7 @@ import type { Backend } from '../server/index';
 import { adminSuite } from '../harness/suites';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ADMIN, client, signedIn } from '../harness/clients';
-import { book, cash, freshToken, invariantViolations, trader } from '../harness/market';
+import { book, cash, freshToken, invariantViolations, placeOrder, trader } from '../harness/market';
 
 describe.each(ENGINES)('the admin acts on accounts on %s', (engine) => {
   let backend: Backend;
@@ -21,14 +21,8 @@ describe.each(ENGINES)('the admin acts on accounts on %s', (engine) => {
     const user = await trader(backend, { cash: 1000, token, tokens: 50 });
     const email = (await user.client.auth.getUser()).data.user!.email!;
     const secondTab = await signedIn(backend.url, { email, password: 'password-123' });
-    await user.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 10, p_price: 5 });
-    await user.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'limit',
-      p_amount: 20,
-      p_price: 12,
-    });
+    await placeOrder(user.client, token, 'buy', 'limit', 10, 5);
+    await placeOrder(user.client, token, 'sell', 'limit', 20, 12);
     expect(await book(backend, token)).toHaveLength(2);
 
     expect(
@@ -109,19 +103,8 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
     expect(
       (await suite.admin.rpc('admin_update_settings', { p_changes: { fee_bps: 150 }, p_reason: 'Promotion.' })).error,
     ).toBeNull();
-    await seller.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'limit',
-      p_amount: 10,
-      p_price: 33.33,
-    });
-    const { data } = await buyer.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'buy',
-      p_type: 'market',
-      p_amount: 10,
-    });
+    await placeOrder(seller.client, token, 'sell', 'limit', 10, 33.33);
+    const { data } = await placeOrder(buyer.client, token, 'buy', 'market', 10);
     // value $333.30; 1.5% = $4.9995, rounded half up to $5.00
     expect(data).toMatchObject({ value: 333.3, fee: 5, total: 338.3 });
     const { data: setting } = await buyer.client.from('exchange_settings').select('fee_bps').single();
@@ -137,22 +120,10 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
   it('a trading halt refuses orders with its reason while cancelling still works; limits on size and open orders', async () => {
     const token = await freshToken(suite.backend);
     const t = await trader(suite.backend, { cash: 5000, token, tokens: 100 });
-    const { data: resting } = await t.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'limit',
-      p_amount: 5,
-      p_price: 20,
-    });
+    const { data: resting } = await placeOrder(t.client, token, 'sell', 'limit', 5, 20);
     await suite.admin.rpc('admin_update_settings', { p_changes: { trading_halted: true, halt_reason: 'Maintenance' } });
     try {
-      const halted = await t.client.rpc('place_order', {
-        p_token: token,
-        p_side: 'buy',
-        p_type: 'limit',
-        p_amount: 1,
-        p_price: 5,
-      });
+      const halted = await placeOrder(t.client, token, 'buy', 'limit', 1, 5);
       expect(halted.error?.message).toBe('Trading is halted: Maintenance. Cancelling open orders still works.');
       expect(
         (await t.client.rpc('cancel_order', { p_order: (resting as { order_id: number }).order_id })).error,
@@ -162,27 +133,15 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
     }
     await suite.admin.rpc('admin_update_settings', { p_changes: { min_order_amount: 5, max_open_orders: 2 } });
     try {
-      expect(
-        (await t.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 4, p_price: 5 }))
-          .error?.message,
-      ).toBe('The minimum order is 5 tokens.');
+      expect((await placeOrder(t.client, token, 'buy', 'limit', 4, 5)).error?.message).toBe(
+        'The minimum order is 5 tokens.',
+      );
       for (let i = 0; i < 2; i++) {
-        expect(
-          (
-            await t.client.rpc('place_order', {
-              p_token: token,
-              p_side: 'buy',
-              p_type: 'limit',
-              p_amount: 5,
-              p_price: 5 + i,
-            })
-          ).error,
-        ).toBeNull();
+        expect((await placeOrder(t.client, token, 'buy', 'limit', 5, 5 + i)).error).toBeNull();
       }
-      expect(
-        (await t.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 5, p_price: 8 }))
-          .error?.message,
-      ).toBe('You have 2 open orders, the most allowed. Cancel one before placing another limit order.');
+      expect((await placeOrder(t.client, token, 'buy', 'limit', 5, 8)).error?.message).toBe(
+        'You have 2 open orders, the most allowed. Cancel one before placing another limit order.',
+      );
     } finally {
       await suite.admin.rpc('admin_update_settings', { p_changes: { min_order_amount: 1, max_open_orders: 200 } });
     }
@@ -296,7 +255,7 @@ describe.each(ENGINES)('the accounts table on %s', (engine) => {
   it('Details opens one account: balances, holdings, orders, trades, payments, sessions and activity', async () => {
     const token = await freshToken(suite.backend);
     const t = await trader(suite.backend, { cash: 500, token, tokens: 10 });
-    await t.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 4, p_price: 12 });
+    await placeOrder(t.client, token, 'sell', 'limit', 4, 12);
     await suite.admin.rpc('admin_set_verified', { p_user: t.id, p_verified: true });
     const { data, error } = await suite.admin.rpc('admin_account_details', { p_user: t.id });
     expect(error).toBeNull();

@@ -3,7 +3,7 @@ import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
 import { signedIn } from '../harness/clients';
 import { randomOrders } from '../harness/load';
-import { freshToken, invariantViolations, trader } from '../harness/market';
+import { freshToken, invariantViolations, placeOrder, trader } from '../harness/market';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const onPostgres = ENGINES.includes('postgres') ? describe : describe.skip;
@@ -64,13 +64,7 @@ onPostgres("when PostgreSQL cuts the server's connections in the middle of a loa
       email: (await traders[0]!.client.auth.getUser()).data.user!.email!,
       password: 'password-123',
     });
-    const placed = await again.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'limit',
-      p_amount: 1,
-      p_price: 50,
-    });
+    const placed = await placeOrder(again, token, 'sell', 'limit', 1, 50);
     expect(placed.error).toBeNull();
 
     // Every acknowledged order is in the database, and the books balance.

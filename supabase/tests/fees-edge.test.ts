@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
-import { cash, freshToken, invariantViolations, trader } from '../harness/market';
+import { cash, freshToken, invariantViolations, placeOrder, trader } from '../harness/market';
 
 jest.setTimeout(180_000);
 
@@ -27,21 +27,10 @@ describe.each(ENGINES)('fees of partial fills on %s', (engine) => {
     ])) as [{ cost: string }];
     const buyer = await trader(backend, { cash: Number(cost) });
     const seller = await trader(backend, { token, tokens: amount });
-    const placed = await buyer.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'buy',
-      p_type: 'limit',
-      p_amount: amount,
-      p_price: priceCents / 100,
-    });
+    const placed = await placeOrder(buyer.client, token, 'buy', 'limit', amount, priceCents / 100);
     expect(placed.error).toBeNull();
     for (const n of parts) {
-      const { error } = await seller.client.rpc('place_order', {
-        p_token: token,
-        p_side: 'sell',
-        p_type: 'market',
-        p_amount: n,
-      });
+      const { error } = await placeOrder(seller.client, token, 'sell', 'market', n);
       expect({ part: n, error: error?.message }).toEqual({ part: n, error: undefined });
     }
     const left = await cash(backend, buyer.id);

@@ -1,7 +1,7 @@
 import { adminSuite } from '../harness/suites';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ADMIN, client, signedIn } from '../harness/clients';
-import { freshToken, trader, type Trader } from '../harness/market';
+import { freshToken, placeOrder, trader, type OrderArgs, type Trader } from '../harness/market';
 
 interface Alert {
   id: number;
@@ -16,14 +16,7 @@ interface Alert {
 describe.each(ENGINES)('fraud detection on %s', (engine) => {
   const suite = adminSuite(engine);
 
-  const order = (t: Trader, token: string, side: string, type: string, amount: number, price?: number) =>
-    t.client.rpc('place_order', {
-      p_token: token,
-      p_side: side,
-      p_type: type,
-      p_amount: amount,
-      ...(price ? { p_price: price } : {}),
-    });
+  const order = (t: Trader, ...args: OrderArgs) => placeOrder(t.client, ...args);
   /** `from` sells `amount` to `to` at `price`: a resting sell taken by a market buy. */
   const sell = async (from: Trader, to: Trader, token: string, amount: number, price: number) => {
     expect((await order(from, token, 'sell', 'limit', amount, price)).error).toBeNull();

@@ -1,6 +1,6 @@
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor, eventually } from '../harness/backends';
-import { freshToken, invariantViolations, trader } from '../harness/market';
+import { freshToken, invariantViolations, placeOrder, trader } from '../harness/market';
 
 describe.each(ENGINES)('maintained market figures on %s', (engine) => {
   let backend: Backend;
@@ -54,16 +54,10 @@ describe.each(ENGINES)('maintained market figures on %s', (engine) => {
     const seller = await trader(backend, { cash: 100, token, tokens: 10 });
     const buyer = await trader(backend, { cash: 10_000 });
     expect((await figures(token)).holders).toBe(1);
-    await seller.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'limit',
-      p_amount: 10,
-      p_price: 12,
-    });
-    await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 4 });
+    await placeOrder(seller.client, token, 'sell', 'limit', 10, 12);
+    await placeOrder(buyer.client, token, 'buy', 'market', 4);
     expect(await figures(token)).toMatchObject({ holders: 2, price: 12, volume_24h: 48, change_24h: 0 });
-    await buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 6 });
+    await placeOrder(buyer.client, token, 'buy', 'market', 6);
     expect((await figures(token)).holders).toBe(1); // the seller sold out
     expect(await invariantViolations(backend)).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
-import { freshToken, trader } from '../harness/market';
+import { freshToken, placeOrder, trader, type OrderArgs, type Trader } from '../harness/market';
 
 describe.each(ENGINES)('positions and profit & loss in the database on %s', (engine) => {
   let backend: Backend;
@@ -13,14 +13,8 @@ describe.each(ENGINES)('positions and profit & loss in the database on %s', (eng
     const token = await freshToken(backend);
     const seller = await trader(backend, { cash: 1000, token, tokens: 100 });
     const buyer = await trader(backend, { cash: 10_000 });
-    const order = (c: typeof buyer, side: string, type: string, amount: number, price?: number) =>
-      c.client.rpc('place_order', {
-        p_token: token,
-        p_side: side,
-        p_type: type,
-        p_amount: amount,
-        ...(price ? { p_price: price } : {}),
-      });
+    const order = (t: Trader, side: OrderArgs[1], type: OrderArgs[2], amount: number, price?: number) =>
+      placeOrder(t.client, token, side, type, amount, price);
 
     await order(seller, 'sell', 'limit', 10, 10);
     await order(buyer, 'buy', 'market', 10); // cost 100 + 2.00 fee

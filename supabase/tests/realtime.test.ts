@@ -1,7 +1,7 @@
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
 import { client, subscribed } from '../harness/clients';
-import { freshToken, trader } from '../harness/market';
+import { freshToken, placeOrder, trader } from '../harness/market';
 
 jest.setTimeout(60_000);
 
@@ -28,21 +28,9 @@ describe.each(ENGINES)('realtime on %s', (engine) => {
     await subscribed(channel);
 
     const sentAt = Date.now();
-    await seller.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'limit',
-      p_amount: 5,
-      p_price: 10,
-    });
+    await placeOrder(seller.client, token, 'sell', 'limit', 5, 10);
     const otherSeller = await trader(backend, { token: other, tokens: 10 });
-    await otherSeller.client.rpc('place_order', {
-      p_token: other,
-      p_side: 'sell',
-      p_type: 'limit',
-      p_amount: 5,
-      p_price: 10,
-    });
+    await placeOrder(otherSeller.client, other, 'sell', 'limit', 5, 10);
     while (!events.length && Date.now() - sentAt < 3000) await new Promise((r) => setTimeout(r, 20));
     expect(events).toEqual([expect.objectContaining({ token_id: token, kind: 'book' })]);
     console.log(`${engine}: market event delivered ${Date.now() - sentAt} ms after the order`);
@@ -60,13 +48,7 @@ describe.each(ENGINES)('realtime on %s', (engine) => {
       .on('postgres_changes', { event: '*', schema: 'public', table: 'market_events' }, (p) => events.push(p));
     await subscribed(channel);
     const seller = await trader(backend, { token, tokens: 10 });
-    await seller.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'limit',
-      p_amount: 5,
-      p_price: 10,
-    });
+    await placeOrder(seller.client, token, 'sell', 'limit', 5, 10);
     await new Promise((r) => setTimeout(r, 500));
     expect(events).toEqual([]);
     await anon.removeAllChannels();
@@ -93,26 +75,14 @@ describe.each(ENGINES)('realtime on %s', (engine) => {
           ),
       );
     }
-    await seller.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'limit',
-      p_amount: 1,
-      p_price: 10,
-    });
+    await placeOrder(seller.client, token, 'sell', 'limit', 1, 10);
     const deadline = Date.now() + 5000;
     while ((got.leaving < 1 || got.staying < 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(got).toEqual({ leaving: 1, staying: 1 });
 
     // The session ends on the server (as a suspension or a global sign-out does); the socket stays open.
     await backend.db.query('delete from auth.sessions where user_id = $1', [leaving.id]);
-    await seller.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'limit',
-      p_amount: 1,
-      p_price: 11,
-    });
+    await placeOrder(seller.client, token, 'sell', 'limit', 1, 11);
     while (got.staying < 2 && Date.now() < deadline + 5000) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 300));
     expect(got).toEqual({ leaving: 1, staying: 2 });

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
 import { subscribed } from '../harness/clients';
-import { freshToken, trader } from '../harness/market';
+import { freshToken, placeOrder, trader } from '../harness/market';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const onPostgres = ENGINES.includes('postgres') ? describe : describe.skip;
@@ -40,34 +40,14 @@ onPostgres('when PostgreSQL ends every connection of the server', () => {
 
     // Requests succeed again (the pool replaces its connections; one request racing the pool's
     // notice of a dead connection may fail, as a request in flight would)...
-    let placed = await seller.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'limit',
-      p_amount: 1,
-      p_price: 10,
-    });
-    if (placed.error)
-      placed = await seller.client.rpc('place_order', {
-        p_token: token,
-        p_side: 'sell',
-        p_type: 'limit',
-        p_amount: 1,
-        p_price: 10,
-      });
+    let placed = await placeOrder(seller.client, token, 'sell', 'limit', 1, 10);
+    if (placed.error) placed = await placeOrder(seller.client, token, 'sell', 'limit', 1, 10);
     expect(placed.error).toBeNull();
     // ...and the notification connection comes back, so events flow again.
     const deadline = Date.now() + 10_000;
     while (!events.length && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 500));
-      if (!events.length)
-        await seller.client.rpc('place_order', {
-          p_token: token,
-          p_side: 'sell',
-          p_type: 'limit',
-          p_amount: 1,
-          p_price: 10,
-        });
+      if (!events.length) await placeOrder(seller.client, token, 'sell', 'limit', 1, 10);
     }
     expect(events.length).toBeGreaterThan(0);
     await seller.client.removeAllChannels();

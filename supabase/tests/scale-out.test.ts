@@ -4,7 +4,7 @@ import { DEMO_JWT_SECRET } from '../server/demo';
 import { NO_RATE_LIMITS } from '../server/http/rateLimit';
 import { ENGINES, createDatabase, dropDatabase } from '../harness/backends';
 import { ANON_KEY, DEMO, client, realtimeMember, subscribed } from '../harness/clients';
-import { freshToken, trader } from '../harness/market';
+import { freshToken, placeOrder, trader } from '../harness/market';
 import { spawnServer, stopServer } from '../harness/process';
 import { freePort } from '../../scripts/lib/ports';
 
@@ -55,17 +55,7 @@ onPostgres('two server processes over one PostgreSQL', () => {
         ),
     );
     const sentAt = Date.now();
-    expect(
-      (
-        await seller.client.rpc('place_order', {
-          p_token: token,
-          p_side: 'sell',
-          p_type: 'limit',
-          p_amount: 1,
-          p_price: 10,
-        })
-      ).error,
-    ).toBeNull();
+    expect((await placeOrder(seller.client, token, 'sell', 'limit', 1, 10)).error).toBeNull();
     await waitFor(() => events.length > 0);
     expect(events).toEqual([expect.objectContaining({ kind: 'book' })]);
     console.log(`market event crossed processes in ${Date.now() - sentAt} ms`);

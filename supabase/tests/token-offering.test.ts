@@ -2,7 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { adminSuite } from '../harness/suites';
 import { ENGINES } from '../harness/backends';
 import { client } from '../harness/clients';
-import { cash, holding, invariantViolations, trader } from '../harness/market';
+import { cash, holding, invariantViolations, placeOrder, trader } from '../harness/market';
 
 interface Application {
   id: number;
@@ -123,12 +123,7 @@ describe.each(ENGINES)("a person's own token on %s", (engine) => {
 
     // A buyer takes part of the offering; the person receives value - fee.
     const before = await cash(suite.backend, person.id);
-    const bought = await buyer.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'buy',
-      p_type: 'market',
-      p_amount: 100,
-    });
+    const bought = await placeOrder(buyer.client, token, 'buy', 'market', 100);
     expect(bought.error).toBeNull();
     const value = Math.round(price * 100 * 100) / 100;
     const fee = Math.round(value * 0.02 * 100) / 100;
@@ -150,9 +145,7 @@ describe.each(ENGINES)("a person's own token on %s", (engine) => {
 
     // The person buying their own token trades with the offering like anyone else.
     await suite.backend.db.query('select private.record_deposit($1, 1000)', [person.id]);
-    expect(
-      (await person.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 10 })).error,
-    ).toBeNull();
+    expect((await placeOrder(person.client, token, 'buy', 'market', 10)).error).toBeNull();
 
     // A second approval or application is refused; the decisions are in the audit log.
     expect((await apply(person.client)).error?.message).toBe('You already have a token.');

@@ -1,6 +1,6 @@
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
-import { book, cash, freshToken, holding, invariantViolations, trader } from '../harness/market';
+import { book, cash, freshToken, holding, invariantViolations, placeOrder, trader } from '../harness/market';
 
 describe.each(ENGINES)('trading engine on %s', (engine) => {
   let backend: Backend;
@@ -21,23 +21,12 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     const token = await freshToken(backend);
     const seller = await trader(backend, { token, tokens: 100 });
     const buyer = await trader(backend, { cash: 1000 });
-    const ask = await seller.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'limit',
-      p_amount: 10,
-      p_price: 12.5,
-    });
+    const ask = await placeOrder(seller.client, token, 'sell', 'limit', 10, 12.5);
     expect(ask.error).toBeNull();
     expect(ask.data).toMatchObject({ status: 'open', filled: 0, resting: 10 });
     expect(await holding(backend, seller.id, token)).toEqual({ amount: 100, reserved: 10 });
 
-    const { data, error } = await buyer.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'buy',
-      p_type: 'market',
-      p_amount: 10,
-    });
+    const { data, error } = await placeOrder(buyer.client, token, 'buy', 'market', 10);
     expect(error).toBeNull();
     expect(data).toMatchObject({
       status: 'filled',
@@ -68,20 +57,8 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     const token = await freshToken(backend);
     const seller = await trader(backend, { token, tokens: 50 });
     const buyer = await trader(backend, { cash: 500 });
-    await seller.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'limit',
-      p_amount: 10,
-      p_price: 10,
-    });
-    const { data } = await buyer.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'buy',
-      p_type: 'limit',
-      p_amount: 4,
-      p_price: 10,
-    });
+    await placeOrder(seller.client, token, 'sell', 'limit', 10, 10);
+    const { data } = await placeOrder(buyer.client, token, 'buy', 'limit', 4, 10);
     expect(data).toMatchObject({ status: 'filled', filled: 4 });
     expect(await book(backend, token)).toEqual([{ side: 'sell', price: 10, amount: 6 }]);
     expect(await holding(backend, seller.id, token)).toEqual({ amount: 46, reserved: 6 });
@@ -92,14 +69,9 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     const a = await trader(backend, { token, tokens: 20 });
     const b = await trader(backend, { token, tokens: 20 });
     const buyer = await trader(backend, { cash: 1000 });
-    await b.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 5, p_price: 10.5 });
-    await a.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 5, p_price: 10 });
-    const { data } = await buyer.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'buy',
-      p_type: 'market',
-      p_amount: 8,
-    });
+    await placeOrder(b.client, token, 'sell', 'limit', 5, 10.5);
+    await placeOrder(a.client, token, 'sell', 'limit', 5, 10);
+    const { data } = await placeOrder(buyer.client, token, 'buy', 'market', 8);
     expect(data).toMatchObject({ filled: 8, value: 81.5, fee: 1.63, total: 83.13 }); // 5 x 10.00 + 3 x 10.50
     expect(await book(backend, token)).toEqual([{ side: 'sell', price: 10.5, amount: 2 }]);
     expect(await cash(backend, buyer.id)).toEqual({ available: 1000 - 83.13, reserved: 0 });
@@ -109,21 +81,10 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     const token = await freshToken(backend);
     const buyer = await trader(backend, { cash: 100 });
     const seller = await trader(backend, { token, tokens: 10 });
-    const { data } = await buyer.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'buy',
-      p_type: 'limit',
-      p_amount: 5,
-      p_price: 9,
-    });
+    const { data } = await placeOrder(buyer.client, token, 'buy', 'limit', 5, 9);
     expect(data).toMatchObject({ status: 'open', resting: 5 });
     expect(await cash(backend, buyer.id)).toEqual({ available: 54.1, reserved: 45.9 });
-    const sold = await seller.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'market',
-      p_amount: 5,
-    });
+    const sold = await placeOrder(seller.client, token, 'sell', 'market', 5);
     expect(sold.data).toMatchObject({ status: 'filled', filled: 5, value: 45, fee: 0.9, total: 44.1 });
     expect(await cash(backend, buyer.id)).toEqual({ available: 54.1, reserved: 0 });
     expect(await cash(backend, seller.id)).toEqual({ available: 44.1, reserved: 0 });
@@ -133,12 +94,7 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
   it('refuses a market order into an empty book and changes nothing', async () => {
     const token = await freshToken(backend);
     const buyer = await trader(backend, { cash: 100 });
-    const { error } = await buyer.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'buy',
-      p_type: 'market',
-      p_amount: 1,
-    });
+    const { error } = await placeOrder(buyer.client, token, 'buy', 'market', 1);
     expect(error?.message).toMatch(/There are no sell orders for .* right now/);
     expect(await orderCount(token)).toBe(0);
     expect(await cash(backend, buyer.id)).toEqual({ available: 100, reserved: 0 });
@@ -148,19 +104,8 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     const token = await freshToken(backend);
     const seller = await trader(backend, { token, tokens: 100 });
     const buyer = await trader(backend, { cash: 100 });
-    await seller.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'limit',
-      p_amount: 100,
-      p_price: 10,
-    });
-    const { data } = await buyer.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'buy',
-      p_type: 'market',
-      p_amount: 100,
-    });
+    await placeOrder(seller.client, token, 'sell', 'limit', 100, 10);
+    const { data } = await placeOrder(buyer.client, token, 'buy', 'market', 100);
     expect(data).toMatchObject({ status: 'cancelled', filled: 9, total: 91.8 }); // 10 would cost 102.00
     expect(await cash(backend, buyer.id)).toEqual({ available: 8.2, reserved: 0 });
   });
@@ -168,14 +113,8 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
   it('self-trade: an order never trades with its owner; the crossed resting order is expired', async () => {
     const token = await freshToken(backend);
     const me = await trader(backend, { cash: 1000, token, tokens: 10 });
-    await me.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 5, p_price: 10 });
-    const { data } = await me.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'buy',
-      p_type: 'limit',
-      p_amount: 5,
-      p_price: 10,
-    });
+    await placeOrder(me.client, token, 'sell', 'limit', 5, 10);
+    const { data } = await placeOrder(me.client, token, 'buy', 'limit', 5, 10);
     expect(data).toMatchObject({ status: 'open', filled: 0 });
     expect(await book(backend, token)).toEqual([{ side: 'buy', price: 10, amount: 5 }]);
     expect(await holding(backend, me.id, token)).toEqual({ amount: 10, reserved: 0 });
@@ -187,20 +126,8 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     const token = await freshToken(backend);
     const me = await trader(backend, { cash: 200, token, tokens: 10 });
     const other = await trader(backend, { cash: 10 });
-    const buy = await me.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'buy',
-      p_type: 'limit',
-      p_amount: 10,
-      p_price: 5,
-    });
-    const sell = await me.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'limit',
-      p_amount: 4,
-      p_price: 8,
-    });
+    const buy = await placeOrder(me.client, token, 'buy', 'limit', 10, 5);
+    const sell = await placeOrder(me.client, token, 'sell', 'limit', 4, 8);
     const open = await me.client.rpc('list_open_orders', { p_token: token });
     expect((open.data as { id: number }[]).map((o) => o.id).sort()).toEqual(
       [buy.data.order_id, sell.data.order_id].sort(),
@@ -221,32 +148,15 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
   it('refuses an order that would overdraw cash or sell tokens not held, changing nothing', async () => {
     const token = await freshToken(backend);
     const poor = await trader(backend, { cash: 50, token, tokens: 3 });
-    const overdraw = await poor.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'buy',
-      p_type: 'limit',
-      p_amount: 10,
-      p_price: 5,
-    });
+    const overdraw = await placeOrder(poor.client, token, 'buy', 'limit', 10, 5);
     expect(overdraw.error?.message).toBe(
       'Insufficient funds: this order needs $51.00 (value + 2% fee) and you have $50.00 available.',
     );
-    const oversell = await poor.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'limit',
-      p_amount: 4,
-      p_price: 5,
-    });
+    const oversell = await placeOrder(poor.client, token, 'sell', 'limit', 4, 5);
     expect(oversell.error?.message).toMatch(/You have 3 .* tokens available to sell; this order needs 4\./);
     // Tokens reserved by a resting order cannot be sold twice either.
-    await poor.client.rpc('place_order', { p_token: token, p_side: 'sell', p_type: 'limit', p_amount: 3, p_price: 50 });
-    const twice = await poor.client.rpc('place_order', {
-      p_token: token,
-      p_side: 'sell',
-      p_type: 'market',
-      p_amount: 1,
-    });
+    await placeOrder(poor.client, token, 'sell', 'limit', 3, 50);
+    const twice = await placeOrder(poor.client, token, 'sell', 'market', 1);
     expect(twice.error?.message).toMatch(/You have 0 .* tokens available to sell/);
     expect(await cash(backend, poor.id)).toEqual({ available: 50, reserved: 0 });
     expect(await orderCount(token)).toBe(1);
@@ -304,14 +214,7 @@ describe.each(ENGINES)('bounded growth on %s', (engine) => {
   it('lists open orders a page at a time, and prunes old market events and unused sessions', async () => {
     const token = await freshToken(backend);
     const me = await trader(backend, { cash: 1000 });
-    for (let i = 0; i < 5; i++)
-      await me.client.rpc('place_order', {
-        p_token: token,
-        p_side: 'buy',
-        p_type: 'limit',
-        p_amount: 1,
-        p_price: 1 + i,
-      });
+    for (let i = 0; i < 5; i++) await placeOrder(me.client, token, 'buy', 'limit', 1, 1 + i);
     const { data: page } = await me.client.rpc('list_open_orders', { p_token: token, p_limit: 2, p_offset: 1 });
     expect((page as { price: number }[]).map((o) => o.price)).toEqual([4, 3]);
     expect(((await me.client.rpc('list_open_orders', { p_token: token })).data as unknown[]).length).toBe(5);
