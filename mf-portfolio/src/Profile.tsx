@@ -279,7 +279,7 @@ export default function Profile() {
                       </td>
                       <td className="num">{formatInteger(tr.amount)}</td>
                       <td className="num">{formatPrice(tr.price)}</td>
-                      <td className="num">{formatPrice(tr.price * tr.amount)}</td>
+                      <td className="num">{formatPrice(tr.value)}</td>
                       <td>{formatDate(tr.created_at)}</td>
                     </tr>
                   ))}

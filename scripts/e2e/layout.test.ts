@@ -81,10 +81,9 @@ test("the order panel's figures for a buy and a sell are what the trade that fol
   expect(shownTotal).toBe(formatPrice(orderCost(12.35, 7, bps).total));
   await placeOrder(page, { side: 'Buy', type: 'Market', amount: 7 });
   await expect(toastText(page)).resolves.toMatchObject({ title: 'Order Filled' });
-  const [bought] = await db<{ cost: string }>(
-    `select round(price * amount, 2) + buyer_fee as cost from trades where token_id = $1`,
-    [token!.id],
-  );
+  const [bought] = await db<{ cost: string }>(`select value + buyer_fee as cost from trades where token_id = $1`, [
+    token!.id,
+  ]);
   expect(formatPrice(Number(bought!.cost))).toBe(shownTotal);
 
   await page.getByTestId('your-balance').filter({ hasText: '7 tokens' }).waitFor();
@@ -96,7 +95,7 @@ test("the order panel's figures for a buy and a sell are what the trade that fol
   await placeOrder(page, { side: 'Sell', type: 'Market', amount: 3 });
   await expect(toastText(page)).resolves.toMatchObject({ title: 'Order Filled' });
   const [sold] = await db<{ proceeds: string }>(
-    `select round(t.price * t.amount, 2) - t.seller_fee as proceeds from trades t join auth.users u on u.id = t.seller_id
+    `select t.value - t.seller_fee as proceeds from trades t join auth.users u on u.id = t.seller_id
       where t.token_id = $1 and u.email = 'figures@e2e.repx.dev'`,
     [token!.id],
   );

@@ -1,6 +1,6 @@
 -- Core entities of the reputation exchange. Money is numeric(14,2) dollars; token amounts are
--- whole numbers. Prices, market caps, 24h change, volume and holder counts are NOT stored:
--- they are derived from trades and holdings (see the market views migration).
+-- whole numbers. Prices, market caps, 24h change, volume and holder counts are derived from trades
+-- and holdings (kept up to date in private.token_stats by the market stats migration).
 
 create schema if not exists private;
 revoke all on schema private from public;
@@ -75,6 +75,11 @@ create table public.orders (
 create index orders_book_idx on public.orders (token_id, side, price, created_at) where status = 'open';
 create index orders_user_idx on public.orders (user_id, created_at desc);
 
+-- A trade's value: price x tokens, rounded half up to the cent. Its one definition, read by the
+-- trades' generated column and by the engine before a trade exists (an order's cost, a fill).
+create function private.trade_value(price numeric, amount numeric) returns numeric
+language sql immutable parallel safe as $$ select round(price * amount, 2) $$;
+
 -- Every fill. The buyer pays value + 2% fee; the seller receives value - 2% fee; both fees are
 -- the exchange's revenue, recorded here and summed for reports (no hot 'fees' row).
 create table public.trades (
@@ -86,6 +91,7 @@ create table public.trades (
   seller_id uuid not null references public.profiles (id),
   price numeric(12, 2) not null check (price > 0),
   amount bigint not null check (amount > 0),
+  value numeric generated always as (private.trade_value(price, amount)) stored,
   taker_side text not null check (taker_side in ('buy', 'sell')),
   buyer_fee numeric(14, 2) not null check (buyer_fee >= 0),
   seller_fee numeric(14, 2) not null check (seller_fee >= 0),

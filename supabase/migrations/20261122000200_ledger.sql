@@ -41,14 +41,14 @@ begin
   on conflict (user_id, token_id) do update set amount = public.holdings.amount + excluded.amount;
 end $$;
 
--- Puts a limit order on the book, reserving what it may spend: cash (value + fee) for a buy,
--- tokens for a sell. Used by the seed now and by the matching engine for unfilled remainders.
+-- Puts a limit order on the book without matching it, reserving what it may spend: cash
+-- (value + fee) for a buy, tokens for a sell. Used by the seed and to list a token's offering.
 create or replace function private.rest_order(
   p_user uuid, p_token uuid, p_side text, p_price numeric, p_amount bigint, p_at timestamptz default now()
 ) returns bigint language plpgsql security definer set search_path = '' as $$
 declare
   order_id bigint;
-  cost numeric := round(p_price * p_amount, 2) + private.fee(round(p_price * p_amount, 2));
+  cost numeric := private.buy_cost(p_price, p_amount, private.fee_bps());
 begin
   if p_side = 'buy' then
     update public.cash_accounts set available = available - cost, reserved = reserved + cost

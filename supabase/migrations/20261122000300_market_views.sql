@@ -11,7 +11,7 @@ group by token_id, side, price;
 
 -- The tape: trades without the names of the accounts.
 create or replace view public.recent_trades as
-select id, token_id, price, amount, taker_side as type, created_at from public.trades;
+select id, token_id, price, amount, value, taker_side as type, created_at from public.trades;
 
 -- Hourly closing prices of a token over the last `hours` hours (spec: price chart, hourly points).
 -- An hour without trades carries the previous close forward.
@@ -42,10 +42,9 @@ select
   case when tr.buyer_id = auth.uid() then 'buy' else 'sell' end as type,
   tr.amount,
   tr.price,
-  round(tr.price * tr.amount, 2) as value,
+  tr.value,
   case when tr.buyer_id = auth.uid() then tr.buyer_fee else tr.seller_fee end as fee,
-  case when tr.buyer_id = auth.uid() then round(tr.price * tr.amount, 2) + tr.buyer_fee
-       else round(tr.price * tr.amount, 2) - tr.seller_fee end as total,
+  case when tr.buyer_id = auth.uid() then tr.value + tr.buyer_fee else tr.value - tr.seller_fee end as total,
   tr.created_at
 from public.trades tr
 join public.tokens t on t.id = tr.token_id

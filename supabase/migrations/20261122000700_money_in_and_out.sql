@@ -49,8 +49,9 @@ create or replace function private.fee(value numeric, bps integer) returns numer
 language sql immutable as $$ select round(value * bps / 10000.0, 2) $$;
 create or replace function private.fee(value numeric) returns numeric
 language sql stable as $$ select private.fee(value, private.fee_bps()) $$;
-create or replace function private.buy_cost(price numeric, amount bigint) returns numeric
-language sql stable as $$ select round(price * amount, 2) + private.fee(round(price * amount, 2)) $$;
+-- What buying `amount` at `price` costs: its value and the fee on it at `bps`.
+create or replace function private.buy_cost(price numeric, amount numeric, bps integer) returns numeric
+language sql immutable as $$ select private.trade_value(price, amount) + private.fee(private.trade_value(price, amount), bps) $$;
 alter table public.trades add column fee_bps integer not null default 200 check (fee_bps between 0 and 1000);
 alter table public.trades alter column fee_bps drop default;
 
@@ -329,6 +330,6 @@ grant execute on function public.create_deposit(numeric, text, text), public.add
 -- Only the provider's side (the local worker, or a hosted webhook with the service-role key).
 revoke execute on function public.claim_payment(interval, interval), public.settle_payment(uuid, boolean, text) from authenticated;
 grant execute on function public.claim_payment(interval, interval), public.settle_payment(uuid, boolean, text) to service_role;
-revoke all on function private.fee_bps(), private.fee(numeric, integer), private.fee(numeric), private.buy_cost(numeric, bigint), private.refuse(text), private.active_caller(), private.check_amount(numeric, text, numeric, numeric),
+revoke all on function private.fee_bps(), private.fee(numeric, integer), private.fee(numeric), private.buy_cost(numeric, numeric, integer), private.refuse(text), private.active_caller(), private.check_amount(numeric, text, numeric, numeric),
   private.check_idempotency_key(text), private.replayed(uuid, text, text, numeric), private.payment_json(public.wallet_transactions),
   private.card_last4(text) from public;

@@ -72,7 +72,7 @@ with moves as (
   union all
   select 'ipo-' || tr.id, tr.created_at, tr.id + 0.1, 'Sell',
          format('Offering: %s %s at %s', tr.amount, t.name, private.money(tr.price)),
-         round(tr.price * tr.amount, 2), round(tr.price * tr.amount, 2), 'Completed', null, null, tr.id
+         tr.value, tr.value, 'Completed', null, null, tr.id
   from public.trades tr join public.tokens t on t.id = tr.token_id
   where tr.proceeds_to = auth.uid()
   union all
@@ -255,8 +255,9 @@ begin
   supply := coalesce(p_total_supply, s.token_supply);
   price := coalesce(p_issue_price, s.token_issue_price);
   if supply < 1000 or supply > 1000000000 then perform private.refuse('The total supply must be between 1,000 and 1,000,000,000 tokens.'); end if;
-  if price <= 0 or price > 1000000 or price <> round(price, 2) then
-    perform private.refuse('The issue price must be between $0.01 and $1,000,000.00, in cents.');
+  -- No higher than anyone may ask on the market.
+  if price <= 0 or price > s.max_price or price <> round(price, 2) then
+    perform private.refuse(format('The issue price must be between $0.01 and %s, in cents.', private.money(s.max_price)));
   end if;
   if exists (select 1 from public.tokens where lower(username) = lower(owner.username)) then
     perform private.refuse(format('A token named @%s already exists.', owner.username));

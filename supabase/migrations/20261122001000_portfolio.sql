@@ -19,7 +19,7 @@ declare
   released numeric;
 begin
   for t in
-    select tr.token_id, tr.amount, round(tr.price * tr.amount, 2) as value, tr.buyer_fee, tr.seller_fee, tr.buyer_id = p_user as bought
+    select tr.token_id, tr.amount, tr.value, tr.buyer_fee, tr.seller_fee, tr.buyer_id = p_user as bought
     from public.trades tr
     where (tr.buyer_id = p_user or tr.seller_id = p_user) and tr.created_at <= p_at
       and tr.token_id is distinct from (select k.id from public.tokens k where k.owner_id = p_user)

@@ -14,7 +14,7 @@ begin
                 else date_trunc('day', now()) - make_interval(days => p_days - 1) end;
   if p_group = 'token' then
     return query
-      select k.name || ' (@' || k.username || ')', min(t.created_at), count(*), sum(round(t.price * t.amount, 2)), sum(t.buyer_fee + t.seller_fee)
+      select k.name || ' (@' || k.username || ')', min(t.created_at), count(*), sum(t.value), sum(t.buyer_fee + t.seller_fee)
       from public.trades t join public.tokens k on k.id = t.token_id
       where t.created_at >= since
       group by k.id, k.name, k.username
@@ -22,7 +22,7 @@ begin
   else
     return query
       select to_char(b, case p_group when 'day' then 'YYYY-MM-DD' else 'IYYY-"W"IW' end), b,
-             count(t.id), coalesce(sum(round(t.price * t.amount, 2)), 0), coalesce(sum(t.buyer_fee + t.seller_fee), 0)
+             count(t.id), coalesce(sum(t.value), 0), coalesce(sum(t.buyer_fee + t.seller_fee), 0)
       from generate_series(date_trunc(p_group, since), date_trunc(p_group, now()), ('1 ' || p_group)::interval) b
       left join public.trades t on t.created_at >= greatest(b, since) and t.created_at < b + ('1 ' || p_group)::interval
       group by b

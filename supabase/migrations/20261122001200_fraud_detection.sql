@@ -72,7 +72,7 @@ begin
   for r in
     select t.token_id, least(t.buyer_id, t.seller_id) as a, greatest(t.buyer_id, t.seller_id) as b,
            count(*) filter (where t.buyer_id < t.seller_id) as one_way, count(*) filter (where t.buyer_id > t.seller_id) as other_way,
-           array_agg(t.id order by t.id) as trades, sum(round(t.price * t.amount, 2)) as volume
+           array_agg(t.id order by t.id) as trades, sum(t.value) as volume
     from public.trades t where t.created_at > since
     group by 1, 2, 3
     having count(*) filter (where t.buyer_id < t.seller_id) >= wash_min_each_way and count(*) filter (where t.buyer_id > t.seller_id) >= wash_min_each_way
@@ -133,7 +133,7 @@ begin
   -- Concentration: one account buying most of a token's volume.
   for r in
     with bought as (
-      select t.token_id, t.buyer_id, sum(round(t.price * t.amount, 2)) as volume, count(*) as n, array_agg(t.id order by t.id) as trades
+      select t.token_id, t.buyer_id, sum(t.value) as volume, count(*) as n, array_agg(t.id order by t.id) as trades
       from public.trades t where t.created_at > since group by t.token_id, t.buyer_id
     ), total as (select token_id, sum(volume) as volume from bought group by token_id)
     select b.*, b.volume / tt.volume as share from bought b join total tt using (token_id)
@@ -147,12 +147,12 @@ begin
 
   -- A new account trading big.
   for r in
-    select p.id, sum(round(t.price * t.amount, 2)) as value, array_agg(t.id order by t.id) as trades
+    select p.id, sum(t.value) as value, array_agg(t.id order by t.id) as trades
     from public.profiles p join public.trades t on (t.buyer_id = p.id or t.seller_id = p.id) and t.created_at > since
     where p.created_at > now() - young and p.role = 'user'
       and t.token_id is distinct from (select k.id from public.tokens k where k.owner_id = p.id)
     group by p.id
-    having sum(round(t.price * t.amount, 2)) >= young_min_value
+    having sum(t.value) >= young_min_value
   loop
     perform private.raise_alert('new_account', 'medium', array[r.id], null,
       format('An account under a day old traded %s.', private.money(r.value)), jsonb_build_object('trades', to_jsonb(r.trades[1:50])));
@@ -228,7 +228,7 @@ begin
     'active_users', (select count(*) from public.profiles where role <> 'system' and status = 'active'),
     'suspended_users', (select count(*) from public.profiles where status = 'suspended'),
     'fraud_alerts', (select count(*) from public.fraud_alerts where status = 'open'),
-    'daily_volume', (select coalesce(sum(round(price * amount, 2)), 0) from public.trades where created_at > now() - interval '24 hours'),
+    'daily_volume', (select coalesce(sum(value), 0) from public.trades where created_at > now() - interval '24 hours'),
     'revenue_24h', (select coalesce(sum(buyer_fee + seller_fee), 0) from public.trades where created_at > now() - interval '24 hours'),
     'trades_24h', (select count(*) from public.trades where created_at > now() - interval '24 hours'),
     'pending_applications', (select count(*) from public.token_applications where status = 'pending')

@@ -16,7 +16,7 @@ language sql stable security definer set search_path = '' as $$
   facts as (
     select t.verified,
            (select count(*) from public.holdings h where h.token_id = t.id and h.amount > 0 and h.user_id <> private.issuance_account()) as holders,
-           (select coalesce(sum(round(tr.price * tr.amount, 2)), 0) from public.trades tr where tr.token_id = t.id and tr.created_at > now() - interval '30 days') as volume,
+           (select coalesce(sum(tr.value), 0) from public.trades tr where tr.token_id = t.id and tr.created_at > now() - interval '30 days') as volume,
            (select case when count(*) < 2 or avg(tr.price) = 0 then null else stddev_samp(tr.price) / avg(tr.price) end
               from public.trades tr where tr.token_id = t.id and tr.created_at > now() - interval '7 days') as variation,
            extract(epoch from now() - coalesce(t.person_since, t.created_at)) / 86400 as age_days,

@@ -62,7 +62,7 @@ begin
   select tr.price into day_ago
     from public.trades tr where tr.token_id = p_token and tr.created_at <= day_start order by tr.created_at desc, tr.id desc limit 1;
   select tr.price into first from public.trades tr where tr.token_id = p_token order by tr.created_at, tr.id limit 1;
-  select coalesce(sum(round(tr.price * tr.amount, 2)), 0), min(tr.created_at) into volume, oldest
+  select coalesce(sum(tr.value), 0), min(tr.created_at) into volume, oldest
     from public.trades tr where tr.token_id = p_token and tr.created_at > day_start;
   select count(*) into held from public.holdings h
    where h.token_id = p_token and h.amount > 0 and h.user_id <> private.issuance_account();
@@ -95,7 +95,7 @@ begin
   update private.token_stats set
     price = new.price,
     market_cap = round(new.price * (select total_supply from public.tokens where id = new.token_id), 2),
-    volume_24h = volume_24h + round(new.price * new.amount, 2),
+    volume_24h = volume_24h + new.value,
     first_price = coalesce(first_price, new.price),
     change_24h = private.change_pct(new.price, coalesce(day_ago_price, first_price, new.price)),
     last_trade_at = new.created_at,

@@ -40,7 +40,7 @@ select category, tokens::int as tokens from private.token_counts;
 create or replace view public.market_summary as
 select
   (select coalesce(sum(market_cap), 0) from private.token_stats) as total_market_cap,
-  (select coalesce(sum(round(price * amount, 2)), 0) from public.trades where created_at > now() - interval '24 hours') as volume_24h,
+  (select coalesce(sum(value), 0) from public.trades where created_at > now() - interval '24 hours') as volume_24h,
   (select coalesce(sum(tokens), 0)::bigint from private.token_counts) as active_tokens,
   (select count(distinct user_id) from public.holdings where amount > 0 and user_id <> private.issuance_account()) as total_traders;
 revoke all on public.market_summary, public.token_categories from anon;

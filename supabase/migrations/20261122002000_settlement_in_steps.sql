@@ -41,7 +41,7 @@ begin
     raise exception 'An account cannot trade with itself.' using errcode = 'P0001';
   end if;
   with fill as (
-    select f.*, round(f.price * f.amount, 2) as value,
+    select f.*, private.trade_value(f.price, f.amount) as value,
            case when f.seller = private.issuance_account() then coalesce(t.owner_id, f.seller) else f.seller end as payee
     from jsonb_to_recordset(p_fills) as f(seq integer, buyer uuid, seller uuid, buy_order bigint, sell_order bigint, price numeric,
                                           amount bigint, buyer_reserved numeric, buyer_completes boolean, seller_reserved boolean)
@@ -189,9 +189,9 @@ begin
     return 0;
   end if;
   select coalesce(max(available), 0) into budget from public.cash_accounts where user_id = p_user;
-  if p_type = 'limit' and budget < round(p_price * p_amount, 2) + private.fee(round(p_price * p_amount, 2), p_bps) then
+  if p_type = 'limit' and budget < private.buy_cost(p_price, p_amount, p_bps) then
     raise exception 'Insufficient funds: this order needs % (value + % fee) and you have % available.',
-      private.money(round(p_price * p_amount, 2) + private.fee(round(p_price * p_amount, 2), p_bps)),
+      private.money(private.buy_cost(p_price, p_amount, p_bps)),
       trim_scale(p_bps / 100.0)::text || '%', private.money(budget) using errcode = 'P0001';
   end if;
   return budget;
@@ -231,7 +231,7 @@ begin
     n := least(remaining, maker.open_amount);
     if p_side = 'buy' and p_type = 'market' then
       n := least(n, floor((p_budget - spent_value - private.fee(spent_value, p_bps)) / (maker.price * (1 + p_bps / 10000.0)))::bigint);
-      while n > 0 and spent_value + round(maker.price * n, 2) + private.fee(spent_value + round(maker.price * n, 2), p_bps) > p_budget loop
+      while n > 0 and spent_value + private.trade_value(maker.price, n) + private.fee(spent_value + private.trade_value(maker.price, n), p_bps) > p_budget loop
         n := n - 1;
       end loop;
       exit when n <= 0;
@@ -245,7 +245,7 @@ begin
       'buyer_reserved', case when p_side = 'buy' then 0 else maker.reserved end,
       'buyer_completes', n = maker.open_amount,
       'seller_reserved', p_side = 'buy');
-    spent_value := spent_value + round(maker.price * n, 2);
+    spent_value := spent_value + private.trade_value(maker.price, n);
     remaining := remaining - n;
   end loop;
 end $$;
@@ -309,7 +309,7 @@ begin
   spent := matched.spent_value + private.fee(matched.spent_value, settings.fee_bps);
   if p_side = 'buy' then
     rest_cost := case when p_type = 'limit' and matched.remaining > 0
-      then round(p_price * matched.remaining, 2) + private.fee(matched.spent_value + round(p_price * matched.remaining, 2), settings.fee_bps)
+      then private.trade_value(p_price, matched.remaining) + private.fee(matched.spent_value + private.trade_value(p_price, matched.remaining), settings.fee_bps)
            - private.fee(matched.spent_value, settings.fee_bps) else 0 end;
     if (select available from public.cash_accounts where user_id = uid) < spent + rest_cost then
       raise exception 'Insufficient funds: your available cash changed while the order was placed. Please try again.' using errcode = 'P0001';

@@ -21,10 +21,10 @@ describe.each(ENGINES)('fees of partial fills on %s', (engine) => {
     const amount = parts.reduce((a, b) => a + b, 0);
     const token = await freshToken(backend, 100_000);
     const value = (priceCents * amount) / 100;
-    const [{ cost }] = (await backend.db.query<{ cost: string }>('select private.buy_cost($1, $2) as cost', [
-      priceCents / 100,
-      amount,
-    ])) as [{ cost: string }];
+    const [{ cost }] = (await backend.db.query<{ cost: string }>(
+      'select private.buy_cost($1, $2, private.fee_bps()) as cost',
+      [priceCents / 100, amount],
+    )) as [{ cost: string }];
     const buyer = await trader(backend, { cash: Number(cost) });
     const seller = await trader(backend, { token, tokens: amount });
     const placed = await placeOrder(buyer.client, token, 'buy', 'limit', amount, priceCents / 100);

@@ -10,7 +10,7 @@ export interface ProfileData {
   achievements: { id: number; title: string; description: string; achieved_on: string }[];
   recent: MyTrade[];
   /** The latest trades of the user's token, by anyone (the public tape). */
-  tokenTrades: { id: number; type: 'buy' | 'sell'; amount: number; price: number; created_at: string }[];
+  tokenTrades: { id: number; type: 'buy' | 'sell'; amount: number; price: number; value: number; created_at: string }[];
 }
 
 export async function loadProfile(userId: string): Promise<ProfileData> {
@@ -36,7 +36,7 @@ export async function loadProfile(userId: string): Promise<ProfileData> {
       db.from('reputation_history').select('month, score').eq('token_id', own.id).order('month').then(unwrap),
       db
         .from('recent_trades')
-        .select('id, type, amount, price, created_at')
+        .select('id, type, amount, price, value, created_at')
         .eq('token_id', own.id)
         .order('created_at', { ascending: false })
         .order('id', { ascending: false })

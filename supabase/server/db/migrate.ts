@@ -20,11 +20,13 @@ export async function migrate(db: Database, opts: { seed: boolean }): Promise<{ 
     ),
   );
   const fresh = done.size === 0;
-  const applied: string[] = [];
-  for (const file of fs
+  const files = fs
     .readdirSync(MIGRATIONS_DIR)
     .filter((f) => f.endsWith('.sql'))
-    .sort()) {
+    .sort();
+  refuseForeignHistory(done, new Set(files.map((f) => f.split('_')[0]!)));
+  const applied: string[] = [];
+  for (const file of files) {
     const [version, ...rest] = file.replace(/\.sql$/, '').split('_');
     if (done.has(version!)) continue;
     const sql = fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
@@ -41,4 +43,19 @@ export async function migrate(db: Database, opts: { seed: boolean }): Promise<{ 
   const seeded = fresh && opts.seed;
   if (seeded) await db.exec(`begin;\n${fs.readFileSync(SEED_FILE, 'utf8')}\ncommit;`);
   return { applied, seeded };
+}
+
+/**
+ * A database that has applied a version this checkout does not have was migrated by another
+ * history (here: the one consolidated before the first release), so its functions may differ from
+ * the files'. It is refused, as the Supabase CLI refuses a remote history it does not know.
+ */
+function refuseForeignHistory(done: Set<string>, known: Set<string>): void {
+  const foreign = [...done].filter((v) => !known.has(v)).sort();
+  if (!foreign.length) return;
+  throw new Error(
+    `This database was migrated by a history that supabase/migrations does not hold (version ${foreign.join(', ')}): ` +
+      'it predates the consolidated migrations. Start it afresh: delete its DATA_DIR (.data/pglite by default) ' +
+      'or point DATABASE_URL at a new database.',
+  );
 }
