@@ -1,5 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { freePort } from '../../scripts/lib/ports';
+import { startBackend, type Backend } from '../server/index';
+import { throwAwayStorage, type Engine } from './backends';
+import { JWT_SECRET } from './clients';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -32,4 +36,20 @@ export async function stopServer(child: ChildProcess, signal: NodeJS.Signals = '
   const exited = new Promise((r) => child.once('exit', r));
   child.kill(signal);
   await exited;
+}
+
+/**
+ * Throw-away storage on `engine` for a server a test kills and restarts: the spawned server's
+ * environment and URL (`extraEnv` added), and `open` for an in-process backend on the same data
+ * (to prepare it before, or to check it after).
+ */
+export async function crashableServer(engine: Engine, prefix: string, extraEnv: Record<string, string> = {}) {
+  const port = await freePort();
+  const store = await throwAwayStorage(engine, prefix);
+  return {
+    url: `http://localhost:${port}`,
+    env: { SUPABASE_PORT: String(port), ...store.env, JWT_SECRET, RATE_LIMITS: 'off', ...extraEnv },
+    open: (): Promise<Backend> => startBackend({ port: 0, ...store.options, jwtSecret: JWT_SECRET }),
+    cleanup: store.cleanup,
+  };
 }

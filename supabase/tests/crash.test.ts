@@ -1,10 +1,8 @@
 import { SignJWT } from 'jose';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
-import { startBackend } from '../server/index';
-import { freePort } from '../../scripts/lib/ports';
-import { ENGINES, throwAwayStorage } from '../harness/backends';
-import { spawnServer, stopServer } from '../harness/process';
+import { ENGINES } from '../harness/backends';
+import { crashableServer, spawnServer, stopServer } from '../harness/process';
 import { ANON_KEY, JWT_SECRET, signedIn } from '../harness/clients';
 import { randomOrders } from '../harness/load';
 import { freshToken, invariantViolations, trader } from '../harness/market';
@@ -13,21 +11,9 @@ jest.setTimeout(240_000);
 
 describe.each(ENGINES)('a crash of the server on %s', (engine) => {
   it('loses nothing acknowledged: kill -9 mid-load, restart, every order is there and the books balance', async () => {
-    const port = await freePort();
-    const url = `http://localhost:${port}`;
-    const store = await throwAwayStorage(engine, 'repex_crash');
-    const env = {
-      SUPABASE_PORT: String(port),
-      ...store.env,
-      JWT_SECRET,
-      RATE_LIMITS: 'off',
-    };
+    const { url, env, open, cleanup } = await crashableServer(engine, 'repex_crash');
     // Prepare traders with cash and tokens of a fresh token, in-process, before the server runs.
-    const prepared = await startBackend({
-      port: 0,
-      ...store.options,
-      jwtSecret: JWT_SECRET,
-    });
+    const prepared = await open();
     const token = await freshToken(prepared);
     const emails: string[] = [];
     for (let i = 0; i < 6; i++) {
@@ -74,16 +60,12 @@ describe.each(ENGINES)('a crash of the server on %s', (engine) => {
     expect(acknowledged.filter((id) => !found.has(id))).toEqual([]);
     await stopServer(server);
 
-    const backend = await startBackend({
-      port: 0,
-      ...store.options,
-      jwtSecret: JWT_SECRET,
-    });
+    const backend = await open();
     try {
       expect(await invariantViolations(backend)).toEqual([]);
     } finally {
       await backend.close();
-      await store.cleanup();
+      await cleanup();
     }
   });
 });

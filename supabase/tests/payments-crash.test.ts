@@ -1,10 +1,8 @@
 import crypto from 'node:crypto';
 import { SignJWT } from 'jose';
-import { startBackend } from '../server/index';
-import { freePort } from '../../scripts/lib/ports';
-import { ENGINES, eventually, throwAwayStorage } from '../harness/backends';
+import { ENGINES, eventually } from '../harness/backends';
 import { ANON_KEY, JWT_SECRET, newUser } from '../harness/clients';
-import { spawnServer, stopServer } from '../harness/process';
+import { crashableServer, spawnServer, stopServer } from '../harness/process';
 import { invariantViolations } from '../harness/market';
 
 jest.setTimeout(240_000);
@@ -24,19 +22,12 @@ async function unsettled(url: string): Promise<number> {
 
 describe.each(ENGINES)('a crash of the server while deposits are being confirmed, on %s', (engine) => {
   it('credits every deposit exactly once or not at all, and the restart finishes the rest', async () => {
-    const port = await freePort();
-    const url = `http://localhost:${port}`;
-    const store = await throwAwayStorage(engine, 'repex_paycrash');
     // A slow rail, so confirmations are in flight when the process dies; a short lease, so the
     // restarted server hands what was left processing to the provider again.
-    const env = {
-      SUPABASE_PORT: String(port),
-      ...store.env,
-      JWT_SECRET,
-      RATE_LIMITS: 'off',
+    const { url, env, open, cleanup } = await crashableServer(engine, 'repex_paycrash', {
       PAYMENT_DELAY_MS: '400',
       PAYMENT_LEASE_MS: '1000',
-    };
+    });
     let server = await spawnServer(env);
     const users = await Promise.all(Array.from({ length: 4 }, () => newUser(url, 'payer')));
     const deposits = users.flatMap((u) =>
@@ -69,11 +60,7 @@ describe.each(ENGINES)('a crash of the server while deposits are being confirmed
       await stopServer(server);
     }
 
-    const backend = await startBackend({
-      port: 0,
-      ...store.options,
-      jwtSecret: JWT_SECRET,
-    });
+    const backend = await open();
     try {
       // ...each credited once: a user's cash is exactly the sum of their completed deposits.
       const rows = await backend.db.query<{ user_id: string; available: string; completed: string; n: string }>(
@@ -93,7 +80,7 @@ describe.each(ENGINES)('a crash of the server while deposits are being confirmed
       expect(await invariantViolations(backend)).toEqual([]);
     } finally {
       await backend.close();
-      await store.cleanup();
+      await cleanup();
     }
   });
 });

@@ -94,6 +94,10 @@ export function EditProfileDialog({
     onSaved();
     return null;
   };
+  const images = [
+    ['avatar', 'Avatar', avatar, setAvatar],
+    ['cover', 'Cover image', cover, setCover],
+  ] as const;
   return (
     <FormDialog title="Edit Profile" submitLabel="Save" send={submit} onClose={onClose}>
       <TextField id="edit-name" label="Name" value={name} maxLength={80} onValue={setName} required />
@@ -101,30 +105,21 @@ export function EditProfileDialog({
         <Textarea id="edit-bio" value={bio} maxLength={500} onChange={(e) => setBio(e.target.value)} />
       </Field>
       <TextField id="edit-location" label="Location" value={location} maxLength={80} onValue={setLocation} />
-      <ImageField
-        id="edit-avatar"
-        label="Avatar"
-        kind="avatar"
-        userId={profile.id}
-        url={avatar}
-        onUploaded={(url) => {
-          setAvatar(url);
-          setUploadError(undefined);
-        }}
-        onError={setUploadError}
-      />
-      <ImageField
-        id="edit-cover"
-        label="Cover image"
-        kind="cover"
-        userId={profile.id}
-        url={cover}
-        onUploaded={(url) => {
-          setCover(url);
-          setUploadError(undefined);
-        }}
-        onError={setUploadError}
-      />
+      {images.map(([kind, label, url, setUrl]) => (
+        <ImageField
+          key={kind}
+          id={`edit-${kind}`}
+          label={label}
+          kind={kind}
+          userId={profile.id}
+          url={url}
+          onUploaded={(uploaded) => {
+            setUrl(uploaded);
+            setUploadError(undefined);
+          }}
+          onError={setUploadError}
+        />
+      ))}
       {uploadError && <FormError>{uploadError}</FormError>}
     </FormDialog>
   );

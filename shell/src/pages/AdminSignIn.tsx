@@ -1,8 +1,8 @@
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { supabase, toast, useAppStore } from '@repex/shared-ui/platform';
-import { Button, CenteredStatus } from '@repex/shared-ui/ui';
+import { CenteredStatus } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
-import { Field } from '../auth/forms/Field';
+import { CredentialsForm } from '../auth/forms/CredentialsForm';
 import { useForm } from '../auth/forms/useForm';
 import { validateSignIn } from '../auth/forms/validation';
 import { isAdmin } from '../auth/role';
@@ -47,19 +47,13 @@ export function AdminSignIn() {
 
   return (
     <AuthCard title="Admin Panel" subtitle="Secure Sign In">
-      <form onSubmit={form.submit} noValidate aria-label="Admin Sign In">
-        <Field id="admin-email" label="Email" type="email" autoComplete="username" {...form.field('email')} />
-        <Field
-          id="admin-password"
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          {...form.field('password')}
-        />
-        <Button type="submit" $block disabled={form.busy}>
-          {form.busy ? 'Verifying...' : 'Sign In'}
-        </Button>
-      </form>
+      <CredentialsForm
+        name="Admin Sign In"
+        idPrefix="admin"
+        emailAutoComplete="username"
+        busyText="Verifying..."
+        form={form}
+      />
     </AuthCard>
   );
 }

@@ -2,6 +2,7 @@ import { useNavigate } from 'react-router-dom';
 import { supabase, toast } from '@repex/shared-ui/platform';
 import { Button, Tabs, TabsContent, TabsList, TabsTrigger } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
+import { CredentialsForm } from '../auth/forms/CredentialsForm';
 import { Field } from '../auth/forms/Field';
 import { useForm } from '../auth/forms/useForm';
 import { validateSignIn, validateSignUp } from '../auth/forms/validation';
@@ -26,19 +27,7 @@ function SignInForm() {
     }
   });
   return (
-    <form onSubmit={form.submit} noValidate aria-label="Sign In">
-      <Field id="signin-email" label="Email" type="email" autoComplete="email" {...form.field('email')} />
-      <Field
-        id="signin-password"
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-        {...form.field('password')}
-      />
-      <Button type="submit" $block disabled={form.busy}>
-        {form.busy ? 'Signing In...' : 'Sign In'}
-      </Button>
-    </form>
+    <CredentialsForm name="Sign In" idPrefix="signin" emailAutoComplete="email" busyText="Signing In..." form={form} />
   );
 }
 
