@@ -214,13 +214,7 @@ export default function Market() {
           {(t) => (
             <tr key={t.id} data-testid="market-row">
               <td className="full">
-                <PersonCell
-                  name={t.name}
-                  username={t.username}
-                  avatarUrl={t.avatar_url}
-                  verified={t.verified}
-                  category={t.category}
-                />
+                <PersonCell person={t} />
               </td>
               <td className="full" data-label="Reputation">
                 <Score>

@@ -134,13 +134,7 @@ export default function Dashboard() {
                   {data.data?.positions.map((pos) => (
                     <tr key={pos.token_id} data-testid="holding-row">
                       <td className="full">
-                        <PersonCell
-                          name={pos.name}
-                          username={pos.username}
-                          avatarUrl={pos.avatar_url}
-                          verified={pos.verified}
-                          category={pos.category}
-                        />
+                        <PersonCell person={pos} />
                       </td>
                       <td className="num" data-label="Tokens">
                         {formatInteger(pos.tokens)}
@@ -249,7 +243,7 @@ export default function Dashboard() {
               {(t) => (
                 <tr key={t.id} data-testid="watchlist-row">
                   <td className="full">
-                    <PersonCell name={t.name} username={t.username} avatarUrl={t.avatar_url} verified={t.verified} />
+                    <PersonCell person={t} withCategory={false} />
                   </td>
                   <td className="num" data-label="Price">
                     {formatPrice(t.price)}

@@ -3,12 +3,19 @@
 --   per token: sum(holdings.amount) + unissued = total_supply
 -- and the check constraints make a negative balance or holding impossible.
 
+-- Cash moved by the ledger is a positive number of cents.
+create or replace function private.check_cents(p_amount numeric, what text) returns void
+language plpgsql immutable as $$
+begin
+  if p_amount is null or p_amount <= 0 or p_amount <> round(p_amount, 2) then
+    raise exception 'A % must be a positive amount in cents.', what using errcode = '22023';
+  end if;
+end $$;
+
 create or replace function private.record_deposit(p_user uuid, p_amount numeric, p_at timestamptz default now())
 returns void language plpgsql security definer set search_path = '' as $$
 begin
-  if p_amount is null or p_amount <= 0 or p_amount <> round(p_amount, 2) then
-    raise exception 'A deposit must be a positive amount in cents.' using errcode = '22023';
-  end if;
+  perform private.check_cents(p_amount, 'deposit');
   update public.cash_accounts set available = available + p_amount where user_id = p_user;
   if not found then raise exception 'No cash account for this user.' using errcode = 'P0001'; end if;
   insert into public.wallet_transactions (user_id, type, amount, created_at) values (p_user, 'deposit', p_amount, p_at);
@@ -17,9 +24,7 @@ end $$;
 create or replace function private.record_withdrawal(p_user uuid, p_amount numeric, p_at timestamptz default now())
 returns void language plpgsql security definer set search_path = '' as $$
 begin
-  if p_amount is null or p_amount <= 0 or p_amount <> round(p_amount, 2) then
-    raise exception 'A withdrawal must be a positive amount in cents.' using errcode = '22023';
-  end if;
+  perform private.check_cents(p_amount, 'withdrawal');
   update public.cash_accounts set available = available - p_amount where user_id = p_user and available >= p_amount;
   if not found then raise exception 'Insufficient funds for this withdrawal.' using errcode = 'P0001'; end if;
   insert into public.wallet_transactions (user_id, type, amount, created_at) values (p_user, 'withdrawal', p_amount, p_at);

@@ -45,12 +45,16 @@ begin
   return null;
 end $$;
 
-do $$
+-- Adds a table to Supabase Realtime's publication where there is one (a hosted project); the
+-- local server relays the changes itself.
+create function private.publish_realtime(p_table regclass) returns void
+language plpgsql as $$
 begin
   if exists (select 1 from pg_publication where pubname = 'supabase_realtime') then
-    execute 'alter publication supabase_realtime add table public.market_events';
+    execute format('alter publication supabase_realtime add table %s', p_table);
   end if;
 end $$;
+select private.publish_realtime('public.market_events');
 
 -- Money in messages: $30,600.00
 create or replace function private.money(n numeric) returns text
@@ -92,4 +96,5 @@ end $$;
 
 revoke execute on function public.cancel_order(bigint) from public, anon;
 grant execute on function public.cancel_order(bigint) to authenticated;
-revoke all on function private.release_order(bigint), private.money(numeric), private.notify_realtime() from public;
+revoke all on function private.release_order(bigint), private.money(numeric), private.notify_realtime(), private.publish_realtime(regclass)
+  from public;

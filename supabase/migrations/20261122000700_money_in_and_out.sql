@@ -90,12 +90,7 @@ create index wallet_transactions_open_idx on public.wallet_transactions (created
 -- The owner of a deposit or withdrawal sees its status change live (realtime checks row-level security).
 create trigger wallet_transactions_notify after insert or update on public.wallet_transactions
   for each row execute function private.notify_realtime();
-do $$
-begin
-  if exists (select 1 from pg_publication where pubname = 'supabase_realtime') then
-    execute 'alter publication supabase_realtime add table public.wallet_transactions';
-  end if;
-end $$;
+select private.publish_realtime('public.wallet_transactions');
 
 -- Raised for every refusal the person can fix; the message is shown as it is.
 create or replace function private.refuse(message text) returns void
@@ -132,13 +127,14 @@ begin
   end if;
 end $$;
 
--- A request replayed with its idempotency key gets the first answer; the same key for another
--- request is refused.
+-- A request replayed with its idempotency key gets the first answer (null for a first request);
+-- the same key for another request is refused, and so is a request without a valid key.
 create or replace function private.replayed(p_user uuid, p_key text, p_type text, p_amount numeric) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 declare
   w public.wallet_transactions;
 begin
+  perform private.check_idempotency_key(p_key);
   select * into w from public.wallet_transactions where user_id = p_user and idempotency_key = p_key;
   if not found then return null; end if;
   if w.type <> p_type or w.amount <> p_amount then
@@ -182,7 +178,6 @@ declare
   w public.wallet_transactions;
   earlier jsonb;
 begin
-  perform private.check_idempotency_key(p_idempotency_key);
   earlier := private.replayed(uid, p_idempotency_key, 'deposit', p_amount);
   if earlier is not null then return earlier; end if;
   select * into s from public.exchange_settings;
@@ -227,7 +222,6 @@ declare
   w public.wallet_transactions;
   earlier jsonb;
 begin
-  perform private.check_idempotency_key(p_idempotency_key);
   earlier := private.replayed(uid, p_idempotency_key, 'withdrawal', p_amount);
   if earlier is not null then return earlier; end if;
   select * into s from public.exchange_settings;

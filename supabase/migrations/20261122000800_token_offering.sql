@@ -162,12 +162,7 @@ revoke insert, update, delete, truncate on public.token_applications from authen
 
 create trigger token_applications_notify after insert or update on public.token_applications
   for each row execute function private.notify_realtime();
-do $$
-begin
-  if exists (select 1 from pg_publication where pubname = 'supabase_realtime') then
-    execute 'alter publication supabase_realtime add table public.token_applications';
-  end if;
-end $$;
+select private.publish_realtime('public.token_applications');
 
 -- Social handles become links; no social API is called (the machines have no outside network).
 create or replace function private.social_links(p_socials jsonb) returns jsonb

@@ -19,7 +19,7 @@ export { DataTable } from './primitives/DataTable';
 export { Input, Select, Label, Textarea } from './primitives/Input';
 export { Badge, VerifiedBadge, type BadgeVariant } from './primitives/Badge';
 export { Avatar } from './primitives/Avatar';
-export { PersonCell } from './primitives/PersonCell';
+export { PersonCell, type Person } from './primitives/PersonCell';
 export { Progress } from './primitives/Progress';
 export { Tabs, TabsList, TabsTrigger, TabsContent } from './primitives/Tabs';
 export { Dialog, DialogActions, Field, FormError, TextField } from './primitives/Dialog';

@@ -19,25 +19,28 @@ const Sub = styled.div`
   font-size: 12px;
 `;
 
-/** Avatar, name with the verified mark, and @username (and category) under it. */
-export function PersonCell(p: {
+/** Who a row is about, as the read models name it. */
+export interface Person {
   name: string;
   username: string;
-  avatarUrl?: string | null;
+  avatar_url?: string | null;
   verified?: boolean;
   category?: string;
-}) {
+}
+
+/** Avatar, name with the verified mark, and @username (and the category, unless told not to) under it. */
+export function PersonCell({ person, withCategory = true }: { person: Person; withCategory?: boolean }) {
   return (
     <Row>
-      <Avatar name={p.name} src={p.avatarUrl} size={36} />
+      <Avatar name={person.name} src={person.avatar_url} size={36} />
       <div>
         <Name>
-          {p.name}
-          {p.verified && <VerifiedBadge />}
+          {person.name}
+          {person.verified && <VerifiedBadge />}
         </Name>
         <Sub>
-          @{p.username}
-          {p.category && ` · ${p.category}`}
+          @{person.username}
+          {withCategory && person.category && ` · ${person.category}`}
         </Sub>
       </div>
     </Row>
