@@ -29,7 +29,8 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
   const involving = (alerts: Alert[], rule: string, ...who: Trader[]) =>
     alerts.filter((a) => a.rule === rule && who.every((w) => a.accounts.some((x) => x.id === w.id)));
 
-  it('wash trading: the same two accounts trading a token back and forth', async () => {
+  /** Two fresh accounts trading a fresh token back and forth, twice each way. */
+  const washTrade = async () => {
     const token = await freshToken(suite.backend);
     const a = await trader(suite.backend, { cash: 5000, token, tokens: 50 });
     const b = await trader(suite.backend, { cash: 5000, token, tokens: 50 });
@@ -37,6 +38,11 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
       await sell(a, b, token, 5, 10);
       await sell(b, a, token, 5, 10);
     }
+    return { token, a, b };
+  };
+
+  it('wash trading: the same two accounts trading a token back and forth', async () => {
+    const { token, a, b } = await washTrade();
     const [alert] = involving(await scan(), 'wash_trading', a, b);
     expect(alert).toMatchObject({ token_id: token, status: 'open', severity: 'medium' });
     expect(alert!.evidence.trades).toHaveLength(4);
@@ -100,13 +106,7 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
   });
 
   it('an alert moves open -> reviewing -> confirmed, suspending the accounts; audited; admins only', async () => {
-    const token = await freshToken(suite.backend);
-    const a = await trader(suite.backend, { cash: 5000, token, tokens: 50 });
-    const b = await trader(suite.backend, { cash: 5000, token, tokens: 50 });
-    for (let i = 0; i < 2; i++) {
-      await sell(a, b, token, 5, 10);
-      await sell(b, a, token, 5, 10);
-    }
+    const { a, b } = await washTrade();
     const [alert] = involving(await scan(), 'wash_trading', a, b);
     for (const c of [a.client, client(suite.backend.url)]) {
       expect((await c.rpc('admin_review_alert', { p_id: alert!.id, p_status: 'dismissed' })).error).not.toBeNull();
