@@ -18,6 +18,7 @@ module.exports = {
         '<rootDir>/mf-wallet/src',
         '<rootDir>/mf-admin/src',
         '<rootDir>/supabase/server',
+        '<rootDir>/scripts/webpack',
       ],
       testMatch: ['**/*.test.ts', '**/*.test.tsx'],
       transform: { '^.+\\.tsx?$': tsJest },
