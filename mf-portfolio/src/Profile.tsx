@@ -15,7 +15,7 @@ import {
   Progress,
   Skeleton,
   StatCard,
-  Table,
+  StackedTable,
   TableScroll,
   Tabs,
   TabsContent,
@@ -261,7 +261,7 @@ export default function Profile() {
           <TabsContent value="overview">{d ? <Overview d={d} /> : <Skeleton $height="240px" />}</TabsContent>
           <TabsContent value="tokens">
             <TableScroll>
-              <Table aria-label="Token transactions">
+              <StackedTable aria-label="Token transactions">
                 <thead>
                   <tr>
                     <th>Type</th>
@@ -277,14 +277,20 @@ export default function Profile() {
                       <td>
                         <Badge $variant={tr.type === 'buy' ? 'up' : 'down'}>{tr.type === 'buy' ? 'Buy' : 'Sell'}</Badge>
                       </td>
-                      <td className="num">{formatInteger(tr.amount)}</td>
-                      <td className="num">{formatPrice(tr.price)}</td>
-                      <td className="num">{formatPrice(tr.value)}</td>
+                      <td className="num" data-label="Amount">
+                        {formatInteger(tr.amount)}
+                      </td>
+                      <td className="num" data-label="Price">
+                        {formatPrice(tr.price)}
+                      </td>
+                      <td className="num" data-label="Total">
+                        {formatPrice(tr.value)}
+                      </td>
                       <td>{formatDate(tr.created_at)}</td>
                     </tr>
                   ))}
                 </tbody>
-              </Table>
+              </StackedTable>
               {d && d.tokenTrades.length === 0 && <EmptyState>No trades in your token yet.</EmptyState>}
             </TableScroll>
           </TabsContent>
