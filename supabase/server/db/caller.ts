@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Queryable } from './database';
+import { isPgError, type Queryable, type Statement } from './database';
 import { HttpError } from '../http/io';
 
 /** Who the request runs as: the JWT's role and claims, applied with SET LOCAL semantics. */
@@ -53,36 +53,41 @@ function requestCookies(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-/**
- * The one place a transaction becomes its caller (REST, Storage, Realtime): role, JWT claims and
- * request settings for this transaction only, as PostgREST sets them, in one statement.
- */
-export async function becomeCaller(tx: Queryable, who: RequestIdentity, context: CallContext, readOnly = false) {
-  // A user's token is good only while its session lasts: sign-out, suspension or a password change
-  // ends the session, and the token with it (checked here, in the same statement, not only the signature).
-  const sessionId =
-    who.role !== 'authenticated' ? null : typeof who.claims.session_id === 'string' ? who.claims.session_id : '';
-  const [state] = await tx.query<{ live: boolean }>(
-    `select ($6::text is null or exists (select 1 from auth.sessions s where s.id::text = $6)) as live,
-            set_config('transaction_read_only', $9, true),
-            set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-            set_config('request.jwt.claim.sub', $3, true), set_config('request.jwt.claim.role', $1, true),
-            set_config('request.method', $4, true), set_config('request.path', $5, true),
-            set_config('request.headers', $7, true), set_config('request.cookies', $8, true),
-            set_config('realtime.topic', $10, true),
-            set_config('search_path', 'public, extensions', true)`,
-    [
+/** The statement that makes a transaction its caller (local_server.become_caller, in the platform schema). */
+export function callerStatement(who: RequestIdentity, context: CallContext, readOnly = false): Statement {
+  return {
+    text: 'select local_server.become_caller($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
+    values: [
       who.role,
       JSON.stringify(who.claims),
       typeof who.claims.sub === 'string' ? who.claims.sub : '',
+      // A user's token is good only while its session lasts (checked by the database, not only the signature).
+      who.role !== 'authenticated' ? null : typeof who.claims.session_id === 'string' ? who.claims.session_id : '',
       context.method,
       context.path,
-      sessionId,
       JSON.stringify(context.headers),
       JSON.stringify(context.cookies),
       readOnly ? 'on' : 'off',
       context.topic ?? '',
     ],
-  );
-  if (who.role === 'authenticated' && !state?.live) throw SESSION_ENDED;
+  };
+}
+
+/** The database's refusal of an ended session, as the 401 that makes the browser sign out. */
+export function sessionEnded(error: unknown): HttpError | undefined {
+  return isPgError(error) && error.code === SESSION_ENDED_CODE ? SESSION_ENDED : undefined;
+}
+const SESSION_ENDED_CODE = '28000';
+
+/**
+ * The one place a transaction becomes its caller (REST, Storage, Realtime): role, JWT claims and
+ * request settings for this transaction only, as PostgREST sets them, in one statement.
+ */
+export async function becomeCaller(tx: Queryable, who: RequestIdentity, context: CallContext, readOnly = false) {
+  const { text, values } = callerStatement(who, context, readOnly);
+  try {
+    await tx.query(text, values);
+  } catch (error) {
+    throw sessionEnded(error) ?? error;
+  }
 }

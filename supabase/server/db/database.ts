@@ -3,12 +3,25 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
+/** A statement and its parameters, sent as text for the database to cast (null stays NULL). */
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs a script of several statements (migrations, seed). */
   exec(sql: string): Promise<void>;
   /** Runs `fn` in one transaction: committed if it resolves, rolled back if it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs the statements as one transaction in one round trip: they are sent together, each parsed,
+   * bound and executed in turn, and the one Sync that ends them commits (the extended protocol's
+   * implicit transaction), so a failing statement rolls them all back and the ones after it do not
+   * run. Resolves to each statement's rows; a database error names the failing statement (`statement`).
+   */
+  pipeline(statements: Statement[]): Promise<Record<string, unknown>[][]>;
   /** Subscribes to NOTIFY on `channel`; resolves to the unsubscribe function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -20,6 +33,8 @@ export interface PgError {
   message: string;
   detail?: string;
   hint?: string;
+  /** In a pipeline, the index of the statement that failed. */
+  statement?: number;
 }
 
 export function isPgError(e: unknown): e is PgError & Error {

@@ -4,12 +4,20 @@ import { PGlite } from '@electric-sql/pglite';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Database, Queryable } from './database';
+import { PipelineResults, pipelineMessages } from './pipeline';
 
 /** Said at start-up whenever PGlite holds the data (README, 'Durability'). */
 export const PGLITE_DURABILITY_NOTE =
   'PGlite keeps the data in one process without fsync: an acknowledged order survives a crash of the server ' +
   '(kill -9) but not a crash of the machine or a power loss. Use it for local work and demos; for real money, ' +
   'set DATABASE_URL to a PostgreSQL server or use a hosted Supabase project.';
+
+/** The messages of PGlite's answer that a pipeline reads (its protocol parser's shapes). */
+interface Answer {
+  name: string;
+  fields?: unknown[];
+}
+type Field = { name: string; dataTypeID: number };
 
 /**
  * Embedded Postgres. One connection: every request is one short transaction through PGlite's
@@ -38,6 +46,23 @@ export async function openPglite(dataDir?: string): Promise<Database> {
       await db.exec(sql);
     },
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    // One call into the database for the whole pipeline, holding both of PGlite's locks, so no other
+    // query or open transaction can interleave with it.
+    pipeline: (statements) =>
+      db._runExclusiveTransaction(() =>
+        db._runExclusiveQuery(async () => {
+          const results = new PipelineResults((oid) => db.parsers[oid] ?? String);
+          const { messages } = await db.execProtocol(pipelineMessages(statements, true), { throwOnError: false });
+          for (const m of messages as Answer[]) {
+            if (m.name === 'rowDescription') results.rowDescription(m.fields as Field[]);
+            else if (m.name === 'dataRow') results.dataRow(m.fields as (string | null)[]);
+            else if (m.name === 'commandComplete' || m.name === 'emptyQuery') results.complete();
+            else if (m.name === 'error') results.fail(m as unknown as Error);
+          }
+          if (results.error) throw results.error;
+          return results.rows;
+        }),
+      ),
     async listen(channel, onPayload) {
       const unlisten = await db.listen(channel, onPayload);
       return async () => unlisten();

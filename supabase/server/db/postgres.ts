@@ -1,6 +1,53 @@
 import pg from 'pg';
-import { DatabaseUnavailable, isConnectionLoss, type Database, type Queryable } from './database';
+import { DatabaseUnavailable, isConnectionLoss, type Database, type Queryable, type Statement } from './database';
+import { PipelineResults, pipelineMessages } from './pipeline';
 import { quoteIdent } from './quote';
+
+/**
+ * A pipeline submitted to node-postgres as one query (its Submittable protocol): every message is
+ * written at once and the answers are read as they come. node-postgres has no pipelining of its own.
+ */
+class PgPipeline implements pg.Submittable {
+  private readonly results = new PipelineResults((oid) => pg.types.getTypeParser(oid, 'text'));
+  private settle: { resolve: (rows: Record<string, unknown>[][]) => void; reject: (e: Error) => void } | undefined;
+  readonly done = new Promise<Record<string, unknown>[][]>((resolve, reject) => {
+    this.settle = { resolve, reject };
+  });
+
+  constructor(private readonly statements: Statement[]) {}
+
+  submit(connection: pg.Connection) {
+    connection.stream.cork();
+    connection.stream.write(pipelineMessages(this.statements, false));
+    connection.sync();
+    connection.stream.uncork();
+  }
+
+  handleRowDescription(msg: { fields: { name: string; dataTypeID: number }[] }) {
+    this.results.rowDescription(msg.fields);
+  }
+  handleDataRow(msg: { fields: (string | null)[] }) {
+    this.results.dataRow(msg.fields);
+  }
+  handleCommandComplete() {
+    this.results.complete();
+  }
+  handleEmptyQuery() {
+    this.results.complete();
+  }
+  /** A database error (the server then skips to the Sync and rolls back), or the connection's loss. */
+  handleError(error: Error) {
+    this.results.fail(error);
+    this.settle?.reject(this.results.error!);
+  }
+  handleReadyForQuery() {
+    if (this.results.error) this.settle?.reject(this.results.error);
+    else this.settle?.resolve(this.results.rows);
+  }
+  handlePortalSuspended() {}
+  handleCopyInResponse() {}
+  handleCopyData() {}
+}
 
 /**
  * LISTEN needs a connection of its own that stays open. If the server ends it (restart, admin
@@ -117,6 +164,27 @@ export async function openPostgres(
       } finally {
         client.removeListener('error', onError);
         // Releasing with the error destroys the connection; the pool opens a new one when needed.
+        client.release(lost);
+      }
+    },
+    async pipeline(statements) {
+      const client = await pool.connect().catch((error: unknown) => {
+        throw unavailable(error);
+      });
+      let lost: Error | undefined;
+      const onError = (error: Error) => {
+        lost = error;
+      };
+      client.on('error', onError);
+      try {
+        const submitted = new PgPipeline(statements);
+        void client.query(submitted);
+        return await submitted.done;
+      } catch (error) {
+        if (isConnectionLoss(error)) lost ??= error as Error;
+        throw unavailable(error);
+      } finally {
+        client.removeListener('error', onError);
         client.release(lost);
       }
     },

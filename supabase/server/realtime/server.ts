@@ -3,7 +3,7 @@ import type http from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Database } from '../db/database';
 import type { JwtKeys, Claims } from '../auth/jwt';
-import { becomeCaller, type CallContext } from '../db/caller';
+import { callerStatement, type CallContext } from '../db/caller';
 import { quoteIdent } from '../db/quote';
 import { mayUseTopic } from './authorize';
 import { followById } from './follow';
@@ -369,13 +369,11 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
     const id = change.record.id;
     if (id === undefined) return false;
     try {
-      return await db.transaction(async (tx) => {
-        await becomeCaller(tx, { role: String(claims.role ?? 'anon'), claims }, SUBSCRIBER, true);
-        return (
-          (await tx.query(`select 1 from ${quoteIdent(change.schema)}.${quoteIdent(change.table)} where id = $1`, [id]))
-            .length > 0
-        );
-      });
+      const [, rows] = await db.pipeline([
+        callerStatement({ role: String(claims.role ?? 'anon'), claims }, SUBSCRIBER, true),
+        { text: `select 1 from ${quoteIdent(change.schema)}.${quoteIdent(change.table)} where id = $1`, values: [id] },
+      ]);
+      return rows!.length > 0;
     } catch {
       return false;
     }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestIdentity } from '../db/caller';
+import type { Statement } from '../db/database';
 import { sendEmpty, sendJson } from '../http/io';
 import type { RestContext } from './context';
 import type { Relation } from './catalog';
@@ -21,25 +22,22 @@ export async function read(
   const shape = readShape(rel, url, params);
   const wantCount = prefer(req).get('count');
   const head = req.method === 'HEAD';
-  const result = await ctx.run(who, req, url.pathname, true, async (tx) => {
-    // HEAD wants only the count (Content-Range): no rows are built.
-    const [row] = head
-      ? [{ body: '', n: 0 }]
-      : await tx.query<{ body: string; n: number }>(
-          `select coalesce(json_agg(_r), '[]')::text as body, count(*)::int as n
+  // The rows (none for HEAD, which wants only the count) and the count when asked: one round trip.
+  const statements: Statement[] = [];
+  if (!head)
+    statements.push({
+      text: `select coalesce(json_agg(_r), '[]')::text as body, count(*)::int as n
            from (select ${cols} from ${qualified(rel.name)} t0${shape.where}${shape.order}${page(shape)}) _r`,
-          params.values,
-        );
-    let total: number | undefined;
-    if (wantCount) {
-      const [c] = await tx.query<{ n: number }>(
-        `select count(*)::int as n from ${qualified(rel.name)} t0${shape.where}`,
-        params.values,
-      );
-      total = c!.n;
-    }
-    return { body: row!.body, n: row!.n, total };
-  });
+      values: params.values,
+    });
+  if (wantCount)
+    statements.push({
+      text: `select count(*)::int as n from ${qualified(rel.name)} t0${shape.where}`,
+      values: params.values,
+    });
+  const answers = (await ctx.pipeline(who, req, url.pathname, true, statements)) as { body: string; n: number }[][];
+  const rows = head ? { body: '', n: 0 } : answers.shift()![0]!;
+  const result = { ...rows, total: wantCount ? answers[0]![0]!.n : undefined };
   const offset = shape.offset ?? 0;
   if (head) return sendEmpty(res, 200, { 'Content-Range': contentRange(offset, 0, result.total) });
   const body = singleOrThrow(req, result.body, result.n);

@@ -33,28 +33,23 @@ export async function rpc(
   const call = `public.${ident(fn.name)}(${Object.entries(args)
     .map(([k, v]) => `${ident(k)} := ${argument(params, fn.args.find((a) => a.name === k)!.type, v)}`)
     .join(', ')})`;
-  const { body, n } = await ctx.run(who, req, url.pathname, readOnly, async (tx) => {
-    if (fn.isVoid) {
-      await tx.query(`select ${call}`, params.values);
-      return { body: '', n: 0 };
-    }
-    if (fn.returnsSet || fn.returnsRow) {
-      const rel = resultRelation(ctx, fn);
-      const skip = new Set(Object.keys(args));
-      const shape = rel ? readShape(rel, url, params, skip) : { where: '', order: '' };
-      const [row] = await tx.query<{ body: string; n: number }>(
-        `select coalesce(json_agg(_r), '[]')::text as body, count(*)::int as n
-         from (select t0.* from ${call} t0${shape.where}${shape.order}${page(shape)}) _r`,
-        params.values,
-      );
-      if (!fn.returnsSet) return { body: JSON.stringify((JSON.parse(row!.body) as unknown[])[0] ?? null), n: -1 };
-      return { body: row!.body, n: row!.n };
-    }
-    const [row] = await tx.query<{ body: string }>(`select to_json(${call})::text as body`, params.values);
-    return { body: row!.body, n: -1 };
-  });
+  // One statement per kind of function: no rows (void), rows to filter and page (a set or a row
+  // type), or one value; run with the caller's statement in one round trip.
+  let text: string;
+  if (fn.isVoid) text = `select ${call}`;
+  else if (fn.returnsSet || fn.returnsRow) {
+    const rel = resultRelation(ctx, fn);
+    const skip = new Set(Object.keys(args));
+    const shape = rel ? readShape(rel, url, params, skip) : { where: '', order: '' };
+    text = `select coalesce(json_agg(_r), '[]')::text as body, count(*)::int as n
+         from (select t0.* from ${call} t0${shape.where}${shape.order}${page(shape)}) _r`;
+  } else text = `select to_json(${call})::text as body`;
+  const [[row]] = (await ctx.pipeline(who, req, url.pathname, readOnly, [{ text, values: params.values }])) as [
+    { body: string; n: number }[],
+  ];
   if (fn.isVoid) return sendEmpty(res, 204);
-  sendJson(res, 200, n >= 0 ? singleOrThrow(req, body, n) : body);
+  if (fn.returnsSet) return sendJson(res, 200, singleOrThrow(req, row!.body, row!.n));
+  sendJson(res, 200, fn.returnsRow ? JSON.stringify((JSON.parse(row!.body) as unknown[])[0] ?? null) : row!.body);
 }
 
 /** The columns a set-returning function yields, so its result can be filtered and ordered. */

@@ -5,7 +5,7 @@ import type { RestContext } from './context';
 import type { Relation } from './catalog';
 import { restError } from './errors';
 import { parseSelect } from './parse';
-import { prefer, readShape, singleOrThrow } from './shape';
+import { SINGLE_OBJECT, prefer, readShape, singleOrThrow } from './shape';
 import { Params, ident, projection, qualified } from './sql';
 
 /** POST (insert, upsert), PATCH and DELETE of a table, returning the representation when asked. */
@@ -71,16 +71,20 @@ export async function write(
     }
   }
   const cols = projection(catalog, rel, 't0', parseSelect(url.searchParams.get('select') ?? '*'));
-  const result = await ctx.run(who, req, url.pathname, false, async (tx) => {
-    const [row] = await tx.query<{ body: string; n: number }>(
-      `with _m as (${statement}) select coalesce(json_agg(_r), '[]')::text as body, count(*)::int as n
-       from (select ${cols} from _m t0) _r`,
-      params.values,
-    );
-    // A .single() write that touched other than one row is rolled back, as PostgREST does.
-    const body = representation ? singleOrThrow(req, row!.body, row!.n) : '';
-    return { body, n: row!.n };
-  });
+  const text = `with _m as (${statement}) select coalesce(json_agg(_r), '[]')::text as body, count(*)::int as n
+       from (select ${cols} from _m t0) _r`;
+  type Answer = { body: string; n: number };
+  // A .single() write that touched other than one row is rolled back, as PostgREST does: that one
+  // decides between commit and rollback, so it holds its transaction open; any other write is one round trip.
+  const answer =
+    representation && String(req.headers.accept ?? '').includes(SINGLE_OBJECT)
+      ? await ctx.run(who, req, url.pathname, false, async (tx) => {
+          const [row] = await tx.query<Answer>(text, params.values);
+          singleOrThrow(req, row!.body, row!.n);
+          return row!;
+        })
+      : ((await ctx.pipeline(who, req, url.pathname, false, [{ text, values: params.values }]))[0]![0] as Answer);
+  const result = { body: representation ? singleOrThrow(req, answer.body, answer.n) : '', n: answer.n };
   const status = req.method === 'POST' ? 201 : representation ? 200 : 204;
   const headers = { 'Content-Range': `*/${result.n}` };
   if (!representation) return sendEmpty(res, status, headers);
