@@ -2,7 +2,8 @@
  * npm run bench: measures, in one run on this machine, and writes bench-results.json:
  *   1. placing orders over HTTP (supabase-js rpc, the server in its own process), on one hot book
  *      and spread over 32 books, with 1, 8 and 32 clients, on PGlite and on PostgreSQL (there also
- *      with 2 server processes): orders per second, p50 and p99; a trivial rpc and /health;
+ *      with 2 server processes): orders per second, p50 and p99; a trivial rpc and /health; one
+ *      client again over a history of 100,000 past orders;
  *   2. references: an in-memory order book library (nodejs-order-book) and pgbench (TPC-B);
  *   3. listing the market with 10,000 tokens (100,000 on PostgreSQL), as the market screen asks.
  * Figures are printed, never asserted: the machines are shared and noisy, so compare ratios.
@@ -57,6 +58,8 @@ interface Run {
   books: number;
   clients: number;
   processes: number;
+  /** Past orders in the database before the run. */
+  history: number;
   orders: number;
   refused: number;
   perSecond: number;
@@ -92,6 +95,8 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 const BOOKS = 32;
 /** Requests of each kind sent to a fresh server before its market timings count. */
 const WARM_UP = 30;
+/** Past orders under the last one-client run. */
+const HISTORY = 100_000;
 
 /**
  * Orders over HTTP on one engine: on one hot book and spread over 32 books, at 1, 8 and 32 clients;
@@ -119,7 +124,11 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
 
   const runs: Run[] = [];
   const rates: { processes: number; trivialRpcPerSecond: number; healthPerSecond: number }[] = [];
-  const serve = async (processes: number, plan: { books: number; clients: number }[]) => {
+  const serve = async (
+    processes: number,
+    plan: { books: number; clients: number; history?: number }[],
+    rated = true,
+  ) => {
     const port = await freePort();
     const server = await spawnServer({
       ...store.env,
@@ -132,7 +141,7 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
     });
     const url = `http://localhost:${port}`;
     const clients = await Promise.all(emails.map((email) => signedIn(url, { email, password: 'password-123' })));
-    for (const { books, clients: concurrency } of plan) {
+    for (const { books, clients: concurrency, history = 0 } of plan) {
       const stream = orderStream(ORDERS, concurrency * books);
       const r = await load(concurrency, stream.length, async (w, i) => {
         const o = stream[i]!;
@@ -145,22 +154,41 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
         });
         return !error;
       });
-      runs.push({ books, clients: concurrency, processes, orders: stream.length, ...r });
+      runs.push({ books, clients: concurrency, processes, history, orders: stream.length, ...r });
     }
-    const calls = ORDERS * 2;
-    const trivial = await load(
-      32,
-      calls,
-      async (w) => !(await clients[w]!.rpc('list_open_orders', { p_limit: 1 })).error,
-    );
-    const health = await load(32, calls, async () => (await fetch(`${url}/health`)).ok);
-    rates.push({ processes, trivialRpcPerSecond: trivial.perSecond, healthPerSecond: health.perSecond });
+    if (rated) {
+      const calls = ORDERS * 2;
+      const trivial = await load(
+        32,
+        calls,
+        async (w) => !(await clients[w]!.rpc('list_open_orders', { p_limit: 1 })).error,
+      );
+      const health = await load(32, calls, async () => (await fetch(`${url}/health`)).ok);
+      rates.push({ processes, trivialRpcPerSecond: trivial.perSecond, healthPerSecond: health.perSecond });
+    }
     await stop(server);
   };
   await serve(
     1,
     [1, BOOKS].flatMap((books) => CONCURRENCY.map((clients) => ({ books, clients }))),
   );
+  // A live exchange keeps every order it took: the one-client hot-book run again over a history of
+  // HISTORY past orders, so that a cost growing with the history shows.
+  const again = await startBackend({
+    port: 0,
+    seed: false,
+    jwtSecret: DEMO_JWT_SECRET,
+    rateLimits: NO_RATE_LIMITS,
+    ...store.options,
+  });
+  await again.db.exec(`
+    insert into orders (user_id, token_id, side, type, price, amount, status)
+    select u.ids[1 + g % array_length(u.ids, 1)], k.ids[1 + g % array_length(k.ids, 1)],
+           case when g % 2 = 0 then 'buy' else 'sell' end, 'limit', 10, 1, 'cancelled'
+    from generate_series(1, ${HISTORY}) g, (select array_agg(id) ids from profiles) u, (select array_agg(id) ids from tokens) k;
+    analyze;`);
+  await again.close();
+  await serve(1, [{ books: 1, clients: 1, history: HISTORY }], false);
   if (engine === 'postgres')
     await serve(2, [
       { books: 1, clients: 32 },
@@ -329,11 +357,15 @@ async function main() {
   console.log('engine     procs  books  clients  orders/s   p50 ms   p99 ms  refused');
   for (const engine of ENGINES) {
     const { runs, rates } = await benchOrders(engine);
-    for (const r of runs) {
+    for (const r of runs.filter((r) => !r.history)) {
       console.log(
         `${engine.padEnd(10)} ${String(r.processes).padStart(5)} ${String(r.books).padStart(6)} ${String(r.clients).padStart(8)} ${String(r.perSecond).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.refused).padStart(8)}`,
       );
     }
+    const afterHistory = runs.find((r) => r.history)!;
+    console.log(
+      `${engine.padEnd(10)} ${String(afterHistory.processes).padStart(5)}  one order at 1 client over ${afterHistory.history} past orders: ${afterHistory.perSecond}/s, p50 ${afterHistory.p50} ms, p99 ${afterHistory.p99} ms`,
+    );
     for (const r of rates)
       console.log(
         `${engine.padEnd(10)} ${String(r.processes).padStart(5)}  trivial rpc ${r.trivialRpcPerSecond}/s, /health ${r.healthPerSecond}/s (32 clients)`,
@@ -341,14 +373,15 @@ async function main() {
     const pick = (processes: number, books: number) =>
       Object.fromEntries(
         runs
-          .filter((r) => r.processes === processes && r.books === books)
+          .filter((r) => r.processes === processes && r.books === books && !r.history)
           .map((r) => [String(r.clients), { orders_per_s: r.perSecond, p99_ms: r.p99 }]),
       );
-    const one = runs.find((r) => r.processes === 1 && r.books === 1 && r.clients === 1)!;
+    const one = runs.find((r) => r.processes === 1 && r.books === 1 && r.clients === 1 && !r.history)!;
     const single = rates.find((r) => r.processes === 1)!;
     const twoProcesses = rates.find((r) => r.processes === 2);
     engines[engine] = {
       order_ms: { p50: one.p50, p99: one.p99 },
+      [`order_ms_after_${HISTORY}_orders`]: { p50: afterHistory.p50, p99: afterHistory.p99 },
       hot_book: pick(1, 1),
       spread_32_books: pick(1, BOOKS),
       trivial_rpc_per_s: single.trivialRpcPerSecond,
