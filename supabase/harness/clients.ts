@@ -1,6 +1,7 @@
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
+import type { RequestIdentity } from '../server/db/caller';
 import { DEMO_ACCOUNTS, DEMO_ANON_KEY, DEMO_JWT_SECRET } from '../server/demo';
 
 export const ANON_KEY = DEMO_ANON_KEY;
@@ -43,6 +44,13 @@ export async function signedIn(url: string, creds: { email: string; password: st
   const { error } = await c.auth.signInWithPassword(creds);
   if (error) throw new Error(`sign-in as ${creds.email} failed: ${error.message}`);
   return c;
+}
+
+/** Who a signed-in client is to the database: its access token's role and claims, as the server reads them. */
+export async function identityOf(c: SupabaseClient): Promise<RequestIdentity> {
+  const token = (await c.auth.getSession()).data.session!.access_token;
+  const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as RequestIdentity['claims'];
+  return { role: String(claims.role), claims };
 }
 
 let counter = 0;

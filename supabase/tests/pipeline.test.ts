@@ -1,7 +1,7 @@
 import type { Backend } from '../server/index';
 import { callerStatement, type RequestIdentity } from '../server/db/caller';
 import { ENGINES, backendFor, eventually } from '../harness/backends';
-import { DEMO, signedIn } from '../harness/clients';
+import { DEMO, identityOf, signedIn } from '../harness/clients';
 import { freshToken, trader } from '../harness/market';
 
 const REQUEST = { method: 'POST', path: '/rest/v1/rpc/probe', headers: { 'x-probe': 'yes' }, cookies: {} };
@@ -12,10 +12,7 @@ describe.each(ENGINES)('one round trip per request (%s)', (engine) => {
   let demo: RequestIdentity;
   beforeAll(async () => {
     backend = await backendFor(engine)();
-    const c = await signedIn(backend.url, DEMO);
-    const token = (await c.auth.getSession()).data.session!.access_token;
-    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as RequestIdentity['claims'];
-    demo = { role: 'authenticated', claims };
+    demo = await identityOf(await signedIn(backend.url, DEMO));
   });
   afterAll(() => backend.close());
 

@@ -1,16 +1,10 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
 import { callerStatement } from '../server/db/caller';
 import { ENGINES, backendFor } from '../harness/backends';
+import { identityOf } from '../harness/clients';
 import { freshToken, placeOrder, trader } from '../harness/market';
 
 const HISTORY = 3000;
-
-/** The claims of a signed-in client's access token. */
-async function claimsOf(client: SupabaseClient): Promise<Record<string, unknown>> {
-  const token = (await client.auth.getSession()).data.session!.access_token;
-  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
-}
 
 /**
  * The exchange keeps every order it took, so an order's cost must not grow with that history: the
@@ -35,10 +29,12 @@ describe.each(ENGINES)('settling a fill over a long history (%s)', (engine) => {
     expect((await placeOrder(seller.client, token, 'sell', 'limit', 5, 10)).error).toBeNull();
 
     const { read, result } = await backend.db.transaction(async (tx) => {
-      const caller = callerStatement(
-        { role: 'authenticated', claims: await claimsOf(buyer.client) },
-        { method: 'POST', path: '/rest/v1/rpc/place_order', headers: {}, cookies: {} },
-      );
+      const caller = callerStatement(await identityOf(buyer.client), {
+        method: 'POST',
+        path: '/rest/v1/rpc/place_order',
+        headers: {},
+        cookies: {},
+      });
       await tx.query(caller.text, caller.values);
       const [placed] = await tx.query<{ result: { status: string; filled: number } }>(
         `select public.place_order($1, 'buy', 'limit', 5, 10) as result`,

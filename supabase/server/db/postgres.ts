@@ -133,6 +133,32 @@ export async function openPostgres(
     },
   });
 
+  /**
+   * Runs `fn` on a connection of its own. A checked-out client has no listener of the pool's:
+   * without this one, a connection ended by the server (57P01) while a request runs is an unhandled
+   * 'error' event and ends the process. A lost connection is released with its error, which
+   * destroys it (the pool opens a new one when needed), and the request fails as DatabaseUnavailable.
+   */
+  async function withClient<T>(fn: (client: pg.PoolClient, isLost: () => boolean) => Promise<T>): Promise<T> {
+    const client = await pool.connect().catch((error: unknown) => {
+      throw unavailable(error);
+    });
+    let lost: Error | undefined;
+    const onError = (error: Error) => {
+      lost = error;
+    };
+    client.on('error', onError);
+    try {
+      return await fn(client, () => lost !== undefined);
+    } catch (error) {
+      if (isConnectionLoss(error) || error instanceof DatabaseUnavailable) lost ??= error as Error;
+      throw lost ? (lost instanceof DatabaseUnavailable ? lost : new DatabaseUnavailable(lost)) : error;
+    } finally {
+      client.removeListener('error', onError);
+      client.release(lost);
+    }
+  }
+
   return {
     kind: 'postgres',
     ...wrap(pool),
@@ -141,53 +167,25 @@ export async function openPostgres(
         throw unavailable(error);
       });
     },
-    async transaction(fn) {
-      const client = await pool.connect().catch((error: unknown) => {
-        throw unavailable(error);
-      });
-      // A checked-out client has no listener of the pool's: without this one, a connection ended
-      // by the server (57P01) while a request runs is an unhandled 'error' event and ends the process.
-      let lost: Error | undefined;
-      const onError = (error: Error) => {
-        lost = error;
-      };
-      client.on('error', onError);
-      try {
+    transaction: (fn) =>
+      withClient(async (client, isLost) => {
         await client.query('begin');
-        const result = await fn(wrap(client));
-        await client.query('commit');
-        return result;
-      } catch (error) {
-        if (isConnectionLoss(error) || error instanceof DatabaseUnavailable) lost ??= error as Error;
-        if (!lost) await client.query('rollback').catch(() => undefined);
-        throw lost ? (lost instanceof DatabaseUnavailable ? lost : new DatabaseUnavailable(lost)) : error;
-      } finally {
-        client.removeListener('error', onError);
-        // Releasing with the error destroys the connection; the pool opens a new one when needed.
-        client.release(lost);
-      }
-    },
-    async pipeline(statements) {
-      const client = await pool.connect().catch((error: unknown) => {
-        throw unavailable(error);
-      });
-      let lost: Error | undefined;
-      const onError = (error: Error) => {
-        lost = error;
-      };
-      client.on('error', onError);
-      try {
+        try {
+          const result = await fn(wrap(client));
+          await client.query('commit');
+          return result;
+        } catch (error) {
+          if (!isLost() && !isConnectionLoss(error) && !(error instanceof DatabaseUnavailable))
+            await client.query('rollback').catch(() => undefined);
+          throw error;
+        }
+      }),
+    pipeline: (statements) =>
+      withClient((client) => {
         const submitted = new PgPipeline(statements);
         void client.query(submitted);
-        return await submitted.done;
-      } catch (error) {
-        if (isConnectionLoss(error)) lost ??= error as Error;
-        throw unavailable(error);
-      } finally {
-        client.removeListener('error', onError);
-        client.release(lost);
-      }
-    },
+        return submitted.done;
+      }),
     listen: (channel, onPayload) => notifications.listen(channel, onPayload),
     async close() {
       await notifications.close();
