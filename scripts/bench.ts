@@ -22,7 +22,7 @@ import { freshToken, trader } from '../supabase/harness/market';
 import { rng } from '../supabase/harness/load';
 import { throwAwayStorage } from '../supabase/harness/backends';
 import { spawnServer, stopServer as stop } from '../supabase/harness/process';
-import { DEMO_ACCOUNTS, DEMO_JWT_SECRET } from '../supabase/server/demo';
+import { DEMO_ACCOUNTS, DEMO_ANON_KEY, DEMO_JWT_SECRET } from '../supabase/server/demo';
 import { NO_RATE_LIMITS } from '../supabase/server/http/rateLimit';
 import { freePort } from './lib/ports';
 
@@ -123,7 +123,12 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
   await prepared.close();
 
   const runs: Run[] = [];
-  const rates: { processes: number; trivialRpcPerSecond: number; healthPerSecond: number }[] = [];
+  const rates: {
+    processes: number;
+    trivialRpcPerSecond: number;
+    trivialRpcFetchPerSecond: number;
+    healthPerSecond: number;
+  }[] = [];
   const serve = async (
     processes: number,
     plan: { books: number; clients: number; history?: number }[],
@@ -163,8 +168,30 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
         calls,
         async (w) => !(await clients[w]!.rpc('list_open_orders', { p_limit: 1 })).error,
       );
+      // The same call with the same plain HTTP client as /health: the server's share, without supabase-js's.
+      const headers = await Promise.all(
+        clients.map(async (c) => ({
+          apikey: DEMO_ANON_KEY,
+          Authorization: `Bearer ${(await c.auth.getSession()).data.session!.access_token}`,
+          'Content-Type': 'application/json',
+        })),
+      );
+      const trivialFetch = await load(32, calls, async (w) => {
+        const res = await fetch(`${url}/rest/v1/rpc/list_open_orders`, {
+          method: 'POST',
+          headers: headers[w]!,
+          body: '{"p_limit":1}',
+        });
+        await res.arrayBuffer();
+        return res.ok;
+      });
       const health = await load(32, calls, async () => (await fetch(`${url}/health`)).ok);
-      rates.push({ processes, trivialRpcPerSecond: trivial.perSecond, healthPerSecond: health.perSecond });
+      rates.push({
+        processes,
+        trivialRpcPerSecond: trivial.perSecond,
+        trivialRpcFetchPerSecond: trivialFetch.perSecond,
+        healthPerSecond: health.perSecond,
+      });
     }
     await stop(server);
   };
@@ -368,7 +395,7 @@ async function main() {
     );
     for (const r of rates)
       console.log(
-        `${engine.padEnd(10)} ${String(r.processes).padStart(5)}  trivial rpc ${r.trivialRpcPerSecond}/s, /health ${r.healthPerSecond}/s (32 clients)`,
+        `${engine.padEnd(10)} ${String(r.processes).padStart(5)}  trivial rpc ${r.trivialRpcPerSecond}/s (plain fetch ${r.trivialRpcFetchPerSecond}/s), /health ${r.healthPerSecond}/s (32 clients)`,
       );
     const pick = (processes: number, books: number) =>
       Object.fromEntries(
@@ -385,6 +412,7 @@ async function main() {
       hot_book: pick(1, 1),
       spread_32_books: pick(1, BOOKS),
       trivial_rpc_per_s: single.trivialRpcPerSecond,
+      trivial_rpc_fetch_per_s: single.trivialRpcFetchPerSecond,
       health_per_s: single.healthPerSecond,
       ...(twoProcesses
         ? {
@@ -392,6 +420,7 @@ async function main() {
               hot_book: pick(2, 1),
               spread_32_books: pick(2, BOOKS),
               trivial_rpc_per_s: twoProcesses.trivialRpcPerSecond,
+              trivial_rpc_fetch_per_s: twoProcesses.trivialRpcFetchPerSecond,
               health_per_s: twoProcesses.healthPerSecond,
             },
           }
