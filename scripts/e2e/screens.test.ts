@@ -333,7 +333,9 @@ test('admin dashboard: figures from the database and its four tabs', async () =>
   for (const tab of ['User Management', 'Fraud Detection', 'Revenue Reports', 'System Settings']) {
     await admin.getByRole('tab', { name: tab }).click();
   }
-  await expect(admin.locator('#setting-fee_bps').inputValue()).resolves.toBe('2');
+  const fee = admin.locator('#setting-fee_bps');
+  await fee.waitFor();
+  await expect(fee.inputValue()).resolves.toBe('2');
   await admin.screenshot({ path: path.join(SCREENSHOTS, 'admin-1280.png'), fullPage: true });
   await context.close();
 });

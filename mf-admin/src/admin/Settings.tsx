@@ -113,6 +113,8 @@ export function SettingsForm({ onSaved }: { onSaved: () => void }) {
     return (
       <ErrorState title="Settings could not be loaded." message={current.error.message} onRetry={current.reload} />
     );
+  // The form appears only with the stored values, so nothing typed before they arrive is overwritten.
+  if (!current.data || draft[FIELDS[0].key] === undefined) return <Muted role="status">Loading settings...</Muted>;
   return (
     <Form onSubmit={save} aria-label="System Settings">
       <Halt>
@@ -152,7 +154,7 @@ export function SettingsForm({ onSaved }: { onSaved: () => void }) {
       </Field>
       {error && <FormError>{error}</FormError>}
       <div>
-        <Button type="submit" disabled={busy || !current.data}>
+        <Button type="submit" disabled={busy}>
           {busy ? 'Saving...' : 'Save Settings'}
         </Button>
       </div>
