@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import { SCREENSHOTS, signIn, startApp, toastText, type E2EApp } from './helpers/app';
 
@@ -98,13 +98,36 @@ test('sign-in: a wrong password stays on the page with the error; the right one 
     await page.waitForURL('**/dashboard');
   }
 
+  // A read still in flight when the user signs out meets the ended session: it must not turn the
+  // sign-out into a 'Session Ended' error. Hold the market's first read until after the sign-out.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const caught = new Promise<Request>((resolve) =>
+    page.route(
+      '**/rest/v1/**',
+      async (route) => {
+        resolve(route.request());
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    ),
+  );
+  await page.goto(`${app.url}/market`);
+  const late = await caught;
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await page.waitForURL('**/auth');
-  await expect(toastText(page)).resolves.toEqual({
+  const signedOut = {
     title: 'Signed Out',
     description: 'You have been successfully signed out.',
     variant: 'default',
-  });
+  };
+  await expect(toastText(page)).resolves.toEqual(signedOut);
+  release();
+  const refused = await (await late.response())?.json();
+  expect(refused).toMatchObject({ details: 'session_not_found' });
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+  await expect(toastText(page)).resolves.toEqual(signedOut);
   await page.goto(`${app.url}/dashboard`);
   await page.waitForURL('**/auth');
   await page.context().close();

@@ -25,18 +25,31 @@ export function loadSupabase(): Promise<SupabaseClient> {
       auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: false },
       global: { fetch: signOutWhenSessionEnded },
     });
+    client.auth.onAuthStateChange((_event, session) => {
+      heldToken = session?.access_token ?? null;
+    });
     return client;
   });
   return loading;
 }
 
 /**
+ * The access token of the session this tab holds. A refusal of any other token is old news: a
+ * request still in flight when the user signed out, or one sent just before a refresh.
+ */
+let heldToken: string | null = null;
+
+/**
  * The server refuses a token whose session has ended (signed out elsewhere, suspended, password
  * changed): this tab signs out on that first refusal instead of waiting for its next refresh.
  */
 const signOutWhenSessionEnded: typeof fetch = async (input, init) => {
+  const url = input instanceof Request ? input.url : String(input);
+  // Every sign-out with the server goes through here: from now on the session is being let go.
+  if (new URL(url).pathname.endsWith('/auth/v1/logout')) heldToken = null;
   const response = await fetch(input, init);
-  if (response.status === 401 && client) {
+  const bearer = new Headers(init?.headers).get('Authorization')?.replace(/^Bearer /, '');
+  if (response.status === 401 && client && bearer && bearer === heldToken) {
     const body = (await response
       .clone()
       .json()
