@@ -4,6 +4,7 @@ import type { Database } from './db/database';
 import { migrate } from './db/migrate';
 import { openPglite } from './db/pglite';
 import { openPostgres } from './db/postgres';
+import { vacuumWhereDue } from './db/vacuum';
 import { createApp } from './app';
 import { attachRealtime } from './realtime/server';
 import { simulatedProvider } from './payments/simulated';
@@ -35,6 +36,8 @@ export interface BackendOptions {
   reputationMs?: number;
   /** How often the fraud rules run over recent orders and trades. */
   fraudScanMs?: number;
+  /** On PGlite, how often tables are checked for the vacuum and analyze PostgreSQL's autovacuum would run. */
+  vacuumMs?: number;
   /** False when another process has prepared the database (migrations, seed, secret): see cluster.ts. */
   migrate?: boolean;
   log?: (line: string) => void;
@@ -83,6 +86,9 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
         { name: 'market stats', sql: 'select private.slide_token_stats()', everyMs: 5_000 },
         { name: 'retention', sql: 'select private.prune(), local_server.prune()', everyMs: 10 * 60_000 },
         { name: 'reputation', sql: 'select private.refresh_reputation()', everyMs: opts.reputationMs ?? 60 * 60_000 },
+        ...(db.kind === 'pglite'
+          ? [{ name: 'vacuum', run: () => vacuumWhereDue(db), everyMs: opts.vacuumMs ?? 10_000 }]
+          : []),
       ],
       opts.log,
     );

@@ -6,7 +6,7 @@ import type { Database } from './db/database';
  */
 export function schedule(
   db: Database,
-  jobs: { name: string; sql: string; everyMs: number }[],
+  jobs: ({ name: string; everyMs: number } & ({ sql: string } | { run: () => Promise<unknown> }))[],
   log?: (line: string) => void,
 ) {
   const timers = jobs.map((job) => {
@@ -14,7 +14,7 @@ export function schedule(
     return setInterval(() => {
       if (running) return;
       running = true;
-      db.query(job.sql)
+      ('sql' in job ? db.query(job.sql) : job.run())
         .catch((error: unknown) =>
           log?.(`error schedule ${job.name}: ${error instanceof Error ? error.message : String(error)}`),
         )

@@ -1,7 +1,9 @@
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from '../harness/backends';
+import { callerStatement } from '../server/db/caller';
+import { ENGINES, backendFor, eventually } from '../harness/backends';
+import { identityOf } from '../harness/clients';
 import { randomOrders } from '../harness/load';
-import { freshToken, invariantViolations, trader } from '../harness/market';
+import { freshToken, invariantViolations, placeOrder, trader } from '../harness/market';
 
 jest.setTimeout(180_000);
 
@@ -39,5 +41,72 @@ describe.each(ENGINES)('concurrent trading on %s', (engine) => {
 
     expect(await invariantViolations(backend)).toEqual([]);
     expect(await held()).toEqual(before); // trades move tokens, never create or destroy them
+  });
+});
+
+/**
+ * Price-time priority by arrival at the book. Requests queue for a book's lock; one whose
+ * transaction began first may reach the book second, and must then rank second (PostgreSQL only:
+ * PGlite runs one transaction at a time, so no request waits inside one).
+ */
+(ENGINES.includes('postgres') ? describe : describe.skip)('book time on postgres', () => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor('postgres')();
+  });
+  afterAll(() => backend.close());
+
+  it('an order that reached the book later ranks later, whenever its transaction began', async () => {
+    const token = await freshToken(backend);
+    const early = await trader(backend, { token, tokens: 10 });
+    const late = await trader(backend, { token, tokens: 10 });
+    const buyer = await trader(backend, { cash: 1000 });
+    const request = { method: 'POST', path: '/rest/v1/rpc/place_order', headers: {}, cookies: {} };
+    const sell = 'select public.place_order($1, $2, $3, $4, $5) as r';
+    const sellArgs = [token, 'sell', 'limit', '1', '10'];
+
+    let began!: () => void;
+    const earlyBegan = new Promise<void>((resolve) => (began = resolve));
+    let locked!: () => void;
+    const bookLocked = new Promise<void>((resolve) => (locked = resolve));
+    // `early` begins its transaction, then waits for the book while `late` holds it.
+    const earlyOrder = backend.db.transaction(async (tx) => {
+      const caller = callerStatement(await identityOf(early.client), request);
+      await tx.query(caller.text, caller.values);
+      began();
+      await bookLocked;
+      return (await tx.query<{ r: { order_id: number } }>(sell, sellArgs))[0]!.r.order_id;
+    });
+    const lateOrder = await backend.db.transaction(async (tx) => {
+      await earlyBegan;
+      await tx.query('select 1 from public.tokens where id = $1 for update', [token]); // the book's lock
+      locked();
+      await eventually(async () => {
+        const [w] = await backend.db.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%place_order%'`,
+        );
+        return w!.n > 0 ? true : undefined;
+      });
+      const caller = callerStatement(await identityOf(late.client), request);
+      await tx.query(caller.text, caller.values);
+      return (await tx.query<{ r: { order_id: number } }>(sell, sellArgs))[0]!.r.order_id;
+    });
+    const earlyId = await earlyOrder;
+
+    const byTime = await backend.db.query<{ id: number }>(
+      'select id from orders where id = any($1) order by created_at, id',
+      [[earlyId, lateOrder]],
+    );
+    expect(byTime.map((o) => Number(o.id))).toEqual([Number(lateOrder), Number(earlyId)]);
+
+    // A buyer of one token meets the order that joined the book first.
+    const { data, error } = await placeOrder(buyer.client, token, 'buy', 'limit', 1, 10);
+    expect(error).toBeNull();
+    expect(data).toMatchObject({ status: 'filled' });
+    const [trade] = await backend.db.query<{ sell_order_id: number }>(
+      'select sell_order_id from trades where token_id = $1',
+      [token],
+    );
+    expect(Number(trade!.sell_order_id)).toBe(Number(lateOrder));
   });
 });

@@ -73,4 +73,48 @@ describe.each(ENGINES)('one round trip per request (%s)', (engine) => {
     await eventually(async () => (heard.includes('hello') ? true : undefined), 5000);
     await stop();
   });
+  it('prepares each statement once per connection: later requests only bind and run it', async () => {
+    const probe = { text: `select $1::int * 2 as doubled`, values: ['21'] };
+    const usage = {
+      text: 'select (generic_plans + custom_plans)::int as runs from pg_prepared_statements where statement = $1',
+      values: [probe.text],
+    };
+    let runs = 0;
+    // Sequential calls reuse one connection (the pool hands back the one just released).
+    for (let i = 0; i < 5; i++) {
+      const [[answer], seen] = await backend.db.pipeline([probe, usage]);
+      expect(answer).toEqual({ doubled: 42 });
+      expect(seen).toHaveLength(1); // one prepared statement of that text on this connection
+      runs = seen[0]!.runs as number;
+    }
+    expect(runs).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a statement is parsed afresh when its result changes with the schema, and one that failed runs again', async () => {
+    const table = `prepared_probe_${engine}`;
+    await backend.db.exec(`create table public.${table} (a int); insert into public.${table} values (1);`);
+    const read = { text: `select * from public.${table}`, values: [] };
+    expect((await backend.db.pipeline([read]))[0]).toEqual([{ a: 1 }]);
+    await backend.db.exec(`alter table public.${table} add column b int default 2`);
+    expect((await backend.db.pipeline([read]))[0]).toEqual([{ a: 1, b: 2 }]);
+
+    const divide = (by: string) => [read, { text: 'select 10 / $1::int as q', values: [by] }];
+    await expect(backend.db.pipeline(divide('0'))).rejects.toMatchObject({ code: '22012', statement: 1 });
+    expect((await backend.db.pipeline(divide('5')))[1]).toEqual([{ q: 2 }]);
+    await backend.db.exec(`drop table public.${table}`);
+  });
+
+  it('lets the server take in new requests between queued pipelines, not only once the queue is empty', async () => {
+    const finished: number[] = [];
+    let ioTurnAfter: number | undefined;
+    // A callback of the event loop's next turn: where new connections and requests are read.
+    setImmediate(() => (ioTurnAfter = finished.length));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        backend.db.pipeline([{ text: 'select $1::int as i', values: [String(i)] }]).then(() => finished.push(i)),
+      ),
+    );
+    expect(ioTurnAfter).toBeDefined();
+    expect(ioTurnAfter!).toBeLessThan(5);
+  });
 });

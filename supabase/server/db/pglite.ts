@@ -4,7 +4,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Database, Queryable } from './database';
-import { PipelineResults, pipelineMessages } from './pipeline';
+import { PipelineResults, type Field } from './pipeline';
+import { PreparedStatements, runPrepared } from './prepared';
 
 /** Said at start-up whenever PGlite holds the data (README, 'Durability'). */
 export const PGLITE_DURABILITY_NOTE =
@@ -17,7 +18,6 @@ interface Answer {
   name: string;
   fields?: unknown[];
 }
-type Field = { name: string; dataTypeID: number };
 
 /**
  * Embedded Postgres. One connection: every request is one short transaction through PGlite's
@@ -32,6 +32,7 @@ export async function openPglite(dataDir?: string): Promise<Database> {
   }
   const db = new PGlite({ dataDir, extensions: { pgcrypto, pg_trgm } });
   await db.waitReady;
+  const prepared = new PreparedStatements('rx');
 
   const wrap = (q: { query: PGlite['query'] }): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
@@ -49,19 +50,30 @@ export async function openPglite(dataDir?: string): Promise<Database> {
     // One call into the database for the whole pipeline, holding both of PGlite's locks, so no other
     // query or open transaction can interleave with it.
     pipeline: (statements) =>
-      db._runExclusiveTransaction(() =>
-        db._runExclusiveQuery(async () => {
-          const results = new PipelineResults((oid) => db.parsers[oid] ?? String);
-          const { messages } = await db.execProtocol(pipelineMessages(statements, true), { throwOnError: false });
-          for (const m of messages as Answer[]) {
-            if (m.name === 'rowDescription') results.rowDescription(m.fields as Field[]);
-            else if (m.name === 'dataRow') results.dataRow(m.fields as (string | null)[]);
-            else if (m.name === 'commandComplete' || m.name === 'emptyQuery') results.complete();
-            else if (m.name === 'error') results.fail(m as unknown as Error);
-          }
-          if (results.error) throw results.error;
-          return results.rows;
-        }),
+      runPrepared(() =>
+        db._runExclusiveTransaction(() =>
+          db._runExclusiveQuery(async () => {
+            // PGlite hands its lock from one queued call to the next without returning to the event
+            // loop, so under load the server read no new connection or request until the whole queue
+            // was done (60-70 ms at 32 clients), then took in a batch: latencies spread from one to
+            // several queue lengths. A turn of the event loop before each pipeline keeps the queue
+            // first come, first served (measured: p99 150 -> 100 ms, 490 -> 630 orders/s).
+            await new Promise((resolve) => setImmediate(resolve));
+            const results = new PipelineResults((oid) => db.parsers[oid] ?? String);
+            const { messages } = await db.execProtocol(prepared.messages(statements, true), { throwOnError: false });
+            for (const m of messages as Answer[]) {
+              if (m.name === 'rowDescription') results.rowDescription(m.fields as Field[]);
+              else if (m.name === 'dataRow') results.dataRow(m.fields as (string | null)[]);
+              else if (m.name === 'commandComplete' || m.name === 'emptyQuery') results.complete();
+              else if (m.name === 'error') results.fail(m as unknown as Error);
+            }
+            if (results.error) {
+              prepared.failed(statements);
+              throw results.error;
+            }
+            return results.rows;
+          }),
+        ),
       ),
     async listen(channel, onPayload) {
       const unlisten = await db.listen(channel, onPayload);

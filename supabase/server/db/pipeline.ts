@@ -1,38 +1,9 @@
-import { serialize } from 'pg-protocol';
-import type { Statement } from './database';
-
 type Row = Record<string, unknown>;
 /** How a column's text is read into a value, by the column's type (each engine has its own parsers). */
 export type TypeParsers = (typeId: number) => (text: string) => unknown;
 
-/** A parameter as the text the database casts (JSON for objects, as node-postgres sends them). */
-function asText(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value;
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-/**
- * The protocol messages of a pipeline, as one buffer: Parse, Bind, Describe and Execute for each
- * statement (unnamed, text format), then the Sync that ends the implicit transaction when `sync`.
- */
-export function pipelineMessages(statements: Statement[], sync: boolean): Buffer {
-  const messages: Buffer[] = [];
-  for (const { text, values } of statements) {
-    messages.push(
-      serialize.parse({ text }),
-      serialize.bind({ values: values.map(asText) }),
-      serialize.describe({ type: 'P' }),
-      serialize.execute(),
-    );
-  }
-  if (sync) messages.push(serialize.sync());
-  return Buffer.concat(messages);
-}
-
-interface Field {
+/** A column of a RowDescription, as both engines' protocol parsers give it. */
+export interface Field {
   name: string;
   dataTypeID: number;
 }

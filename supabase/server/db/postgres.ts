@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { DatabaseUnavailable, isConnectionLoss, type Database, type Queryable, type Statement } from './database';
-import { PipelineResults, pipelineMessages } from './pipeline';
+import { PipelineResults, type Field } from './pipeline';
+import { PreparedStatements, runPrepared } from './prepared';
 import { quoteIdent } from './quote';
 
 /**
@@ -14,16 +15,19 @@ class PgPipeline implements pg.Submittable {
     this.settle = { resolve, reject };
   });
 
-  constructor(private readonly statements: Statement[]) {}
+  constructor(
+    private readonly prepared: PreparedStatements,
+    private readonly statements: Statement[],
+  ) {}
 
   submit(connection: pg.Connection) {
     connection.stream.cork();
-    connection.stream.write(pipelineMessages(this.statements, false));
+    connection.stream.write(this.prepared.messages(this.statements, false));
     connection.sync();
     connection.stream.uncork();
   }
 
-  handleRowDescription(msg: { fields: { name: string; dataTypeID: number }[] }) {
+  handleRowDescription(msg: { fields: Field[] }) {
     this.results.rowDescription(msg.fields);
   }
   handleDataRow(msg: { fields: (string | null)[] }) {
@@ -38,6 +42,7 @@ class PgPipeline implements pg.Submittable {
   /** A database error (the server then skips to the Sync and rolls back), or the connection's loss. */
   handleError(error: Error) {
     this.results.fail(error);
+    this.prepared.failed(this.statements);
     this.settle?.reject(this.results.error!);
   }
   handleReadyForQuery() {
@@ -120,6 +125,8 @@ export async function openPostgres(
   pool.on('error', (error) => log(`postgres: idle connection lost: ${error.message}`));
   await pool.query('select 1');
   const notifications = new Notifications(connectionString, log);
+  /** Each connection's prepared statements (a lost connection is destroyed, and its statements with it). */
+  const prepared = new WeakMap<pg.PoolClient, PreparedStatements>();
 
   /** A lost connection becomes DatabaseUnavailable (503, retryable); other errors pass as they are. */
   const unavailable = (error: unknown) => (isConnectionLoss(error) ? new DatabaseUnavailable(error) : error);
@@ -181,11 +188,15 @@ export async function openPostgres(
         }
       }),
     pipeline: (statements) =>
-      withClient((client) => {
-        const submitted = new PgPipeline(statements);
-        void client.query(submitted);
-        return submitted.done;
-      }),
+      runPrepared(() =>
+        withClient((client) => {
+          let statementsOfClient = prepared.get(client);
+          if (!statementsOfClient) prepared.set(client, (statementsOfClient = new PreparedStatements('rx')));
+          const submitted = new PgPipeline(statementsOfClient, statements);
+          void client.query(submitted);
+          return submitted.done;
+        }),
+      ),
     listen: (channel, onPayload) => notifications.listen(channel, onPayload),
     async close() {
       await notifications.close();

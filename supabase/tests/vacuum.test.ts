@@ -1,0 +1,38 @@
+import type { Backend } from '../server/index';
+import { backendFor, eventually } from '../harness/backends';
+
+/**
+ * PGlite has no autovacuum: the server runs PostgreSQL's (same thresholds), so updated rows do not
+ * pile up as dead versions and the planner's statistics follow the tables as they grow (cached plans
+ * are made again when a table is analyzed).
+ */
+describe('vacuum and analyze on PGlite', () => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor('pglite', { vacuumMs: 200 })();
+  });
+  afterAll(() => backend.close());
+
+  const stats = async () =>
+    (
+      await backend.db.query<{ dead: number; vacuumed: boolean; analyzed_rows: number }>(
+        `select s.n_dead_tup::int as dead, s.last_vacuum is not null as vacuumed, c.reltuples::int as analyzed_rows
+           from pg_stat_all_tables s join pg_class c on c.oid = s.relid
+          where s.schemaname = 'public' and s.relname = 'vacuum_probe'`,
+      )
+    )[0]!;
+
+  it('vacuums a table whose rows were updated, and analyzes one that grew', async () => {
+    await backend.db.exec(`
+      create table public.vacuum_probe (id int primary key, n int);
+      insert into public.vacuum_probe values (1, 0);`);
+    for (let i = 0; i < 120; i++) await backend.db.query('update public.vacuum_probe set n = n + 1 where id = 1');
+    await backend.db.exec('insert into public.vacuum_probe select g, 0 from generate_series(2, 3000) g');
+    const after = await eventually(async () => {
+      const s = await stats();
+      return s.vacuumed && s.dead === 0 ? s : undefined;
+    });
+    expect(after.analyzed_rows).toBe(3000);
+    await backend.db.exec('drop table public.vacuum_probe');
+  });
+});
