@@ -5,7 +5,9 @@
  *      with 2 server processes): orders per second, p50 and p99; a trivial rpc and /health; one
  *      client again over a history of 100,000 past orders;
  *   2. references: an in-memory order book library (nodejs-order-book) and pgbench (TPC-B);
- *   3. listing the market with 10,000 tokens (100,000 on PostgreSQL), as the market screen asks.
+ *   3. listing the market with 10,000 tokens (100,000 on PostgreSQL), as the market screen asks,
+ *      and the other screens' reads;
+ *   4. other requests' latency while 50 users sign in at once (bcrypt in worker threads).
  * Figures are printed, never asserted: the machines are shared and noisy, so compare ratios.
  *
  *   BENCH_ORDERS=800 BENCH_ENGINES=pglite,postgres npm run bench
@@ -17,7 +19,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { OrderBook, SelfTradePreventionMode, Side } from 'nodejs-order-book';
 import { startBackend } from '../supabase/server/index';
-import { signedIn } from '../supabase/harness/clients';
+import { newUser, signedIn } from '../supabase/harness/clients';
 import { freshToken, trader } from '../supabase/harness/market';
 import { rng } from '../supabase/harness/load';
 import { throwAwayStorage } from '../supabase/harness/backends';
@@ -92,6 +94,19 @@ async function load(concurrency: number, calls: number, call: (worker: number, i
 }
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
+/** The backend in its own process over `store`, with the demo secret and no rate limits. */
+async function benchServer(store: { env: Record<string, string> }, env: Record<string, string> = {}) {
+  const port = await freePort();
+  const server = await spawnServer({
+    ...store.env,
+    SUPABASE_PORT: String(port),
+    JWT_SECRET: DEMO_JWT_SECRET,
+    RATE_LIMITS: 'off',
+    ...env,
+  });
+  return { server, url: `http://localhost:${port}` };
+}
+
 const BOOKS = 32;
 /** Requests of each kind sent to a fresh server before its market timings count. */
 const WARM_UP = 30;
@@ -134,17 +149,11 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
     plan: { books: number; clients: number; history?: number }[],
     rated = true,
   ) => {
-    const port = await freePort();
-    const server = await spawnServer({
-      ...store.env,
-      SUPABASE_PORT: String(port),
-      JWT_SECRET: DEMO_JWT_SECRET,
+    const { server, url } = await benchServer(store, {
       SEED: 'false',
       LOG_REQUESTS: 'false',
-      RATE_LIMITS: 'off',
       SERVER_PROCESSES: String(processes),
     });
-    const url = `http://localhost:${port}`;
     const clients = await Promise.all(emails.map((email) => signedIn(url, { email, password: 'password-123' })));
     for (const { books, clients: concurrency, history = 0 } of plan) {
       const stream = orderStream(ORDERS, concurrency * books);
@@ -275,14 +284,8 @@ async function benchMarketListing(engine: 'pglite' | 'postgres', count: number) 
     from tokens t, (values (0, 25), (0.5, 1)) v(d, h) where t.username like 'bench%';
     analyze;`);
   await prepared.close();
-  const port = await freePort();
-  const server = await spawnServer({
-    ...store.env,
-    SUPABASE_PORT: String(port),
-    JWT_SECRET: DEMO_JWT_SECRET,
-    RATE_LIMITS: 'off',
-  });
-  const c = await signedIn(`http://localhost:${port}`, DEMO_ACCOUNTS.user);
+  const { server, url } = await benchServer(store);
+  const c = await signedIn(url, DEMO_ACCOUNTS.user);
   const time = async (run: () => PromiseLike<{ error: unknown }>) => {
     const samples: number[] = [];
     // The server has just started: its first requests run while V8 still compiles its code and
@@ -343,9 +346,66 @@ async function benchMarketListing(engine: 'pglite' | 'postgres', count: number) 
       ),
     ),
   };
+  // The other screens' reads over the same exchange, as the demo trader: dashboard, wallet P&L,
+  // trading chart and open orders, profile.
+  const { data: token } = await c.from('tokens').select('id').eq('username', 'sarahchen').single();
+  const p_token = (token as { id: string }).id;
+  const reads = {
+    my_positions: await time(() => c.rpc('my_positions')),
+    my_pnl: await time(() => c.rpc('my_pnl', { p_days: 30 })),
+    price_history: await time(() => c.rpc('price_history', { p_token, p_hours: 24 })),
+    list_open_orders: await time(() => c.rpc('list_open_orders', { p_token })),
+    reputation_components: await time(() => c.rpc('reputation_components', { p_token })),
+  };
   await stop(server);
   await store.cleanup();
-  return result;
+  return { ...result, reads };
+}
+
+/**
+ * Other requests while SIGN_INS users sign in at once (each a bcrypt comparison, tens of ms of CPU):
+ * one signed-in client reads a market page over and over, alone and then during the sign-ins.
+ */
+const SIGN_INS = 50;
+async function benchSignInStorm(engine: 'pglite' | 'postgres') {
+  const store = await throwAwayStorage(engine, 'repex_bench_signin');
+  const { server, url } = await benchServer(store);
+  const users = await Promise.all(Array.from({ length: SIGN_INS }, () => newUser(url, 'storm')));
+  const reader = await signedIn(url, DEMO_ACCOUNTS.user);
+  const readUntil = async (done: () => boolean) => {
+    const samples: number[] = [];
+    while (!done()) {
+      const t = performance.now();
+      const { error } = await reader.from('market_tokens').select('id, name, price').order('market_cap').limit(25);
+      if (error) throw new Error(JSON.stringify(error));
+      samples.push(performance.now() - t);
+    }
+    samples.sort((a, b) => a - b);
+    return { p50: round1(percentile(samples, 50)), p99: round1(percentile(samples, 99)), reads: samples.length };
+  };
+  const quiet = await readUntil(
+    (
+      (end) => () =>
+        performance.now() > end
+    )(performance.now() + 2000),
+  );
+  let signingIn = true;
+  const started = performance.now();
+  const [during] = await Promise.all([
+    readUntil(() => !signingIn),
+    Promise.all(users.map((u) => signedIn(url, { email: u.email, password: 'password-123' }))).finally(() => {
+      signingIn = false;
+    }),
+  ]);
+  const signInsMs = Math.round(performance.now() - started);
+  await stop(server);
+  await store.cleanup();
+  return {
+    sign_ins: SIGN_INS,
+    sign_ins_ms: signInsMs,
+    other_requests_alone_ms: quiet,
+    other_requests_during_ms: during,
+  };
 }
 
 /** PostgreSQL's own TPC-B-like benchmark on the same server, 32 clients: what the server does without us. */
@@ -443,6 +503,7 @@ async function main() {
   }
   console.log('\nListing the market (HTTP, one page of 25 with exact count; p50 / p95 of 50, after 30 to warm up):');
   console.log('engine       tokens   by market cap          search   category + sort');
+  const screenReads: string[] = [];
   for (const engine of ENGINES) {
     for (const count of engine === 'postgres' ? [10_000, 100_000] : [10_000]) {
       const m = await benchMarketListing(engine, count);
@@ -454,7 +515,26 @@ async function main() {
       console.log(
         `${engine.padEnd(10)} ${String(count).padStart(8)} ${f(m.first_page).padStart(15)} ${f(m.search).padStart(15)} ${f(m.category).padStart(17)}`,
       );
+      if (count === 10_000) {
+        (engines[engine] as Record<string, unknown>).screen_reads_ms = m.reads;
+        screenReads.push(
+          `${engine.padEnd(10)} ${Object.entries(m.reads)
+            .map(([name, t]) => `${name} ${f(t)}`)
+            .join(', ')}`,
+        );
+      }
     }
+  }
+  console.log("\nThe other screens' reads as the demo trader, over the same 10,000 tokens (p50 / p95 of 50):");
+  for (const line of screenReads) console.log(line);
+  console.log(`\nA market page read over and over, alone and while ${SIGN_INS} users sign in at once (p50 / p99):`);
+  for (const engine of ENGINES) {
+    const storm = await benchSignInStorm(engine);
+    (engines[engine] as Record<string, unknown>).sign_in_storm = storm;
+    const f = (t: { p50: number; p99: number; reads: number }) => `${t.p50} / ${t.p99} ms (${t.reads} reads)`;
+    console.log(
+      `${engine.padEnd(10)} alone ${f(storm.other_requests_alone_ms)}; during the sign-ins ${f(storm.other_requests_during_ms)}; the ${SIGN_INS} sign-ins took ${storm.sign_ins_ms} ms`,
+    );
   }
   fs.writeFileSync(path.resolve(__dirname, '../bench-results.json'), `${JSON.stringify(results, null, 2)}\n`);
   console.log('\nWritten: bench-results.json');
