@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { feePercent, maxAmount, orderCost } from '../../mf-trading/src/trading/orderMath';
 import { formatInteger, formatMoney, formatPrice, formatSignedMoney } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
-import { SCREENSHOTS, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import { SCREENSHOTS, eventually, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(180_000);
 
@@ -120,14 +120,14 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   expect(await stat('Market Cap')).toBe(formatMoney(Number(t.market_cap)));
   expect(await stat('Holders')).toBe(formatInteger(Number(t.holders)));
   await expect(page.getByTestId('price-chart').getAttribute('data-points')).resolves.toBe('24');
-  await expect(rows('book-buy').count()).resolves.toBe(5);
-  await expect(rows('book-sell').count()).resolves.toBe(5);
+  await eventually(() => rows('book-buy').count(), 5);
+  await eventually(() => rows('book-sell').count(), 5);
   await page.getByRole('tab', { name: 'Recent Trades' }).click();
-  await expect(rows('recent-trade').count()).resolves.toBe(5);
+  await eventually(() => rows('recent-trade').count(), 5);
   const info = await page.getByLabel('Token Info').innerText();
   expect(info).toContain(formatInteger(Number(t.total_supply)));
   expect(info).toContain(formatInteger(Number(t.available_supply)));
-  expect(await page.getByTestId('your-balance').innerText()).toBe('500 tokens');
+  await eventually(() => page.getByTestId('your-balance').innerText(), '500 tokens');
   await shoot('trading');
   // The page says how the reputation score is computed, part by part.
   await page.getByText('How is the reputation score computed?').click();
@@ -232,7 +232,7 @@ test('dashboard: portfolio, holdings with Buy and Sell, transactions, watchlist'
   ]);
 
   await page.getByRole('tab', { name: 'Watchlist' }).click();
-  await expect(rows('watchlist-row').count()).resolves.toBe(3);
+  await eventually(() => rows('watchlist-row').count(), 3);
 
   await page.getByRole('tab', { name: 'Holdings' }).click();
   await rows('holding-row').filter({ hasText: 'Sarah Chen' }).getByRole('button', { name: 'Sell' }).click();
@@ -329,7 +329,7 @@ test('admin dashboard: figures from the database and its four tabs', async () =>
     `select coalesce(sum(buyer_fee + seller_fee), 0) as r from trades where created_at > now() - interval '24 hours'`,
   );
   expect(await admin.getByTestId('stat-Revenue (24h)').innerText()).toBe(formatMoney(Number(revenue.r)));
-  await expect(admin.getByTestId('admin-user-row').count()).resolves.toBe(Number(users.n));
+  await eventually(() => admin.getByTestId('admin-user-row').count(), Number(users.n));
   for (const tab of ['User Management', 'Fraud Detection', 'Revenue Reports', 'System Settings']) {
     await admin.getByRole('tab', { name: tab }).click();
   }

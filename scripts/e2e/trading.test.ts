@@ -3,6 +3,7 @@ import { formatPrice } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import {
   SCREENSHOTS,
+  eventually,
   feeOn,
   literally,
   placeOrder,
@@ -90,10 +91,9 @@ test('two people in two browsers: one sells, the other buys; both screens follow
   console.log(`the trade reached the seller's screen in ${Date.now() - t0} ms`);
   await seller.getByTestId('your-balance').filter({ hasText: '480 tokens' }).waitFor();
   await seller.getByRole('tab', { name: 'Recent Trades' }).click();
-  await expect(seller.getByTestId('recent-trade').first().innerText()).resolves.toMatch(
-    new RegExp(`${literally(formatPrice(45.1))}\\s+20`),
-  );
-  await expect(seller.getByTestId('open-order').count()).resolves.toBe(0);
+  const sale = new RegExp(`${literally(formatPrice(45.1))}\\s+20`);
+  await eventually(async () => sale.test(await seller.getByTestId('recent-trade').first().innerText()), true);
+  await eventually(() => seller.getByTestId('open-order').count(), 0);
   await seller.screenshot({ path: path.join(SCREENSHOTS, 'trading-after-sale-1280.png'), fullPage: true });
   // The market screen followed too, without a reload: Sarah Chen now trades at $45.10.
   await sarahRow.filter({ hasText: formatPrice(45.1) }).waitFor({ timeout: 5000 });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startBackend, type Backend } from '../../../supabase/server/index';
@@ -125,3 +126,17 @@ export async function feeOn(app: E2EApp, value: number): Promise<number> {
 
 /** Text for a regular expression, matched literally. */
 export const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Expects `read` to give `expected` once the screen has settled: a screen's queries land in any
+ * order, so a part can still be loading when another is shown. Reads again for up to 5 seconds.
+ */
+export async function eventually<T>(read: () => Promise<T>, expected: T): Promise<void> {
+  const until = Date.now() + 5_000;
+  let value = await read();
+  while (!isDeepStrictEqual(value, expected) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  expect(value).toEqual(expected);
+}
