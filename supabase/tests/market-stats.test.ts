@@ -49,6 +49,29 @@ describe.each(ENGINES)('maintained market figures on %s', (engine) => {
     expect(await invariantViolations(backend)).toEqual([]);
   }, 30_000);
 
+  it('move once per statement: an order that sweeps the book, and two tokens traded in one insert', async () => {
+    const token = await freshToken(backend, 1000);
+    const seller = await trader(backend, { cash: 100, token, tokens: 15 });
+    const buyer = await trader(backend, { cash: 10_000 });
+    for (const price of [10, 11, 12]) await placeOrder(seller.client, token, 'sell', 'limit', 5, price);
+    expect((await placeOrder(buyer.client, token, 'buy', 'market', 15)).error).toBeNull();
+    // The last fill sets the price, the three make the volume, the first trade is the base.
+    expect(await figures(token)).toMatchObject({ price: 12, volume_24h: 165, change_24h: 20, market_cap: 12_000 });
+
+    // One statement, two tokens, out of time order: each token moves by its own newest and oldest.
+    const [b, c] = [await freshToken(backend, 1000), await freshToken(backend, 1000)];
+    await backend.db.query(
+      `insert into trades (token_id, buyer_id, seller_id, price, amount, taker_side, buyer_fee, seller_fee, created_at, fee_bps)
+       values ($1, $3, $4, 14, 1, 'buy', 0, 0, now() - interval '1 hour', 0),
+              ($2, $3, $4, 9, 2, 'buy', 0, 0, now(), 0),
+              ($1, $3, $4, 13, 2, 'buy', 0, 0, now() - interval '2 hours', 0)`,
+      [b, c, buyer.id, seller.id],
+    );
+    expect(await figures(b)).toMatchObject({ price: 14, volume_24h: 40, change_24h: 7.69 });
+    expect(await figures(c)).toMatchObject({ price: 9, volume_24h: 18, change_24h: 0 });
+    expect(await invariantViolations(backend)).toEqual([]);
+  });
+
   it('count holders as accounts go from none to some and back, through the engine', async () => {
     const token = await freshToken(backend, 1000);
     const seller = await trader(backend, { cash: 100, token, tokens: 10 });
