@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { orderCost } from '../../mf-trading/src/trading/orderMath';
 import { formatPrice } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
-import { placeOrder, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import { eventually, placeOrder, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(240_000);
 
@@ -77,8 +77,8 @@ test("the order panel's figures for a buy and a sell are what the trade that fol
   await page.getByText(`with your ${formatPrice(1000)}`).waitFor();
 
   await page.locator('#order-amount').fill('7');
-  const shownTotal = await page.getByTestId('order-total').innerText();
-  expect(shownTotal).toBe(formatPrice(orderCost(12.35, 7, bps).total));
+  const shownTotal = formatPrice(orderCost(12.35, 7, bps).total);
+  await eventually(() => page.getByTestId('order-total').innerText(), shownTotal);
   await placeOrder(page, { side: 'Buy', type: 'Market', amount: 7 });
   await expect(toastText(page)).resolves.toMatchObject({ title: 'Order Filled' });
   const [bought] = await db<{ cost: string }>(`select value + buyer_fee as cost from trades where token_id = $1`, [
@@ -90,8 +90,8 @@ test("the order panel's figures for a buy and a sell are what the trade that fol
   await page.getByRole('button', { name: 'Sell', exact: true }).click();
   await page.locator('#order-amount').fill('3');
   await page.getByText('You receive').waitFor();
-  const shownProceeds = await page.getByTestId('order-total').innerText();
-  expect(shownProceeds).toBe(formatPrice(orderCost(12.35, 3, bps).proceeds));
+  const shownProceeds = formatPrice(orderCost(12.35, 3, bps).proceeds);
+  await eventually(() => page.getByTestId('order-total').innerText(), shownProceeds);
   await placeOrder(page, { side: 'Sell', type: 'Market', amount: 3 });
   await expect(toastText(page)).resolves.toMatchObject({ title: 'Order Filled' });
   const [sold] = await db<{ proceeds: string }>(
