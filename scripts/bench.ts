@@ -26,6 +26,7 @@ import { throwAwayStorage } from '../supabase/harness/backends';
 import { spawnServer, stopServer as stop } from '../supabase/harness/process';
 import { DEMO_ACCOUNTS, DEMO_ANON_KEY, DEMO_JWT_SECRET } from '../supabase/server/demo';
 import { NO_RATE_LIMITS } from '../supabase/server/http/rateLimit';
+import { searchPattern } from '../mf-market/src/market/query';
 import { freePort } from './lib/ports';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 800);
@@ -303,7 +304,7 @@ async function benchMarketListing(engine: 'pglite' | 'postgres', count: number) 
   // matches on the tokens table for a search).
   const cols =
     'id, name, username, category, reputation_score, price, change_24h, volume_24h, market_cap, holders, verified';
-  const terms = 'name.ilike."*person 12*",username.ilike."*person 12*",category.ilike."*person 12*"';
+  const term = searchPattern('Person 12')!;
   const both = async (rows: PromiseLike<{ error: unknown }>, counted: PromiseLike<{ error: unknown }>) => {
     const [a, b] = await Promise.all([rows, counted]);
     return { error: a.error ?? b.error };
@@ -326,11 +327,11 @@ async function benchMarketListing(engine: 'pglite' | 'postgres', count: number) 
         c
           .from('market_tokens')
           .select(cols)
-          .or(terms)
+          .like('search_text', term)
           .order('market_cap', { ascending: false })
           .order('id', { ascending: false })
           .range(0, 24),
-        c.from('tokens').select('id', { count: 'exact', head: true }).or(terms),
+        c.from('tokens').select('id', { count: 'exact', head: true }).like('search_text', term),
       ),
     ),
     category: await time(() =>

@@ -24,7 +24,7 @@ import {
   formatPrice,
   media,
 } from '@repex/shared-ui/ui';
-import { PAGE_SIZE, SORTS, readQuery, searchFilter, writeQuery, type MarketQuery } from './market/query';
+import { PAGE_SIZE, SORTS, readQuery, searchPattern, writeQuery, type MarketQuery } from './market/query';
 
 const Toolbar = styled.div`
   display: grid;
@@ -72,9 +72,9 @@ interface Summary {
 
 async function loadTokens(q: MarketQuery): Promise<{ rows: MarketToken[]; total: number }> {
   const [column, direction] = q.sort.split('.');
-  const search = searchFilter(q.search);
+  const search = searchPattern(q.search);
   let rows = supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS);
-  if (search) rows = rows.or(search);
+  if (search) rows = rows.like('search_text', search);
   if (q.category !== 'all') rows = rows.eq('category', q.category);
   const from = (q.page - 1) * PAGE_SIZE;
   // Ties go the same way as the sort, so one index per figure serves both directions.
@@ -91,7 +91,7 @@ async function loadTokens(q: MarketQuery): Promise<{ rows: MarketToken[]; total:
 
 /**
  * How many tokens match: without a search, the database's per-category counts (a few rows); with
- * one, the matches counted on the token table (trigram indexes), not on the derived view.
+ * one, the matches counted on the token table (its search column), not on the derived view.
  */
 async function countTokens(search: string | null, category: string): Promise<number> {
   if (!search) {
@@ -99,7 +99,7 @@ async function countTokens(search: string | null, category: string): Promise<num
     if (category !== 'all') counts = counts.eq('category', category);
     return (unwrap(await counts) as { tokens: number }[]).reduce((n, c) => n + c.tokens, 0);
   }
-  let count = supabase().from('tokens').select('id', { count: 'exact', head: true }).or(search);
+  let count = supabase().from('tokens').select('id', { count: 'exact', head: true }).like('search_text', search);
   if (category !== 'all') count = count.eq('category', category);
   const { count: n, error } = await count;
   if (error) throw new Error(error.message);

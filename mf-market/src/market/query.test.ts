@@ -1,4 +1,4 @@
-import { DEFAULT_SORT, readQuery, searchFilter, writeQuery } from './query';
+import { DEFAULT_SORT, readQuery, searchPattern, writeQuery } from './query';
 
 describe('market query in the URL', () => {
   it('defaults to all categories, market cap first, page 1', () => {
@@ -12,10 +12,11 @@ describe('market query in the URL', () => {
     expect(readQuery(writeQuery(q))).toEqual(q);
     expect(writeQuery(readQuery(new URLSearchParams())).toString()).toBe('');
   });
-  it('searches name, username and category, quoting the term', () => {
-    expect(searchFilter(' Tech ')).toBe('name.ilike."*Tech*",username.ilike."*Tech*",category.ilike."*Tech*"');
-    expect(searchFilter('a,b(c)')).toContain('"*a,b(c)*"');
-    expect(searchFilter('  ')).toBeNull();
-    expect(searchFilter('**')).toBeNull();
+  it('matches the lower-cased term anywhere, wildcards taken out', () => {
+    expect(searchPattern(' Tech ')).toBe('*tech*');
+    expect(searchPattern('a,b(c)')).toBe('*a,b(c)*');
+    expect(searchPattern('50%*')).toBe('*50*');
+    expect(searchPattern('  ')).toBeNull();
+    expect(searchPattern('**')).toBeNull();
   });
 });

@@ -46,12 +46,13 @@ export function writeQuery(q: MarketQuery): URLSearchParams {
 }
 
 /**
- * The PostgREST `or` filter for a search over name, username and category, case-insensitive.
- * The term is double-quoted so commas and parentheses in it are plain text; * and % are escaped
- * as ordinary characters by dropping them (they would be wildcards).
+ * The `like` pattern of a search over name, username and category (the database's lower-cased
+ * `search_text`), so the term is lower-cased too. * and % are dropped: they would be wildcards.
  */
-export function searchFilter(search: string): string | null {
-  const term = search.trim().replace(/[*%\\"]/g, '');
-  if (!term) return null;
-  return ['name', 'username', 'category'].map((c) => `${c}.ilike."*${term}*"`).join(',');
+export function searchPattern(search: string): string | null {
+  const term = search
+    .trim()
+    .replace(/[*%\\]/g, '')
+    .toLowerCase();
+  return term ? `*${term}*` : null;
 }
