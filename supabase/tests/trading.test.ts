@@ -46,11 +46,40 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
       [token],
     );
     expect(trade).toEqual({ price: '12.50', amount: '10', buyer_fee: '2.50', seller_fee: '2.50', taker_side: 'buy' });
+    // The taker's order is written with its outcome, closed no earlier than it reached the book.
+    const [order] = await backend.db.query<Record<string, unknown>>(
+      `select status, filled::int, filled_value::text, fees_paid::text, reserved::text, closed_at >= created_at as closed_after
+       from orders where id = $1`,
+      [(data as { order_id: number }).order_id],
+    );
+    expect(order).toEqual({
+      status: 'filled',
+      filled: 10,
+      filled_value: '125.00',
+      fees_paid: '2.50',
+      reserved: '0.00',
+      closed_after: true,
+    });
     // The price follows the trade.
     const [market] = await backend.db.query<{ price: string }>('select price from market_tokens where id = $1', [
       token,
     ]);
     expect(Number(market!.price)).toBe(12.5);
+  });
+
+  it('refuses, when it commits, a trade that names an order never written', async () => {
+    const token = await freshToken(backend);
+    const seller = await trader(backend, { token, tokens: 10 });
+    const buyer = await trader(backend, { cash: 100 });
+    const unwritten = backend.db.transaction((tx) =>
+      tx.query(
+        `insert into trades (token_id, buy_order_id, buyer_id, seller_id, price, amount, taker_side, buyer_fee, seller_fee, fee_bps)
+         values ($1, (select coalesce(max(id), 0) + 1000 from orders), $2, $3, 10, 1, 'buy', 0, 0, 0)`,
+        [token, buyer.id, seller.id],
+      ),
+    );
+    await expect(unwritten).rejects.toMatchObject({ code: '23503' });
+    expect(await backend.db.query('select 1 from trades where token_id = $1', [token])).toEqual([]);
   });
 
   it('fills partially: the rest of the resting order stays on the book', async () => {
