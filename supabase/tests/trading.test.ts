@@ -247,6 +247,16 @@ describe.each(ENGINES)('bounded growth on %s', (engine) => {
     const { data: page } = await me.client.rpc('list_open_orders', { p_token: token, p_limit: 2, p_offset: 1 });
     expect((page as { price: number }[]).map((o) => o.price)).toEqual([4, 3]);
     expect(((await me.client.rpc('list_open_orders', { p_token: token })).data as unknown[]).length).toBe(5);
+    // Across tokens, newest first, ties by id; one token's list holds only its own.
+    const other = await freshToken(backend);
+    await placeOrder(me.client, other, 'buy', 'limit', 1, 9);
+    const prices = async (args: Record<string, unknown>) =>
+      ((await me.client.rpc('list_open_orders', args)).data as { price: number }[]).map((o) => o.price);
+    expect(await prices({ p_limit: 3 })).toEqual([9, 5, 4]);
+    expect(await prices({ p_token: other })).toEqual([9]);
+    await backend.db.query(`update orders set created_at = '2026-01-01' where user_id = $1`, [me.id]);
+    expect(await prices({ p_limit: 3 })).toEqual([9, 5, 4]);
+    expect(await prices({ p_token: token, p_offset: 3 })).toEqual([2, 1]);
 
     await backend.db.query(`update market_events set created_at = now() - interval '2 hours' where token_id = $1`, [
       token,
