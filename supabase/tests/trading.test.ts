@@ -82,6 +82,23 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     expect(await backend.db.query('select 1 from trades where token_id = $1', [token])).toEqual([]);
   });
 
+  it('keeps the plans of what an order runs: generic plans, and no SQL function planned at each call', async () => {
+    // A later definition of one of these (create or replace) drops the setting unless it restates it.
+    const rows = await backend.db.query<{ fn: string; lang: string; generic: boolean }>(
+      `select p.oid::regprocedure::text as fn, l.lanname as lang,
+              coalesce('plan_cache_mode=force_generic_plan' = any(p.proconfig), false) as generic
+       from pg_proc p join pg_language l on l.oid = p.prolang
+       where p.oid in ('public.place_order'::regproc, 'public.cancel_order'::regproc, 'private.check_order_request'::regproc,
+                       'private.check_order_funds'::regproc, 'private.match_order'::regproc, 'private.settle_fills'::regproc,
+                       'private.release_order'::regproc, 'private.stats_on_trades'::regproc, 'private.stats_on_holding'::regproc,
+                       'private.fee_bps'::regproc, 'private.fill_rows'::regproc)
+       order by 1`,
+    );
+    expect(rows).toHaveLength(11);
+    expect(rows.filter((r) => r.lang !== 'plpgsql')).toEqual([]);
+    expect(rows.filter((r) => !r.generic && !/fee_bps|fill_rows/.test(r.fn))).toEqual([]);
+  });
+
   it('fills partially: the rest of the resting order stays on the book', async () => {
     const token = await freshToken(backend);
     const seller = await trader(backend, { token, tokens: 50 });
