@@ -32,6 +32,8 @@ import { freePort } from './lib/ports';
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 800);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',') as ('pglite' | 'postgres')[];
 const CONCURRENCY = [1, 8, 32];
+/** Signed-in traders; every concurrency divides it, so a trader never has two orders in flight. */
+const TRADERS = 32;
 
 interface Order {
   side: 'buy' | 'sell';
@@ -39,6 +41,16 @@ interface Order {
   amount: number;
   price?: number;
 }
+
+/**
+ * Who places order i of a stream, and on which of `books` books: the traders take turns, and with
+ * several books each trader moves to the next book at each turn, so every book meets every trader.
+ * (Worker w of c sends orders w, w + c, ...: with 32 clients, the orders in flight are on 32
+ * different books.) Were order i always trader i % c's on book i % books, each trader would meet
+ * only their own orders, which self-trade prevention expires: nothing would ever trade.
+ */
+const traderOf = (i: number) => i % TRADERS;
+const bookOf = (i: number, books: number) => (i + Math.floor(i / TRADERS)) % books;
 
 /** The same stream for every engine: limit orders around $10, three in ten at market. */
 function orderStream(n: number, seed: number): Order[] {
@@ -130,7 +142,7 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
   const tokens: string[] = [];
   for (let b = 0; b < BOOKS; b++) tokens.push(await freshToken(prepared, 100_000_000));
   const emails: string[] = [];
-  for (let i = 0; i < Math.max(...CONCURRENCY); i++) {
+  for (let i = 0; i < TRADERS; i++) {
     const t = await trader(prepared, { cash: 10_000_000 });
     for (const token of tokens)
       await prepared.db.query('select private.issue_tokens($1, $2, $3)', [token, t.id, 1_000_000]);
@@ -160,8 +172,8 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
       const stream = orderStream(ORDERS, concurrency * books);
       const r = await load(concurrency, stream.length, async (w, i) => {
         const o = stream[i]!;
-        const { error } = await clients[w]!.rpc('place_order', {
-          p_token: tokens[i % books],
+        const { error } = await clients[traderOf(i)]!.rpc('place_order', {
+          p_token: tokens[bookOf(i, books)],
           p_side: o.side,
           p_type: o.type,
           p_amount: o.amount,
@@ -236,8 +248,8 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
 }
 
 /**
- * The hot-book order streams, through the library, with the same accounts (order i of a run with
- * c clients is client i % c's) and the same self-trade policy (expire maker): the upper bound of
+ * The hot-book order streams, through the library, with the same accounts (order i is trader
+ * traderOf(i)'s) and the same self-trade policy (expire maker): the upper bound of
  * matching with no persistence, no cash and no network. Repeated for a stable figure.
  */
 function benchInMemory() {
@@ -252,7 +264,7 @@ function benchInMemory() {
         const base = {
           side: o.side === 'buy' ? Side.BUY : Side.SELL,
           size: o.amount,
-          accountId: String(i % c),
+          accountId: String(traderOf(i)),
           stpMode: SelfTradePreventionMode.EXPIRE_MAKER,
         };
         if (o.type === 'market') book.market(base);
