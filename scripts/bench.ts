@@ -170,7 +170,7 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
     const clients = await Promise.all(emails.map((email) => signedIn(url, { email, password: 'password-123' })));
     for (const { books, clients: concurrency, history = 0 } of plan) {
       const stream = orderStream(ORDERS, concurrency * books);
-      const r = await load(concurrency, stream.length, async (w, i) => {
+      const r = await load(concurrency, stream.length, async (_worker, i) => {
         const o = stream[i]!;
         const { error } = await clients[traderOf(i)]!.rpc('place_order', {
           p_token: tokens[bookOf(i, books)],

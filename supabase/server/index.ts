@@ -36,7 +36,7 @@ export interface BackendOptions {
   reputationMs?: number;
   /** How often the fraud rules run over recent orders and trades. */
   fraudScanMs?: number;
-  /** On PGlite, how often tables are checked for the vacuum and analyze PostgreSQL's autovacuum would run. */
+  /** How often tables are checked for the vacuum and analyze PostgreSQL's autovacuum would run, where it does not (db/vacuum.ts). */
   vacuumMs?: number;
   /** False when another process has prepared the database (migrations, seed, secret): see cluster.ts. */
   migrate?: boolean;
@@ -86,9 +86,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
         { name: 'market stats', sql: 'select private.slide_token_stats()', everyMs: 5_000 },
         { name: 'retention', sql: 'select private.prune(), local_server.prune()', everyMs: 10 * 60_000 },
         { name: 'reputation', sql: 'select private.refresh_reputation()', everyMs: opts.reputationMs ?? 60 * 60_000 },
-        ...(db.kind === 'pglite'
-          ? [{ name: 'vacuum', run: () => vacuumWhereDue(db), everyMs: opts.vacuumMs ?? 10_000 }]
-          : []),
+        { name: 'vacuum', run: () => vacuumWhereDue(db), everyMs: opts.vacuumMs ?? 10_000 },
       ],
       opts.log,
     );
