@@ -296,13 +296,16 @@ async function benchMarketListing(engine: 'pglite' | 'postgres', count: number) 
     insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
     select 'Bench Person ' || g, 'bench' || g, (array['Tech Influencer','Business Leader','Fitness Coach','Content Creator','Crypto Expert','Designer'])[1 + g % 6],
            40 + (g % 60), 1000000, 5 + (g % 100)
-    from generate_series(1, ${count} - (select count(*) from tokens)) g;
-    alter table trades disable trigger trades_stats;
+    from generate_series(1, ${count} - (select count(*) from tokens)) g;`);
+  // One transaction each: the trades' references to orders are checked at commit, and a table
+  // with checks pending cannot be altered.
+  await prepared.db.exec('alter table trades disable trigger trades_stats');
+  await prepared.db.exec(`
     insert into trades (token_id, buyer_id, seller_id, price, amount, taker_side, buyer_fee, seller_fee, created_at, fee_bps)
     select t.id, (select id from profiles where username = 'sarahchen'), (select id from profiles where username = 'marcusj'),
            t.issue_price + d, 10, 'buy', round(t.issue_price * 0.2, 2), round(t.issue_price * 0.2, 2), now() - make_interval(hours => h), 200
-    from tokens t, (values (0, 25), (0.5, 1)) v(d, h) where t.username like 'bench%';
-    alter table trades enable trigger trades_stats;`);
+    from tokens t, (values (0, 25), (0.5, 1)) v(d, h) where t.username like 'bench%';`);
+  await prepared.db.exec('alter table trades enable trigger trades_stats');
   await prepared.db.exec('analyze');
   await prepared.db.exec(`select private.refresh_token_stats(id) from tokens where username like 'bench%'`);
   await prepared.db.exec('analyze');
