@@ -19,6 +19,7 @@ module.exports = {
         '<rootDir>/mf-admin/src',
         '<rootDir>/supabase/server',
         '<rootDir>/scripts/webpack',
+        '<rootDir>/scripts/lib',
       ],
       testMatch: ['**/*.test.ts', '**/*.test.tsx'],
       transform: { '^.+\\.tsx?$': tsJest },

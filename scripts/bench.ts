@@ -2,8 +2,9 @@
  * npm run bench: measures, in one run on this machine, and writes bench-results.json:
  *   1. placing orders over HTTP (supabase-js rpc, the server in its own process), on one hot book
  *      and spread over 32 books, with 1, 8 and 32 clients, on PGlite and on PostgreSQL (there also
- *      with 2 server processes): orders per second, p50 and p99; a trivial rpc and /health; one
- *      client again over a history of 100,000 past orders;
+ *      with 2 server processes), over an exchange with 10,000 past orders: orders per second, p50,
+ *      p99 and the CPU each process spent per order; a trivial rpc and /health; one client again
+ *      over a history of 100,000 past orders;
  *   2. references: an in-memory order book library (nodejs-order-book) and pgbench (TPC-B);
  *   3. listing the market with 10,000 tokens (100,000 on PostgreSQL), as the market screen asks,
  *      and the other screens' reads;
@@ -28,6 +29,7 @@ import { DEMO_ACCOUNTS, DEMO_ANON_KEY, DEMO_JWT_SECRET } from '../supabase/serve
 import { NO_RATE_LIMITS } from '../supabase/server/http/rateLimit';
 import { searchPattern } from '../mf-market/src/market/query';
 import { freePort } from './lib/ports';
+import { cpuPerCall, sampleCpu } from './lib/cpu';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 800);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',') as ('pglite' | 'postgres')[];
@@ -80,12 +82,22 @@ interface Run {
   perSecond: number;
   p50: number;
   p99: number;
+  cpu?: ReturnType<typeof cpuPerCall>;
 }
 
-/** Runs `calls` calls spread over `concurrency` workers; calls per second and latency percentiles. */
-async function load(concurrency: number, calls: number, call: (worker: number, i: number) => Promise<boolean>) {
+/**
+ * Runs `calls` calls spread over `concurrency` workers; calls per second, latency percentiles and
+ * (on Linux) the CPU each part spent per call: what bounds a run is on the table with its figures.
+ */
+async function load(
+  concurrency: number,
+  calls: number,
+  call: (worker: number, i: number) => Promise<boolean>,
+  serverPid?: number,
+) {
   const latencies: number[] = [];
   let refused = 0;
+  const cpuBefore = sampleCpu(serverPid);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async (_, w) => {
@@ -97,12 +109,14 @@ async function load(concurrency: number, calls: number, call: (worker: number, i
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = sampleCpu(serverPid);
   latencies.sort((x, y) => x - y);
   return {
     perSecond: Math.round(calls / seconds),
     p50: round1(percentile(latencies, 50)),
     p99: round1(percentile(latencies, 99)),
     refused,
+    ...(cpuBefore && cpuAfter ? { cpu: cpuPerCall(cpuBefore, cpuAfter, calls, seconds) } : {}),
   };
 }
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -125,6 +139,20 @@ const BOOKS = 32;
 const WARM_UP = 30;
 /** Past orders under the last one-client run. */
 const HISTORY = 100_000;
+/**
+ * Past orders under every other run. A live exchange's orders table is never empty; one analyzed
+ * empty makes every connection cache, for its trading statements, generic plans that read orders
+ * by sequential scan, kept until the table is next analyzed (the server's vacuum job, or
+ * autovacuum, within seconds to a minute): the runs measured that transient, not a running exchange.
+ */
+const PAST_ORDERS = 10_000;
+
+/** Cancelled orders spread over every trader and token, as an exchange's history leaves them. */
+const pastOrders = (n: number) => `
+  insert into orders (user_id, token_id, side, type, price, amount, status)
+  select u.ids[1 + g % array_length(u.ids, 1)], k.ids[1 + g % array_length(k.ids, 1)],
+         case when g % 2 = 0 then 'buy' else 'sell' end, 'limit', 10, 1, 'cancelled'
+  from generate_series(1, ${n}) g, (select array_agg(id) ids from profiles) u, (select array_agg(id) ids from tokens) k;`;
 
 /**
  * Orders over HTTP on one engine: on one hot book and spread over 32 books, at 1, 8 and 32 clients;
@@ -148,6 +176,7 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
       await prepared.db.query('select private.issue_tokens($1, $2, $3)', [token, t.id, 1_000_000]);
     emails.push((await t.client.auth.getUser()).data.user!.email!);
   }
+  await prepared.db.exec(pastOrders(PAST_ORDERS));
   // As after any bulk load (and as autovacuum would soon): statistics for the plans the runs cache.
   await prepared.db.exec('analyze');
   await prepared.close();
@@ -158,6 +187,8 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
     trivialRpcPerSecond: number;
     trivialRpcFetchPerSecond: number;
     healthPerSecond: number;
+    trivialRpcCpu?: Run['cpu'];
+    healthCpu?: Run['cpu'];
   }[] = [];
   const serve = async (
     processes: number,
@@ -170,19 +201,24 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
       SERVER_PROCESSES: String(processes),
     });
     const clients = await Promise.all(emails.map((email) => signedIn(url, { email, password: 'password-123' })));
-    for (const { books, clients: concurrency, history = 0 } of plan) {
+    for (const { books, clients: concurrency, history = PAST_ORDERS } of plan) {
       const stream = orderStream(ORDERS, concurrency * books);
-      const r = await load(concurrency, stream.length, async (_worker, i) => {
-        const o = stream[i]!;
-        const { error } = await clients[traderOf(i)]!.rpc('place_order', {
-          p_token: tokens[bookOf(i, books)],
-          p_side: o.side,
-          p_type: o.type,
-          p_amount: o.amount,
-          ...(o.price ? { p_price: o.price } : {}),
-        });
-        return !error;
-      });
+      const r = await load(
+        concurrency,
+        stream.length,
+        async (_worker, i) => {
+          const o = stream[i]!;
+          const { error } = await clients[traderOf(i)]!.rpc('place_order', {
+            p_token: tokens[bookOf(i, books)],
+            p_side: o.side,
+            p_type: o.type,
+            p_amount: o.amount,
+            ...(o.price ? { p_price: o.price } : {}),
+          });
+          return !error;
+        },
+        server.pid,
+      );
       runs.push({ books, clients: concurrency, processes, history, orders: stream.length, ...r });
     }
     if (rated) {
@@ -191,6 +227,7 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
         32,
         calls,
         async (w) => !(await clients[w]!.rpc('list_open_orders', { p_limit: 1 })).error,
+        server.pid,
       );
       // The same call with the same plain HTTP client as /health: the server's share, without supabase-js's.
       const headers = await Promise.all(
@@ -209,12 +246,14 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
         await res.arrayBuffer();
         return res.ok;
       });
-      const health = await load(32, calls, async () => (await fetch(`${url}/health`)).ok);
+      const health = await load(32, calls, async () => (await fetch(`${url}/health`)).ok, server.pid);
       rates.push({
         processes,
         trivialRpcPerSecond: trivial.perSecond,
         trivialRpcFetchPerSecond: trivialFetch.perSecond,
         healthPerSecond: health.perSecond,
+        trivialRpcCpu: trivial.cpu,
+        healthCpu: health.cpu,
       });
     }
     await stop(server);
@@ -223,6 +262,11 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
     1,
     [1, BOOKS].flatMap((books) => CONCURRENCY.map((clients) => ({ books, clients }))),
   );
+  if (engine === 'postgres')
+    await serve(2, [
+      { books: 1, clients: 32 },
+      { books: BOOKS, clients: 32 },
+    ]);
   // A live exchange keeps every order it took: the one-client hot-book run again over a history of
   // HISTORY past orders, so that a cost growing with the history shows.
   const again = await startBackend({
@@ -232,19 +276,9 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
     rateLimits: NO_RATE_LIMITS,
     ...store.options,
   });
-  await again.db.exec(`
-    insert into orders (user_id, token_id, side, type, price, amount, status)
-    select u.ids[1 + g % array_length(u.ids, 1)], k.ids[1 + g % array_length(k.ids, 1)],
-           case when g % 2 = 0 then 'buy' else 'sell' end, 'limit', 10, 1, 'cancelled'
-    from generate_series(1, ${HISTORY}) g, (select array_agg(id) ids from profiles) u, (select array_agg(id) ids from tokens) k;
-    analyze;`);
+  await again.db.exec(`${pastOrders(HISTORY - PAST_ORDERS)} analyze;`);
   await again.close();
   await serve(1, [{ books: 1, clients: 1, history: HISTORY }], false);
-  if (engine === 'postgres')
-    await serve(2, [
-      { books: 1, clients: 32 },
-      { books: BOOKS, clients: 32 },
-    ]);
   await store.cleanup();
   return { runs, rates };
 }
@@ -456,6 +490,10 @@ function benchPgbench(): { tps: number; clients: number; scale: number } | { ski
   }
 }
 
+/** A run's CPU per call by part, as printed. */
+const cpuText = (cpu: Run['cpu']) =>
+  cpu ? `${cpu.load_generator_ms}, ${cpu.server_ms}, ${cpu.database_ms}; ${cpu.cpus_busy}` : 'n/a (no /proc)';
+
 async function main() {
   const machine = `${os.cpus().length} CPUs, Node ${process.version}`;
   console.log(`Benchmarks on ${machine}; ${ORDERS} orders per run.\n`);
@@ -467,29 +505,31 @@ async function main() {
   };
   const engines = results.engines as Record<string, unknown>;
   console.log('Placing orders over HTTP (supabase-js rpc place_order; server in its own process):');
-  console.log('engine     procs  books  clients  orders/s   p50 ms   p99 ms  refused');
+  console.log(
+    'engine     procs  books  clients  orders/s   p50 ms   p99 ms  refused   CPU ms per order: load gen, server, database; CPUs busy',
+  );
   for (const engine of ENGINES) {
     const { runs, rates } = await benchOrders(engine);
-    for (const r of runs.filter((r) => !r.history)) {
+    for (const r of runs.filter((r) => r.history !== HISTORY)) {
       console.log(
-        `${engine.padEnd(10)} ${String(r.processes).padStart(5)} ${String(r.books).padStart(6)} ${String(r.clients).padStart(8)} ${String(r.perSecond).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.refused).padStart(8)}`,
+        `${engine.padEnd(10)} ${String(r.processes).padStart(5)} ${String(r.books).padStart(6)} ${String(r.clients).padStart(8)} ${String(r.perSecond).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.refused).padStart(8)}   ${cpuText(r.cpu)}`,
       );
     }
-    const afterHistory = runs.find((r) => r.history)!;
+    const afterHistory = runs.find((r) => r.history === HISTORY)!;
     console.log(
       `${engine.padEnd(10)} ${String(afterHistory.processes).padStart(5)}  one order at 1 client over ${afterHistory.history} past orders: ${afterHistory.perSecond}/s, p50 ${afterHistory.p50} ms, p99 ${afterHistory.p99} ms`,
     );
     for (const r of rates)
       console.log(
-        `${engine.padEnd(10)} ${String(r.processes).padStart(5)}  trivial rpc ${r.trivialRpcPerSecond}/s (plain fetch ${r.trivialRpcFetchPerSecond}/s), /health ${r.healthPerSecond}/s (32 clients)`,
+        `${engine.padEnd(10)} ${String(r.processes).padStart(5)}  trivial rpc ${r.trivialRpcPerSecond}/s (plain fetch ${r.trivialRpcFetchPerSecond}/s), /health ${r.healthPerSecond}/s (32 clients); CPU ms per call, rpc: ${cpuText(r.trivialRpcCpu)}; /health: ${cpuText(r.healthCpu)}`,
       );
     const pick = (processes: number, books: number) =>
       Object.fromEntries(
         runs
-          .filter((r) => r.processes === processes && r.books === books && !r.history)
-          .map((r) => [String(r.clients), { orders_per_s: r.perSecond, p99_ms: r.p99 }]),
+          .filter((r) => r.processes === processes && r.books === books && r.history !== HISTORY)
+          .map((r) => [String(r.clients), { orders_per_s: r.perSecond, p99_ms: r.p99, cpu: r.cpu }]),
       );
-    const one = runs.find((r) => r.processes === 1 && r.books === 1 && r.clients === 1 && !r.history)!;
+    const one = runs.find((r) => r.processes === 1 && r.books === 1 && r.clients === 1 && r.history !== HISTORY)!;
     const single = rates.find((r) => r.processes === 1)!;
     const twoProcesses = rates.find((r) => r.processes === 2);
     engines[engine] = {
@@ -500,6 +540,8 @@ async function main() {
       trivial_rpc_per_s: single.trivialRpcPerSecond,
       trivial_rpc_fetch_per_s: single.trivialRpcFetchPerSecond,
       health_per_s: single.healthPerSecond,
+      trivial_rpc_cpu: single.trivialRpcCpu,
+      health_cpu: single.healthCpu,
       ...(twoProcesses
         ? {
             two_processes: {

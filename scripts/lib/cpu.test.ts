@@ -1,0 +1,28 @@
+/** @jest-environment node */
+import { spawn } from 'node:child_process';
+import { cpuPerCall, sampleCpu } from './cpu';
+
+// The server's CPU is its process and every descendant (the cluster forks server processes).
+const BUSY = `const end = Date.now() + 400; while (Date.now() < end); console.log('done'); setInterval(() => {}, 1000);`;
+const PARENT = `require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(BUSY)}], { stdio: 'inherit' }); setInterval(() => {}, 1000);`;
+
+(process.platform === 'linux' ? it : it.skip)(
+  "charges a server's child process to the server, not to the load generator",
+  async () => {
+    const server = spawn(process.execPath, ['-e', PARENT], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const before = sampleCpu(server.pid)!;
+      await new Promise<void>((resolve) =>
+        server.stdout.on('data', (d: Buffer) => d.toString().includes('done') && resolve()),
+      );
+      const after = sampleCpu(server.pid)!;
+      expect(after.server - before.server).toBeGreaterThanOrEqual(0.3);
+      expect(after.loadGenerator - before.loadGenerator).toBeLessThan(0.3);
+      const perCall = cpuPerCall(before, after, 2, 1);
+      expect(perCall.server_ms).toBeGreaterThanOrEqual(150);
+      expect(perCall.cpus_busy).toBeGreaterThanOrEqual(0.3);
+    } finally {
+      process.kill(-server.pid!, 'SIGKILL');
+    }
+  },
+);
