@@ -168,6 +168,50 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     expect(trades).toHaveLength(0);
   });
 
+  it('refuses a settlement in which an account would trade with itself, and moves nothing', async () => {
+    const token = await freshToken(backend);
+    const me = await trader(backend, { cash: 1000, token, tokens: 10 });
+    const other = await trader(backend, { cash: 1000 });
+    // Two fills of one settlement: the account buys in the first and sells in the second.
+    const fills = JSON.stringify([
+      {
+        seq: 1,
+        buyer: me.id,
+        seller: other.id,
+        price: 10,
+        amount: 1,
+        buyer_reserved: 0,
+        buyer_completes: true,
+        seller_reserved: false,
+      },
+      {
+        seq: 2,
+        buyer: other.id,
+        seller: me.id,
+        price: 10,
+        amount: 1,
+        buyer_reserved: 0,
+        buyer_completes: true,
+        seller_reserved: false,
+      },
+    ]);
+    await expect(
+      backend.db.query(`select private.settle_fills($1, 'buy', $2::jsonb)`, [token, fills]),
+    ).rejects.toMatchObject({ message: 'An account cannot trade with itself.' });
+    expect(await cash(backend, me.id)).toEqual({ available: 1000, reserved: 0 });
+    expect(await holding(backend, me.id, token)).toEqual({ amount: 10, reserved: 0 });
+    expect(await backend.db.query('select 1 from trades where token_id = $1', [token])).toEqual([]);
+  });
+
+  it("refuses a suspended account's order in the database, after the checks of its input", async () => {
+    const me = await trader(backend, { cash: 1000 });
+    const request = (side: string) =>
+      backend.db.query(`select (private.check_order_request($1, $2, 'limit', 1, 10)).fee_bps`, [me.id, side]);
+    expect(await request('buy')).toEqual([{ fee_bps: 200 }]);
+    await backend.db.query(`update profiles set status = 'suspended' where id = $1`, [me.id]);
+    await expect(request('hold')).rejects.toMatchObject({ message: 'The side must be buy or sell.' });
+    await expect(request('buy')).rejects.toMatchObject({ message: 'Your account is suspended: trading is disabled.' });
+  });
   it("cancels one's own open order, releasing what it held; never another's", async () => {
     const token = await freshToken(backend);
     const me = await trader(backend, { cash: 200, token, tokens: 10 });
