@@ -4,7 +4,9 @@
  *      and spread over 32 books, with 1, 8 and 32 clients, on PGlite and on PostgreSQL (there also
  *      with 2 server processes), over an exchange with 10,000 past orders, each server warmed up
  *      by 2,000 untimed orders: orders per second, p50, p99 and the CPU each process spent per
- *      order; a trivial rpc and /health; one client again over a history of 100,000 past orders;
+ *      order; a trivial rpc and /health; one client again over a history of 100,000 past orders.
+ *      The clients' HTTP transport is httpFetch (half the CPU of Node's fetch, which the server
+ *      under test gets instead); the spread run at 32 clients is repeated over Node's fetch;
  *   2. references: an in-memory order book library (nodejs-order-book) and pgbench (TPC-B);
  *   3. listing the market with 10,000 tokens (100,000 on PostgreSQL), as the market screen asks,
  *      and the other screens' reads;
@@ -30,6 +32,7 @@ import { NO_RATE_LIMITS } from '../supabase/server/http/rateLimit';
 import { searchPattern } from '../mf-market/src/market/query';
 import { freePort } from './lib/ports';
 import { cpuPerCall, sampleCpu } from './lib/cpu';
+import { httpFetch } from './lib/httpFetch';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 800);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',') as ('pglite' | 'postgres')[];
@@ -71,7 +74,11 @@ function orderStream(n: number, seed: number): Order[] {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
+/** The load generator's HTTP transport for supabase-js: the bench's own, or Node's fetch. */
+type Transport = 'http' | 'node-fetch';
+
 interface Run {
+  transport: Transport;
   books: number;
   clients: number;
   processes: number;
@@ -195,7 +202,7 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
   }[] = [];
   const serve = async (
     processes: number,
-    plan: { books: number; clients: number; history?: number }[],
+    plan: { books: number; clients: number; history?: number; transport?: Transport }[],
     rated = true,
   ) => {
     const { server, url } = await benchServer(store, {
@@ -203,18 +210,27 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
       LOG_REQUESTS: 'false',
       SERVER_PROCESSES: String(processes),
     });
-    const clients = await Promise.all(emails.map((email) => signedIn(url, { email, password: 'password-123' })));
-    const place = (stream: Order[], book: (i: number) => string) => async (_worker: number, i: number) => {
-      const o = stream[i]!;
-      const { error } = await clients[traderOf(i)]!.rpc('place_order', {
-        p_token: book(i),
-        p_side: o.side,
-        p_type: o.type,
-        p_amount: o.amount,
-        ...(o.price ? { p_price: o.price } : {}),
-      });
-      return !error;
-    };
+    const signIn = (transport: Transport) =>
+      Promise.all(
+        emails.map((email) =>
+          signedIn(url, { email, password: 'password-123' }, transport === 'http' ? httpFetch : undefined),
+        ),
+      );
+    const clients = await signIn('http');
+    const nodeFetchClients = plan.some((p) => p.transport === 'node-fetch') ? await signIn('node-fetch') : [];
+    const place =
+      (stream: Order[], book: (i: number) => string, via = clients) =>
+      async (_worker: number, i: number) => {
+        const o = stream[i]!;
+        const { error } = await via[traderOf(i)]!.rpc('place_order', {
+          p_token: book(i),
+          p_side: o.side,
+          p_type: o.type,
+          p_amount: o.amount,
+          ...(o.price ? { p_price: o.price } : {}),
+        });
+        return !error;
+      };
     // A running exchange's server is warm: untimed orders on a book of their own first, so that V8
     // has compiled the server's code and every pooled connection has planned the trading
     // statements (the market timings leave out a fresh server's first requests likewise).
@@ -224,15 +240,15 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
       warmUp.length,
       place(warmUp, () => warmUpBook),
     );
-    for (const { books, clients: concurrency, history = PAST_ORDERS } of plan) {
+    for (const { books, clients: concurrency, history = PAST_ORDERS, transport = 'http' } of plan) {
       const stream = orderStream(ORDERS, concurrency * books);
       const r = await load(
         concurrency,
         stream.length,
-        place(stream, (i) => tokens[bookOf(i, books)]!),
+        place(stream, (i) => tokens[bookOf(i, books)]!, transport === 'http' ? clients : nodeFetchClients),
         server.pid,
       );
-      runs.push({ books, clients: concurrency, processes, history, orders: stream.length, ...r });
+      runs.push({ transport, books, clients: concurrency, processes, history, orders: stream.length, ...r });
     }
     if (rated) {
       const calls = ORDERS * 2;
@@ -251,7 +267,7 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
         })),
       );
       const trivialFetch = await load(32, calls, async (w) => {
-        const res = await fetch(`${url}/rest/v1/rpc/list_open_orders`, {
+        const res = await httpFetch(`${url}/rest/v1/rpc/list_open_orders`, {
           method: 'POST',
           headers: headers[w]!,
           body: '{"p_limit":1}',
@@ -259,7 +275,16 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
         await res.arrayBuffer();
         return res.ok;
       });
-      const health = await load(32, calls, async () => (await fetch(`${url}/health`)).ok, server.pid);
+      const health = await load(
+        32,
+        calls,
+        async () => {
+          const res = await httpFetch(`${url}/health`);
+          await res.arrayBuffer();
+          return res.ok;
+        },
+        server.pid,
+      );
       rates.push({
         processes,
         trivialRpcPerSecond: trivial.perSecond,
@@ -271,10 +296,10 @@ async function benchOrders(engine: 'pglite' | 'postgres') {
     }
     await stop(server);
   };
-  await serve(
-    1,
-    [1, BOOKS].flatMap((books) => CONCURRENCY.map((clients) => ({ books, clients }))),
-  );
+  await serve(1, [
+    ...[1, BOOKS].flatMap((books) => CONCURRENCY.map((clients) => ({ books, clients }))),
+    { books: BOOKS, clients: 32, transport: 'node-fetch' as const },
+  ]);
   if (engine === 'postgres')
     await serve(2, [
       { books: 1, clients: 32 },
@@ -358,7 +383,7 @@ async function benchMarketListing(engine: 'pglite' | 'postgres', count: number) 
   await prepared.db.exec('analyze');
   await prepared.close();
   const { server, url } = await benchServer(store);
-  const c = await signedIn(url, DEMO_ACCOUNTS.user);
+  const c = await signedIn(url, DEMO_ACCOUNTS.user, httpFetch);
   const time = async (run: () => PromiseLike<{ error: unknown }>) => {
     const samples: number[] = [];
     // The server has just started: its first requests run while V8 still compiles its code and
@@ -444,7 +469,7 @@ async function benchSignInStorm(engine: 'pglite' | 'postgres') {
   const store = await throwAwayStorage(engine, 'repex_bench_signin');
   const { server, url } = await benchServer(store);
   const users = await Promise.all(Array.from({ length: SIGN_INS }, () => newUser(url, 'storm')));
-  const reader = await signedIn(url, DEMO_ACCOUNTS.user);
+  const reader = await signedIn(url, DEMO_ACCOUNTS.user, httpFetch);
   const readUntil = async (done: () => boolean) => {
     const samples: number[] = [];
     while (!done()) {
@@ -517,7 +542,9 @@ async function main() {
     engines: {},
   };
   const engines = results.engines as Record<string, unknown>;
-  console.log('Placing orders over HTTP (supabase-js rpc place_order; server in its own process):');
+  console.log(
+    "Placing orders over HTTP (supabase-js rpc place_order over the bench's transport, or Node's fetch where marked; server in its own process):",
+  );
   console.log(
     'engine     procs  books  clients  orders/s   p50 ms   p99 ms  refused   CPU ms per order: load gen, server, database; CPUs busy',
   );
@@ -525,7 +552,7 @@ async function main() {
     const { runs, rates } = await benchOrders(engine);
     for (const r of runs.filter((r) => r.history !== HISTORY)) {
       console.log(
-        `${engine.padEnd(10)} ${String(r.processes).padStart(5)} ${String(r.books).padStart(6)} ${String(r.clients).padStart(8)} ${String(r.perSecond).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.refused).padStart(8)}   ${cpuText(r.cpu)}`,
+        `${engine.padEnd(10)} ${String(r.processes).padStart(5)} ${String(r.books).padStart(6)} ${String(r.clients).padStart(8)} ${String(r.perSecond).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.refused).padStart(8)}   ${cpuText(r.cpu)}${r.transport === 'node-fetch' ? "   (over Node's fetch)" : ''}`,
       );
     }
     const afterHistory = runs.find((r) => r.history === HISTORY)!;
@@ -536,10 +563,12 @@ async function main() {
       console.log(
         `${engine.padEnd(10)} ${String(r.processes).padStart(5)}  trivial rpc ${r.trivialRpcPerSecond}/s (plain fetch ${r.trivialRpcFetchPerSecond}/s), /health ${r.healthPerSecond}/s (32 clients); CPU ms per call, rpc: ${cpuText(r.trivialRpcCpu)}; /health: ${cpuText(r.healthCpu)}`,
       );
-    const pick = (processes: number, books: number) =>
+    const pick = (processes: number, books: number, transport: Transport = 'http') =>
       Object.fromEntries(
         runs
-          .filter((r) => r.processes === processes && r.books === books && r.history !== HISTORY)
+          .filter(
+            (r) => r.processes === processes && r.books === books && r.history !== HISTORY && r.transport === transport,
+          )
           .map((r) => [String(r.clients), { orders_per_s: r.perSecond, p99_ms: r.p99, cpu: r.cpu }]),
       );
     const one = runs.find((r) => r.processes === 1 && r.books === 1 && r.clients === 1 && r.history !== HISTORY)!;
@@ -550,6 +579,7 @@ async function main() {
       [`order_ms_after_${HISTORY}_orders`]: { p50: afterHistory.p50, p99: afterHistory.p99 },
       hot_book: pick(1, 1),
       spread_32_books: pick(1, BOOKS),
+      spread_32_books_over_node_fetch: pick(1, BOOKS, 'node-fetch'),
       trivial_rpc_per_s: single.trivialRpcPerSecond,
       trivial_rpc_fetch_per_s: single.trivialRpcFetchPerSecond,
       health_per_s: single.healthPerSecond,

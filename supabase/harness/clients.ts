@@ -11,17 +11,19 @@ export const ADMIN = DEMO_ACCOUNTS.admin;
 
 /**
  * An unmodified supabase-js client, as a browser tab would have (Node 20 needs the ws transport);
- * `vsn` picks Realtime's serializer (supabase-js's default when unset).
+ * `vsn` picks Realtime's serializer (supabase-js's default when unset); `fetchImpl` its HTTP
+ * transport (Node's fetch when unset).
  */
 export function client(
   url: string,
   key = ANON_KEY,
   headers: Record<string, string> = {},
   vsn?: '1.0.0' | '2.0.0',
+  fetchImpl?: typeof fetch,
 ): SupabaseClient {
   return createClient(url, key, {
     auth: { persistSession: false, autoRefreshToken: false },
-    global: { headers },
+    global: { headers, ...(fetchImpl ? { fetch: fetchImpl } : {}) },
     realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket, ...(vsn ? { vsn } : {}) },
   });
 }
@@ -39,8 +41,12 @@ export async function realtimeMember(
   return c;
 }
 
-export async function signedIn(url: string, creds: { email: string; password: string }): Promise<SupabaseClient> {
-  const c = client(url);
+export async function signedIn(
+  url: string,
+  creds: { email: string; password: string },
+  fetchImpl?: typeof fetch,
+): Promise<SupabaseClient> {
+  const c = client(url, ANON_KEY, {}, undefined, fetchImpl);
   const { error } = await c.auth.signInWithPassword(creds);
   if (error) throw new Error(`sign-in as ${creds.email} failed: ${error.message}`);
   return c;

@@ -1,6 +1,7 @@
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
 import { DEMO, signedIn } from '../harness/clients';
+import { httpFetch } from '../../scripts/lib/httpFetch';
 
 describe.each(ENGINES)('the REST subset on %s', (engine) => {
   let backend: Backend;
@@ -26,6 +27,35 @@ describe.each(ENGINES)('the REST subset on %s', (engine) => {
     expect(ins.data).toEqual([{ username: 'marcusj' }, { username: 'sarahchen' }]);
     const negated = await c.from('tokens').select('username').not('category', 'in', '("Designer","Tech Influencer")');
     expect(negated.data).toHaveLength(4);
+  });
+
+  it("answers supabase-js over the bench's transport as over Node's fetch", async () => {
+    const answers = async (c: Awaited<ReturnType<typeof signedIn>>) => {
+      const head = await c.from('tokens').select('id', { count: 'exact', head: true });
+      const { data, error } = await c.rpc('list_open_orders', { p_limit: 1 });
+      const refused = await c.rpc('place_order', {
+        p_token: 'not-a-token',
+        p_side: 'buy',
+        p_type: 'market',
+        p_amount: 1,
+      });
+      const none = await c.from('tokens').select('username').eq('username', 'nobody').single();
+      return [
+        head.count,
+        head.data,
+        data,
+        error,
+        refused.error?.message,
+        refused.status,
+        none.status,
+        none.error?.code,
+      ];
+    };
+    const viaNode = await answers(await signedIn(backend.url, DEMO));
+    const viaBench = await answers(await signedIn(backend.url, DEMO, httpFetch as typeof fetch));
+    expect(viaBench).toEqual(viaNode);
+    expect(viaNode[0]).toBeGreaterThan(0);
+    expect(viaNode[6]).toBe(406);
   });
 
   it('answers .single() with one object, or 406 when the rows are not exactly one', async () => {
