@@ -26,3 +26,27 @@ const PARENT = `require('node:child_process').spawn(process.execPath, ['-e', ${J
     }
   },
 );
+
+it('leaves out a process that ended between two samples, and counts one that started in full', () => {
+  const sample = (loadGenerator: number, processes: [number, 'server' | 'database', number][]) => ({
+    loadGenerator,
+    server: 0,
+    database: 0,
+    processes: new Map(processes.map(([pid, part, seconds]) => [pid, { part, seconds }])),
+  });
+  // A PostgreSQL backend with 5 s behind it ends; another starts and spends 0.2 s; the server 0.1 s.
+  const before = sample(1, [
+    [10, 'database', 5],
+    [20, 'server', 3],
+  ]);
+  const after = sample(1.3, [
+    [11, 'database', 0.2],
+    [20, 'server', 3.1],
+  ]);
+  expect(cpuPerCall(before, after, 100, 1)).toEqual({
+    load_generator_ms: 3,
+    server_ms: 1,
+    database_ms: 2,
+    cpus_busy: 0.6,
+  });
+});

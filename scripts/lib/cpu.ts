@@ -5,6 +5,8 @@ export interface CpuSample {
   loadGenerator: number;
   server: number;
   database: number;
+  /** The server's and the database's processes, by pid: which part each is and its CPU seconds. */
+  processes: Map<number, { part: 'server' | 'database'; seconds: number }>;
 }
 
 interface Proc {
@@ -64,17 +66,40 @@ export function sampleCpu(serverPid: number | undefined): CpuSample | undefined 
       }
   }
   const own = process.cpuUsage();
+  const parts = new Map<number, { part: 'server' | 'database'; seconds: number }>();
+  for (const p of all) {
+    if (tree.has(p.pid)) parts.set(p.pid, { part: 'server', seconds: p.seconds });
+    else if (p.comm === 'postgres') parts.set(p.pid, { part: 'database', seconds: p.seconds });
+  }
+  const sum = (part: 'server' | 'database') =>
+    [...parts.values()].filter((p) => p.part === part).reduce((s, p) => s + p.seconds, 0);
   return {
     loadGenerator: (own.user + own.system) / 1e6,
-    server: all.filter((p) => tree.has(p.pid)).reduce((s, p) => s + p.seconds, 0),
-    database: all.filter((p) => p.comm === 'postgres').reduce((s, p) => s + p.seconds, 0),
+    server: sum('server'),
+    database: sum('database'),
+    processes: parts,
   };
+}
+
+/**
+ * CPU seconds each part spent between two samples, process by process: a process that ended in
+ * between is left out (what it spent since the first sample is unknown; subtracting all it had
+ * spent made a part's figure negative), and one that started in between counts in full.
+ */
+function spent(before: CpuSample, after: CpuSample) {
+  const out = { loadGenerator: after.loadGenerator - before.loadGenerator, server: 0, database: 0 };
+  for (const [pid, p] of after.processes) {
+    const was = before.processes.get(pid);
+    out[p.part] += p.seconds - (was?.part === p.part ? was.seconds : 0);
+  }
+  return out;
 }
 
 /** Milliseconds of CPU per call of each part between two samples, and how many CPUs were busy on average. */
 export function cpuPerCall(before: CpuSample, after: CpuSample, calls: number, seconds: number) {
-  const part = (k: keyof CpuSample) => after[k] - before[k];
-  const ms = (k: keyof CpuSample) => Math.round((part(k) * 1000 * 100) / calls) / 100;
+  const used = spent(before, after);
+  const part = (k: keyof typeof used) => used[k];
+  const ms = (k: keyof typeof used) => Math.round((part(k) * 1000 * 100) / calls) / 100;
   return {
     load_generator_ms: ms('loadGenerator'),
     server_ms: ms('server'),
