@@ -71,7 +71,7 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await page.getByTestId('your-balance').filter({ hasText: '10 tokens' }).waitFor();
   // Star the token: it is on the dashboard's watchlist, and leaves it from there.
   await page.getByRole('button', { name: 'Add Sarah Chen to watchlist' }).click();
-  await expect(toastText(page)).resolves.toMatchObject({ title: 'Added to Watchlist' });
+  await expect(toastText(page, 'Added to Watchlist')).resolves.toMatchObject({ title: 'Added to Watchlist' });
 
   // In the holdings, and in the wallet's history with the running balance.
   await page.goto(`${app.url}/dashboard`);

@@ -126,12 +126,13 @@ test('an open order can be cancelled from the trading screen; a refused order sa
   await page.getByTestId('open-order').first().waitFor();
   await page.getByTestId('your-balance').filter({ hasText: '150 tokens' }).waitFor(); // 50 held back by the order
   await page.getByTestId('open-order').first().getByRole('button', { name: 'Cancel' }).click();
-  await expect(toastText(page)).resolves.toMatchObject({ title: 'Order Cancelled' });
+  // By title: the placing's toast may still be up when the balance comes back.
+  await expect(toastText(page, 'Order Cancelled')).resolves.toMatchObject({ title: 'Order Cancelled' });
   await page.getByTestId('your-balance').filter({ hasText: '200 tokens' }).waitFor();
 
   // Buying far more than the wallet holds at a limit: the database refuses, the toast says why.
   await placeOrder(page, { side: 'Buy', type: 'Limit', amount: 1000, price: '30.00' });
-  await expect(toastText(page)).resolves.toEqual({
+  await expect(toastText(page, 'Order Failed')).resolves.toEqual({
     title: 'Order Failed',
     description: expect.stringMatching(
       /^Insufficient funds: this order needs \$30,600\.00 \(value \+ 2% fee\) and you have \$[\d,]+\.\d\d available\.$/,
