@@ -216,6 +216,7 @@ begin
       raise exception 'Insufficient funds: your available cash changed while the order was placed. Please try again.' using errcode = 'P0001';
     end if;
   else
+    -- An assignment rather than `perform`: no executor of its own. A sell's budget is 0, and unused.
     budget := private.check_order_funds(uid, p_token, tok.name, p_side, p_type, v_amount, p_price, settings.fee_bps);
   end if;
 
