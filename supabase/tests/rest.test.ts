@@ -52,7 +52,7 @@ describe.each(ENGINES)('the REST subset on %s', (engine) => {
       ];
     };
     const viaNode = await answers(await signedIn(backend.url, DEMO));
-    const viaBench = await answers(await signedIn(backend.url, DEMO, httpFetch as typeof fetch));
+    const viaBench = await answers(await signedIn(backend.url, DEMO, httpFetch));
     expect(viaBench).toEqual(viaNode);
     expect(viaNode[0]).toBeGreaterThan(0);
     expect(viaNode[6]).toBe(406);
