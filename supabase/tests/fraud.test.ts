@@ -11,6 +11,7 @@ interface Alert {
   accounts: { id: string; username: string }[];
   token_id: string | null;
   evidence: { trades?: number[]; orders?: number[] };
+  updated_at: string;
 }
 
 describe.each(ENGINES)('fraud detection on %s', (engine) => {
@@ -59,6 +60,45 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
     const [ring] = involving(await scan(), 'ring', a!, b!, c!);
     expect(ring).toMatchObject({ token_id: token, severity: 'high' });
     expect(ring!.evidence.trades).toHaveLength(3);
+  });
+
+  it("rings: a ring and its reverse among the same three accounts are one alert with both ways' trades", async () => {
+    const token = await freshToken(suite.backend);
+    const [a, b, c] = await Promise.all([0, 1, 2].map(() => trader(suite.backend, { cash: 5000, token, tokens: 20 })));
+    for (const [from, to] of [
+      [a, b],
+      [b, c],
+      [c, a],
+      [a, c],
+      [c, b],
+      [b, a],
+    ] as const)
+      await sell(from!, to!, token, 1, 10);
+    const rings = involving(await scan(), 'ring', a!, b!, c!);
+    expect(rings).toHaveLength(1);
+    expect(rings[0]!.evidence.trades).toHaveLength(6);
+  });
+
+  it('a scan that sees nothing new leaves an open alert as it was', async () => {
+    const { a, b } = await washTrade();
+    const [first] = involving(await scan(), 'wash_trading', a, b);
+    const [second] = involving(await scan(), 'wash_trading', a, b);
+    expect(second).toEqual(first);
+  });
+
+  it('a dismissed alert stays dismissed while the pattern shows nothing new; a new trade raises it again', async () => {
+    const { token, a, b } = await washTrade();
+    const [alert] = involving(await scan(), 'wash_trading', a, b);
+    const review = { p_id: alert!.id, p_status: 'dismissed', p_note: 'Two market makers.' };
+    expect((await suite.admin.rpc('admin_review_alert', review)).error).toBeNull();
+    const again = involving(await scan(), 'wash_trading', a, b);
+    expect(again.map((x) => [x.id, x.status])).toEqual([[alert!.id, 'dismissed']]);
+
+    await sell(a, b, token, 5, 10);
+    const raised = involving(await scan(), 'wash_trading', a, b).filter((x) => x.status === 'open');
+    expect(raised).toHaveLength(1);
+    expect(raised[0]!.id).not.toBe(alert!.id);
+    expect(raised[0]!.evidence.trades).toHaveLength(5);
   });
 
   it('spoofing: large orders cancelled within seconds, repeatedly', async () => {
