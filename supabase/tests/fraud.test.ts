@@ -10,6 +10,7 @@ interface Alert {
   status: string;
   accounts: { id: string; username: string }[];
   token_id: string | null;
+  summary: string;
   evidence: { trades?: number[]; orders?: number[] };
   updated_at: string;
 }
@@ -60,6 +61,37 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
     const [ring] = involving(await scan(), 'ring', a!, b!, c!);
     expect(ring).toMatchObject({ token_id: token, severity: 'high' });
     expect(ring!.evidence.trades).toHaveLength(3);
+  });
+
+  it('rings: four or more accounts, one alert for the ring', async () => {
+    const token = await freshToken(suite.backend);
+    const [a, b, c, d] = await Promise.all(
+      [0, 1, 2, 3].map(() => trader(suite.backend, { cash: 5000, token, tokens: 20 })),
+    );
+    await sell(a!, b!, token, 2, 10);
+    await sell(b!, c!, token, 2, 10);
+    await sell(c!, d!, token, 2, 10);
+    await sell(d!, a!, token, 2, 10);
+    const rings = involving(await scan(), 'ring', a!, b!, c!, d!);
+    expect(rings).toHaveLength(1);
+    expect(rings[0]!.accounts).toHaveLength(4);
+    expect(rings[0]!.evidence.trades).toHaveLength(4);
+    expect(rings[0]!.summary).toBe('The same tokens passed around a ring of 4 accounts and back (4 trades).');
+  });
+
+  it('not a ring: tokens that never come back, or accounts that trade in a cycle but not the same tokens', async () => {
+    const token = await freshToken(suite.backend);
+    const [a, b, c, d] = await Promise.all(
+      [0, 1, 2, 3].map(() => trader(suite.backend, { cash: 5000, token, tokens: 20 })),
+    );
+    await sell(a!, b!, token, 3, 10);
+    await sell(b!, c!, token, 3, 10);
+    await sell(c!, d!, token, 3, 10); // passed on, never back
+    await sell(d!, b!, token, 5, 10);
+    await sell(b!, c!, token, 4, 10);
+    await sell(c!, d!, token, 2, 10); // a cycle among b, c and d, in other lots each time
+    const alerts = await scan();
+    expect(alerts.filter((x) => x.rule === 'ring' && x.token_id === token)).toEqual([]);
   });
 
   it("rings: a ring and its reverse among the same three accounts are one alert with both ways' trades", async () => {
