@@ -19,6 +19,8 @@ export interface BackendOptions {
   host?: string;
   /** PostgreSQL connection string; without it the embedded PGlite is used. */
   databaseUrl?: string;
+  /** Connections this process keeps to PostgreSQL (cluster.ts shares DB_POOL among the processes). */
+  databasePool?: number;
   /** PGlite data folder; undefined keeps the database in memory. */
   dataDir?: string;
   /** HS256 secret; without it, the installation's own generated secret (kept in the database). */
@@ -54,7 +56,9 @@ export interface Backend {
 }
 
 export async function startBackend(opts: BackendOptions = {}): Promise<Backend> {
-  const db = opts.databaseUrl ? await openPostgres(opts.databaseUrl) : await openPglite(opts.dataDir);
+  const db = opts.databaseUrl
+    ? await openPostgres(opts.databaseUrl, opts.databasePool)
+    : await openPglite(opts.dataDir);
   try {
     if (opts.migrate !== false) await migrate(db, { seed: opts.seed ?? true });
     const host = opts.host ?? '127.0.0.1';
@@ -145,7 +149,9 @@ const optionalNumber = (value: string | undefined) => (value ? Number(value) : u
 
 /** Migrations, seed and the installation's secret, once, before server processes start. */
 export async function prepareDatabase(opts: BackendOptions): Promise<void> {
-  const db = opts.databaseUrl ? await openPostgres(opts.databaseUrl) : await openPglite(opts.dataDir);
+  const db = opts.databaseUrl
+    ? await openPostgres(opts.databaseUrl, opts.databasePool)
+    : await openPglite(opts.dataDir);
   try {
     await migrate(db, { seed: opts.seed ?? true });
     if (!opts.jwtSecret) await installationJwtSecret(db);

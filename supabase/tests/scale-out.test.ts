@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { startBackend, type Backend } from '../server/index';
+import { databasePool } from '../server/cluster';
 import { DEMO_JWT_SECRET } from '../server/demo';
 import { NO_RATE_LIMITS } from '../server/http/rateLimit';
 import { ENGINES, createDatabase, dropDatabase } from '../harness/backends';
@@ -10,6 +11,17 @@ import { freePort } from '../../scripts/lib/ports';
 
 // Scale-out is a PostgreSQL feature: PGlite is one embedded database in one process.
 const onPostgres = ENGINES.includes('postgres') ? describe : describe.skip;
+
+describe('DB_POOL', () => {
+  it("is the server's connections to PostgreSQL, shared equally among its processes, at least 2 each", () => {
+    expect(databasePool(1, undefined)).toBe(10);
+    expect(databasePool(2, undefined)).toBe(5);
+    expect(databasePool(3, '10')).toBe(4);
+    expect(databasePool(16, '10')).toBe(2);
+    for (const bad of ['0', '-1', '2.5', 'ten'])
+      expect(() => databasePool(1, bad)).toThrow(`DB_POOL must be a whole number of at least 1 (got "${bad}")`);
+  });
+});
 
 onPostgres('two server processes over one PostgreSQL', () => {
   let url: string;
@@ -168,12 +180,13 @@ onPostgres('two server processes over one PostgreSQL', () => {
     expect(refused.error?.message).toBe('Your session has ended. Please sign in again.');
   });
 
-  it('runs as a cluster: SERVER_PROCESSES=2 prepares the database once and serves from both', async () => {
+  it('runs as a cluster: SERVER_PROCESSES=2 prepares the database once, serves from both, and shares DB_POOL', async () => {
     const fresh = await createDatabase('repex_cluster');
     const port = await freePort();
     const server = await spawnServer({
       DATABASE_URL: fresh,
       SERVER_PROCESSES: '2',
+      DB_POOL: '4',
       SUPABASE_PORT: String(port),
       JWT_SECRET: DEMO_JWT_SECRET,
       RATE_LIMITS: 'off',
@@ -187,14 +200,23 @@ onPostgres('two server processes over one PostgreSQL', () => {
         }),
       );
       expect(results).toEqual(Array(6).fill(null));
-      // Two processes: each holds its own listening connection to the database.
+      // 60 reads at once: every process's pool opens all it may.
+      const reader = client(`http://localhost:${port}`);
+      await reader.auth.signInWithPassword(DEMO);
+      const reads = await Promise.all(Array.from({ length: 60 }, () => reader.from('profiles').select('id').limit(1)));
+      expect(reads.map((r) => r.error)).toEqual(Array(60).fill(null));
       const admin = new pg.Client({ connectionString: fresh });
       await admin.connect();
       const { rows } = await admin.query(
-        `select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen %'`,
+        `select count(*) filter (where query ilike 'listen %')::int as listening,
+                count(*) filter (where query not ilike 'listen %')::int as pooled
+         from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
       );
       await admin.end();
-      expect(rows[0].n).toBe(2);
+      // Two processes: each holds its own listening connection to the database, and at most 2 of DB_POOL's 4.
+      expect(rows[0].listening).toBe(2);
+      expect(rows[0].pooled).toBeGreaterThanOrEqual(2);
+      expect(rows[0].pooled).toBeLessThanOrEqual(4);
     } finally {
       await stopServer(server);
       await dropDatabase(fresh);

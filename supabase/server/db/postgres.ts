@@ -113,10 +113,13 @@ class Notifications {
   }
 }
 
+/** Connections a server keeps to PostgreSQL unless DB_POOL says (cluster.ts): as PostgREST's db-pool. */
+export const DEFAULT_POOL = 10;
+
 /** A real PostgreSQL server through a connection pool (DATABASE_URL). */
 export async function openPostgres(
   connectionString: string,
-  max = 16,
+  max = DEFAULT_POOL,
   log: (line: string) => void = console.error,
 ): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max });
