@@ -18,18 +18,10 @@ export function serverProcesses(opts: BackendOptions, setting = process.env.SERV
 }
 
 /**
- * How many connections to PostgreSQL the server keeps, all its processes together: DB_POOL, or
- * DEFAULT_POOL. More is slower: on 2 CPUs, at 32 clients over 32 books, 32
- * connections placed 950-990 orders/s with a p99 near 90 ms, 10 placed 1,130-1,180 with a p99
- * near 55 ms (2026-11-24): beyond a few per database CPU, a connection only adds lock waits and
- * context switches. Each process gets an equal share, at least 2, so that a background job (a
- * vacuum, a fraud scan) never leaves its requests without one.
+ * Each process's share of the server's DB_POOL connections (db/postgres.ts): at least 2, so that a
+ * background job (a vacuum, a fraud scan) never leaves its requests without one.
  */
-export function databasePool(processes: number, setting = process.env.DB_POOL): number {
-  const n = setting ? Number(setting) : DEFAULT_POOL;
-  if (!Number.isInteger(n) || n < 1) throw new Error(`DB_POOL must be a whole number of at least 1 (got "${setting}")`);
-  return Math.max(2, Math.ceil(n / processes));
-}
+export const poolShare = (pool: number, processes: number) => Math.max(2, Math.ceil(pool / processes));
 
 /**
  * Serves the backend. With several processes, the primary prepares the database once, then its
@@ -40,7 +32,7 @@ export function databasePool(processes: number, setting = process.env.DB_POOL): 
 export async function serve(settings: BackendOptions): Promise<void> {
   try {
     const processes = serverProcesses(settings); // a worker reads the same settings as its primary
-    const opts = { ...settings, databasePool: databasePool(processes) };
+    const opts = { ...settings, databasePool: poolShare(settings.databasePool ?? DEFAULT_POOL, processes) };
     if (cluster.isPrimary && processes > 1) {
       let stopping = false;
       if (opts.migrate !== false) await prepareDatabase(opts);

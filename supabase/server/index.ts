@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Database } from './db/database';
 import { migrate } from './db/migrate';
 import { openPglite } from './db/pglite';
-import { openPostgres } from './db/postgres';
+import { openPostgres, poolSize } from './db/postgres';
 import { vacuumWhereDue } from './db/vacuum';
 import { createApp } from './app';
 import { attachRealtime } from './realtime/server';
@@ -19,7 +19,7 @@ export interface BackendOptions {
   host?: string;
   /** PostgreSQL connection string; without it the embedded PGlite is used. */
   databaseUrl?: string;
-  /** Connections this process keeps to PostgreSQL (cluster.ts shares DB_POOL among the processes). */
+  /** Connections to PostgreSQL (DB_POOL); cluster.ts's serve shares them among its processes. */
   databasePool?: number;
   /** PGlite data folder; undefined keeps the database in memory. */
   dataDir?: string;
@@ -126,6 +126,7 @@ export function backendOptionsFromEnv(): BackendOptions {
     port: Number(process.env.SUPABASE_PORT ?? 54321),
     host: process.env.SUPABASE_HOST ?? '127.0.0.1',
     databaseUrl: process.env.DATABASE_URL || undefined,
+    databasePool: poolSize(process.env.DB_POOL),
     dataDir: process.env.DATA_DIR ?? path.resolve(__dirname, '../../.data/pglite'),
     jwtSecret: process.env.JWT_SECRET || undefined,
     jwtExpiry: Number(process.env.JWT_EXPIRY ?? 3600),
@@ -163,5 +164,12 @@ export async function prepareDatabase(opts: BackendOptions): Promise<void> {
 /** `tsx supabase/server/index.ts` runs the backend alone: one process, or one per CPU over PostgreSQL (cluster.ts). */
 // (cluster.ts is required here, not imported: it imports this module.)
 if (require.main === module) {
-  void (require('./cluster') as typeof import('./cluster')).serve(backendOptionsFromEnv());
+  let opts: BackendOptions;
+  try {
+    opts = backendOptionsFromEnv();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error); // a setting's own message, not a stack
+    process.exit(1);
+  }
+  void (require('./cluster') as typeof import('./cluster')).serve(opts);
 }

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { startBackend, type Backend } from '../server/index';
-import { databasePool } from '../server/cluster';
+import { poolShare } from '../server/cluster';
+import { poolSize } from '../server/db/postgres';
 import { DEMO_JWT_SECRET } from '../server/demo';
 import { NO_RATE_LIMITS } from '../server/http/rateLimit';
 import { ENGINES, createDatabase, dropDatabase } from '../harness/backends';
@@ -13,13 +14,21 @@ import { freePort } from '../../scripts/lib/ports';
 const onPostgres = ENGINES.includes('postgres') ? describe : describe.skip;
 
 describe('DB_POOL', () => {
-  it("is the server's connections to PostgreSQL, shared equally among its processes, at least 2 each", () => {
-    expect(databasePool(1, undefined)).toBe(10);
-    expect(databasePool(2, undefined)).toBe(5);
-    expect(databasePool(3, '10')).toBe(4);
-    expect(databasePool(16, '10')).toBe(2);
+  it("is the server's connections to PostgreSQL, 10 unless set, shared equally among its processes, at least 2 each", () => {
+    expect(poolSize(undefined)).toBe(10);
+    expect(poolSize('24')).toBe(24);
     for (const bad of ['0', '-1', '2.5', 'ten'])
-      expect(() => databasePool(1, bad)).toThrow(`DB_POOL must be a whole number of at least 1 (got "${bad}")`);
+      expect(() => poolSize(bad)).toThrow(`DB_POOL must be a whole number of at least 1 (got "${bad}")`);
+    expect(poolShare(10, 1)).toBe(10);
+    expect(poolShare(10, 2)).toBe(5);
+    expect(poolShare(10, 3)).toBe(4);
+    expect(poolShare(10, 16)).toBe(2);
+  });
+
+  it('refuses to start the server with a bad setting, saying why', async () => {
+    await expect(spawnServer({ DB_POOL: 'ten', SUPABASE_PORT: String(await freePort()) })).rejects.toThrow(
+      /server exited with 1: DB_POOL must be a whole number of at least 1 \(got "ten"\)\n$/,
+    );
   });
 });
 
