@@ -31,6 +31,15 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
   const involving = (alerts: Alert[], rule: string, ...who: Trader[]) =>
     alerts.filter((a) => a.rule === rule && who.every((w) => a.accounts.some((x) => x.id === w.id)));
 
+  /** A fresh token and `n` fresh accounts, each with $5,000 and 20 of its tokens. */
+  const accounts = async (n: number): Promise<[string, ...Trader[]]> => {
+    const token = await freshToken(suite.backend);
+    return [
+      token,
+      ...(await Promise.all(Array.from({ length: n }, () => trader(suite.backend, { cash: 5000, token, tokens: 20 })))),
+    ];
+  };
+
   /** Two fresh accounts trading a fresh token back and forth, twice each way. */
   const washTrade = async () => {
     const token = await freshToken(suite.backend);
@@ -53,8 +62,7 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
   });
 
   it('rings: tokens passing A -> B -> C -> A', async () => {
-    const token = await freshToken(suite.backend);
-    const [a, b, c] = await Promise.all([0, 1, 2].map(() => trader(suite.backend, { cash: 5000, token, tokens: 20 })));
+    const [token, a, b, c] = await accounts(3);
     await sell(a!, b!, token, 3, 10);
     await sell(b!, c!, token, 3, 10);
     await sell(c!, a!, token, 3, 10);
@@ -64,10 +72,7 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
   });
 
   it('rings: four or more accounts, one alert for the ring', async () => {
-    const token = await freshToken(suite.backend);
-    const [a, b, c, d] = await Promise.all(
-      [0, 1, 2, 3].map(() => trader(suite.backend, { cash: 5000, token, tokens: 20 })),
-    );
+    const [token, a, b, c, d] = await accounts(4);
     await sell(a!, b!, token, 2, 10);
     await sell(b!, c!, token, 2, 10);
     await sell(c!, d!, token, 2, 10);
@@ -80,10 +85,7 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
   });
 
   it('not a ring: tokens that never come back, or accounts that trade in a cycle but not the same tokens', async () => {
-    const token = await freshToken(suite.backend);
-    const [a, b, c, d] = await Promise.all(
-      [0, 1, 2, 3].map(() => trader(suite.backend, { cash: 5000, token, tokens: 20 })),
-    );
+    const [token, a, b, c, d] = await accounts(4);
     await sell(a!, b!, token, 3, 10);
     await sell(b!, c!, token, 3, 10);
     await sell(c!, d!, token, 3, 10); // passed on, never back
@@ -95,8 +97,7 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
   });
 
   it("rings: a ring and its reverse among the same three accounts are one alert with both ways' trades", async () => {
-    const token = await freshToken(suite.backend);
-    const [a, b, c] = await Promise.all([0, 1, 2].map(() => trader(suite.backend, { cash: 5000, token, tokens: 20 })));
+    const [token, a, b, c] = await accounts(3);
     for (const [from, to] of [
       [a, b],
       [b, c],
