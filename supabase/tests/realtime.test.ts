@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
 import { client, subscribed } from '../harness/clients';
@@ -88,5 +89,29 @@ describe.each(ENGINES)('realtime on %s', (engine) => {
     expect(got).toEqual({ leaving: 1, staying: 2 });
     await leaving.client.removeAllChannels();
     await staying.client.removeAllChannels();
+  });
+
+  it('delivers a change whose commit notifies, made through a REST call (a deposit), to its owner', async () => {
+    const t = await trader(backend);
+    const rows: { type: string; status: string; amount: number }[] = [];
+    await subscribed(
+      t.client
+        .channel(`wallet-${t.id}`)
+        .on(
+          'postgres_changes',
+          { event: 'INSERT', schema: 'public', table: 'wallet_transactions', filter: `user_id=eq.${t.id}` },
+          (p) => rows.push(p.new as (typeof rows)[number]),
+        ),
+    );
+    const sentAt = Date.now();
+    const { error } = await t.client.rpc('create_deposit', {
+      p_amount: 25,
+      p_card: '4242 4242 4242 4242',
+      p_idempotency_key: crypto.randomUUID(),
+    });
+    expect(error).toBeNull();
+    while (!rows.length && Date.now() - sentAt < 3000) await new Promise((r) => setTimeout(r, 20));
+    expect(rows).toEqual([expect.objectContaining({ type: 'deposit', status: 'pending', amount: 25 })]);
+    await t.client.removeAllChannels();
   });
 });

@@ -5,6 +5,7 @@ import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Database, Queryable } from './database';
 import { PipelineResults, type Field } from './pipeline';
+import { Parser } from 'pg-protocol/dist/parser';
 import { PreparedStatements, runPrepared } from './prepared';
 
 /** Said at start-up whenever PGlite holds the data (README, 'Durability'). */
@@ -13,10 +14,12 @@ export const PGLITE_DURABILITY_NOTE =
   '(kill -9) but not a crash of the machine or a power loss. Use it for local work and demos; for real money, ' +
   'set DATABASE_URL to a PostgreSQL server or use a hosted Supabase project.';
 
-/** The messages of PGlite's answer that a pipeline reads (its protocol parser's shapes). */
+/** The answer's messages a pipeline reads, as pg-protocol's parser gives them. */
 interface Answer {
   name: string;
   fields?: unknown[];
+  channel?: string;
+  payload?: string;
 }
 
 /**
@@ -33,6 +36,14 @@ export async function openPglite(dataDir?: string): Promise<Database> {
   const db = new PGlite({ dataDir, extensions: { pgcrypto, pg_trgm } });
   await db.waitReady;
   const prepared = new PreparedStatements('rx');
+  /**
+   * Subscribers by channel. A pipeline's raw answer bypasses PGlite's own dispatch of the
+   * notifications its commit sends (a deposit's, say), so both paths deliver through here.
+   */
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  const listening = new Map<string, Promise<unknown>>();
+  const notify = (channel: string, payload: string) =>
+    listeners.get(channel)?.forEach((onPayload) => queueMicrotask(() => onPayload(payload)));
 
   const wrap = (q: { query: PGlite['query'] }): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
@@ -60,13 +71,22 @@ export async function openPglite(dataDir?: string): Promise<Database> {
             // first come, first served (measured: p99 150 -> 100 ms, 490 -> 630 orders/s).
             await new Promise((resolve) => setImmediate(resolve));
             const results = new PipelineResults((oid) => db.parsers[oid] ?? String);
-            const { messages } = await db.execProtocol(prepared.messages(statements, true), { throwOnError: false });
-            for (const m of messages as Answer[]) {
+            const parser = new Parser();
+            const read = (m: Answer) => {
               if (m.name === 'rowDescription') results.rowDescription(m.fields as Field[]);
               else if (m.name === 'dataRow') results.dataRow(m.fields as (string | null)[]);
               else if (m.name === 'commandComplete' || m.name === 'emptyQuery') results.complete();
               else if (m.name === 'error') results.fail(m as unknown as Error);
-            }
+              else if (m.name === 'notification') notify(m.channel!, m.payload ?? '');
+            };
+            // The raw answer, parsed once by node-postgres's protocol parser, rather than execProtocol,
+            // which parsed it into message objects of its own that were read again here: a trivial
+            // rpc at 32 clients went from about 3,100 to 3,600 requests/s. The chunks are views into
+            // PGlite's memory, hence copied. NodeFS and MemoryFS write through: nothing to sync.
+            await db.execProtocolRawStream(prepared.messages(statements, true), {
+              syncToFs: false,
+              onRawData: (chunk) => parser.parse(Buffer.from(chunk), (m) => read(m as Answer)),
+            });
             if (results.error) {
               prepared.failed(statements);
               throw results.error;
@@ -76,8 +96,22 @@ export async function openPglite(dataDir?: string): Promise<Database> {
         ),
       ),
     async listen(channel, onPayload) {
-      const unlisten = await db.listen(channel, onPayload);
-      return async () => unlisten();
+      if (!listening.has(channel)) {
+        listeners.set(channel, new Set());
+        const subscribed = db
+          .listen(channel, (payload) => notify(channel, payload))
+          .catch((error: unknown) => {
+            listening.delete(channel);
+            listeners.delete(channel);
+            throw error;
+          });
+        listening.set(channel, subscribed);
+      }
+      listeners.get(channel)!.add(onPayload);
+      await listening.get(channel);
+      return async () => {
+        listeners.get(channel)?.delete(onPayload);
+      };
     },
     async close() {
       if (!db.closed) {
