@@ -38,7 +38,19 @@ describe('order result toasts', () => {
   });
   it('a market order that ran out of liquidity or cash says what was cancelled', () => {
     expect(describeResult({ ...base, status: 'cancelled', filled: 9, amount: 100 }, 'X').description).toMatch(
-      /remaining 91 could not be filled/,
+      /The remaining 91 tokens could not be filled at the moment and were cancelled\.$/,
+    );
+    expect(describeResult({ ...base, status: 'cancelled', filled: 52, amount: 53 }, 'X').description).toMatch(
+      /The remaining 1 token could not be filled at the moment and was cancelled\.$/,
+    );
+  });
+  it('a partly filled limit order says how many tokens rest on the book', () => {
+    const partly = { ...base, status: 'open' as const, type: 'limit' as const, filled: 4 };
+    expect(describeResult({ ...partly, resting: 6 }, 'X', 45).description).toMatch(
+      /The remaining 6 tokens rest on the book at \$45\.00\.$/,
+    );
+    expect(describeResult({ ...partly, resting: 1 }, 'X', 45).description).toMatch(
+      /The remaining 1 token rests on the book at \$45\.00\.$/,
     );
   });
 });

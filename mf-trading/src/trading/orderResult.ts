@@ -1,4 +1,4 @@
-import { formatInteger, formatPrice, formatTokens } from '@repex/shared-ui/ui';
+import { formatPrice, formatTokens } from '@repex/shared-ui/ui';
 
 /** What place_order answers (supabase/migrations/..._trading_engine.sql). */
 export interface OrderResult {
@@ -34,11 +34,12 @@ export function describeResult(
   if (r.status === 'open') {
     return {
       title: 'Order Partly Filled',
-      description: `${done} The remaining ${formatInteger(r.resting)} rest on the book at ${formatPrice(limitPrice ?? 0)}.`,
+      description: `${done} The remaining ${formatTokens(r.resting)} ${r.resting === 1 ? 'rests' : 'rest'} on the book at ${formatPrice(limitPrice ?? 0)}.`,
     };
   }
+  const left = r.amount - r.filled;
   return {
     title: 'Order Partly Filled',
-    description: `${done} The remaining ${formatInteger(r.amount - r.filled)} could not be filled at the moment and were cancelled.`,
+    description: `${done} The remaining ${formatTokens(left)} could not be filled at the moment and ${left === 1 ? 'was' : 'were'} cancelled.`,
   };
 }
