@@ -10,20 +10,25 @@ const DEPTH = 450;
 
 const ORDERS_READ = `select seq_tup_read::int as seq, idx_tup_fetch::int as idx
   from pg_stat_xact_user_tables where schemaname = 'public' and relname = 'orders'`;
+/** Holdings rows updated, and of them those updated in place (HOT: no new index entries). */
+const HOLDINGS_WRITTEN = `select n_tup_upd::int as updated, n_tup_hot_upd::int as in_place
+  from pg_stat_xact_user_tables where schemaname = 'public' and relname = 'holdings'`;
 
 /**
- * Runs place_order as `client`'s user in a transaction of its own: its result, and the orders it
- * read (rows, by sequential and by index scans). Counted as the growth within the transaction: the
- * counts may also hold the connection's earlier transactions, not yet reported.
+ * Runs place_order as `client`'s user in a transaction of its own: its result, and what `counts`
+ * counted in it (by default the orders it read, by sequential and by index scans). Counted as the
+ * growth within the transaction: the counts may also hold the connection's earlier transactions,
+ * not yet reported.
  */
-async function placeCounting(
+async function placeCounting<K extends string = 'seq' | 'idx'>(
   backend: Backend,
   client: Parameters<typeof identityOf>[0],
   call: string,
   args: unknown[],
+  counts = ORDERS_READ,
 ) {
   return backend.db.transaction(async (tx) => {
-    const [before] = await tx.query<{ seq: number; idx: number }>(ORDERS_READ);
+    const [before] = await tx.query<Record<K, number>>(counts);
     const caller = callerStatement(await identityOf(client), {
       method: 'POST',
       path: '/rest/v1/rpc/place_order',
@@ -33,8 +38,9 @@ async function placeCounting(
     await tx.query(caller.text, caller.values);
     const [placed] = await tx.query<{ result: { status: string; filled: number } }>(`select ${call} as result`, args);
     await tx.query('reset role');
-    const [after] = await tx.query<{ seq: number; idx: number }>(ORDERS_READ);
-    return { seq: after!.seq - before!.seq, idx: after!.idx - before!.idx, result: placed!.result };
+    const [after] = await tx.query<Record<K, number>>(counts);
+    const grown = Object.fromEntries(Object.keys(after!).map((k) => [k, after![k as K] - before![k as K]]));
+    return { ...(grown as Record<K, number>), result: placed!.result };
   });
 }
 
@@ -103,5 +109,31 @@ describe.each(ENGINES)('an order over a long history and a deep book (%s)', (eng
     ]);
     expect(crossing.result).toMatchObject({ status: 'filled', filled: 3, average_price: 4.99 });
     for (const { seq, idx } of [resting, crossing]) expect(seq + idx).toBeLessThan(50);
+  });
+});
+
+describe.each(ENGINES)('what a trade writes (%s)', (engine) => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor(engine)();
+  });
+  afterAll(() => backend.close());
+
+  it("updates both sides' holdings in place: a balance is in no index", async () => {
+    const token = await freshToken(backend);
+    const seller = await trader(backend, { cash: 100, token, tokens: 50 });
+    const buyer = await trader(backend, { cash: 1000, token, tokens: 1 });
+    expect((await placeOrder(seller.client, token, 'sell', 'limit', 5, 10)).error).toBeNull();
+
+    const written = await placeCounting<'updated' | 'in_place'>(
+      backend,
+      buyer.client,
+      `public.place_order($1, 'buy', 'limit', 5, 10)`,
+      [token],
+      HOLDINGS_WRITTEN,
+    );
+    expect(written.result).toMatchObject({ status: 'filled', filled: 5 });
+    expect(written.updated).toBe(2); // the seller's 50 down to 45, the buyer's 1 up to 6
+    expect(written.in_place).toBe(2);
   });
 });
