@@ -47,9 +47,10 @@ async function placeCounting<K extends string = 'seq' | 'idx'>(
 /**
  * The exchange keeps every order it took, and a book can be deep, so an order's cost must grow with
  * neither: the engine finds the orders it settles by their keys, and reads the book only as far as
- * it matches. Counted in the database as the order runs (rows read in its transaction), not timed.
+ * it matches; and it updates balances in place. Counted in the database as the order runs (rows
+ * read and written in its transaction), not timed.
  */
-describe.each(ENGINES)('an order over a long history and a deep book (%s)', (engine) => {
+describe.each(ENGINES)('what an order reads and writes, over a long history and a deep book (%s)', (engine) => {
   let backend: Backend;
   beforeAll(async () => {
     backend = await backendFor(engine)();
@@ -110,14 +111,6 @@ describe.each(ENGINES)('an order over a long history and a deep book (%s)', (eng
     expect(crossing.result).toMatchObject({ status: 'filled', filled: 3, average_price: 4.99 });
     for (const { seq, idx } of [resting, crossing]) expect(seq + idx).toBeLessThan(50);
   });
-});
-
-describe.each(ENGINES)('what a trade writes (%s)', (engine) => {
-  let backend: Backend;
-  beforeAll(async () => {
-    backend = await backendFor(engine)();
-  });
-  afterAll(() => backend.close());
 
   it("updates both sides' holdings in place: a balance is in no index", async () => {
     const token = await freshToken(backend);
