@@ -167,11 +167,27 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   await expect(amount.inputValue()).resolves.toBe(String(buyMax));
   await page.getByRole('button', { name: '50%' }).click();
   await expect(amount.inputValue()).resolves.toBe(String(Math.floor(buyMax / 2)));
+  // Beyond the cash a market buy is still sent (it fills what the cash covers); a limit buy is held back.
+  const placeBuy = page.getByRole('button', { name: 'Place Buy Order' });
+  await amount.fill(String(buyMax + 1));
+  await page.getByText('A market buy fills what your cash covers; the rest is cancelled.').waitFor();
+  await expect(placeBuy.isDisabled()).resolves.toBe(false);
+  await page.getByRole('button', { name: 'Limit', exact: true }).click();
+  const needs = formatPrice(orderCost(price, buyMax + 1, feeBps).total);
+  await page.getByText(`Not enough cash: this order needs ${needs} with the fee.`).waitFor();
+  await expect(placeBuy.isDisabled()).resolves.toBe(true);
+  await amount.fill(String(buyMax));
+  await page.getByText('Not enough cash', { exact: false }).waitFor({ state: 'detached' });
+  await expect(placeBuy.isDisabled()).resolves.toBe(false);
+  await page.getByRole('button', { name: 'Market', exact: true }).click();
   await page.getByRole('button', { name: 'Sell', exact: true }).click();
   await page.getByRole('button', { name: '25%' }).click();
   await expect(amount.inputValue()).resolves.toBe('125');
   await page.getByRole('button', { name: '100%' }).click();
   await expect(amount.inputValue()).resolves.toBe('500');
+  await amount.fill('501');
+  await page.getByText('Not enough tokens: you can sell up to 500 tokens.').waitFor();
+  await expect(page.getByRole('button', { name: 'Place Sell Order' }).isDisabled()).resolves.toBe(true);
   await page.getByRole('button', { name: 'Limit', exact: true }).click();
   await expect(page.locator('#order-limit').getAttribute('step')).resolves.toBe('0.01');
   await page.locator('#order-limit').fill('40');

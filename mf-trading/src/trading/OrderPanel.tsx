@@ -8,6 +8,7 @@ import {
   SHORTCUTS,
   decrement,
   feePercent,
+  fundsCheck,
   increment,
   limitPriceError,
   maxAmount,
@@ -90,6 +91,11 @@ const Row = styled.div`
   grid-template-columns: 1fr 1fr;
   gap: 8px;
 `;
+const Note = styled.p`
+  margin: 6px 0 0;
+  color: ${({ theme }) => theme.colors.muted};
+  font-size: 13px;
+`;
 const FieldError = styled.p`
   margin: 6px 0 0;
   color: ${({ theme }) => theme.colors.down};
@@ -136,6 +142,10 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
   const minimum = settings.data?.min_order_amount ?? 1;
   const amountError =
     amount < 1 ? 'Enter at least 1 token.' : amount < minimum ? `The minimum order is ${formatTokens(minimum)}.` : null;
+  const funds =
+    feeBps === undefined || amountError || limitError
+      ? null
+      : fundsCheck({ side, type, amount, max, total, cash, held });
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
 
@@ -234,6 +244,8 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
             ? `Up to ${formatTokens(max)} with your ${formatPrice(cash)}`
             : `You hold ${formatTokens(held, tokenName)}`}
         </Muted>
+        {funds && 'error' in funds && <FieldError role="alert">{funds.error}</FieldError>}
+        {funds && 'note' in funds && <Note role="status">{funds.note}</Note>}
       </Field>
 
       {type === 'limit' && (
@@ -295,7 +307,7 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
           $block
           $size="lg"
           $variant={side === 'buy' ? 'default' : 'destructive'}
-          disabled={!!amountError || !!limitError || feeBps === undefined}
+          disabled={!!amountError || !!limitError || feeBps === undefined || (!!funds && 'error' in funds)}
           onClick={() => setConfirming(true)}
         >
           {side === 'buy' ? 'Place Buy Order' : 'Place Sell Order'}

@@ -1,4 +1,4 @@
-import { formatPrice } from '@repex/shared-ui/ui';
+import { formatPrice, formatTokens } from '@repex/shared-ui/ui';
 
 /**
  * The order panel's rules, spec sections 4, 5 and 9. The fee is not one of them: it is the
@@ -71,4 +71,32 @@ export function limitPriceError(text: string, maxPrice?: number): string | null 
   if (!/^\d+(\.\d{1,2})?$/.test(text.trim())) return 'The limit price has at most two decimals (step 0.01).';
   if (maxPrice !== undefined && n > maxPrice) return `The limit price cannot exceed ${formatPrice(maxPrice)}.`;
   return null;
+}
+
+/** What the form says of an order against the user's cash or tokens: an error holds the button. */
+export type FundsCheck = { error: string } | { note: string } | null;
+
+/**
+ * An order beyond what the user has, told before it is sent (place_order checks again). A sell, or
+ * a limit buy whose total the available cash does not cover, is refused, so the form says why in
+ * plain terms. A market buy beyond the cash is not refused: it fills what the cash covers
+ * and cancels the rest, so the form says that instead of holding the button.
+ */
+export function fundsCheck(order: {
+  side: Side;
+  type: OrderType;
+  amount: number;
+  max: number;
+  total: number;
+  cash: number;
+  held: number;
+}): FundsCheck {
+  const { side, type, amount, max, total, cash, held } = order;
+  if (side === 'sell') {
+    return amount > held ? { error: `Not enough tokens: you can sell up to ${formatTokens(held)}.` } : null;
+  }
+  if (type === 'limit') {
+    return total > cash ? { error: `Not enough cash: this order needs ${formatPrice(total)} with the fee.` } : null;
+  }
+  return amount > max ? { note: 'A market buy fills what your cash covers; the rest is cancelled.' } : null;
 }
