@@ -77,11 +77,14 @@ describe('order panel arithmetic (spec sections 4, 5, 9)', () => {
   it('an order beyond the cash or tokens says so: a sell and a limit buy are refused, a market buy fills what the cash covers', () => {
     const base = { amount: 100, max: 53, total: 4610.4, cash: 2450, held: 500 };
     expect(fundsCheck({ ...base, side: 'sell', type: 'market', amount: 500 })).toBeNull();
+    expect(fundsCheck({ ...base, side: 'sell', type: 'market', amount: 2, held: 1 })).toEqual({
+      error: 'Not enough tokens: you can sell up to 1 token.',
+    });
     expect(fundsCheck({ ...base, side: 'sell', type: 'limit', amount: 501 })).toEqual({
       error: 'Not enough tokens: you can sell up to 500 tokens.',
     });
     expect(fundsCheck({ ...base, side: 'sell', type: 'market', amount: 1, held: 0 })).toEqual({
-      error: 'Not enough tokens: you can sell up to 0 tokens.',
+      error: 'You hold none of these tokens to sell.',
     });
     expect(fundsCheck({ ...base, side: 'buy', type: 'limit' })).toEqual({
       error: 'Not enough cash: this order needs $4,610.40 with the fee.',

@@ -93,7 +93,13 @@ export function fundsCheck(order: {
 }): FundsCheck {
   const { side, type, amount, max, total, cash, held } = order;
   if (side === 'sell') {
-    return amount > held ? { error: `Not enough tokens: you can sell up to ${formatTokens(held)}.` } : null;
+    if (amount <= held) return null;
+    return {
+      error:
+        held > 0
+          ? `Not enough tokens: you can sell up to ${formatTokens(held)}.`
+          : 'You hold none of these tokens to sell.',
+    };
   }
   if (type === 'limit') {
     return total > cash ? { error: `Not enough cash: this order needs ${formatPrice(total)} with the fee.` } : null;
