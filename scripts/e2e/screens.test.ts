@@ -320,13 +320,21 @@ test('wallet: balance and history from the database', async () => {
   await shoot('wallet-pnl');
 });
 
-test("a new user's profile says their token is not yet issued", async () => {
+test("a new user's profile says their token is not yet issued; the order panel says what they lack", async () => {
   const context = await app.newContext();
   const fresh = await context.newPage();
   await signUp(fresh, app, { username: 'fresh_face', email: 'fresh@e2e.repx.dev', password: 'fresh-pass-1' });
   await fresh.getByText('You hold no tokens yet.').waitFor();
   await fresh.goto(`${app.url}/profile`);
   await fresh.getByTestId('token-application').getByText('Get your token').first().waitFor();
+  // With no cash and no tokens yet, the order panel holds back both sides and says why.
+  const sarah = await one<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
+  await fresh.goto(`${app.url}/trading/${sarah.id}`);
+  await fresh.getByText('Not enough cash for one token at this price.').waitFor();
+  await expect(fresh.getByRole('button', { name: 'Place Buy Order' }).isDisabled()).resolves.toBe(true);
+  await fresh.getByRole('button', { name: 'Sell', exact: true }).click();
+  await fresh.getByText('You hold none of these tokens to sell.').waitFor();
+  await expect(fresh.getByRole('button', { name: 'Place Sell Order' }).isDisabled()).resolves.toBe(true);
   await context.close();
 });
 

@@ -94,5 +94,8 @@ describe('order panel arithmetic (spec sections 4, 5, 9)', () => {
       note: 'A market buy fills what your cash covers; the rest is cancelled.',
     });
     expect(fundsCheck({ ...base, side: 'buy', type: 'market', amount: 53 })).toBeNull();
+    expect(fundsCheck({ ...base, side: 'buy', type: 'market', amount: 1, max: 0 })).toEqual({
+      error: 'Not enough cash for one token at this price.',
+    });
   });
 });

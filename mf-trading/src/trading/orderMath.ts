@@ -80,7 +80,8 @@ export type FundsCheck = { error: string } | { note: string } | null;
  * An order beyond what the user has, told before it is sent (place_order checks again). A sell, or
  * a limit buy whose total the available cash does not cover, is refused, so the form says why in
  * plain terms. A market buy beyond the cash is not refused: it fills what the cash covers
- * and cancels the rest, so the form says that instead of holding the button.
+ * and cancels the rest, so the form says that instead of holding the button (unless the cash
+ * covers no token at all, which the database refuses).
  */
 export function fundsCheck(order: {
   side: Side;
@@ -104,5 +105,8 @@ export function fundsCheck(order: {
   if (type === 'limit') {
     return total > cash ? { error: `Not enough cash: this order needs ${formatPrice(total)} with the fee.` } : null;
   }
-  return amount > max ? { note: 'A market buy fills what your cash covers; the rest is cancelled.' } : null;
+  if (amount <= max) return null;
+  return max > 0
+    ? { note: 'A market buy fills what your cash covers; the rest is cancelled.' }
+    : { error: 'Not enough cash for one token at this price.' };
 }
