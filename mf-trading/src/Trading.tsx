@@ -67,16 +67,32 @@ const Watching = styled(Muted)`
   display: block;
   font-size: 13px;
 `;
+/**
+ * Wide: the chart and the book on the left, the order panel beside them. Narrow: one column in
+ * which the order panel follows the chart, so a phone user who tapped Trade reaches it without
+ * scrolling past the book. The DOM follows the narrow order, so focus and reading order match.
+ */
 const Layout = styled.div`
   display: grid;
   grid-template-columns: minmax(0, 1fr) 360px;
+  grid-template-rows: auto 1fr;
+  grid-template-areas: 'chart side' 'book side';
   gap: 16px;
   align-items: start;
   ${media.tablet} {
     grid-template-columns: minmax(0, 1fr);
+    grid-template-rows: none;
+    grid-template-areas: 'chart' 'side' 'book';
   }
 `;
-const Column = styled.div`
+const ChartCard = styled(Card)`
+  grid-area: chart;
+`;
+const BookCard = styled(Card)`
+  grid-area: book;
+`;
+const Side = styled.div`
+  grid-area: side;
   display: flex;
   flex-direction: column;
   gap: 16px;
@@ -244,39 +260,11 @@ export default function Trading() {
       {t && <ReputationInfo tokenId={t.id} />}
 
       <Layout>
-        <Column>
-          <Card>
-            <CardTitle>Price Chart (24h, hourly)</CardTitle>
-            {history.data ? <PriceChart points={history.data} /> : <Skeleton $height="280px" />}
-          </Card>
-          <Card>
-            <Tabs defaultValue="book">
-              <TabsList>
-                <TabsTrigger value="book">Order Book</TabsTrigger>
-                <TabsTrigger value="trades">Recent Trades</TabsTrigger>
-              </TabsList>
-              <TabsContent value="book">
-                {book.error ? (
-                  <ErrorState title="The order book could not be loaded." onRetry={book.reload} />
-                ) : book.data ? (
-                  <OrderBook levels={book.data} />
-                ) : (
-                  <Skeleton $height="220px" />
-                )}
-              </TabsContent>
-              <TabsContent value="trades">
-                {tape.error ? (
-                  <ErrorState title="Recent trades could not be loaded." onRetry={tape.reload} />
-                ) : tape.data ? (
-                  <RecentTrades trades={tape.data} />
-                ) : (
-                  <Skeleton $height="220px" />
-                )}
-              </TabsContent>
-            </Tabs>
-          </Card>
-        </Column>
-        <Column>
+        <ChartCard>
+          <CardTitle>Price Chart (24h, hourly)</CardTitle>
+          {history.data ? <PriceChart points={history.data} /> : <Skeleton $height="280px" />}
+        </ChartCard>
+        <Side>
           {t && mine.data ? (
             <OrderPanel
               key={`${t.id}-${initialSide}`}
@@ -309,7 +297,33 @@ export default function Trading() {
               <dd data-testid="your-balance">{mine.data ? `${formatInteger(mine.data.held)} tokens` : '—'}</dd>
             </Info>
           </Card>
-        </Column>
+        </Side>
+        <BookCard>
+          <Tabs defaultValue="book">
+            <TabsList>
+              <TabsTrigger value="book">Order Book</TabsTrigger>
+              <TabsTrigger value="trades">Recent Trades</TabsTrigger>
+            </TabsList>
+            <TabsContent value="book">
+              {book.error ? (
+                <ErrorState title="The order book could not be loaded." onRetry={book.reload} />
+              ) : book.data ? (
+                <OrderBook levels={book.data} />
+              ) : (
+                <Skeleton $height="220px" />
+              )}
+            </TabsContent>
+            <TabsContent value="trades">
+              {tape.error ? (
+                <ErrorState title="Recent trades could not be loaded." onRetry={tape.reload} />
+              ) : tape.data ? (
+                <RecentTrades trades={tape.data} />
+              ) : (
+                <Skeleton $height="220px" />
+              )}
+            </TabsContent>
+          </Tabs>
+        </BookCard>
       </Layout>
     </Page>
   );

@@ -53,6 +53,16 @@ for (const width of [1280, 390]) {
     await page.goto(`${app.url}/trading/${sarah!.id}`);
     await page.getByTestId('your-balance').waitFor();
     await fits(page, 'trading', 'Place Buy Order');
+    // The order panel sits beside the chart when wide, and right after it when narrow: before the book.
+    const box = async (l: ReturnType<Page['locator']>) => (await l.boundingBox())!;
+    const chart = await box(page.getByTestId('price-chart'));
+    const panel = await box(page.getByRole('region', { name: 'Place order' }));
+    const book = await box(page.getByRole('tab', { name: 'Order Book' }));
+    expect({
+      width,
+      besideChart: panel.x > chart.x + chart.width,
+      betweenChartAndBook: panel.y > chart.y + chart.height && panel.y + panel.height < book.y,
+    }).toEqual({ width, besideChart: width === 1280, betweenChartAndBook: width === 390 });
   });
 }
 
