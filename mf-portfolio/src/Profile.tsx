@@ -112,11 +112,16 @@ const Bar = styled.div`
 const StatRow = styled.div`
   display: flex;
   justify-content: space-between;
+  gap: 12px;
   padding: 8px 0;
   border-bottom: 1px solid ${({ theme }) => theme.colors.border};
   &:last-child {
     border-bottom: 0;
   }
+`;
+
+const When = styled(Muted)`
+  white-space: nowrap;
 `;
 
 function Overview({ d }: { d: ProfileData }) {
@@ -166,7 +171,7 @@ function Overview({ d }: { d: ProfileData }) {
               <Badge $variant={t.type === 'buy' ? 'up' : 'down'}>{t.type === 'buy' ? 'Bought' : 'Sold'}</Badge>{' '}
               {formatInteger(t.amount)} {t.name} tokens at {formatPrice(t.price)}
             </span>
-            <Muted>{formatDate(t.created_at)}</Muted>
+            <When>{formatDate(t.created_at)}</When>
           </StatRow>
         ))}
       </Card>

@@ -28,6 +28,12 @@ async function fits(page: Page, screen: string, action?: string) {
   });
 }
 
+/** A screen's tabs share one row, at either width (a wrapped tab reads as a second menu). */
+async function tabsInOneRow(page: Page, screen: string) {
+  const tops = await page.getByRole('tab').evaluateAll((tabs) => tabs.map((t) => t.getBoundingClientRect().top));
+  expect({ screen, rows: new Set(tops).size }).toEqual({ screen, rows: 1 });
+}
+
 for (const width of [1280, 390]) {
   test(`every screen fits ${width} px and each table's main action is in view`, async () => {
     const page = await (await app.newContext({ width })).newPage();
@@ -38,6 +44,7 @@ for (const width of [1280, 390]) {
     await signIn(page, app, DEMO_ACCOUNTS.user);
     await page.getByTestId('holding-row').first().waitFor();
     await fits(page, 'dashboard holdings', 'Sell');
+    await tabsInOneRow(page, 'dashboard');
     await page.getByRole('tab', { name: 'Watchlist' }).click();
     await page.getByTestId('watchlist-row').first().waitFor();
     await fits(page, 'dashboard watchlist', 'Trade');
@@ -49,6 +56,7 @@ for (const width of [1280, 390]) {
     await page.goto(`${app.url}/wallet`);
     await page.getByTestId('wallet-row').first().waitFor();
     await fits(page, 'wallet', 'Withdraw');
+    await tabsInOneRow(page, 'wallet');
     const [sarah] = await db<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
     await page.goto(`${app.url}/trading/${sarah!.id}`);
     await page.getByTestId('your-balance').waitFor();

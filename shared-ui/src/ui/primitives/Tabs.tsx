@@ -1,5 +1,6 @@
 import * as TabsPrimitive from '@radix-ui/react-tabs';
 import styled from 'styled-components';
+import { media } from '../theme';
 
 /** Accessible tabs (arrow keys, roving focus) from Radix, in our look. */
 export const Tabs = TabsPrimitive.Root;
@@ -25,6 +26,11 @@ export const TabsTrigger = styled(TabsPrimitive.Trigger)`
   font-weight: 600;
   cursor: pointer;
   white-space: nowrap;
+  /* Tighter on phones, so a card's three tabs fit on one line. */
+  ${media.phone} {
+    padding: 8px 8px;
+    font-size: 14px;
+  }
   &[data-state='active'] {
     background: ${({ theme }) => theme.colors.bg};
     color: ${({ theme }) => theme.colors.text};
