@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { feePercent, orderCost } from '../../mf-trading/src/trading/orderMath';
 import { formatPrice } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
-import { SCREENSHOTS, placeOrder, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import { SCREENSHOTS, placeOrder, placeholderWhole, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(240_000);
 
@@ -198,6 +198,7 @@ test('the admin area has the logo and a way back, and fits a phone: no tab scrol
   await phone.getByTestId('admin-user-row').first().waitFor();
   await phone.getByRole('link', { name: 'RepX', exact: true }).waitFor();
   await phone.getByRole('link', { name: 'Back to the market' }).waitFor();
+  await placeholderWhole(phone, 'Search accounts', 'admin users');
   for (const tab of ['User Management', 'Fraud Detection', 'Revenue Reports', 'System Settings', 'Audit Log']) {
     await phone.getByRole('tab', { name: tab }).click();
     await phone.waitForTimeout(300);

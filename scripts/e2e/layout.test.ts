@@ -2,7 +2,16 @@ import type { Page } from 'playwright-core';
 import { orderCost } from '../../mf-trading/src/trading/orderMath';
 import { formatPrice } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
-import { eventually, placeOrder, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import {
+  eventually,
+  placeOrder,
+  placeholderWhole,
+  signIn,
+  signUp,
+  startApp,
+  toastText,
+  type E2EApp,
+} from './helpers/app';
 
 jest.setTimeout(240_000);
 
@@ -51,6 +60,7 @@ for (const width of [1280, 390]) {
     await page.goto(`${app.url}/market`);
     await page.getByTestId('market-row').first().waitFor();
     await fits(page, 'market', 'Trade');
+    await placeholderWhole(page, 'Search', 'market');
     await page.goto(`${app.url}/profile`);
     await fits(page, 'profile', 'Edit');
     await page.goto(`${app.url}/wallet`);

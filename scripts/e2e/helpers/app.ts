@@ -140,3 +140,16 @@ export async function eventually<T>(read: () => Promise<T>, expected: T): Promis
   }
   expect(value).toEqual(expected);
 }
+
+/** A field's hint is shown whole: its text, in the placeholder's own font, fits inside the padding. */
+export async function placeholderWhole(page: Page, label: string, screen: string) {
+  const [text, textWidth, room] = await page.getByLabel(label).evaluate((el: HTMLInputElement) => {
+    const hint = getComputedStyle(el, '::placeholder');
+    const box = getComputedStyle(el);
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    ctx.font = `${hint.fontWeight} ${hint.fontSize} ${hint.fontFamily}`;
+    const padding = parseFloat(box.paddingLeft) + parseFloat(box.paddingRight);
+    return [el.placeholder, ctx.measureText(el.placeholder).width, el.clientWidth - padding] as const;
+  });
+  expect({ screen, text, whole: text.length > 0 && textWidth <= room }).toEqual({ screen, text, whole: true });
+}

@@ -1,4 +1,5 @@
 import styled, { css } from 'styled-components';
+import { media } from '../theme';
 
 /** What every form control shares: the themed box, and its border lit while focused. */
 const control = css`
@@ -19,6 +20,12 @@ export const Input = styled.input`
   padding: 0 12px;
   &::placeholder {
     color: ${({ theme }) => theme.colors.muted};
+  }
+  /* At a label's size, a long hint (the market's search) fits a phone's field whole; typed text keeps its size. */
+  ${media.phone} {
+    &::placeholder {
+      font-size: 13px;
+    }
   }
 `;
 
