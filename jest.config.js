@@ -1,5 +1,5 @@
 /** One runner, three projects: unit (jsdom), integration (the real server) and e2e (Chromium). */
-const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true, diagnostics: false }];
+const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }];
 
 module.exports = {
   // A global option in Jest 29: integration and e2e files start databases (PGlite takes seconds
