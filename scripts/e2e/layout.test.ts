@@ -9,6 +9,8 @@ import {
   signIn,
   signUp,
   startApp,
+  tabsInOneRow,
+  tapTab,
   toastText,
   type E2EApp,
 } from './helpers/app';
@@ -37,12 +39,6 @@ async function fits(page: Page, screen: string, action?: string) {
   });
 }
 
-/** A screen's tabs share one row, at either width (a wrapped tab reads as a second menu). */
-async function tabsInOneRow(page: Page, screen: string) {
-  const tops = await page.getByRole('tab').evaluateAll((tabs) => tabs.map((t) => t.getBoundingClientRect().top));
-  expect({ screen, rows: new Set(tops).size }).toEqual({ screen, rows: 1 });
-}
-
 for (const width of [1280, 390]) {
   test(`every screen fits ${width} px and each table's main action is in view`, async () => {
     const page = await (await app.newContext({ width })).newPage();
@@ -63,6 +59,9 @@ for (const width of [1280, 390]) {
     await placeholderWhole(page, 'Search', 'market');
     await page.goto(`${app.url}/profile`);
     await fits(page, 'profile', 'Edit');
+    await tabsInOneRow(page, 'profile');
+    await tapTab(page, 'Analytics');
+    await tapTab(page, 'Overview');
     await page.goto(`${app.url}/wallet`);
     await page.getByTestId('wallet-row').first().waitFor();
     await fits(page, 'wallet', 'Withdraw');

@@ -153,3 +153,35 @@ export async function placeholderWhole(page: Page, label: string, screen: string
   });
   expect({ screen, text, whole: text.length > 0 && textWidth <= room }).toEqual({ screen, text, whole: true });
 }
+
+/** A screen's tabs share one row, at any width (a wrapped tab reads as a second menu). */
+export async function tabsInOneRow(page: Page, screen: string) {
+  const tops = await page.getByRole('tab').evaluateAll((tabs) => tabs.map((t) => t.getBoundingClientRect().top));
+  expect({ screen, rows: new Set(tops).size }).toEqual({ screen, rows: 1 });
+}
+
+/**
+ * Taps a tab where a finger would, on the part of it that shows in its row (Playwright's click would
+ * scroll it whole into view first), then waits for it to be active and whole in the row, clear of
+ * the faded edge that marks more tabs beyond.
+ */
+export async function tapTab(page: Page, name: string) {
+  const tab = page.getByRole('tab', { name, exact: true });
+  const [x, y] = await tab.evaluate((t) => {
+    const r = t.getBoundingClientRect();
+    const row = t.parentElement!.getBoundingClientRect();
+    return [(Math.max(r.left, row.left) + Math.min(r.right, row.right)) / 2, (r.top + r.bottom) / 2];
+  });
+  await page.mouse.click(x, y);
+  const place = () =>
+    tab.evaluate((t) => {
+      const r = t.getBoundingClientRect();
+      const row = t.parentElement!;
+      const box = row.getBoundingClientRect();
+      // The fade is 28 px (Tabs.tsx); a pixel's rounding either way.
+      const start = box.left + (row.hasAttribute('data-more-start') ? 27 : 0);
+      const end = box.right - (row.hasAttribute('data-more-end') ? 27 : 0);
+      return { active: t.getAttribute('data-state') === 'active', whole: r.left >= start && r.right <= end };
+    });
+  await eventually(place, { active: true, whole: true });
+}
