@@ -48,7 +48,7 @@ export async function createApp(opts: AppOptions) {
       );
   });
   const passwords = new PasswordHasher();
-  const auth = authRoutes(opts.db, settings, passwords, opts.rateLimits ?? DEFAULT_RATE_LIMITS);
+  const auth = authRoutes(opts.db, settings, passwords, opts.rateLimits ?? DEFAULT_RATE_LIMITS, opts.log);
   const rest = restRoutes(opts.db, () => catalog, opts.log);
   const storage = storageRoutes(opts.db);
 

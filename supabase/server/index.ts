@@ -142,7 +142,11 @@ export function backendOptionsFromEnv(): BackendOptions {
     reputationMs: optionalNumber(process.env.REPUTATION_MS),
     rateLimits: rateLimitsFromEnv(process.env.RATE_LIMITS),
     migrate: process.env.MIGRATE !== 'false',
-    log: process.env.LOG_REQUESTS === 'true' ? (l) => console.log(l) : (l) => l.startsWith('error') && console.error(l),
+    // Errors always; auth's caught mail (a recovery code) too, as there is no other inbox locally.
+    log:
+      process.env.LOG_REQUESTS === 'true'
+        ? (l) => console.log(l)
+        : (l) => (l.startsWith('error') ? console.error(l) : l.startsWith('mail') && console.log(l)),
   };
 }
 

@@ -54,6 +54,7 @@ export interface AuthContext {
   address: (req: IncomingMessage) => string;
   /** Verifies the user's access token and that its session and user still exist. */
   authenticate: (req: IncomingMessage) => Promise<{ claims: Claims; user: UserRow }>;
+  log?: (line: string) => void;
 }
 
 export function authContext(
@@ -61,6 +62,7 @@ export function authContext(
   settings: AuthSettings,
   passwords: PasswordHasher,
   limits: RateLimits,
+  log?: (line: string) => void,
 ): AuthContext {
   const limiter = Object.fromEntries(
     Object.entries(limits).map(([name, l]) => [name, new RateLimiter(db, name, l.capacity, l.perSeconds)]),
@@ -70,6 +72,7 @@ export function authContext(
     settings,
     passwords,
     limiter,
+    log,
     async limit(name, key, message) {
       const wait = await limiter[name].take(key);
       if (wait > 0) throw AuthErrors.rateLimited(wait, message);

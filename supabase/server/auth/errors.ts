@@ -33,6 +33,15 @@ export const AuthErrors = {
       { code: 'over_request_rate_limit', error_code: 'over_request_rate_limit', msg: message, message },
       { ...API_VERSION_HEADER, 'Retry-After': String(retryAfterSeconds) },
     ),
+  /** GoTrue's 429 for mail asked for again too soon. */
+  emailRateLimited: (retryAfterSeconds: number) => {
+    const message = `For security purposes, you can only request this after ${retryAfterSeconds} seconds.`;
+    return new HttpError(
+      429,
+      { code: 'over_email_send_rate_limit', error_code: 'over_email_send_rate_limit', msg: message, message },
+      { ...API_VERSION_HEADER, 'Retry-After': String(retryAfterSeconds) },
+    );
+  },
   weakPassword: (min: number) =>
     authError(422, 'weak_password', `Password should be at least ${min} characters.`, {
       weak_password: { reasons: ['length'] },

@@ -9,10 +9,17 @@ import { authContext } from './context';
 import { signup } from './endpoints/signup';
 import { passwordGrant, refreshGrant } from './endpoints/token';
 import { getUser, logout, updateUser } from './endpoints/user';
+import { recover, verify } from './endpoints/recover';
 
 /** The /auth/v1 subset of GoTrue that supabase-js uses for email and password accounts: one module per endpoint. */
-export function authRoutes(db: Database, settings: AuthSettings, passwords: PasswordHasher, limits: RateLimits) {
-  const ctx = authContext(db, settings, passwords, limits);
+export function authRoutes(
+  db: Database,
+  settings: AuthSettings,
+  passwords: PasswordHasher,
+  limits: RateLimits,
+  log?: (line: string) => void,
+) {
+  const ctx = authContext(db, settings, passwords, limits, log);
   return async function handle(req: IncomingMessage, res: ServerResponse, path: string, url: URL): Promise<void> {
     const route = `${req.method} ${path}`;
     switch (route) {
@@ -24,6 +31,10 @@ export function authRoutes(db: Database, settings: AuthSettings, passwords: Pass
         if (grant === 'refresh_token') return refreshGrant(ctx, req, res);
         throw authError(400, 'invalid_credentials', 'unsupported_grant_type');
       }
+      case 'POST /recover':
+        return recover(ctx, req, res);
+      case 'POST /verify':
+        return verify(ctx, req, res);
       case 'POST /logout':
         return logout(ctx, req, res, url);
       case 'GET /user':

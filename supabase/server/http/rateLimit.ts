@@ -49,6 +49,10 @@ export interface RateLimits {
   accountFailures: { capacity: number; perSeconds: number };
   /** Password changes per account. */
   passwordChange: { capacity: number; perSeconds: number };
+  /** Password recovery emails asked for, per address. */
+  recovery: { capacity: number; perSeconds: number };
+  /** Password recovery emails per email address (GoTrue's one a minute). */
+  recoveryEmail: { capacity: number; perSeconds: number };
 }
 
 /** GoTrue-like defaults: bursts of 30 per address in 5 minutes; 10 wrong passwords per account in 15. */
@@ -58,6 +62,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   refresh: { capacity: 150, perSeconds: 300 },
   accountFailures: { capacity: 10, perSeconds: 900 },
   passwordChange: { capacity: 10, perSeconds: 300 },
+  recovery: { capacity: 10, perSeconds: 3600 },
+  recoveryEmail: { capacity: 1, perSeconds: 60 },
 };
 
 /** For test suites and benchmarks, which sign up and in far more often than people do. */
@@ -67,6 +73,8 @@ export const NO_RATE_LIMITS: RateLimits = {
   refresh: UNLIMITED,
   accountFailures: UNLIMITED,
   passwordChange: UNLIMITED,
+  recovery: UNLIMITED,
+  recoveryEmail: UNLIMITED,
 };
 
 /**

@@ -59,6 +59,18 @@ create table if not exists auth.refresh_tokens (
 );
 create index if not exists refresh_tokens_session_idx on auth.refresh_tokens (session_id);
 
+-- Password recovery codes, as GoTrue's one_time_tokens keeps them: one live code per user and
+-- kind, only its hash stored, with the wrong tries counted so that a code is spent after a few.
+create table if not exists auth.one_time_tokens (
+  user_id uuid not null references auth.users (id) on delete cascade,
+  token_type text not null check (token_type in ('recovery_token')),
+  token_hash text not null,
+  relates_to text not null,
+  attempts integer not null default 0,
+  created_at timestamptz not null default now(),
+  primary key (user_id, token_type)
+);
+
 create or replace function auth.jwt() returns jsonb language sql stable as $$
   select coalesce(nullif(current_setting('request.jwt.claim', true), ''), nullif(current_setting('request.jwt.claims', true), ''))::jsonb
 $$;
@@ -150,11 +162,24 @@ create table if not exists local_server.presence (
 
 -- The local server's own housekeeping (with the retention job): a rate bucket untouched for a day
 -- is full again, so it carries no information; broadcasts are relayed within a second.
+-- The mail the local auth server sends (password recovery codes), caught here as the Supabase
+-- CLI's Inbucket catches a local project's mail, and printed to the server's log. A hosted
+-- project's auth sends real email instead.
+create table if not exists local_server.outbox (
+  id bigint generated always as identity primary key,
+  recipient text not null,
+  subject text not null,
+  body text not null,
+  created_at timestamptz not null default now()
+);
+
 create or replace function local_server.prune() returns void
 language sql as $$
   delete from local_server.rate_buckets where at < clock_timestamp() - interval '1 day';
   delete from local_server.broadcasts where created_at < clock_timestamp() - interval '1 minute';
   delete from local_server.presence where seen_at < clock_timestamp() - interval '2 minutes';
+  delete from local_server.outbox where created_at < clock_timestamp() - interval '7 days';
+  delete from auth.one_time_tokens where created_at < clock_timestamp() - interval '1 day';
 $$;
 
 -- Storage, as a Supabase project has it (the storage server owns this schema there); objects'
