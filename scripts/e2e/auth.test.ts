@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
-import { SCREENSHOTS, signIn, startApp, toastText, type E2EApp } from './helpers/app';
+import { SCREENSHOTS, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(120_000);
 
@@ -131,6 +131,74 @@ test('sign-in: a wrong password stays on the page with the error; the right one 
   await page.goto(`${app.url}/dashboard`);
   await page.waitForURL('**/auth');
   await page.context().close();
+});
+
+test('a forgotten password: a code by email, a new password, signed in; the old password and the code then fail', async () => {
+  const user = { username: 'e2e_forgetful', email: 'forgetful@e2e.repx.dev', password: 'first-password' };
+  const page = await freshPage(390);
+  await signUp(page, app, user);
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.waitForURL('**/auth');
+
+  // The link carries the email typed so far.
+  await page.fill('#signin-email', user.email);
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await page.waitForURL('**/auth/reset');
+  expect(await page.inputValue('#reset-email')).toBe(user.email);
+  await page.getByRole('button', { name: 'Send Code' }).click();
+  await expect(toastText(page, 'Check Your Email')).resolves.toEqual({
+    title: 'Check Your Email',
+    description: `If ${user.email} has an account, a code is on its way.`,
+    variant: 'default',
+  });
+  // The local server catches its mail in the outbox, where the user's inbox would be.
+  const [mail] = await app.backend.db.query<{ body: string }>(
+    'select body from local_server.outbox where recipient = $1 order by id desc limit 1',
+    [user.email],
+  );
+  const code = /code is (\d+)\./.exec(mail!.body)![1]!;
+
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await page.getByText('Enter the code from the email.').waitFor();
+  await page.getByText('Password is required.').waitFor();
+  await page.fill(
+    '#reset-code',
+    code.replace(/\d$/, (d) => String((Number(d) + 1) % 10)),
+  );
+  await page.fill('#reset-password', 'second-password');
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(toastText(page, 'Reset Failed')).resolves.toEqual({
+    title: 'Reset Failed',
+    description: 'The code is wrong or has expired. Check it, or send a new one.',
+    variant: 'destructive',
+  });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'reset-password-390.png') });
+  await page.fill('#reset-code', code);
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await page.waitForURL('**/dashboard');
+  await expect(toastText(page, 'Password Updated')).resolves.toEqual({
+    title: 'Password Updated',
+    description: 'You are signed in with your new password.',
+    variant: 'default',
+  });
+
+  const other = await freshPage();
+  await other.goto(`${app.url}/auth`);
+  await other.fill('#signin-email', user.email);
+  await other.fill('#signin-password', user.password);
+  await other.click('form[aria-label="Sign In"] button[type=submit]');
+  await expect(toastText(other, 'Sign in Failed')).resolves.toMatchObject({ description: 'Invalid login credentials' });
+  await signIn(other, app, { email: user.email, password: 'second-password' });
+  // The code was spent by its one use.
+  const spent = await fetch(`${app.backend.url}/auth/v1/verify`, {
+    method: 'POST',
+    headers: { apikey: app.backend.anonKey, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ type: 'recovery', email: user.email, token: code }),
+  });
+  expect(spent.status).toBe(403);
+  await page.context().close();
+  await other.context().close();
 });
 
 test('toasts: one at a time, F8 focuses them, a swipe right dismisses, and they leave after 5 seconds', async () => {

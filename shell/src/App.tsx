@@ -11,6 +11,7 @@ import { AdminSignIn } from './pages/AdminSignIn';
 import { AuthPage } from './pages/AuthPage';
 import { Landing } from './pages/Landing';
 import { NotFound } from './pages/NotFound';
+import { ResetPasswordPage } from './pages/ResetPassword';
 import { RemoteScreen } from './remotes/RemoteScreen';
 import type { ComposedRoute, ComposedRoutes } from './remotes/routes';
 
@@ -47,6 +48,7 @@ function AppRoutes({
             </SignedOutOnly>
           }
         />
+        <Route path="/auth/reset" element={<ResetPasswordPage passwordMinLength={passwordMinLength} />} />
         <Route path="/auth/nra" element={<AdminSignIn />} />
         <Route path="/nra/login" element={<ToAdminSignIn />} />
         {composed.routes

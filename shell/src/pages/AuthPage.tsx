@@ -27,7 +27,14 @@ function SignInForm() {
     }
   });
   return (
-    <CredentialsForm name="Sign In" idPrefix="signin" emailAutoComplete="email" busyText="Signing In..." form={form} />
+    <CredentialsForm
+      name="Sign In"
+      idPrefix="signin"
+      emailAutoComplete="email"
+      busyText="Signing In..."
+      form={form}
+      forgotPassword
+    />
   );
 }
 

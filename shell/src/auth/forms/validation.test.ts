@@ -1,4 +1,10 @@
-import { validateSignIn, validateSignUp } from './validation';
+import {
+  validateNewPassword,
+  validateRecoveryCode,
+  validateRecoveryEmail,
+  validateSignIn,
+  validateSignUp,
+} from './validation';
 
 describe('auth form validation (spec section 5)', () => {
   it('requires email and password to sign in', () => {
@@ -20,5 +26,17 @@ describe('auth form validation (spec section 5)', () => {
     expect(validateSignUp({ username: 'ann', email: 'a@b.co', password: '123456' }, 8).password).toBe(
       'Password must be at least 8 characters.',
     );
+  });
+  it('password recovery: an email to send the code to, the code (digits, spaces allowed), a new password', () => {
+    expect(validateRecoveryEmail({ email: '' })).toEqual({ email: 'Email is required.' });
+    expect(validateRecoveryEmail({ email: 'a@b.co' })).toEqual({});
+    expect(validateRecoveryCode({ code: ' ' })).toEqual({ code: 'Enter the code from the email.' });
+    expect(validateRecoveryCode({ code: '1234abcd' })).toEqual({ code: 'The code is digits only.' });
+    expect(validateRecoveryCode({ code: '1234 5678' })).toEqual({});
+    expect(validateNewPassword({ password: '' }, 6)).toEqual({ password: 'Password is required.' });
+    expect(validateNewPassword({ password: '12345' }, 6)).toEqual({
+      password: 'Password must be at least 6 characters.',
+    });
+    expect(validateNewPassword({ password: '123456' }, 6)).toEqual({});
   });
 });

@@ -24,10 +24,30 @@ export function validateSignUp(
   v: { username: string; email: string; password: string },
   passwordMinLength: number,
 ): FieldErrors<'username' | 'email' | 'password'> {
-  const errors: FieldErrors<'username' | 'email' | 'password'> = validateSignIn(v);
+  const errors: FieldErrors<'username' | 'email' | 'password'> = {
+    ...validateSignIn(v),
+    ...validateNewPassword(v, passwordMinLength),
+  };
   if (!v.username.trim()) errors.username = 'Username is required.';
-  if (v.password && v.password.length < passwordMinLength) {
-    errors.password = `Password must be at least ${passwordMinLength} characters.`;
-  }
   return errors;
+}
+
+export function validateRecoveryEmail(v: { email: string }): FieldErrors<'email'> {
+  const email = emailError(v.email);
+  return email ? { email } : {};
+}
+
+export function validateRecoveryCode(v: { code: string }): FieldErrors<'code'> {
+  const code = v.code.replace(/\s/g, '');
+  if (!code) return { code: 'Enter the code from the email.' };
+  if (!/^\d+$/.test(code)) return { code: 'The code is digits only.' };
+  return {};
+}
+
+export function validateNewPassword(v: { password: string }, passwordMinLength: number): FieldErrors<'password'> {
+  if (!v.password) return { password: 'Password is required.' };
+  if (v.password.length < passwordMinLength) {
+    return { password: `Password must be at least ${passwordMinLength} characters.` };
+  }
+  return {};
 }

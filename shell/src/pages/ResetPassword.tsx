@@ -1,0 +1,182 @@
+import { useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import styled from 'styled-components';
+import { supabase, toast } from '@repex/shared-ui/platform';
+import { Button } from '@repex/shared-ui/ui';
+import { AuthCard } from '../auth/forms/AuthCard';
+import { Field } from '../auth/forms/Field';
+import { useForm } from '../auth/forms/useForm';
+import { validateRecoveryCode, validateRecoveryEmail, validateNewPassword } from '../auth/forms/validation';
+
+const Links = styled.p`
+  display: flex;
+  justify-content: space-between;
+  gap: 12px;
+  flex-wrap: wrap;
+  margin: 16px 0 0;
+  font-size: 14px;
+  a,
+  button {
+    color: ${({ theme }) => theme.colors.accent};
+  }
+  button {
+    border: 0;
+    padding: 0;
+    background: none;
+    font: inherit;
+    cursor: pointer;
+  }
+`;
+const Sent = styled.p`
+  margin: 0 0 16px;
+  overflow-wrap: anywhere;
+`;
+
+const fail = (title: string, description: string) => toast({ title, description, variant: 'destructive' });
+
+/** The auth server's words for a wrong or spent code, in the user's. */
+function codeMessage(message: string): string {
+  return message === 'Token has expired or is invalid'
+    ? 'The code is wrong or has expired. Check it, or send a new one.'
+    : message;
+}
+
+async function sendCode(email: string): Promise<boolean> {
+  try {
+    const { error } = await supabase().auth.resetPasswordForEmail(email);
+    if (error) {
+      fail('Could Not Send Code', error.message);
+      return false;
+    }
+    toast({ title: 'Check Your Email', description: `If ${email} has an account, a code is on its way.` });
+    return true;
+  } catch (err) {
+    fail('Could Not Send Code', err instanceof Error ? err.message : 'Something went wrong');
+    return false;
+  }
+}
+
+function AskForCode({ initialEmail, onSent }: { initialEmail: string; onSent: (email: string) => void }) {
+  const form = useForm({ email: initialEmail }, validateRecoveryEmail, async ({ email }) => {
+    if (await sendCode(email.trim())) onSent(email.trim());
+  });
+  return (
+    <form onSubmit={form.submit} noValidate aria-label="Send Reset Code">
+      <Field id="reset-email" label="Email" type="email" autoComplete="email" {...form.field('email')} />
+      <Button type="submit" $block disabled={form.busy}>
+        {form.busy ? 'Sending...' : 'Send Code'}
+      </Button>
+    </form>
+  );
+}
+
+/**
+ * The code signs the user in (a recovery session); the new password is then set in that session.
+ * If setting it fails (the same password as before, say), the session stays and only the password
+ * is asked for again.
+ */
+function ChooseNewPassword({
+  email,
+  passwordMinLength,
+  verified,
+  onVerified,
+  onOtherEmail,
+}: {
+  email: string;
+  passwordMinLength: number;
+  verified: boolean;
+  onVerified: () => void;
+  onOtherEmail: () => void;
+}) {
+  const navigate = useNavigate();
+  const validate = (v: { code: string; password: string }) => ({
+    ...(verified ? {} : validateRecoveryCode(v)),
+    ...validateNewPassword(v, passwordMinLength),
+  });
+  const form = useForm({ code: '', password: '' }, validate, async ({ code, password }) => {
+    const auth = supabase().auth;
+    try {
+      if (!verified) {
+        const { error } = await auth.verifyOtp({ email, token: code.replace(/\s/g, ''), type: 'recovery' });
+        if (error) return fail('Reset Failed', codeMessage(error.message));
+        onVerified();
+      }
+      const { error } = await auth.updateUser({ password });
+      if (error) return fail('Reset Failed', error.message);
+      toast({ title: 'Password Updated', description: 'You are signed in with your new password.' });
+      navigate('/', { replace: true });
+    } catch (err) {
+      fail('Reset Failed', err instanceof Error ? err.message : 'Something went wrong');
+    }
+  });
+  return (
+    <form onSubmit={form.submit} noValidate aria-label="Reset Password">
+      <Sent>
+        {verified ? (
+          <>
+            Code accepted for <strong>{email}</strong>: you are signed in. Choose your new password.
+          </>
+        ) : (
+          <>
+            Enter the code we emailed to <strong>{email}</strong> and choose a new password.
+          </>
+        )}
+      </Sent>
+      {!verified && (
+        <Field id="reset-code" label="Code" inputMode="numeric" autoComplete="one-time-code" {...form.field('code')} />
+      )}
+      <Field
+        id="reset-password"
+        label="New Password"
+        type="password"
+        autoComplete="new-password"
+        minLength={passwordMinLength}
+        {...form.field('password')}
+      />
+      <Button type="submit" $block disabled={form.busy}>
+        {form.busy ? 'Resetting...' : 'Reset Password'}
+      </Button>
+      {!verified && (
+        <Links>
+          <button type="button" onClick={() => void sendCode(email)}>
+            Send a new code
+          </button>
+          <button type="button" onClick={onOtherEmail}>
+            Use another email
+          </button>
+        </Links>
+      )}
+    </form>
+  );
+}
+
+/** /auth/reset: a forgotten password, replaced by way of a code mailed to the account's address. */
+export function ResetPasswordPage({ passwordMinLength }: { passwordMinLength: number }) {
+  const typed = (useLocation().state as { email?: string } | null)?.email ?? '';
+  const [email, setEmail] = useState<string | null>(null);
+  const [verified, setVerified] = useState(false);
+  const subtitle = verified
+    ? 'One step left.'
+    : email
+      ? 'Check your email for the code.'
+      : "We'll email you a code to choose a new password.";
+  return (
+    <AuthCard title="Reset Your Password" subtitle={subtitle}>
+      {email ? (
+        <ChooseNewPassword
+          email={email}
+          passwordMinLength={passwordMinLength}
+          verified={verified}
+          onVerified={() => setVerified(true)}
+          onOtherEmail={() => setEmail(null)}
+        />
+      ) : (
+        <AskForCode initialEmail={typed} onSent={setEmail} />
+      )}
+      <Links>
+        {/* Once the code is accepted the user is signed in, and sign-in is behind them. */}
+        {verified ? <Link to="/">Skip for now</Link> : <Link to="/auth">Back to sign in</Link>}
+      </Links>
+    </AuthCard>
+  );
+}
