@@ -133,7 +133,7 @@ test('sign-in: a wrong password stays on the page with the error; the right one 
   await page.context().close();
 });
 
-test('a forgotten password: a code by email, a new password, signed in; the old password and the code then fail', async () => {
+test('a forgotten password: a code by email, a new password, signed in; the old password and the code then fail; Settings asks for the current one', async () => {
   const user = { username: 'e2e_forgetful', email: 'forgetful@e2e.repx.dev', password: 'first-password' };
   const page = await freshPage(390);
   await signUp(page, app, user);
@@ -197,6 +197,20 @@ test('a forgotten password: a code by email, a new password, signed in; the old 
     body: JSON.stringify({ type: 'recovery', email: user.email, token: code }),
   });
   expect(spent.status).toBe(403);
+
+  // Signed in as usual, a change of password in Settings asks for the current one.
+  await other.goto(`${app.url}/profile`);
+  await other.getByRole('button', { name: 'Settings' }).click();
+  await other.fill('#settings-current', 'first-password');
+  await other.fill('#settings-password', 'third-password');
+  await other.fill('#settings-confirm', 'third-password');
+  await other.getByRole('button', { name: 'Change Password' }).click();
+  await other.getByText('Your current password is not right.').waitFor();
+  await other.fill('#settings-current', 'second-password');
+  await other.getByRole('button', { name: 'Change Password' }).click();
+  await expect(toastText(other, 'Password Changed')).resolves.toMatchObject({
+    description: 'Your other sessions have been signed out.',
+  });
   await page.context().close();
   await other.context().close();
 });

@@ -104,14 +104,25 @@ describe.each(ENGINES)('auth on %s', (engine) => {
     expect(error?.message).toBe('Auth session missing!');
   });
 
-  it('updates the user: metadata merged, password changed, same password refused', async () => {
+  it('updates the user: metadata merged, password changed with the current one, same password refused', async () => {
     const { client: c, email } = await newUser(backend.url, 'upd');
     const otherDevice = await signedIn(backend.url, { email, password: 'password-123' });
     const meta = await c.auth.updateUser({ data: { theme: 'dark' } });
     expect(meta.data.user?.user_metadata).toMatchObject({ theme: 'dark' });
-    const same = await c.auth.updateUser({ password: 'password-123' });
+    const same = await c.auth.updateUser({ password: 'password-123', current_password: 'password-123' });
     expect(same.error?.message).toBe('New password should be different from the old password.');
-    expect((await c.auth.updateUser({ password: 'password-456' })).error).toBeNull();
+    // The current password is asked for, so that a browser left signed in cannot lock its owner out.
+    const without = await c.auth.updateUser({ password: 'password-456' });
+    expect([without.error?.code, without.error?.message]).toEqual([
+      'current_password_required',
+      'Enter your current password to choose a new one.',
+    ]);
+    const wrong = await c.auth.updateUser({ password: 'password-456', current_password: 'password-999' });
+    expect([wrong.error?.code, wrong.error?.message]).toEqual([
+      'current_password_mismatch',
+      'Your current password is not right.',
+    ]);
+    expect((await c.auth.updateUser({ password: 'password-456', current_password: 'password-123' })).error).toBeNull();
     const signIn = await client(backend.url).auth.signInWithPassword({ email, password: 'password-456' });
     expect(signIn.error).toBeNull();
     // The new password ended the other sessions, not this one.
@@ -179,10 +190,10 @@ describe('the password rule, owned by the auth server', () => {
     const short = await c.auth.signUp({ email: 'seven@test.repx.dev', password: '1234567' });
     expect(short.error?.message).toBe('Password should be at least 8 characters.');
     const { client: user } = await newUser(backend.url, 'rule');
-    expect((await user.auth.updateUser({ password: 'seven-7' })).error?.message).toBe(
+    expect((await user.auth.updateUser({ password: 'seven-7', current_password: 'password-123' })).error?.message).toBe(
       'Password should be at least 8 characters.',
     );
-    expect((await user.auth.updateUser({ password: 'eight-88' })).error).toBeNull();
+    expect((await user.auth.updateUser({ password: 'eight-88', current_password: 'password-123' })).error).toBeNull();
   });
 
   it('refuses a setting below the specification minimum', () => {

@@ -67,9 +67,11 @@ describe.each(ENGINES)('auth rate limits on %s', (engine) => {
       const user = client(limited.url);
       const email = `pw${Date.now()}@test.repx.dev`;
       await user.auth.signUp({ email, password: 'password-123' });
-      expect((await user.auth.updateUser({ password: 'password-124' })).error).toBeNull();
-      expect((await user.auth.updateUser({ password: 'password-125' })).error).toBeNull();
-      expect((await user.auth.updateUser({ password: 'password-126' })).error?.status).toBe(429);
+      const change = (password: string, current: string) =>
+        user.auth.updateUser({ password, current_password: current });
+      expect((await change('password-124', 'password-123')).error).toBeNull();
+      expect((await change('password-125', 'password-124')).error).toBeNull();
+      expect((await change('password-126', 'password-125')).error?.status).toBe(429);
     } finally {
       await limited.close();
     }

@@ -73,6 +73,19 @@ describe.each(ENGINES)('password recovery on %s', (engine) => {
     expect(again.error?.message).toBe('Token has expired or is invalid');
   });
 
+  it('outside a recovery session a new password needs the current one, and wrong ones lock the account', async () => {
+    const { client: c, email } = await newUser(backend.url, 'current');
+    for (let i = 0; i < 6; i++) {
+      const wrong = await c.auth.updateUser({ password: newPassword, current_password: `not-it-${i}` });
+      expect(wrong.error?.message).toBe('Your current password is not right.');
+    }
+    const locked = await c.auth.updateUser({ password: newPassword, current_password: 'password-123' });
+    expect(locked.error?.status).toBe(429);
+    expect((await client(backend.url).auth.signInWithPassword({ email, password: 'password-123' })).error?.status).toBe(
+      429,
+    );
+  });
+
   it('answers an unknown address as a known one, and mails nothing; refuses a malformed address', async () => {
     const c = client(backend.url);
     expect((await c.auth.resetPasswordForEmail('nobody-here@test.repx.dev')).error).toBeNull();

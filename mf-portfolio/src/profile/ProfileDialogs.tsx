@@ -127,11 +127,12 @@ export function EditProfileDialog({
 
 /** Settings: change the password (other sessions end), or sign out every other session. */
 export function SettingsDialog({ onClose }: { onClose: () => void }) {
+  const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const submit = async () => {
     if (password !== confirm) return 'The two passwords differ.';
-    const { error } = await supabase().auth.updateUser({ password });
+    const { error } = await supabase().auth.updateUser({ password, current_password: current });
     if (error) return error.message;
     toast({ title: 'Password Changed', description: 'Your other sessions have been signed out.' });
     return null;
@@ -146,6 +147,15 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   };
   return (
     <FormDialog title="Settings" submitLabel="Change Password" send={submit} onClose={onClose}>
+      <TextField
+        id="settings-current"
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        value={current}
+        onValue={setCurrent}
+        required
+      />
       <TextField
         id="settings-password"
         label="New password"

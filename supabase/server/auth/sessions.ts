@@ -15,8 +15,19 @@ export function newRefreshToken(): string {
   return crypto.randomBytes(24).toString('base64url');
 }
 
+/**
+ * How the session was proved (the token's amr): a password, or a recovery code, which lets the
+ * session set a new password without the forgotten one while its first access token lasts.
+ */
+export type SignInMethod = 'password' | 'recovery';
+
 /** The access token GoTrue would mint: the claims auth-js and PostgREST rely on. */
-export async function accessToken(settings: AuthSettings, user: UserRow, sessionId: string) {
+export async function accessToken(
+  settings: AuthSettings,
+  user: UserRow,
+  sessionId: string,
+  method: SignInMethod = 'password',
+) {
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + settings.jwtExpiry;
   const token = await settings.keys.sign({
@@ -31,7 +42,7 @@ export async function accessToken(settings: AuthSettings, user: UserRow, session
     user_metadata: user.raw_user_meta_data,
     role: 'authenticated',
     aal: 'aal1',
-    amr: [{ method: 'password', timestamp: iat }],
+    amr: [{ method, timestamp: iat }],
     session_id: sessionId,
     is_anonymous: false,
   });
@@ -39,8 +50,14 @@ export async function accessToken(settings: AuthSettings, user: UserRow, session
 }
 
 /** The token response of POST /token and of an auto-confirmed POST /signup. */
-export async function sessionResponse(settings: AuthSettings, user: UserRow, sessionId: string, refreshToken: string) {
-  const { token, exp } = await accessToken(settings, user, sessionId);
+export async function sessionResponse(
+  settings: AuthSettings,
+  user: UserRow,
+  sessionId: string,
+  refreshToken: string,
+  method: SignInMethod = 'password',
+) {
+  const { token, exp } = await accessToken(settings, user, sessionId, method);
   return {
     access_token: token,
     token_type: 'bearer',
@@ -52,7 +69,12 @@ export async function sessionResponse(settings: AuthSettings, user: UserRow, ses
 }
 
 /** Starts a session for a user who just proved who they are. */
-export async function startSession(tx: Queryable, settings: AuthSettings, user: UserRow) {
+export async function startSession(
+  tx: Queryable,
+  settings: AuthSettings,
+  user: UserRow,
+  method: SignInMethod = 'password',
+) {
   const [session] = await tx.query<{ id: string }>('insert into auth.sessions (user_id) values ($1) returning id', [
     user.id,
   ]);
@@ -62,5 +84,5 @@ export async function startSession(tx: Queryable, settings: AuthSettings, user: 
     user.id,
     session!.id,
   ]);
-  return sessionResponse(settings, user, session!.id, refresh);
+  return sessionResponse(settings, user, session!.id, refresh, method);
 }

@@ -100,7 +100,7 @@ export async function verify(ctx: AuthContext, req: IncomingMessage, res: Server
        where id = $1 returning ${USER_COLUMNS}`,
       [user.id],
     );
-    return startSession(tx, ctx.settings, signedIn!);
+    return startSession(tx, ctx.settings, signedIn!, 'recovery');
   });
   if (!session) {
     await ctx.limiter.accountFailures.take(email);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJson, sendEmpty, sendJson } from '../../http/io';
-import { API_VERSION_HEADER, authError } from '../errors';
+import { API_VERSION_HEADER, AuthErrors, authError } from '../errors';
+import type { Claims } from '../jwt';
 import { USER_COLUMNS, userJson, type UserRow } from '../users';
 import { EMAIL, asBody, checkPassword, findUserByEmail, str, type AuthContext } from '../context';
 
@@ -25,7 +26,28 @@ export async function getUser(ctx: AuthContext, req: IncomingMessage, res: Serve
   sendJson(res, 200, userJson(user), API_VERSION_HEADER);
 }
 
-/** PUT /user: password, email, user_metadata. */
+/** A session that a mailed recovery code started: its user has no current password to give. */
+function provedByRecovery(claims: Claims): boolean {
+  return Array.isArray(claims.amr) && claims.amr.some((a) => (a as { method?: unknown } | null)?.method === 'recovery');
+}
+
+/**
+ * A new password needs the current one (GoTrue's update_password_require_current_password), so
+ * that a browser left signed in cannot be used to lock its owner out. Wrong ones count toward the
+ * account's lockout, as at sign-in.
+ */
+async function checkCurrentPassword(ctx: AuthContext, user: UserRow, current: string) {
+  if (!current) throw authError(400, 'current_password_required', 'Enter your current password to choose a new one.');
+  const account = user.email.toLowerCase();
+  const locked = await ctx.limiter.accountFailures.waitFor(account);
+  if (locked > 0) throw AuthErrors.rateLimited(locked, 'Too many failed attempts for this account. Try again later.');
+  if (!user.encrypted_password || !(await ctx.passwords.compare(current, user.encrypted_password))) {
+    await ctx.limiter.accountFailures.take(account);
+    throw authError(400, 'current_password_mismatch', 'Your current password is not right.');
+  }
+}
+
+/** PUT /user: password (with the current one, unless in a recovery session), email, user_metadata. */
 export async function updateUser(ctx: AuthContext, req: IncomingMessage, res: ServerResponse) {
   const { user, claims } = await ctx.authenticate(req);
   const body = asBody(await readJson(req));
@@ -34,6 +56,7 @@ export async function updateUser(ctx: AuthContext, req: IncomingMessage, res: Se
     const password = str(body.password);
     checkPassword(password, ctx.settings.passwordMinLength);
     await ctx.limit('passwordChange', user.id);
+    if (!provedByRecovery(claims)) await checkCurrentPassword(ctx, user, str(body.current_password));
     if (user.encrypted_password && (await ctx.passwords.compare(password, user.encrypted_password))) {
       throw authError(422, 'same_password', 'New password should be different from the old password.');
     }
