@@ -61,6 +61,22 @@ describe.each(ENGINES)('fraud detection on %s', (engine) => {
     expect(involving(await scan(), 'wash_trading', a, b)).toHaveLength(1);
   });
 
+  it('not wash trading: trades both ways that change who owns the tokens', async () => {
+    const token = await freshToken(suite.backend);
+    const a = await trader(suite.backend, { cash: 5000, token, tokens: 50 });
+    const b = await trader(suite.backend, { cash: 5000, token, tokens: 50 });
+    // b buys 40 of a's tokens and sells 10 back: twice each way, 30 tokens changed hands for good.
+    for (let i = 0; i < 2; i++) {
+      await sell(a, b, token, 20, 10);
+      await sell(b, a, token, 5, 10);
+    }
+    expect(involving(await scan(), 'wash_trading', a, b)).toEqual([]);
+    // Selling 30 more back leaves the pair where it began: wash trading after all.
+    await sell(b, a, token, 30, 10);
+    const [alert] = involving(await scan(), 'wash_trading', a, b);
+    expect(alert!.evidence).toMatchObject({ net_tokens: 0, gross_tokens: 80 });
+  });
+
   it('rings: tokens passing A -> B -> C -> A', async () => {
     const [token, a, b, c] = await accounts(3);
     await sell(a!, b!, token, 3, 10);
