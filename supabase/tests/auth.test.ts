@@ -104,6 +104,23 @@ describe.each(ENGINES)('auth on %s', (engine) => {
     expect(error?.message).toBe('Auth session missing!');
   });
 
+  it('changes the email only with the current password, so recovery mail cannot be moved by a borrowed session', async () => {
+    const { client: c, email } = await newUser(backend.url, 'mail');
+    const moved = `moved-${email}`;
+    const without = await c.auth.updateUser({ email: moved });
+    expect(without.error?.message).toBe('Enter your current password to change your email.');
+    const wrong = await c.auth.updateUser({ email: moved, current_password: 'password-999' });
+    expect(wrong.error?.message).toBe('Your current password is not right.');
+    const done = await c.auth.updateUser({ email: moved, current_password: 'password-123' });
+    expect(done.error).toBeNull();
+    expect(done.data.user?.email).toBe(moved);
+    expect(
+      (await client(backend.url).auth.signInWithPassword({ email: moved, password: 'password-123' })).error,
+    ).toBeNull();
+    // Metadata alone, or the same email, needs no password.
+    expect((await c.auth.updateUser({ email: moved, data: { theme: 'light' } })).error).toBeNull();
+  });
+
   it('updates the user: metadata merged, password changed with the current one, same password refused', async () => {
     const { client: c, email } = await newUser(backend.url, 'upd');
     const otherDevice = await signedIn(backend.url, { email, password: 'password-123' });

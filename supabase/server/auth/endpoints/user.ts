@@ -32,12 +32,13 @@ function provedByRecovery(claims: Claims): boolean {
 }
 
 /**
- * A new password needs the current one (GoTrue's update_password_require_current_password), so
- * that a browser left signed in cannot be used to lock its owner out. Wrong ones count toward the
- * account's lockout, as at sign-in.
+ * A new password or email needs the current password (GoTrue's
+ * update_password_require_current_password), so that a browser left signed in cannot be used to
+ * lock its owner out, directly or by moving the account's recovery mail to another address.
+ * Wrong ones count toward the account's lockout, as at sign-in.
  */
-async function checkCurrentPassword(ctx: AuthContext, user: UserRow, current: string) {
-  if (!current) throw authError(400, 'current_password_required', 'Enter your current password to choose a new one.');
+async function checkCurrentPassword(ctx: AuthContext, user: UserRow, current: string, purpose: string) {
+  if (!current) throw authError(400, 'current_password_required', `Enter your current password to ${purpose}.`);
   const account = user.email.toLowerCase();
   const locked = await ctx.limiter.accountFailures.waitFor(account);
   if (locked > 0) throw AuthErrors.rateLimited(locked, 'Too many failed attempts for this account. Try again later.');
@@ -47,16 +48,19 @@ async function checkCurrentPassword(ctx: AuthContext, user: UserRow, current: st
   }
 }
 
-/** PUT /user: password (with the current one, unless in a recovery session), email, user_metadata. */
+/** PUT /user: password and email (with the current password, unless in a recovery session), user_metadata. */
 export async function updateUser(ctx: AuthContext, req: IncomingMessage, res: ServerResponse) {
   const { user, claims } = await ctx.authenticate(req);
   const body = asBody(await readJson(req));
+  const current = str(body.current_password);
+  let checked = provedByRecovery(claims);
   let hash: string | null = null;
   if (body.password !== undefined) {
     const password = str(body.password);
     checkPassword(password, ctx.settings.passwordMinLength);
     await ctx.limit('passwordChange', user.id);
-    if (!provedByRecovery(claims)) await checkCurrentPassword(ctx, user, str(body.current_password));
+    if (!checked) await checkCurrentPassword(ctx, user, current, 'choose a new one');
+    checked = true;
     if (user.encrypted_password && (await ctx.passwords.compare(password, user.encrypted_password))) {
       throw authError(422, 'same_password', 'New password should be different from the old password.');
     }
@@ -71,6 +75,8 @@ export async function updateUser(ctx: AuthContext, req: IncomingMessage, res: Se
     if (other && other.id !== user.id) {
       throw authError(422, 'email_exists', 'A user with this email address has already been registered');
     }
+    if (email !== user.email.toLowerCase() && !checked)
+      await checkCurrentPassword(ctx, user, current, 'change your email');
   }
   // user_metadata is merged key by key; a key sent as null is removed.
   const data = body.data === undefined ? {} : asBody(body.data);
