@@ -152,6 +152,8 @@ test('a forgotten password: a code by email, a new password, signed in; the old 
     description: `If ${user.email} has an account, a code is on its way.`,
     variant: 'default',
   });
+  // The code's field takes the focus from the button the step replaced.
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe('reset-code');
   // The local server catches its mail in the outbox, where the user's inbox would be.
   const [mail] = await app.backend.db.query<{ body: string }>(
     'select body from local_server.outbox where recipient = $1 order by id desc limit 1',

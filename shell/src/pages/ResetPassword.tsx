@@ -123,7 +123,15 @@ function ChooseNewPassword({
         )}
       </Sent>
       {!verified && (
-        <Field id="reset-code" label="Code" inputMode="numeric" autoComplete="one-time-code" {...form.field('code')} />
+        // The step replaced the button that had focus: the code is what comes next.
+        <Field
+          id="reset-code"
+          label="Code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          autoFocus
+          {...form.field('code')}
+        />
       )}
       <Field
         id="reset-password"
