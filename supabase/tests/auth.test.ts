@@ -10,6 +10,14 @@ describe.each(ENGINES)('auth on %s', (engine) => {
     backend = await backendFor(engine)();
   });
   afterAll(() => backend.close());
+  /** The subjects of the mail the server caught for an address, oldest first. */
+  const subjectsTo = async (email: string) =>
+    (
+      await backend.db.query<{ subject: string }>(
+        'select subject from local_server.outbox where recipient = $1 order by id',
+        [email],
+      )
+    ).map((m) => m.subject);
 
   it('signs up with options.data, creating a profile with the username and an empty wallet', async () => {
     const { client: c, id } = await newUser(backend.url, 'signup');
@@ -114,6 +122,8 @@ describe.each(ENGINES)('auth on %s', (engine) => {
     const done = await c.auth.updateUser({ email: moved, current_password: 'password-123' });
     expect(done.error).toBeNull();
     expect(done.data.user?.email).toBe(moved);
+    // The old address hears of it.
+    expect(await subjectsTo(email)).toEqual(['Your RepX email was changed']);
     expect(
       (await client(backend.url).auth.signInWithPassword({ email: moved, password: 'password-123' })).error,
     ).toBeNull();
@@ -140,6 +150,7 @@ describe.each(ENGINES)('auth on %s', (engine) => {
       'Your current password is not right.',
     ]);
     expect((await c.auth.updateUser({ password: 'password-456', current_password: 'password-123' })).error).toBeNull();
+    expect(await subjectsTo(email)).toEqual(['Your RepX password was changed']);
     const signIn = await client(backend.url).auth.signInWithPassword({ email, password: 'password-456' });
     expect(signIn.error).toBeNull();
     // The new password ended the other sessions, not this one.

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJson, sendEmpty, sendJson } from '../../http/io';
 import { API_VERSION_HEADER, AuthErrors, authError } from '../errors';
 import type { Claims } from '../jwt';
+import { sendMail } from '../mail';
 import { USER_COLUMNS, userJson, type UserRow } from '../users';
 import { EMAIL, asBody, checkPassword, findUserByEmail, str, type AuthContext } from '../context';
 
@@ -80,20 +81,47 @@ export async function updateUser(ctx: AuthContext, req: IncomingMessage, res: Se
   }
   // user_metadata is merged key by key; a key sent as null is removed.
   const data = body.data === undefined ? {} : asBody(body.data);
-  const [updated] = await ctx.db.query<UserRow>(
-    `update auth.users set
-       encrypted_password = coalesce($2, encrypted_password),
-       email = coalesce($3, email),
-       raw_user_meta_data = jsonb_strip_nulls(raw_user_meta_data || $4::jsonb),
-       updated_at = now()
-     where id = $1 returning ${USER_COLUMNS}`,
-    [user.id, hash, email, JSON.stringify(data)],
-  );
-  // A new password ends every other session, so whoever knew the old one is out at once.
-  if (hash)
-    await ctx.db.query('delete from auth.sessions where user_id = $1 and id::text <> $2', [
-      user.id,
-      String(claims.session_id ?? ''),
-    ]);
-  sendJson(res, 200, userJson(updated!), API_VERSION_HEADER);
+  const movedFrom = email !== null && email !== user.email.toLowerCase() ? user.email : null;
+  const updated = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx.query<UserRow>(
+      `update auth.users set
+         encrypted_password = coalesce($2, encrypted_password),
+         email = coalesce($3, email),
+         raw_user_meta_data = jsonb_strip_nulls(raw_user_meta_data || $4::jsonb),
+         updated_at = now()
+       where id = $1 returning ${USER_COLUMNS}`,
+      [user.id, hash, email, JSON.stringify(data)],
+    );
+    // A new password ends every other session, so whoever knew the old one is out at once.
+    if (hash)
+      await tx.query('delete from auth.sessions where user_id = $1 and id::text <> $2', [
+        user.id,
+        String(claims.session_id ?? ''),
+      ]);
+    // The owner hears of a change they did not make, at the address they had (GoTrue's security
+    // notifications): the mail is the way back in, by Forgot password?.
+    const ifNotYou = 'If it was not you, reset your password now with Forgot password? on the sign-in page.';
+    if (hash)
+      await sendMail(
+        tx,
+        {
+          to: row!.email,
+          subject: 'Your RepX password was changed',
+          text: `Your RepX password was changed. ${ifNotYou}`,
+        },
+        ctx.log,
+      );
+    if (movedFrom)
+      await sendMail(
+        tx,
+        {
+          to: movedFrom,
+          subject: 'Your RepX email was changed',
+          text: `Your RepX account's email was changed from ${movedFrom} to ${row!.email}. If it was not you, contact support at once.`,
+        },
+        ctx.log,
+      );
+    return row!;
+  });
+  sendJson(res, 200, userJson(updated), API_VERSION_HEADER);
 }
