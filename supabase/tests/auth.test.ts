@@ -84,6 +84,22 @@ describe.each(ENGINES)('auth on %s', (engine) => {
     }
   });
 
+  it("carries the sign-in's method and time in every token of the session (amr), also after a refresh", async () => {
+    const c = await signedIn(backend.url, DEMO);
+    const claimsOf = async () =>
+      JSON.parse(
+        Buffer.from((await c.auth.getSession()).data.session!.access_token.split('.')[1]!, 'base64url').toString(),
+      ) as { iat: number; amr: { method: string; timestamp: number }[] };
+    const first = await claimsOf();
+    expect(first.amr).toEqual([{ method: 'password', timestamp: expect.any(Number) }]);
+    expect(Math.abs(first.amr[0]!.timestamp - first.iat)).toBeLessThanOrEqual(1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await c.auth.refreshSession()).error).toBeNull();
+    const later = await claimsOf();
+    expect(later.iat).toBeGreaterThan(first.iat);
+    expect(later.amr).toEqual(first.amr);
+  });
+
   it('rotates refresh tokens; an old one is refused once the reuse window has passed', async () => {
     const c = await signedIn(backend.url, DEMO);
     const first = (await c.auth.getSession()).data.session!;

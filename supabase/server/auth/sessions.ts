@@ -15,19 +15,23 @@ export function newRefreshToken(): string {
   return crypto.randomBytes(24).toString('base64url');
 }
 
-/**
- * How the session was proved (the token's amr): a password, or a recovery code, which lets the
- * session set a new password without the forgotten one while its first access token lasts.
- */
+/** How a session's user proved who they are: a password, or a mailed recovery code. */
 export type SignInMethod = 'password' | 'recovery';
 
+/**
+ * A session's proof, carried in every access token of the session as GoTrue's amr claim: the
+ * method and when it was used (the session's start, also after a refresh). The database reads it
+ * to ask for a recent sign-in before money leaves; PUT /user reads it to let a recovery session
+ * set a password without the forgotten one.
+ */
+export interface SessionProof {
+  method: SignInMethod;
+  /** Seconds since the epoch. */
+  at: number;
+}
+
 /** The access token GoTrue would mint: the claims auth-js and PostgREST rely on. */
-export async function accessToken(
-  settings: AuthSettings,
-  user: UserRow,
-  sessionId: string,
-  method: SignInMethod = 'password',
-) {
+export async function accessToken(settings: AuthSettings, user: UserRow, sessionId: string, proof: SessionProof) {
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + settings.jwtExpiry;
   const token = await settings.keys.sign({
@@ -42,7 +46,7 @@ export async function accessToken(
     user_metadata: user.raw_user_meta_data,
     role: 'authenticated',
     aal: 'aal1',
-    amr: [{ method, timestamp: iat }],
+    amr: [{ method: proof.method, timestamp: proof.at }],
     session_id: sessionId,
     is_anonymous: false,
   });
@@ -55,9 +59,9 @@ export async function sessionResponse(
   user: UserRow,
   sessionId: string,
   refreshToken: string,
-  method: SignInMethod = 'password',
+  proof: SessionProof,
 ) {
-  const { token, exp } = await accessToken(settings, user, sessionId, method);
+  const { token, exp } = await accessToken(settings, user, sessionId, proof);
   return {
     access_token: token,
     token_type: 'bearer',
@@ -68,6 +72,15 @@ export async function sessionResponse(
   };
 }
 
+/** A session's proof, as its row keeps it. */
+export async function sessionProof(q: Queryable, sessionId: string): Promise<SessionProof> {
+  const [row] = await q.query<{ method: SignInMethod; at: string }>(
+    'select authentication_method as method, extract(epoch from created_at)::bigint as at from auth.sessions where id = $1',
+    [sessionId],
+  );
+  return { method: row!.method, at: Number(row!.at) };
+}
+
 /** Starts a session for a user who just proved who they are. */
 export async function startSession(
   tx: Queryable,
@@ -75,14 +88,16 @@ export async function startSession(
   user: UserRow,
   method: SignInMethod = 'password',
 ) {
-  const [session] = await tx.query<{ id: string }>('insert into auth.sessions (user_id) values ($1) returning id', [
-    user.id,
-  ]);
+  const [session] = await tx.query<{ id: string; at: string }>(
+    `insert into auth.sessions (user_id, authentication_method) values ($1, $2)
+     returning id, extract(epoch from created_at)::bigint as at`,
+    [user.id, method],
+  );
   const refresh = newRefreshToken();
   await tx.query('insert into auth.refresh_tokens (token, user_id, session_id) values ($1, $2, $3)', [
     refresh,
     user.id,
     session!.id,
   ]);
-  return sessionResponse(settings, user, session!.id, refresh, method);
+  return sessionResponse(settings, user, session!.id, refresh, { method, at: Number(session!.at) });
 }

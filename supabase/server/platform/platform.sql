@@ -47,6 +47,11 @@ create table if not exists auth.sessions (
   refreshed_at timestamptz
 );
 
+-- How the session's user proved who they are (GoTrue keeps it in auth.mfa_amr_claims): the amr
+-- of its access tokens, with the session's start as the time.
+alter table auth.sessions add column if not exists authentication_method text not null default 'password'
+  check (authentication_method in ('password', 'recovery'));
+
 create table if not exists auth.refresh_tokens (
   id bigint generated always as identity primary key,
   token text not null unique,

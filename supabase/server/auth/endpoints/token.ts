@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJson, sendJson } from '../../http/io';
 import { API_VERSION_HEADER, AuthErrors, authError } from '../errors';
-import { newRefreshToken, sessionResponse, startSession } from '../sessions';
+import { newRefreshToken, sessionProof, sessionResponse, startSession } from '../sessions';
 import { USER_COLUMNS, type UserRow } from '../users';
 import { DUMMY_HASH, asBody, findUser, findUserByEmail, str, type AuthContext } from '../context';
 
@@ -63,7 +63,14 @@ export async function refreshGrant(ctx: AuthContext, req: IncomingMessage, res: 
         'select token from auth.refresh_tokens where session_id = $1 and not revoked order by id desc limit 1',
         [row.session_id],
       );
-      if (recent && active) return sessionResponse(ctx.settings, user, row.session_id, active.token);
+      if (recent && active)
+        return sessionResponse(
+          ctx.settings,
+          user,
+          row.session_id,
+          active.token,
+          await sessionProof(tx, row.session_id),
+        );
       // Reuse outside the window looks like a stolen token: end the whole session.
       await tx.query('delete from auth.sessions where id = $1', [row.session_id]);
       return null;
@@ -77,7 +84,7 @@ export async function refreshGrant(ctx: AuthContext, req: IncomingMessage, res: 
       token,
     ]);
     await tx.query('update auth.sessions set refreshed_at = now() where id = $1', [row.session_id]);
-    return sessionResponse(ctx.settings, user, row.session_id, next);
+    return sessionResponse(ctx.settings, user, row.session_id, next, await sessionProof(tx, row.session_id));
   });
   if (!session) throw authError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
   sendJson(res, 200, session, API_VERSION_HEADER);

@@ -27,9 +27,19 @@ export async function getUser(ctx: AuthContext, req: IncomingMessage, res: Serve
   sendJson(res, 200, userJson(user), API_VERSION_HEADER);
 }
 
-/** A session that a mailed recovery code started: its user has no current password to give. */
+/** How long after a recovery code its session may set a password without the forgotten one. */
+const RECOVERY_GRACE_SECONDS = 3600;
+
+/** A session that a mailed recovery code started within the grace: its user has no current password to give. */
 function provedByRecovery(claims: Claims): boolean {
-  return Array.isArray(claims.amr) && claims.amr.some((a) => (a as { method?: unknown } | null)?.method === 'recovery');
+  const since = Date.now() / 1000 - RECOVERY_GRACE_SECONDS;
+  return (
+    Array.isArray(claims.amr) &&
+    claims.amr.some((a) => {
+      const proof = a as { method?: unknown; timestamp?: unknown } | null;
+      return proof?.method === 'recovery' && typeof proof.timestamp === 'number' && proof.timestamp > since;
+    })
+  );
 }
 
 /**
