@@ -208,3 +208,51 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
     .waitFor();
   await shootBoth(admin, '8-audit');
 });
+
+test('a withdrawal from a session signed in long ago asks for the password again; a wrong one moves nothing', async () => {
+  const user = { username: 'e2e_stale', email: 'stale@e2e.repx.dev', password: 'stale-password' };
+  const page = await (await app.newContext({ width: 390 })).newPage();
+  await signUp(page, app, user);
+  const db = <T>(sql: string, params: unknown[]) => app.backend.db.query<T>(sql, params);
+  const [me] = await db<{ id: string }>('select id from auth.users where email = $1', [user.email]);
+  await db('select private.record_deposit($1, 500)', [me!.id]);
+  const available = async () =>
+    Number(
+      (await db<{ available: string }>('select available from cash_accounts where user_id = $1', [me!.id]))[0]!
+        .available,
+    );
+  // The sign-in ages past the database's window, and the browser's next token (a refresh) carries its time.
+  await db(`update auth.sessions set created_at = now() - interval '16 minutes' where user_id = $1`, [me!.id]);
+  await page.evaluate(() => {
+    for (const key of Object.keys(localStorage).filter((k) => k.endsWith('-auth-token'))) {
+      const stored = JSON.parse(localStorage.getItem(key)!) as { expires_at: number };
+      localStorage.setItem(key, JSON.stringify({ ...stored, expires_at: Math.floor(Date.now() / 1000) - 10 }));
+    }
+  });
+  await page.goto(`${app.url}/wallet`);
+  await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+  const withdraw = page.getByRole('dialog', { name: 'Withdraw' });
+  await withdraw.locator('#withdraw-label').fill('Savings');
+  await withdraw.locator('#withdraw-account').fill('000987654321');
+  await withdraw.locator('#withdraw-amount').fill('100');
+  await withdraw.getByRole('button', { name: 'Withdraw', exact: true }).click();
+  await withdraw.getByText('For your security, confirm your password to withdraw.').waitFor();
+  await withdraw.locator('#withdraw-password').fill('not-my-password');
+  await withdraw.getByRole('button', { name: 'Withdraw', exact: true }).click();
+  await withdraw.getByText('That password is not right.').waitFor();
+  expect(await available()).toBe(500);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'withdraw-confirm-password-390.png') });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'withdraw-confirm-password-1280.png') });
+
+  await withdraw.locator('#withdraw-password').fill(user.password);
+  await withdraw.getByRole('button', { name: 'Withdraw', exact: true }).click();
+  await expect(toastText(page, 'Withdrawal Requested')).resolves.toMatchObject({
+    description: `${formatPrice(100)} to Savings •••• 4321 is held until it is paid out.`,
+  });
+  expect(await available()).toBe(400);
+  // The fresh sign-in replaced the old session rather than adding one.
+  const sessions = await db<{ n: number }>('select count(*)::int as n from auth.sessions where user_id = $1', [me!.id]);
+  expect(sessions[0]!.n).toBe(1);
+  await page.context().close();
+});

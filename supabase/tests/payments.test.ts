@@ -177,6 +177,32 @@ describe.each(ENGINES)('money in and out on %s', (engine) => {
     expect(stolen.error?.message).toBe('Choose one of your saved accounts to withdraw to.');
   });
 
+  it('money leaves only after a recent sign-in: a session signed in over 15 minutes ago must sign in again', async () => {
+    const t = await trader(backend, { cash: 300 });
+    const { data: dest } = await t.client.rpc('add_payout_destination', {
+      p_label: 'Checking',
+      p_account_number: '11112222',
+    });
+    const withdraw = () =>
+      t.client.rpc('create_withdrawal', { p_amount: 100, p_destination: dest, p_idempotency_key: key() });
+    // The session's sign-in ages; its refreshed token carries the sign-in's time, not the refresh's.
+    await backend.db.query(`update auth.sessions set created_at = now() - interval '16 minutes' where user_id = $1`, [
+      t.id,
+    ]);
+    expect((await t.client.auth.refreshSession()).error).toBeNull();
+    const stale = await withdraw();
+    expect([stale.error?.message, stale.error?.hint]).toEqual([
+      'For your security, confirm your password to withdraw.',
+      'reauthenticate',
+    ]);
+    expect(await cash(backend, t.id)).toMatchObject({ available: 300 });
+    // Signing in again is the proof.
+    const email = (await t.client.auth.getSession()).data.session!.user.email!;
+    expect((await t.client.auth.signInWithPassword({ email, password: 'password-123' })).error).toBeNull();
+    expect((await withdraw()).error).toBeNull();
+    expect(await cash(backend, t.id)).toMatchObject({ available: 200 });
+  });
+
   it('a payout the bank rejects gives the funds back', async () => {
     const t = await trader(backend, { cash: 300 });
     const { data: dest } = await t.client.rpc('add_payout_destination', {

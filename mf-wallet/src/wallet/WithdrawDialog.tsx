@@ -5,6 +5,21 @@ import type { Cash, Destination, Limits, Payment } from './types';
 
 const NEW_ACCOUNT = 'new';
 
+/**
+ * Signs the user in again, the proof the database asks for before money leaves when the session's
+ * sign-in is not recent. The new session replaces this browser's; the old one is ended.
+ */
+async function signInAgain(password: string): Promise<string | null> {
+  const auth = supabase().auth;
+  const old = (await auth.getSession()).data.session;
+  if (!old?.user.email) return 'Sign in again to withdraw.';
+  const { error } = await auth.signInWithPassword({ email: old.user.email, password });
+  if (error) return error.message === 'Invalid login credentials' ? 'That password is not right.' : error.message;
+  // The user's own token ends its own session (GoTrue's logout; the admin API needs no admin key for it).
+  await auth.admin.signOut(old.access_token, 'local');
+  return null;
+}
+
 /** Money out to a saved account (shown masked). The amount is held at once and paid out later. */
 export function WithdrawDialog({
   limits,
@@ -28,8 +43,15 @@ export function WithdrawDialog({
   const [amount, setAmount] = useState('');
   const idempotencyKey = useMemo(() => crypto.randomUUID(), []);
   const destination = chosen ?? destinations.data?.[0]?.id ?? NEW_ACCOUNT;
+  // Asked for when the database wants a recent sign-in before money leaves.
+  const [password, setPassword] = useState<string>();
 
   const send = async () => {
+    if (password !== undefined) {
+      const refused = await signInAgain(password);
+      if (refused) return refused;
+      setPassword(undefined);
+    }
     let target = destination;
     if (target === NEW_ACCOUNT) {
       const added = await supabase().rpc('add_payout_destination', { p_label: label, p_account_number: account });
@@ -43,7 +65,10 @@ export function WithdrawDialog({
       p_destination: target,
       p_idempotency_key: idempotencyKey,
     });
-    if (refused) return refused.message;
+    if (refused) {
+      if (refused.hint === 'reauthenticate') setPassword('');
+      return refused.message;
+    }
     const payment = data as Payment;
     toast({
       title: 'Withdrawal Requested',
@@ -96,6 +121,18 @@ export function WithdrawDialog({
         required
       />
       {cash && <Muted>{formatPrice(cash.available)} available to withdraw.</Muted>}
+      {password !== undefined && (
+        <TextField
+          id="withdraw-password"
+          label="Your password"
+          type="password"
+          autoComplete="current-password"
+          autoFocus
+          value={password}
+          onValue={setPassword}
+          required
+        />
+      )}
     </FormDialog>
   );
 }
