@@ -33,6 +33,9 @@ export const AuthErrors = {
       { code: 'over_request_rate_limit', error_code: 'over_request_rate_limit', msg: message, message },
       { ...API_VERSION_HEADER, 'Retry-After': String(retryAfterSeconds) },
     ),
+  /** An account locked by wrong passwords or codes (ours: GoTrue has no per-account lockout). */
+  accountLocked: (retryAfterSeconds: number) =>
+    AuthErrors.rateLimited(retryAfterSeconds, 'Too many failed attempts for this account. Try again later.'),
   /** GoTrue's 429 for mail asked for again too soon. */
   emailRateLimited: (retryAfterSeconds: number) => {
     const message = `For security purposes, you can only request this after ${retryAfterSeconds} seconds.`;

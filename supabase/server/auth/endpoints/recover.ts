@@ -73,7 +73,7 @@ export async function verify(ctx: AuthContext, req: IncomingMessage, res: Server
   if (!email || !code) throw authError(400, 'validation_failed', 'Verify requires an email and a token');
   await ctx.limit('signIn', ctx.address(req));
   const locked = await ctx.limiter.accountFailures.waitFor(email);
-  if (locked > 0) throw AuthErrors.rateLimited(locked, 'Too many failed attempts for this account. Try again later.');
+  if (locked > 0) throw AuthErrors.accountLocked(locked);
   const session = await ctx.db.transaction(async (tx) => {
     const user = await findUserByEmail(tx, email);
     if (!user) return null;

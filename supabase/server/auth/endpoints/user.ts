@@ -52,7 +52,7 @@ async function checkCurrentPassword(ctx: AuthContext, user: UserRow, current: st
   if (!current) throw authError(400, 'current_password_required', `Enter your current password to ${purpose}.`);
   const account = user.email.toLowerCase();
   const locked = await ctx.limiter.accountFailures.waitFor(account);
-  if (locked > 0) throw AuthErrors.rateLimited(locked, 'Too many failed attempts for this account. Try again later.');
+  if (locked > 0) throw AuthErrors.accountLocked(locked);
   if (!user.encrypted_password || !(await ctx.passwords.compare(current, user.encrypted_password))) {
     await ctx.limiter.accountFailures.take(account);
     throw authError(400, 'current_password_mismatch', 'Your current password is not right.');
