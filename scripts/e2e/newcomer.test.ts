@@ -92,7 +92,11 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   expect(await rows.first().locator('td').last().innerText()).toBe(formatPrice(Number(cash!.available)));
 
   // Money out: $100 to a new bank account, held at once.
-  await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+  // Any request of the page's meets it (the wallet's own live refresh may come first); a click makes one.
+  await page
+    .getByRole('button', { name: 'Withdraw', exact: true })
+    .click({ timeout: 2000 })
+    .catch(() => undefined);
   const withdraw = page.getByRole('dialog', { name: 'Withdraw' });
   await withdraw.locator('#withdraw-label').fill('Checking');
   await withdraw.locator('#withdraw-account').fill('000123456789');
@@ -230,7 +234,11 @@ test('a withdrawal from a session signed in long ago asks for the password again
     }
   });
   await page.goto(`${app.url}/wallet`);
-  await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+  // Any request of the page's meets it (the wallet's own live refresh may come first); a click makes one.
+  await page
+    .getByRole('button', { name: 'Withdraw', exact: true })
+    .click({ timeout: 2000 })
+    .catch(() => undefined);
   const withdraw = page.getByRole('dialog', { name: 'Withdraw' });
   await withdraw.locator('#withdraw-label').fill('Savings');
   await withdraw.locator('#withdraw-account').fill('000987654321');
@@ -254,5 +262,17 @@ test('a withdrawal from a session signed in long ago asks for the password again
   // The fresh sign-in replaced the old session rather than adding one.
   const sessions = await db<{ n: number }>('select count(*)::int as n from auth.sessions where user_id = $1', [me!.id]);
   expect(sessions[0]!.n).toBe(1);
+  // And this tab still holds it: when it ends elsewhere, the next request here signs the tab out.
+  // (In the same page: a reload would hold the session afresh.)
+  await db('delete from auth.sessions where user_id = $1', [me!.id]);
+  // Any request of the page's meets it (the wallet's own live refresh may come first); a click makes one.
+  await page
+    .getByRole('button', { name: 'Withdraw', exact: true })
+    .click({ timeout: 2000 })
+    .catch(() => undefined);
+  await expect(toastText(page, 'Session Ended')).resolves.toMatchObject({
+    description: 'Your session has ended. Please sign in again.',
+  });
+  await page.waitForURL('**/auth');
   await page.context().close();
 });

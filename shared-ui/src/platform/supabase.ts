@@ -45,10 +45,11 @@ let heldToken: string | null = null;
  */
 const signOutWhenSessionEnded: typeof fetch = async (input, init) => {
   const url = input instanceof Request ? input.url : String(input);
-  // Every sign-out with the server goes through here: from now on the session is being let go.
-  if (new URL(url).pathname.endsWith('/auth/v1/logout')) heldToken = null;
-  const response = await fetch(input, init);
   const bearer = new Headers(init?.headers).get('Authorization')?.replace(/^Bearer /, '');
+  // Every sign-out of this tab's session goes through here: from now on that session is being let
+  // go. (Ending an older session, after signing in again, leaves the held one alone.)
+  if (new URL(url).pathname.endsWith('/auth/v1/logout') && bearer === heldToken) heldToken = null;
+  const response = await fetch(input, init);
   if (response.status === 401 && client && bearer && bearer === heldToken) {
     const body = (await response
       .clone()
