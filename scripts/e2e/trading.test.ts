@@ -156,3 +156,57 @@ test('an open order can be cancelled from the trading screen; a refused order sa
   });
   await page.close();
 });
+
+test('someone trading against a resting order: its owner is told on whatever screen they are', async () => {
+  const db = <T>(sql: string, params: unknown[] = []) => app.backend.db.query<T>(sql, params);
+  const [token] = await db<{ id: string }>(
+    `insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
+     values ('Notice Check', 'noticecheck', 'Designer', 50, 10000, 12) returning id`,
+  );
+  const tradingUrl = `${app.url}/trading/${token!.id}`;
+
+  // The demo user (topped up: the test before leaves them $100) bids for 10 at $12.00 on an empty
+  // book: the order rests. Then they go elsewhere.
+  await db(`select private.record_deposit(id, 1000) from auth.users where email = $1`, [DEMO_ACCOUNTS.user.email]);
+  const owner = await (await app.newContext({ width: 390 })).newPage();
+  await signIn(owner, app, DEMO_ACCOUNTS.user);
+  await owner.goto(tradingUrl);
+  await owner.getByTestId('your-balance').filter({ hasText: '0 tokens' }).waitFor();
+  await owner.getByText(/with your \$/).waitFor();
+  await placeOrder(owner, { side: 'Buy', type: 'Limit', amount: 10, price: '12.00' });
+  await expect(toastText(owner, 'Order Placed')).resolves.toMatchObject({ title: 'Order Placed' });
+  await owner.goto(`${app.url}/wallet`);
+  await owner.getByTestId('available-balance').waitFor();
+
+  // Someone else sells into the bid at market, 4 and then 6, from their own browser.
+  const seller = await (await app.newContext()).newPage();
+  await signUp(seller, app, { username: 'notice_seller', email: 'notice.seller@e2e.repx.dev', password: 'notice-1' });
+  await db(`select private.issue_tokens($1, id, 10) from auth.users where email = 'notice.seller@e2e.repx.dev'`, [
+    token!.id,
+  ]);
+  await seller.goto(tradingUrl);
+  await seller.getByTestId('your-balance').filter({ hasText: '10 tokens' }).waitFor();
+  await placeOrder(seller, { side: 'Sell', type: 'Market', amount: 4 });
+  await expect(toastText(owner, 'Order Partly Filled')).resolves.toEqual({
+    title: 'Order Partly Filled',
+    description: `Your limit order to buy 10 Notice Check tokens at ${formatPrice(12)}: 4 bought so far, 6 still on the book.`,
+    variant: 'default',
+  });
+  await owner.waitForTimeout(400); // the toast's entrance
+  await owner.screenshot({ path: path.join(SCREENSHOTS, 'fill-notice-390.png') });
+  await placeOrder(seller, { side: 'Sell', type: 'Market', amount: 6 });
+  await expect(toastText(owner, 'Order Filled')).resolves.toEqual({
+    title: 'Order Filled',
+    description: `Your limit order to buy 10 Notice Check tokens at ${formatPrice(12)} has filled.`,
+    variant: 'default',
+  });
+  await owner.setViewportSize({ width: 1280, height: 900 });
+  await owner.waitForTimeout(400);
+  await owner.screenshot({ path: path.join(SCREENSHOTS, 'fill-notice-1280.png') });
+  // The seller's own market orders are told by the order panel, not as fills of a resting order.
+  await expect(toastText(seller, 'Order Filled')).resolves.toMatchObject({
+    description: expect.stringMatching(/^Sold 6 Notice Check tokens at an average/),
+  });
+  await owner.context().close();
+  await seller.context().close();
+});

@@ -2,6 +2,7 @@ import { Outlet, matchPath, useLocation } from 'react-router-dom';
 import { useAppStore } from '@repex/shared-ui/platform';
 import type { ComposedRoutes } from '../remotes/routes';
 import { NavBar } from './NavBar';
+import { FillNotices } from '../notices/FillNotices';
 
 /**
  * The top bar is shown only when signed in, and not in the admin area, which has its own header,
@@ -17,6 +18,7 @@ export function AppLayout({ composed }: { composed: ComposedRoutes }) {
   return (
     <>
       {session && !inAdmin && <NavBar links={composed.nav} />}
+      {session && !inAdmin && <FillNotices userId={session.user.id} />}
       <Outlet />
     </>
   );

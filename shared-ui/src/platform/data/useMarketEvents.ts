@@ -6,8 +6,9 @@ let channelCounter = 0;
 /**
  * Calls `onChange` when a row of `table` that the user may read is inserted or updated (row-level
  * security decides what reaches whom), optionally only rows matching `filter` ('column=eq.value').
- * Bursts are coalesced (`delayMs`): `onChange` gets the last row, and a busy table refreshes a
- * screen at most a few times a second.
+ * Bursts are coalesced: `onChange` runs `delayMs` after the first change of a burst, with the last
+ * row, so a busy table refreshes a screen at most a few times a second, and a table that never
+ * rests (a busy market) still refreshes it (a delay that restarted at each change never would).
  */
 export function useTableChanges(
   table: string,
@@ -21,11 +22,15 @@ export function useTableChanges(
   useEffect(() => {
     const client = supabase();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let latest: Record<string, unknown> = {};
     const channel = client
       .channel(`${table}-${filter ?? 'all'}-${channelCounter++}`)
       .on('postgres_changes', { event: '*', schema: 'public', table, ...(filter ? { filter } : {}) }, (change) => {
-        clearTimeout(timer);
-        timer = setTimeout(() => callback.current(change.new as Record<string, unknown>), delayMs);
+        latest = change.new as Record<string, unknown>;
+        timer ??= setTimeout(() => {
+          timer = undefined;
+          callback.current(latest);
+        }, delayMs);
       })
       .subscribe();
     return () => {

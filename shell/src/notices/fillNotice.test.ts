@@ -1,0 +1,35 @@
+import { fillNotice, type FilledOrder } from './fillNotice';
+
+const order = (o: Partial<FilledOrder>): FilledOrder => ({
+  id: 7,
+  side: 'sell',
+  price: 45.1,
+  amount: 20,
+  filled: 20,
+  status: 'filled',
+  tokens: { name: 'Sarah Chen' },
+  ...o,
+});
+
+describe('the notice of a resting order someone traded against', () => {
+  it('says a filled order has filled, in its own terms', () => {
+    expect(fillNotice([order({})])).toEqual({
+      title: 'Order Filled',
+      description: 'Your limit order to sell 20 Sarah Chen tokens at $45.10 has filled.',
+    });
+  });
+  it('says how much of a partly filled order traded and how much still rests', () => {
+    expect(fillNotice([order({ side: 'buy', amount: 1500, filled: 1, status: 'open' })])).toEqual({
+      title: 'Order Partly Filled',
+      description:
+        'Your limit order to buy 1,500 Sarah Chen tokens at $45.10: 1 bought so far, 1,499 still on the book.',
+    });
+  });
+  it('gathers several orders in one toast, and says nothing for none', () => {
+    expect(fillNotice([order({}), order({ id: 8 })])).toEqual({
+      title: 'Orders Filled',
+      description: '2 of your limit orders traded. Your dashboard has the details.',
+    });
+    expect(fillNotice([])).toBeNull();
+  });
+});

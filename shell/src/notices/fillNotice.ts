@@ -1,0 +1,34 @@
+import { formatInteger, formatPrice, formatTokens } from '@repex/shared-ui/ui';
+
+/** One of the user's resting orders that traded, as the orders table has it now. */
+export interface FilledOrder {
+  id: number;
+  side: 'buy' | 'sell';
+  price: number;
+  amount: number;
+  filled: number;
+  status: 'open' | 'filled' | 'cancelled';
+  tokens: { name: string } | null;
+}
+
+/**
+ * What to tell the user when someone traded against their resting orders. A resting order trades
+ * at its own price, so the order's terms say it all; several at once get one toast.
+ */
+export function fillNotice(orders: FilledOrder[]): { title: string; description: string } | null {
+  if (orders.length === 0) return null;
+  if (orders.length > 1) {
+    return {
+      title: 'Orders Filled',
+      description: `${formatInteger(orders.length)} of your limit orders traded. Your dashboard has the details.`,
+    };
+  }
+  const o = orders[0]!;
+  const terms = `Your limit order to ${o.side} ${formatTokens(o.amount, o.tokens?.name)} at ${formatPrice(Number(o.price))}`;
+  if (o.status === 'filled') return { title: 'Order Filled', description: `${terms} has filled.` };
+  const left = o.amount - o.filled;
+  return {
+    title: 'Order Partly Filled',
+    description: `${terms}: ${formatInteger(o.filled)} ${o.side === 'buy' ? 'bought' : 'sold'} so far, ${formatInteger(left)} still on the book.`,
+  };
+}
