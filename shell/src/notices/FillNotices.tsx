@@ -2,6 +2,9 @@ import { useEffect, useRef } from 'react';
 import { supabase, toast, useTableChanges } from '@repex/shared-ui/platform';
 import { fillNotice, type FilledOrder } from './fillNotice';
 
+/** The user's trades read per check. */
+const PAGE = 200;
+
 interface OwnTrade {
   id: number;
   buy_order_id: number | null;
@@ -27,6 +30,8 @@ function restingOrder(t: OwnTrade, userId: string): number | null {
 export function FillNotices({ userId }: { userId: string }) {
   const seen = useRef<number | null>(null);
   const busy = useRef(false);
+  // A market event during a check may be a trade the check did not see: check again after it.
+  const again = useRef(false);
 
   useEffect(() => {
     seen.current = null;
@@ -45,17 +50,23 @@ export function FillNotices({ userId }: { userId: string }) {
   }, [userId]);
 
   const check = async () => {
-    if (seen.current === null || busy.current) return;
+    if (seen.current === null) return;
+    if (busy.current) {
+      again.current = true;
+      return;
+    }
     busy.current = true;
+    again.current = false;
     try {
       const { data: trades } = await supabase()
         .from('trades')
         .select('id, buy_order_id, sell_order_id, buyer_id, taker_side')
         .gt('id', seen.current)
         .order('id')
-        .limit(200);
+        .limit(PAGE);
       if (!trades?.length) return;
       seen.current = (trades.at(-1) as OwnTrade).id;
+      if (trades.length === PAGE) again.current = true; // more since: the next page after this one
       const ids = [...new Set((trades as OwnTrade[]).map((t) => restingOrder(t, userId)).filter((id) => id !== null))];
       if (!ids.length) return;
       const { data: orders } = await supabase()
@@ -66,6 +77,7 @@ export function FillNotices({ userId }: { userId: string }) {
       if (notice) toast(notice);
     } finally {
       busy.current = false;
+      if (again.current) void check();
     }
   };
   // Any trade anywhere may be against one of ours; a busy market is checked a few times a second.

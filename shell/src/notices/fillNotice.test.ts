@@ -25,6 +25,12 @@ describe('the notice of a resting order someone traded against', () => {
         'Your limit order to buy 1,500 Sarah Chen tokens at $45.10: 1 bought so far, 1,499 still on the book.',
     });
   });
+  it('says what traded of an order cancelled since', () => {
+    expect(fillNotice([order({ amount: 20, filled: 4, status: 'cancelled' })])).toEqual({
+      title: 'Order Partly Filled',
+      description: 'Your limit order to sell 20 Sarah Chen tokens at $45.10: 4 sold before it was cancelled.',
+    });
+  });
   it('gathers several orders in one toast, and says nothing for none', () => {
     expect(fillNotice([order({}), order({ id: 8 })])).toEqual({
       title: 'Orders Filled',

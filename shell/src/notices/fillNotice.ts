@@ -26,9 +26,13 @@ export function fillNotice(orders: FilledOrder[]): { title: string; description:
   const o = orders[0]!;
   const terms = `Your limit order to ${o.side} ${formatTokens(o.amount, o.tokens?.name)} at ${formatPrice(Number(o.price))}`;
   if (o.status === 'filled') return { title: 'Order Filled', description: `${terms} has filled.` };
+  const done = `${formatInteger(o.filled)} ${o.side === 'buy' ? 'bought' : 'sold'}`;
+  // Cancelled by its owner between the fill and this notice: what traded is what counts.
+  if (o.status === 'cancelled')
+    return { title: 'Order Partly Filled', description: `${terms}: ${done} before it was cancelled.` };
   const left = o.amount - o.filled;
   return {
     title: 'Order Partly Filled',
-    description: `${terms}: ${formatInteger(o.filled)} ${o.side === 'buy' ? 'bought' : 'sold'} so far, ${formatInteger(left)} still on the book.`,
+    description: `${terms}: ${done} so far, ${formatInteger(left)} still on the book.`,
   };
 }
