@@ -2,7 +2,6 @@ import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import { comingSoon, useAppStore, useMarketEvents, useQuery, useWatchlist } from '@repex/shared-ui/platform';
 import {
-  Badge,
   Button,
   Card,
   CardGrid,
@@ -23,16 +22,17 @@ import {
   TabsList,
   TabsTrigger,
   formatChange,
-  formatDate,
   formatInteger,
   formatMoney,
   formatSignedMoney,
   formatPrice,
-  formatTime,
   media,
   WatchStar,
+  SideBadge,
+  DateTime,
 } from '@repex/shared-ui/ui';
 import { loadDashboard, loadWatchlist } from './portfolio/data';
+import { OrdersTab } from './portfolio/OrdersTab';
 
 const Actions = styled.div`
   display: grid;
@@ -114,6 +114,7 @@ export default function Dashboard() {
             <TabsTrigger value="holdings">Holdings</TabsTrigger>
             <TabsTrigger value="transactions">Transactions</TabsTrigger>
             <TabsTrigger value="watchlist">Watchlist</TabsTrigger>
+            <TabsTrigger value="orders">Orders</TabsTrigger>
           </TabsList>
           <TabsContent value="holdings">
             <TableScroll>
@@ -199,7 +200,7 @@ export default function Dashboard() {
                   {data.data?.trades.map((t) => (
                     <tr key={t.id} data-testid="transaction-row">
                       <td>
-                        <Badge $variant={t.type === 'buy' ? 'up' : 'down'}>{t.type === 'buy' ? 'Buy' : 'Sell'}</Badge>
+                        <SideBadge side={t.type} />
                       </td>
                       <td>{t.name}</td>
                       <td className="num" data-label="Tokens">
@@ -212,7 +213,7 @@ export default function Dashboard() {
                         {formatPrice(t.total)}
                       </td>
                       <td>
-                        {formatDate(t.created_at)} <Muted>{formatTime(t.created_at)}</Muted>
+                        <DateTime iso={t.created_at} />
                       </td>
                     </tr>
                   ))}
@@ -267,6 +268,9 @@ export default function Dashboard() {
                 </tr>
               )}
             </DataTable>
+          </TabsContent>
+          <TabsContent value="orders">
+            <OrdersTab />
           </TabsContent>
         </Tabs>
       </Card>

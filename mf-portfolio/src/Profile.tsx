@@ -27,9 +27,12 @@ import {
   formatMoney,
   formatPrice,
   media,
+  SideBadge,
 } from '@repex/shared-ui/ui';
 import { loadProfile, type ProfileData } from './portfolio/profileData';
-import { EditProfileDialog, SettingsDialog, shareTradingPage } from './profile/ProfileDialogs';
+import { EditProfileDialog, SettingsDialog, shareTradingPage, type AccountEmail } from './profile/ProfileDialogs';
+import { EmailDialog } from './profile/EmailDialog';
+import { SessionsDialog } from './profile/SessionsDialog';
 import { TokenApplication } from './profile/TokenApplication';
 
 const Cover = styled.div`
@@ -183,7 +186,7 @@ function Overview({ d }: { d: ProfileData }) {
 export default function Profile() {
   const userId = useAppStore((s) => s.session?.user.id)!;
   const q = useQuery(() => loadProfile(userId), [userId]);
-  const [open, setOpen] = useState<'edit' | 'settings' | null>(null);
+  const [open, setOpen] = useState<'edit' | 'settings' | 'sessions' | AccountEmail | null>(null);
   const d = q.data;
 
   if (q.error && !d) {
@@ -280,7 +283,7 @@ export default function Profile() {
                   {d?.tokenTrades.map((tr) => (
                     <tr key={tr.id}>
                       <td>
-                        <Badge $variant={tr.type === 'buy' ? 'up' : 'down'}>{tr.type === 'buy' ? 'Buy' : 'Sell'}</Badge>
+                        <SideBadge side={tr.type} />
                       </td>
                       <td className="num" data-label="Amount">
                         {formatInteger(tr.amount)}
@@ -334,7 +337,13 @@ export default function Profile() {
       {open === 'edit' && d && (
         <EditProfileDialog profile={d.profile} onClose={() => setOpen(null)} onSaved={q.reload} />
       )}
-      {open === 'settings' && <SettingsDialog onClose={() => setOpen(null)} />}
+      {open === 'settings' && (
+        <SettingsDialog onClose={() => setOpen(null)} onChangeEmail={setOpen} onSessions={() => setOpen('sessions')} />
+      )}
+      {open === 'sessions' && <SessionsDialog onClose={() => setOpen(null)} />}
+      {typeof open === 'object' && open !== null && (
+        <EmailDialog current={open.current} pending={open.pending} onClose={() => setOpen(null)} />
+      )}
     </Page>
   );
 }

@@ -60,6 +60,28 @@ for (const width of [1280, 390]) {
       await page.locator('[data-remote]').first().waitFor();
       await check(path);
     }
+    await page.goto(`${app.url}/dashboard`);
+    await page.getByRole('tab', { name: 'Orders', exact: true }).click();
+    await page
+      .getByText(/^(You have no open orders\.|\d+ orders? on the book\.)/)
+      .first()
+      .waitFor();
+    await check('open orders');
+    await page.getByRole('button', { name: 'History', exact: true }).click();
+    await page.getByRole('table', { name: 'Order History' }).waitFor({ state: 'attached' });
+    await check('order history');
+    await page.goto(`${app.url}/profile`);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByText(`Email: ${DEMO_ACCOUNTS.user.email}`).waitFor();
+    await check('settings dialog');
+    await page.getByRole('button', { name: 'Change email' }).click();
+    await page.getByRole('dialog', { name: 'Change Email' }).waitFor();
+    await check('change email dialog');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'See where you are signed in' }).click();
+    await page.getByRole('list', { name: 'Sessions' }).waitFor();
+    await check('sessions dialog');
     await page.goto(`${app.url}/wallet?action=deposit`);
     await page.getByRole('dialog', { name: 'Deposit Funds' }).waitFor();
     await check('deposit dialog');

@@ -115,6 +115,49 @@ test('the admin suspends an account: its open browser is signed out on its next 
   await user.getByTestId('toast').filter({ hasText: 'Session Ended' }).waitFor();
 });
 
+test('the admin signs an account out everywhere from its details: its browser must sign in again, its order stands', async () => {
+  const [marcus] = await db<{ id: string }>(`select id from tokens where username = 'marcusj'`);
+  const user = await fundedUser('signed_out_user', 1000);
+  await user.goto(`${app.url}/trading/${marcus!.id}`);
+  await user.getByText(`with your ${formatPrice(1000)}`).waitFor();
+  await placeOrder(user, { side: 'Buy', type: 'Limit', amount: 2, price: '10.00' });
+  await expect(toastText(user)).resolves.toMatchObject({ title: 'Order Placed' });
+
+  await admin.reload();
+  const row = admin.locator('[data-testid="admin-user-row"][data-username="signed_out_user"]');
+  await row.getByRole('button', { name: 'Details' }).click();
+  const details = admin.getByTestId('account-details');
+  // Where the account is signed in, as the user sees it in Settings.
+  await details.getByText(/^Chrome \d+ on Linux, 127\.0\.0\.1, since /).waitFor();
+  await admin.getByRole('button', { name: 'Sign Out Everywhere' }).click();
+  const dialog = admin.getByRole('dialog', { name: 'Sign Out @signed_out_user' });
+  await dialog.locator('#signout-reason').fill('Reported a stolen laptop.');
+  await dialog.getByRole('button', { name: 'Sign Out Everywhere' }).click();
+  await expect(toastText(admin, 'Signed Out Everywhere')).resolves.toMatchObject({
+    description: '@signed_out_user must sign in again on every device.',
+  });
+
+  // The user's next request meets the ended session; not a suspension, so the order stands and
+  // signing in again works.
+  await user.goto(`${app.url}/wallet`);
+  await user.waitForURL('**/auth');
+  const [{ n }] = (await db<{ n: string }>(
+    `select count(*) as n from orders o join auth.users u on u.id = o.user_id
+      where u.email = 'signed_out_user@e2e.repx.dev' and o.status = 'open'`,
+  )) as [{ n: string }];
+  expect(Number(n)).toBe(1);
+  await user.fill('#signin-email', 'signed_out_user@e2e.repx.dev');
+  await user.fill('#signin-password', 'e2e-pass-1');
+  await user.click('form[aria-label="Sign In"] button[type=submit]');
+  await user.waitForURL('**/dashboard');
+  const [entry] = await db<{ action: string; reason: string }>(
+    `select l.action, l.reason from audit_log l join auth.users u on u.id = l.target_user
+      where u.email = 'signed_out_user@e2e.repx.dev' order by l.id desc limit 1`,
+  );
+  expect(entry).toEqual({ action: 'account.sign_out', reason: 'Reported a stolen laptop.' });
+  await user.close();
+});
+
 test('the revenue report exports a CSV whose total is the sum of trade fees to the cent', async () => {
   await admin.getByRole('tab', { name: 'Revenue Reports' }).click();
   await admin.getByLabel('Period').selectOption('all');

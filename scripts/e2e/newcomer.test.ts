@@ -276,3 +276,40 @@ test('a withdrawal from a session signed in long ago asks for the password again
   await page.waitForURL('**/auth');
   await page.context().close();
 });
+
+test('after a password change, the Withdraw dialog says until when withdrawals wait; nothing moves', async () => {
+  const user = { username: 'e2e_rekeyed', email: 'rekeyed@e2e.repx.dev', password: 'first-password' };
+  const page = await (await app.newContext({ width: 390 })).newPage();
+  await signUp(page, app, user);
+  const db = <T>(sql: string, params: unknown[]) => app.backend.db.query<T>(sql, params);
+  const [me] = await db<{ id: string }>('select id from auth.users where email = $1', [user.email]);
+  await db('select private.record_deposit($1, 500)', [me!.id]);
+
+  await page.goto(`${app.url}/profile`);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.fill('#settings-current', user.password);
+  await page.fill('#settings-password', 'second-password');
+  await page.fill('#settings-confirm', 'second-password');
+  await page.getByRole('button', { name: 'Change Password' }).click();
+  await expect(toastText(page, 'Password Changed')).resolves.toMatchObject({ title: 'Password Changed' });
+
+  await page.goto(`${app.url}/wallet`);
+  await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+  const withdraw = page.getByRole('dialog', { name: 'Withdraw' });
+  // Said at once, in the browser's time, with nothing to type: the database would refuse it.
+  await withdraw
+    .getByText(
+      /^For your security, withdrawals open again on [A-Z][a-z]{2} \d{1,2}, \d{4} at \d\d:\d\d [AP]M, after the recent change of your password or email\. Deposits and trading go on as usual\.$/,
+    )
+    .waitFor();
+  await expect(withdraw.locator('#withdraw-amount').count()).resolves.toBe(0);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'withdraw-held-after-password-change-390.png') });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'withdraw-held-after-password-change-1280.png') });
+  await withdraw.getByRole('button', { name: 'Close' }).click();
+  const [{ available }] = (await db<{ available: string }>('select available from cash_accounts where user_id = $1', [
+    me!.id,
+  ])) as [{ available: string }];
+  expect(Number(available)).toBe(500);
+  await page.context().close();
+});

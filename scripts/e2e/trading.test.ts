@@ -157,6 +157,64 @@ test('an open order can be cancelled from the trading screen; a refused order sa
   await page.close();
 });
 
+test('the dashboard lists every open order: one cancelled, then the rest at once, the funds back, the history kept', async () => {
+  const email = 'all.orders@e2e.repx.dev';
+  const page = await (await app.newContext({ width: 390 })).newPage();
+  await signUp(page, app, { username: 'all_orders', email, password: 'all-orders-1' });
+  const db = app.backend.db;
+  const [{ id: me }] = (await db.query<{ id: string }>('select id from auth.users where email = $1', [email])) as [
+    { id: string },
+  ];
+  await db.query('select private.record_deposit($1, 1000)', [me]);
+  const tokens = await db.query<{ id: string; username: string }>(
+    `select id, username from tokens where username in ('sarahchen', 'marcusj') order by username`,
+  );
+  // Resting bids far below the market, as a limit order that does not fill at once leaves them.
+  for (const [i, t] of tokens.entries())
+    await db.query(`select private.rest_order($1, $2, 'buy', $3, $4)`, [me, t.id, 5 + i, 10 + i]);
+  const reserved = async () =>
+    Number(
+      (await db.query<{ reserved: string }>('select reserved from cash_accounts where user_id = $1', [me]))[0]!
+        .reserved,
+    );
+  expect(await reserved()).toBeGreaterThan(0);
+
+  await page.reload();
+  await page.getByRole('tab', { name: 'Orders', exact: true }).click();
+  const rows = page.getByTestId('open-order-row');
+  await rows.nth(1).waitFor();
+  await page.getByText('2 orders on the book.').waitFor();
+  await expect(rows.first().innerText()).resolves.toMatch(/Sarah Chen[\s\S]*Buy[\s\S]*\$6\.00[\s\S]*11/);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'open-orders-390.png') });
+
+  await rows.first().getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(toastText(page, 'Order Cancelled')).resolves.toMatchObject({ title: 'Order Cancelled' });
+  await page.getByText('1 order on the book.').waitFor();
+
+  await page.getByRole('button', { name: 'Cancel All', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cancel All Orders' });
+  await dialog.getByText('Cancel your 1 order on every token?').waitFor();
+  await dialog.getByRole('button', { name: 'Cancel All Orders' }).click();
+  await expect(toastText(page, 'Orders Cancelled')).resolves.toEqual({
+    title: 'Orders Cancelled',
+    description: '1 order cancelled; its funds are released.',
+    variant: 'default',
+  });
+  await page.getByText('You have no open orders. A limit order that does not fill at once waits here.').waitFor();
+  expect(await reserved()).toBe(0);
+  await expect(page.getByRole('button', { name: 'Cancel All', exact: true }).isDisabled()).resolves.toBe(true);
+  // The history keeps them: nothing that left the book is just gone.
+  await page.getByRole('button', { name: 'History', exact: true }).click();
+  const past = page.getByTestId('order-history-row');
+  await past.nth(1).waitFor();
+  await expect(past.allInnerTexts()).resolves.toEqual([
+    expect.stringMatching(/Sarah Chen[\s\S]*Buy[\s\S]*\$6\.00[\s\S]*0 of 11[\s\S]*Cancelled/),
+    expect.stringMatching(/Marcus Johnson[\s\S]*Buy[\s\S]*\$5\.00[\s\S]*0 of 10[\s\S]*Cancelled/),
+  ]);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'order-history-390.png') });
+  await page.close();
+});
+
 test('someone trading against a resting order: its owner is told on whatever screen they are', async () => {
   const db = <T>(sql: string, params: unknown[] = []) => app.backend.db.query<T>(sql, params);
   const [token] = await db<{ id: string }>(

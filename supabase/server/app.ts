@@ -17,6 +17,8 @@ export interface AppOptions {
   jwtSecret: string;
   jwtExpiry: number;
   passwordMinLength: number;
+  /** Seconds after which an unused session ends (0: never). */
+  sessionInactivity: number;
   /** The URL clients use, for the JWT issuer. */
   publicUrl: string;
   rateLimits?: RateLimits;
@@ -32,6 +34,7 @@ export async function createApp(opts: AppOptions) {
     keys,
     jwtExpiry: opts.jwtExpiry,
     passwordMinLength: opts.passwordMinLength,
+    sessionInactivity: opts.sessionInactivity,
     issuer: `${opts.publicUrl}/auth/v1`,
   };
   // The schema cache, read at start and again on PostgREST's notice (NOTIFY pgrst, 'reload schema'),

@@ -11,6 +11,7 @@ import { simulatedProvider } from './payments/simulated';
 import { startPaymentWorker } from './payments/worker';
 import { schedule } from './schedule';
 import { passwordMinLength } from './auth/passwordPolicy';
+import { DEFAULT_SESSION_INACTIVITY, endIdleSessions, sessionInactivityFromEnv } from './auth/sessions';
 import { rateLimitsFromEnv, type RateLimits } from './http/rateLimit';
 import { assertSafeToListen, installationJwtSecret } from './auth/secret';
 
@@ -28,6 +29,8 @@ export interface BackendOptions {
   jwtExpiry?: number;
   /** The shortest password sign-up and a password change accept (PASSWORD_MIN_LENGTH, 6 by default). */
   passwordMinLength?: number;
+  /** Seconds after which a session nobody used (no sign-in, no refresh) ends; 0 keeps sessions until sign-out. */
+  sessionInactivity?: number;
   seed?: boolean;
   publicUrl?: string;
   /** The simulated payment rail: its answer delay, how long withdrawals wait (cancellable), the lease. */
@@ -65,12 +68,14 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     const port = opts.port ?? 54321;
     const publicUrl = opts.publicUrl ?? `http://localhost:${port}`;
     const jwtSecret = opts.jwtSecret ?? (await installationJwtSecret(db));
+    const sessionInactivity = opts.sessionInactivity ?? DEFAULT_SESSION_INACTIVITY;
     assertSafeToListen(host, jwtSecret);
     const app = await createApp({
       db,
       jwtSecret,
       jwtExpiry: opts.jwtExpiry ?? 3600,
       passwordMinLength: opts.passwordMinLength ?? passwordMinLength({}),
+      sessionInactivity,
       publicUrl,
       rateLimits: opts.rateLimits,
       log: opts.log,
@@ -91,6 +96,9 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
         { name: 'retention', sql: 'select private.prune(), local_server.prune()', everyMs: 10 * 60_000 },
         { name: 'reputation', sql: 'select private.refresh_reputation()', everyMs: opts.reputationMs ?? 60 * 60_000 },
         { name: 'vacuum', run: () => vacuumWhereDue(db), everyMs: opts.vacuumMs ?? 10_000 },
+        ...(sessionInactivity > 0
+          ? [{ name: 'idle sessions', run: () => endIdleSessions(db, sessionInactivity), everyMs: 10 * 60_000 }]
+          : []),
       ],
       opts.log,
     );
@@ -131,6 +139,7 @@ export function backendOptionsFromEnv(): BackendOptions {
     jwtSecret: process.env.JWT_SECRET || undefined,
     jwtExpiry: Number(process.env.JWT_EXPIRY ?? 3600),
     passwordMinLength: passwordMinLength(),
+    sessionInactivity: sessionInactivityFromEnv(process.env.SESSION_INACTIVITY_TIMEOUT),
     seed: process.env.SEED !== 'false',
     publicUrl: process.env.SUPABASE_PUBLIC_URL,
     payments: {

@@ -2,7 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
 import { adminSuite } from '../harness/suites';
 import { ENGINES, backendFor } from '../harness/backends';
-import { ADMIN, client, signedIn } from '../harness/clients';
+import { ADMIN, ANON_KEY, client, signedIn } from '../harness/clients';
 import { book, cash, freshToken, invariantViolations, placeOrder, trader } from '../harness/market';
 
 describe.each(ENGINES)('the admin acts on accounts on %s', (engine) => {
@@ -60,6 +60,45 @@ describe.each(ENGINES)('the admin acts on accounts on %s', (engine) => {
     expect(await invariantViolations(backend)).toEqual([]);
   });
 
+  it('signs an account out everywhere without suspending it: orders stand, sign-in works, audited', async () => {
+    const token = await freshToken(backend);
+    const user = await trader(backend, { cash: 1000 });
+    const email = (await user.client.auth.getUser()).data.user!.email!;
+    const laptop = client(backend.url, ANON_KEY, {
+      'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0',
+    });
+    expect((await laptop.auth.signInWithPassword({ email, password: 'password-123' })).error).toBeNull();
+    await placeOrder(user.client, token, 'buy', 'limit', 10, 5);
+    // The details show where the account is signed in.
+    const { data: before } = await admin.rpc('admin_account_details', { p_user: user.id });
+    const sessions = (before as { sessions: { user_agent: string | null; ip: string | null }[] }).sessions;
+    expect(sessions).toHaveLength(2);
+    expect(sessions.map((s) => s.ip)).toEqual(['127.0.0.1', '127.0.0.1']);
+    expect(sessions.some((s) => s.user_agent?.includes('Firefox/140.0'))).toBe(true);
+
+    expect((await admin.rpc('admin_end_sessions', { p_user: user.id, p_reason: '' })).error?.message).toBe(
+      'Give a reason of 3 to 500 characters for signing the account out.',
+    );
+    const { data, error } = await admin.rpc('admin_end_sessions', {
+      p_user: user.id,
+      p_reason: 'Reported a stolen phone.',
+    });
+    expect([error, data]).toEqual([null, 2]);
+    for (const c of [user.client, laptop]) {
+      expect((await c.from('cash_accounts').select('available')).status).toBe(401);
+    }
+    // Not a suspension: the order stands and the owner signs in again.
+    expect(await book(backend, token)).toHaveLength(1);
+    expect((await client(backend.url).auth.signInWithPassword({ email, password: 'password-123' })).error).toBeNull();
+    const { data: log } = await admin.rpc('admin_audit_log', { p_target: user.id });
+    expect((log as { action: string; reason: string | null }[]).map((l) => [l.action, l.reason])).toEqual([
+      ['account.sign_out', 'Reported a stolen phone.'],
+    ]);
+    expect((await admin.rpc('admin_end_sessions', { p_user: adminId, p_reason: 'Myself.' })).error?.message).toBe(
+      'Admins cannot act on their own account.',
+    );
+  });
+
   it('verifies and unverifies the badge of the account and its token', async () => {
     const user = await trader(backend);
     expect((await admin.rpc('admin_set_verified', { p_user: user.id, p_verified: true })).error).toBeNull();
@@ -82,6 +121,7 @@ describe.each(ENGINES)('the admin acts on accounts on %s', (engine) => {
       for (const [fn, args] of [
         ['admin_set_account_status', { p_user: victim.id, p_status: 'suspended', p_reason: 'Because.' }],
         ['admin_set_verified', { p_user: victim.id, p_verified: true }],
+        ['admin_end_sessions', { p_user: victim.id, p_reason: 'Because.' }],
         ['admin_list_users', {}],
         ['admin_audit_log', {}],
       ] as const) {

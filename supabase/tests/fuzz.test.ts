@@ -72,7 +72,7 @@ describe.each(ENGINES)('fuzzed requests on %s', (engine) => {
     );
   });
 
-  it('rpc bodies: place_order, cancel_order, create_deposit, create_withdrawal, apply_for_token', async () => {
+  it('rpc bodies: place_order, cancel_order, create_deposit, create_withdrawal, apply_for_token, sessions', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(
@@ -82,6 +82,8 @@ describe.each(ENGINES)('fuzzed requests on %s', (engine) => {
           'create_withdrawal',
           'apply_for_token',
           'list_open_orders',
+          'my_sessions',
+          'end_my_session',
         ),
         fc.dictionary(
           fc.constantFrom(
@@ -98,6 +100,7 @@ describe.each(ENGINES)('fuzzed requests on %s', (engine) => {
             'p_category',
             'p_socials',
             'p_limit',
+            'p_session',
             'x',
           ),
           value,
@@ -111,6 +114,29 @@ describe.each(ENGINES)('fuzzed requests on %s', (engine) => {
       ),
       { numRuns: 200, seed: 11 },
     );
+  });
+
+  it('mailed codes of each kind: /verify, and a new email asked for', async () => {
+    const code = fc.oneof(
+      text,
+      fc.integer({ min: 0, max: 99_999_999 }).map((n) => String(n).padStart(8, '0')),
+    );
+    const email = fc.oneof(text, fc.constantFrom(DEMO.email, 'someone@test.repx.dev'), fc.emailAddress());
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc
+            .record({ type: fc.oneof(fc.constantFrom('recovery', 'email_change', 'signup'), text), email, token: code })
+            .map((body) => ['POST', '/auth/v1/verify', JSON.stringify(body)] as const),
+          fc
+            .record({ email, current_password: fc.oneof(text, fc.constant(DEMO.password)) })
+            .map((body) => ['PUT', '/auth/v1/user', JSON.stringify(body)] as const),
+        ),
+        async ([method, path, body]) => noServerError(await send(method, path, body, path.endsWith('/user'))),
+      ),
+      { numRuns: 100, seed: 24 },
+    );
+    expect(await invariantViolations(backend)).toEqual([]);
   });
 
   it('writes and auth bodies', async () => {

@@ -5,6 +5,7 @@ import { ENGINES, backendFor, eventually } from '../harness/backends';
 import { client } from '../harness/clients';
 import { cash, invariantViolations, trader } from '../harness/market';
 import { randomOrders } from '../harness/load';
+import { lastCodeFor } from '../harness/mail';
 
 const CARD_OK = '4242 4242 4242 4242';
 const CARD_DECLINED = '4000 0000 0000 0002';
@@ -201,6 +202,53 @@ describe.each(ENGINES)('money in and out on %s', (engine) => {
     expect((await t.client.auth.signInWithPassword({ email, password: 'password-123' })).error).toBeNull();
     expect((await withdraw()).error).toBeNull();
     expect(await cash(backend, t.id)).toMatchObject({ available: 200 });
+  });
+
+  it('withdrawals wait a day after the password or the email changes; deposits and trading do not', async () => {
+    const t = await trader(backend, { cash: 300 });
+    const email = (await t.client.auth.getSession()).data.session!.user.email!;
+    const { data: dest } = await t.client.rpc('add_payout_destination', {
+      p_label: 'Checking',
+      p_account_number: '33334444',
+    });
+    const withdraw = () =>
+      t.client.rpc('create_withdrawal', { p_amount: 100, p_destination: dest, p_idempotency_key: key() });
+    const held =
+      /^For your security, withdrawals open 24 hours after a password or email change: from [A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC\.$/;
+    expect((await t.client.rpc('my_withdrawal_hold')).data).toBeNull();
+    // Metadata alone is no credential change.
+    expect((await t.client.auth.updateUser({ data: { theme: 'dark' } })).error).toBeNull();
+    expect((await withdraw()).error).toBeNull();
+
+    expect(
+      (await t.client.auth.updateUser({ password: 'password-456', current_password: 'password-123' })).error,
+    ).toBeNull();
+    const refused = await withdraw();
+    expect(refused.error?.message).toMatch(held);
+    // The browser can read until when, to say so before anything is typed.
+    const hold = (await t.client.rpc('my_withdrawal_hold')).data as string;
+    expect(Date.parse(hold) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
+    expect(await cash(backend, t.id)).toMatchObject({ available: 200 });
+    expect((await deposit(t.client, 50, CARD_OK)).error).toBeNull();
+    // A day on, money may leave again.
+    const age = () =>
+      backend.db.query(
+        `update private.credential_changes set changed_at = now() - interval '25 hours' where user_id = $1`,
+        [t.id],
+      );
+    await age();
+    expect((await t.client.rpc('my_withdrawal_hold')).data).toBeNull();
+    expect((await withdraw()).error).toBeNull();
+
+    // A new email, once confirmed by its code, holds them again.
+    await t.client.auth.updateUser({ email: `moved-${email}`, current_password: 'password-456' });
+    expect((await withdraw()).error).toBeNull(); // asked for, not yet moved
+    const code = (await lastCodeFor(backend.db, `moved-${email}`))!;
+    expect(
+      (await t.client.auth.verifyOtp({ email: `moved-${email}`, token: code, type: 'email_change' })).error,
+    ).toBeNull();
+    expect((await withdraw()).error?.message).toMatch(held);
+    expect(await invariantViolations(backend)).toEqual([]);
   });
 
   it('a payout the bank rejects gives the funds back', async () => {

@@ -1,8 +1,9 @@
 import type { Backend } from '../server/index';
 import { NO_RATE_LIMITS } from '../server/http/rateLimit';
-import { RECOVERY_CODE } from '../server/auth/endpoints/recover';
+import { MAILED_CODE } from '../server/auth/codes';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ANON_KEY, client, newUser, signedIn } from '../harness/clients';
+import { lastCodeFor, mailsTo as mailOf } from '../harness/mail';
 
 describe.each(ENGINES)('password recovery on %s', (engine) => {
   let backend: Backend;
@@ -19,16 +20,8 @@ describe.each(ENGINES)('password recovery on %s', (engine) => {
   });
   afterAll(() => backend.close());
 
-  const mailsTo = (email: string) =>
-    backend.db.query<{ subject: string; body: string }>(
-      'select subject, body from local_server.outbox where recipient = $1 order by id',
-      [email],
-    );
-  /** The code in the last mail to `email` (the outbox is where the local server catches its mail). */
-  const codeFor = async (email: string) => {
-    const mails = await mailsTo(email);
-    return /code is (\d+)\./.exec(mails.at(-1)?.body ?? '')?.[1];
-  };
+  const mailsTo = (email: string) => mailOf(backend.db, email);
+  const codeFor = (email: string) => lastCodeFor(backend.db, email);
   const newPassword = 'new-password-456';
 
   it('mails a code that signs in once, to set a new password; the old password and the other sessions end', async () => {
@@ -39,7 +32,7 @@ describe.each(ENGINES)('password recovery on %s', (engine) => {
     const [mail] = await mailsTo(email);
     expect(mail!.subject).toBe('Your RepX password reset code');
     const code = await codeFor(email);
-    expect(code).toMatch(new RegExp(`^\\d{${RECOVERY_CODE.digits}}$`));
+    expect(code).toMatch(new RegExp(`^\\d{${MAILED_CODE.digits}}$`));
     // Only the code's hash is kept.
     const [held] = await backend.db.query<{ token_hash: string }>(
       'select token_hash from auth.one_time_tokens t join auth.users u on u.id = t.user_id where u.email = $1',
@@ -122,8 +115,8 @@ describe.each(ENGINES)('password recovery on %s', (engine) => {
     const c = client(backend.url);
     await c.auth.resetPasswordForEmail(email);
     const code = (await codeFor(email))!;
-    const wrong = String((Number(code) + 1) % 10 ** RECOVERY_CODE.digits).padStart(RECOVERY_CODE.digits, '0');
-    for (let i = 0; i < RECOVERY_CODE.tries; i++) {
+    const wrong = String((Number(code) + 1) % 10 ** MAILED_CODE.digits).padStart(MAILED_CODE.digits, '0');
+    for (let i = 0; i < MAILED_CODE.tries; i++) {
       expect((await c.auth.verifyOtp({ email, token: wrong, type: 'recovery' })).error?.message).toBe(
         'Token has expired or is invalid',
       );

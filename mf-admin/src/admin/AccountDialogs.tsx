@@ -8,6 +8,7 @@ import {
   FormError,
   TextField,
   Muted,
+  deviceName,
   Textarea,
   formatInteger,
   formatPrice,
@@ -197,6 +198,28 @@ export function SuspendDialog({ user, onClose, onDone }: Props) {
   );
 }
 
+/** Ends every session of the account, without suspending it (a user who reports someone else in their account). */
+export function SignOutDialog({ user, onClose, onDone }: Props) {
+  const [reason, setReason] = useState('');
+  return (
+    <ActionDialog
+      title={`Sign Out @${user.username}`}
+      submitLabel="Sign Out Everywhere"
+      destructive
+      onClose={onClose}
+      onDone={onDone}
+      run={() => rpc('admin_end_sessions', { p_user: user.id, p_reason: reason })}
+      success={{
+        title: 'Signed Out Everywhere',
+        description: `@${user.username} must sign in again on every device.`,
+      }}
+    >
+      <Muted>Every session of the account ends at once; its orders and its status stay as they are.</Muted>
+      <ReasonField id="signout-reason" label="Reason" value={reason} onChange={setReason} />
+    </ActionDialog>
+  );
+}
+
 interface Details {
   profile: {
     full_name: string;
@@ -212,7 +235,13 @@ interface Details {
   open_orders: { id: number; token: string; side: string; price: number; amount: number }[];
   trades: { id: number; token: string; side: string; price: number; amount: number; created_at: string }[];
   payments: { id: number; type: string; amount: number; status: string; method: string | null; created_at: string }[];
-  sessions: { created_at: string; refreshed_at: string | null }[];
+  sessions: {
+    id: string;
+    created_at: string;
+    refreshed_at: string | null;
+    user_agent: string | null;
+    ip: string | null;
+  }[];
   activity: { created_at: string; actor: string | null; action: string; reason: string | null }[];
 }
 
@@ -225,7 +254,15 @@ const Section = ({ title, empty, children }: { title: string; empty: boolean; ch
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Details: one account as the operator needs it, including the admin actions taken on it. */
-export function DetailsDialog({ user, onClose }: { user: AdminUser; onClose: () => void }) {
+export function DetailsDialog({
+  user,
+  onClose,
+  onSignOut,
+}: {
+  user: AdminUser;
+  onClose: () => void;
+  onSignOut: () => void;
+}) {
   const details = useQuery(() => rpc<Details>('admin_account_details', { p_user: user.id }), [user.id]);
   const d = details.data;
   return (
@@ -279,8 +316,8 @@ export function DetailsDialog({ user, onClose }: { user: AdminUser; onClose: () 
           </Section>
           <Section title="Sessions" empty={!d.sessions.length}>
             {d.sessions.map((s) => (
-              <li key={s.created_at}>
-                since {when(s.created_at)}
+              <li key={s.id}>
+                {deviceName(s.user_agent)}, {s.ip ?? 'unknown address'}, since {when(s.created_at)}
                 {s.refreshed_at ? `, refreshed ${when(s.refreshed_at)}` : ''}
               </li>
             ))}
@@ -296,6 +333,11 @@ export function DetailsDialog({ user, onClose }: { user: AdminUser; onClose: () 
         </div>
       )}
       <DialogActions>
+        {d && d.sessions.length > 0 && (
+          <Button type="button" $variant="destructive" onClick={onSignOut}>
+            Sign Out Everywhere
+          </Button>
+        )}
         <Button type="button" $variant="outline" onClick={onClose} data-dialog-close>
           Close
         </Button>

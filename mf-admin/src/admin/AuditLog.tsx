@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import { useQuery } from '@repex/shared-ui/platform';
-import { DataTable, Button, Muted, Select, downloadCsv, formatDate, formatTime, toCsv } from '@repex/shared-ui/ui';
+import { DataTable, Button, Select, downloadCsv, toCsv, DateTime } from '@repex/shared-ui/ui';
 import { rpc } from './rpc';
 import type { AuditEntry } from './types';
 
@@ -11,6 +11,7 @@ const ACTIONS = [
   ['application.reject', 'Applications rejected'],
   ['account.suspend', 'Suspensions'],
   ['account.reinstate', 'Reinstatements'],
+  ['account.sign_out', 'Signed out everywhere'],
   ['account.verify', 'Verifications'],
   ['account.unverify', 'Badges removed'],
 ] as const;
@@ -100,7 +101,7 @@ export function AuditLog({ version }: { version: number }) {
         {(e) => (
           <tr key={e.id} data-testid="audit-row">
             <td>
-              {formatDate(e.created_at)} <Muted>{formatTime(e.created_at)}</Muted>
+              <DateTime iso={e.created_at} />
             </td>
             <td>@{e.actor}</td>
             <td>{e.action}</td>

@@ -12,7 +12,7 @@ import {
   formatDate,
   formatInteger,
 } from '@repex/shared-ui/ui';
-import { ApproveDialog, DetailsDialog, RejectDialog, SuspendDialog } from './AccountDialogs';
+import { ApproveDialog, DetailsDialog, RejectDialog, SignOutDialog, SuspendDialog } from './AccountDialogs';
 import { act, rpc } from './rpc';
 import type { AdminUser } from './types';
 
@@ -66,7 +66,7 @@ const SORTS = [
   ['status:desc', 'Suspended first'],
 ] as const;
 
-type Open = { kind: 'approve' | 'reject' | 'suspend' | 'details'; user: AdminUser } | null;
+type Open = { kind: 'approve' | 'reject' | 'suspend' | 'details' | 'signout'; user: AdminUser } | null;
 
 /**
  * User Management: accounts searched, filtered, sorted and paged by the database; each row's
@@ -267,7 +267,14 @@ export function Users({ version, onChanged }: { version: number; onChanged: () =
           </div>
         </Pager>
       )}
-      {open?.kind === 'details' && <DetailsDialog user={open.user} onClose={() => setOpen(null)} />}
+      {open?.kind === 'details' && (
+        <DetailsDialog
+          user={open.user}
+          onClose={() => setOpen(null)}
+          onSignOut={() => setOpen({ kind: 'signout', user: open.user })}
+        />
+      )}
+      {open?.kind === 'signout' && <SignOutDialog user={open.user} onClose={() => setOpen(null)} onDone={onChanged} />}
       {open?.kind === 'approve' && <ApproveDialog user={open.user} onClose={() => setOpen(null)} onDone={onChanged} />}
       {open?.kind === 'reject' && <RejectDialog user={open.user} onClose={() => setOpen(null)} onDone={onChanged} />}
       {open?.kind === 'suspend' && <SuspendDialog user={open.user} onClose={() => setOpen(null)} onDone={onChanged} />}

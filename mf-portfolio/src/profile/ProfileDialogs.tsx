@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { type Profile } from '@repex/shared-ui/contracts';
-import { supabase, toast } from '@repex/shared-ui/platform';
+import { supabase, toast, useQuery } from '@repex/shared-ui/platform';
 import { Button, Field, FormDialog, FormError, Input, Muted, TextField, Textarea } from '@repex/shared-ui/ui';
 
 /**
@@ -125,8 +125,24 @@ export function EditProfileDialog({
   );
 }
 
-/** Settings: change the password (other sessions end), or sign out every other session. */
-export function SettingsDialog({ onClose }: { onClose: () => void }) {
+/** The account's email, and a new one waiting for its code. */
+export interface AccountEmail {
+  current: string | undefined;
+  pending: string | undefined;
+}
+
+/** Settings: the email and the sessions (each in a dialog of its own), and the password (other sessions end). */
+export function SettingsDialog({
+  onClose,
+  onChangeEmail,
+  onSessions,
+}: {
+  onClose: () => void;
+  onChangeEmail: (email: AccountEmail) => void;
+  onSessions: () => void;
+}) {
+  const user = useQuery(async () => (await supabase().auth.getUser()).data.user, []);
+  const email: AccountEmail = { current: user.data?.email, pending: user.data?.new_email };
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -137,16 +153,17 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
     toast({ title: 'Password Changed', description: 'Your other sessions have been signed out.' });
     return null;
   };
-  const signOutOthers = async () => {
-    const { error } = await supabase().auth.signOut({ scope: 'others' });
-    toast(
-      error
-        ? { title: 'Sign out Failed', description: error.message || 'Something went wrong', variant: 'destructive' }
-        : { title: 'Other Sessions Signed Out', description: 'Only this browser is still signed in.' },
-    );
-  };
   return (
     <FormDialog title="Settings" submitLabel="Change Password" send={submit} onClose={onClose}>
+      <div style={{ overflowWrap: 'anywhere' }}>
+        <Muted>
+          Email: {email.current ?? '...'}
+          {email.pending && ` (${email.pending} is waiting for its code)`}
+        </Muted>{' '}
+        <Button type="button" $variant="link" disabled={!user.data} onClick={() => onChangeEmail(email)}>
+          Change email
+        </Button>
+      </div>
       <TextField
         id="settings-current"
         label="Current password"
@@ -176,8 +193,8 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
       />
       <div>
         <Muted>Signed in somewhere else too?</Muted>{' '}
-        <Button type="button" $variant="link" onClick={() => void signOutOthers()}>
-          Sign out other sessions
+        <Button type="button" $variant="link" onClick={onSessions}>
+          See where you are signed in
         </Button>
       </div>
     </FormDialog>

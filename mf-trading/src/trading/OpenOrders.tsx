@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { supabase, toast } from '@repex/shared-ui/platform';
 import {
-  Badge,
   Button,
   Card,
   CardTitle,
@@ -10,6 +9,7 @@ import {
   TableScroll,
   formatInteger,
   formatPrice,
+  SideBadge,
 } from '@repex/shared-ui/ui';
 
 export interface OpenOrder {
@@ -51,7 +51,7 @@ export function OpenOrders({ orders, onChanged }: { orders: OpenOrder[]; onChang
               {orders.map((o) => (
                 <tr key={o.id} data-testid="open-order">
                   <td>
-                    <Badge $variant={o.side === 'buy' ? 'up' : 'down'}>{o.side === 'buy' ? 'Buy' : 'Sell'}</Badge>
+                    <SideBadge side={o.side} />
                   </td>
                   <td className="num">{formatPrice(o.price)}</td>
                   <td className="num">

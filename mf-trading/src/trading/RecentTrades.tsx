@@ -1,4 +1,4 @@
-import { Badge, Muted, Table, formatInteger, formatPrice, formatTime } from '@repex/shared-ui/ui';
+import { Muted, Table, formatInteger, formatPrice, formatTime, SideBadge } from '@repex/shared-ui/ui';
 
 export interface TapeTrade {
   id: number;
@@ -28,7 +28,7 @@ export function RecentTrades({ trades }: { trades: TapeTrade[] }) {
             <td className="num">{formatInteger(t.amount)}</td>
             <td>{formatTime(t.created_at)}</td>
             <td>
-              <Badge $variant={t.type === 'buy' ? 'up' : 'down'}>{t.type === 'buy' ? 'Buy' : 'Sell'}</Badge>
+              <SideBadge side={t.type} />
             </td>
           </tr>
         ))}

@@ -8,10 +8,9 @@ import {
   Muted,
   Select,
   downloadCsv,
-  formatDate,
   formatPrice,
-  formatTime,
   toCsv,
+  DateTime,
 } from '@repex/shared-ui/ui';
 import type { HistoryEntry } from './types';
 
@@ -141,7 +140,7 @@ export function History({
               {signed(e.amount)}
             </Signed>
             <td>
-              {formatDate(e.created_at)} <Muted>{formatTime(e.created_at)}</Muted>
+              <DateTime iso={e.created_at} />
             </td>
             <td>
               <Badge $variant={STATUS_VARIANT[e.status]}>{e.status}</Badge>

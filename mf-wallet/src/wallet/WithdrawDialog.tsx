@@ -1,6 +1,18 @@
 import { useMemo, useState } from 'react';
 import { supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
-import { Field, FormDialog, Muted, Select, TextField, formatPrice } from '@repex/shared-ui/ui';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  Field,
+  FormDialog,
+  Muted,
+  Select,
+  TextField,
+  formatDate,
+  formatPrice,
+  formatTime,
+} from '@repex/shared-ui/ui';
 import type { Cash, Destination, Limits, Payment } from './types';
 
 const NEW_ACCOUNT = 'new';
@@ -45,6 +57,8 @@ export function WithdrawDialog({
   const destination = chosen ?? destinations.data?.[0]?.id ?? NEW_ACCOUNT;
   // Asked for when the database wants a recent sign-in before money leaves.
   const [password, setPassword] = useState<string>();
+  // Withdrawals wait a day after a password or email change: said before anything is typed.
+  const heldUntil = useQuery(async () => unwrap(await supabase().rpc('my_withdrawal_hold')) as string | null, []);
 
   const send = async () => {
     if (password !== undefined) {
@@ -77,6 +91,21 @@ export function WithdrawDialog({
     return null;
   };
 
+  if (heldUntil.data) {
+    return (
+      <Dialog title="Withdraw" onClose={onClose}>
+        <Muted role="status">
+          For your security, withdrawals open again on {formatDate(heldUntil.data)} at {formatTime(heldUntil.data)},
+          after the recent change of your password or email. Deposits and trading go on as usual.
+        </Muted>
+        <DialogActions>
+          <Button type="button" onClick={onClose}>
+            Close
+          </Button>
+        </DialogActions>
+      </Dialog>
+    );
+  }
   return (
     <FormDialog title="Withdraw" submitLabel="Withdraw" busyLabel="Requesting..." send={send} onClose={onClose}>
       <Field label="To account" htmlFor="withdraw-destination">

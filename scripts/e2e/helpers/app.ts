@@ -11,6 +11,8 @@ import { ROOT } from '../../webpack/config';
 import { PACKAGE_DIRS, REMOTE_NAMES, type RemoteName } from '../../webpack/packages';
 import { DEMO_ACCOUNTS } from '../../../supabase/server/demo';
 
+type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
 
@@ -20,8 +22,8 @@ export interface E2EApp {
   backend: Backend;
   frontends: Stack;
   browser: Browser;
-  /** A new browser profile (own storage), like a second person on another machine. */
-  newContext: (opts?: { width?: number }) => Promise<BrowserContext>;
+  /** A new browser profile (own storage, or `storageState` kept from a closed one), like a second person on another machine. */
+  newContext: (opts?: { width?: number; storageState?: StorageState }) => Promise<BrowserContext>;
   close: () => Promise<void>;
 }
 
@@ -52,7 +54,8 @@ export async function startApp(): Promise<E2EApp> {
     backend,
     frontends,
     browser,
-    newContext: ({ width = 1280 } = {}) => browser.newContext({ viewport: { width, height: 900 } }),
+    newContext: ({ width = 1280, storageState } = {}) =>
+      browser.newContext({ viewport: { width, height: 900 }, storageState }),
     close: async () => {
       await browser.close();
       await frontends.close();

@@ -39,6 +39,19 @@ export function loadSupabase(): Promise<SupabaseClient> {
  */
 let heldToken: string | null = null;
 
+const isRefresh = (url: string) => {
+  const u = new URL(url);
+  return u.pathname.endsWith('/auth/v1/token') && u.searchParams.get('grant_type') === 'refresh_token';
+};
+
+/** GoTrue's refusals of a refresh that end the session, in the user's words. */
+const REFRESH_REFUSED: Record<string, string> = {
+  session_expired: 'You were signed out after a long time without using RepX. Please sign in again.',
+  session_not_found: 'Your session has ended. Please sign in again.',
+  refresh_token_not_found: 'Your session has ended. Please sign in again.',
+  refresh_token_already_used: 'Your session has ended. Please sign in again.',
+};
+
 /**
  * The server refuses a token whose session has ended (signed out elsewhere, suspended, password
  * changed): this tab signs out on that first refusal instead of waiting for its next refresh.
@@ -50,6 +63,15 @@ const signOutWhenSessionEnded: typeof fetch = async (input, init) => {
   // go. (Ending an older session, after signing in again, leaves the held one alone.)
   if (new URL(url).pathname.endsWith('/auth/v1/logout') && bearer === heldToken) heldToken = null;
   const response = await fetch(input, init);
+  if (response.status === 400 && client && isRefresh(url)) {
+    // supabase-js drops a session whose refresh is refused; say why, or the user just lands on the sign-in page.
+    const body = (await response
+      .clone()
+      .json()
+      .catch(() => null)) as { error_code?: unknown } | null;
+    const why = typeof body?.error_code === 'string' ? REFRESH_REFUSED[body.error_code] : undefined;
+    if (why) toast({ title: 'Session Ended', description: why, variant: 'destructive' });
+  }
   if (response.status === 401 && client && bearer && bearer === heldToken) {
     const body = (await response
       .clone()

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { supabase, toast } from '@repex/shared-ui/platform';
+import { codeMessage, supabase, toast } from '@repex/shared-ui/platform';
 import { Button } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
 import { Field } from '../auth/forms/Field';
@@ -33,13 +33,6 @@ const Sent = styled.p`
 `;
 
 const fail = (title: string, description: string) => toast({ title, description, variant: 'destructive' });
-
-/** The auth server's words for a wrong or spent code, in the user's. */
-function codeMessage(message: string): string {
-  return message === 'Token has expired or is invalid'
-    ? 'The code is wrong or has expired. Check it, or send a new one.'
-    : message;
-}
 
 async function sendCode(email: string): Promise<boolean> {
   try {

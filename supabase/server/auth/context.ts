@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import net from 'node:net';
 import type { Database, Queryable } from '../db/database';
 import { bearer } from '../http/io';
 import { RateLimiter, type RateLimits } from '../http/rateLimit';
@@ -6,7 +7,7 @@ import { AuthErrors, authError } from './errors';
 import type { Claims } from './jwt';
 import { PASSWORD_MAX_LENGTH } from './passwordPolicy';
 import type { PasswordHasher } from './passwords';
-import type { AuthSettings } from './sessions';
+import type { AuthSettings, SessionClient } from './sessions';
 import { USER_COLUMNS, type UserRow } from './users';
 
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -52,6 +53,8 @@ export interface AuthContext {
   limit: (name: keyof RateLimits, key: string, message?: string) => Promise<void>;
   /** The connection's address (a forwarded header is not trusted). */
   address: (req: IncomingMessage) => string;
+  /** The browser and address a new session starts from. */
+  client: (req: IncomingMessage) => SessionClient;
   /** Verifies the user's access token and that its session and user still exist. */
   authenticate: (req: IncomingMessage) => Promise<{ claims: Claims; user: UserRow }>;
   log?: (line: string) => void;
@@ -78,6 +81,11 @@ export function authContext(
       if (wait > 0) throw AuthErrors.rateLimited(wait, message);
     },
     address: (req) => req.socket.remoteAddress ?? 'unknown',
+    client(req) {
+      // An IPv4 peer of a dual-stack socket is written as IPv4, as people read it.
+      const ip = req.socket.remoteAddress?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '') ?? '';
+      return { userAgent: req.headers['user-agent'] ?? null, ip: net.isIP(ip) ? ip : null };
+    },
     async authenticate(req) {
       const token = bearer(req);
       if (!token) throw AuthErrors.noAuthorization();

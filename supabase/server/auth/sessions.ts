@@ -9,6 +9,8 @@ export interface AuthSettings {
   jwtExpiry: number;
   passwordMinLength: number;
   issuer: string;
+  /** A session unused (no sign-in or refresh) this many seconds ends: GoTrue's sessions.inactivity_timeout; 0 never. */
+  sessionInactivity: number;
 }
 
 export function newRefreshToken(): string {
@@ -81,17 +83,25 @@ export async function sessionProof(q: Queryable, sessionId: string): Promise<Ses
   return { method: row!.method, at: Number(row!.at) };
 }
 
+/** The browser a session was started from, as GoTrue keeps it (shown to the user among their sessions). */
+export interface SessionClient {
+  userAgent: string | null;
+  /** The connection's address, or null when it is not an IP address. */
+  ip: string | null;
+}
+
 /** Starts a session for a user who just proved who they are. */
 export async function startSession(
   tx: Queryable,
   settings: AuthSettings,
   user: UserRow,
+  client: SessionClient,
   method: SignInMethod = 'password',
 ) {
   const [session] = await tx.query<{ id: string; at: string }>(
-    `insert into auth.sessions (user_id, authentication_method) values ($1, $2)
+    `insert into auth.sessions (user_id, authentication_method, user_agent, ip) values ($1, $2, $3, $4)
      returning id, extract(epoch from created_at)::bigint as at`,
-    [user.id, method],
+    [user.id, method, client.userAgent?.slice(0, 512) ?? null, client.ip],
   );
   const refresh = newRefreshToken();
   await tx.query('insert into auth.refresh_tokens (token, user_id, session_id) values ($1, $2, $3)', [
@@ -100,4 +110,37 @@ export async function startSession(
     session!.id,
   ]);
   return sessionResponse(settings, user, session!.id, refresh, { method, at: Number(session!.at) });
+}
+
+/**
+ * How long a session may go unused before it ends: a month. A browser used at least that often
+ * stays signed in; one forgotten on a shared computer, or a refresh token copied off it, stops
+ * working (GoTrue's sessions.inactivity_timeout, off by default there; an exchange keeps it on).
+ */
+export const DEFAULT_SESSION_INACTIVITY = 30 * 24 * 3600;
+
+/** SESSION_INACTIVITY_TIMEOUT: whole seconds, 0 for never; unset, the default. */
+export function sessionInactivityFromEnv(value: string | undefined): number {
+  if (value === undefined || value === '') return DEFAULT_SESSION_INACTIVITY;
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < 0)
+    throw new Error(`SESSION_INACTIVITY_TIMEOUT must be whole seconds, 0 for never (got "${value}")`);
+  return seconds;
+}
+
+const IDLE = 'greatest(created_at, refreshed_at) < now() - make_interval(secs => $1)';
+
+/** Ends the session if it has gone unused too long (its last sign-in or refresh); true if it did. */
+export async function endIfIdle(tx: Queryable, sessionId: string, seconds: number): Promise<boolean> {
+  if (seconds <= 0) return false;
+  const ended = await tx.query(`delete from auth.sessions where id = $2 and ${IDLE} returning id`, [
+    seconds,
+    sessionId,
+  ]);
+  return ended.length > 0;
+}
+
+/** Ends every session unused too long (a scheduled job, so the user's list of sessions holds live ones only). */
+export async function endIdleSessions(db: Queryable, seconds: number): Promise<void> {
+  await db.query(`delete from auth.sessions where ${IDLE}`, [seconds]);
 }

@@ -5,6 +5,9 @@ export interface UserRow {
   encrypted_password: string | null;
   email_confirmed_at: Date | null;
   last_sign_in_at: Date | null;
+  /** A new email waiting for its code, and when the code was sent. */
+  email_change: string | null;
+  email_change_sent_at: Date | null;
   raw_app_meta_data: Record<string, unknown>;
   raw_user_meta_data: Record<string, unknown>;
   /** Computed in SQL: banned_until may be 'infinity', which a JS Date cannot hold. */
@@ -14,7 +17,7 @@ export interface UserRow {
 }
 
 export const USER_COLUMNS =
-  'id, email, encrypted_password, email_confirmed_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, coalesce(banned_until > now(), false) as banned, created_at, updated_at';
+  'id, email, encrypted_password, email_confirmed_at, last_sign_in_at, email_change, email_change_sent_at, raw_app_meta_data, raw_user_meta_data, coalesce(banned_until > now(), false) as banned, created_at, updated_at';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : undefined);
 
@@ -28,6 +31,7 @@ export function userJson(u: UserRow) {
     email_confirmed_at: iso(u.email_confirmed_at),
     confirmed_at: iso(u.email_confirmed_at),
     last_sign_in_at: iso(u.last_sign_in_at),
+    ...(u.email_change ? { new_email: u.email_change, email_change_sent_at: iso(u.email_change_sent_at) } : {}),
     app_metadata: u.raw_app_meta_data,
     user_metadata: u.raw_user_meta_data,
     identities: [

@@ -51,6 +51,10 @@ create table if not exists auth.sessions (
 -- of its access tokens, with the session's start as the time.
 alter table auth.sessions add column if not exists authentication_method text not null default 'password'
   check (authentication_method in ('password', 'recovery'));
+-- The browser and address a session started from (GoTrue's columns), which its user sees.
+alter table auth.sessions add column if not exists user_agent text;
+alter table auth.sessions add column if not exists ip inet;
+create index if not exists sessions_user_id_idx on auth.sessions (user_id);
 
 create table if not exists auth.refresh_tokens (
   id bigint generated always as identity primary key,
@@ -64,17 +68,35 @@ create table if not exists auth.refresh_tokens (
 );
 create index if not exists refresh_tokens_session_idx on auth.refresh_tokens (session_id);
 
--- Password recovery codes, as GoTrue's one_time_tokens keeps them: one live code per user and
--- kind, only its hash stored, with the wrong tries counted so that a code is spent after a few.
+-- A new email waiting for the code mailed to it (GoTrue's columns).
+alter table auth.users add column if not exists email_change text;
+alter table auth.users add column if not exists email_change_sent_at timestamptz;
+
+-- Mailed codes (password recovery, a new email), as GoTrue's one_time_tokens keeps them: one live
+-- code per user and kind, only its hash stored, with the wrong tries counted so that a code is
+-- spent after a few.
 create table if not exists auth.one_time_tokens (
   user_id uuid not null references auth.users (id) on delete cascade,
-  token_type text not null check (token_type in ('recovery_token')),
+  token_type text not null constraint one_time_tokens_token_type_check
+    check (token_type in ('recovery_token', 'email_change_token_new')),
   token_hash text not null,
   relates_to text not null,
   attempts integer not null default 0,
   created_at timestamptz not null default now(),
   primary key (user_id, token_type)
 );
+create index if not exists one_time_tokens_relates_to_idx on auth.one_time_tokens (relates_to);
+-- A database made before email change codes: its check allows recovery codes only.
+do $$
+begin
+  if not exists (select from pg_constraint where conrelid = 'auth.one_time_tokens'::regclass
+                 and conname = 'one_time_tokens_token_type_check'
+                 and pg_get_constraintdef(oid) like '%email_change_token_new%') then
+    alter table auth.one_time_tokens drop constraint if exists one_time_tokens_token_type_check;
+    alter table auth.one_time_tokens add constraint one_time_tokens_token_type_check
+      check (token_type in ('recovery_token', 'email_change_token_new'));
+  end if;
+end $$;
 
 create or replace function auth.jwt() returns jsonb language sql stable as $$
   select coalesce(nullif(current_setting('request.jwt.claim', true), ''), nullif(current_setting('request.jwt.claims', true), ''))::jsonb

@@ -30,6 +30,11 @@ const Viewport = styled(ToastPrimitive.Viewport)`
     bottom: 0;
     width: 100vw;
     padding: 12px;
+    /* A dialog is a bottom sheet on a phone: the toast goes to the top, off its buttons. */
+    body:has([role='dialog']) & {
+      top: 0;
+      bottom: auto;
+    }
   }
 `;
 

@@ -55,3 +55,8 @@ export function VerifiedBadge() {
     </Badge>
   );
 }
+
+/** The side of an order or a trade: Buy in green, Sell in red. */
+export function SideBadge({ side }: { side: 'buy' | 'sell' }) {
+  return <Badge $variant={side === 'buy' ? 'up' : 'down'}>{side === 'buy' ? 'Buy' : 'Sell'}</Badge>;
+}

@@ -3,10 +3,17 @@ import { ThemeProvider } from 'styled-components';
 import { theme } from '../theme';
 import { FormDialog } from './FormDialog';
 
-function open(send: () => Promise<string | null>, onClose = jest.fn()) {
+function open(send: () => Promise<string | null>, onClose = jest.fn(), stayOpen = false) {
   render(
     <ThemeProvider theme={theme}>
-      <FormDialog title="Deposit Funds" submitLabel="Deposit" busyLabel="Depositing..." send={send} onClose={onClose}>
+      <FormDialog
+        title="Deposit Funds"
+        submitLabel="Deposit"
+        busyLabel="Depositing..."
+        stayOpen={stayOpen}
+        send={send}
+        onClose={onClose}
+      >
         <input aria-label="Amount" defaultValue="12" />
       </FormDialog>
     </ThemeProvider>,
@@ -30,6 +37,15 @@ describe('FormDialog', () => {
     expect(screen.getByRole('button', { name: 'Depositing...' })).toBeDisabled();
     await act(async () => finish(null));
     expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('with stayOpen, leaves a done step open to its owner', async () => {
+    const send = jest.fn(async () => null);
+    const onClose = open(send, jest.fn(), true);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Deposit' })));
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('shows a thrown error as a refusal', async () => {

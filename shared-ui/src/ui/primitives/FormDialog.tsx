@@ -13,6 +13,7 @@ const Form = styled.form`
  * A dialog holding one form: its fields, the server's refusal in words, Cancel and the submit
  * button (disabled while sending). `send` answers null when it is done, and the dialog closes, or
  * the refusal to show, and the dialog stays open with what was typed; a thrown error is shown too.
+ * With `stayOpen`, a done `send` leaves the dialog to its owner (a step of a longer form).
  */
 export function FormDialog({
   title,
@@ -20,6 +21,7 @@ export function FormDialog({
   submitLabel,
   busyLabel = submitLabel,
   destructive,
+  stayOpen,
   send,
   onClose,
   children,
@@ -30,6 +32,7 @@ export function FormDialog({
   submitLabel: string;
   busyLabel?: string;
   destructive?: boolean;
+  stayOpen?: boolean;
   send: () => Promise<string | null>;
   onClose: () => void;
   children: ReactNode;
@@ -43,7 +46,7 @@ export function FormDialog({
     try {
       const refused = await send();
       if (refused) setError(refused);
-      else onClose();
+      else if (!stayOpen) onClose();
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
     } finally {

@@ -27,7 +27,7 @@ export async function signup(ctx: AuthContext, req: IncomingMessage, res: Server
          values ($1, $2, now(), now(), $3::jsonb) returning ${USER_COLUMNS}`,
         [email, hash, JSON.stringify(data)],
       );
-      return startSession(tx, ctx.settings, user!);
+      return startSession(tx, ctx.settings, user!, ctx.client(req));
     });
     sendJson(res, 200, session, API_VERSION_HEADER);
   } catch (error) {

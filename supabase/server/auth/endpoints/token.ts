@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJson, sendJson } from '../../http/io';
 import { API_VERSION_HEADER, AuthErrors, authError } from '../errors';
-import { newRefreshToken, sessionProof, sessionResponse, startSession } from '../sessions';
+import { endIfIdle, newRefreshToken, sessionProof, sessionResponse, startSession } from '../sessions';
 import { USER_COLUMNS, type UserRow } from '../users';
 import { DUMMY_HASH, asBody, findUser, findUserByEmail, str, type AuthContext } from '../context';
 
@@ -33,7 +33,7 @@ export async function passwordGrant(ctx: AuthContext, req: IncomingMessage, res:
       `update auth.users set last_sign_in_at = now() where id = $1 returning ${USER_COLUMNS}`,
       [user.id],
     );
-    return startSession(tx, ctx.settings, signedIn!);
+    return startSession(tx, ctx.settings, signedIn!, ctx.client(req));
   });
   sendJson(res, 200, session, API_VERSION_HEADER);
 }
@@ -57,6 +57,7 @@ export async function refreshGrant(ctx: AuthContext, req: IncomingMessage, res: 
     const user = await findUser(tx, row.user_id);
     if (!user) throw authError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
     if (user.banned) throw AuthErrors.banned();
+    if (await endIfIdle(tx, row.session_id, ctx.settings.sessionInactivity)) return 'idle';
     if (row.revoked) {
       const recent = Date.now() - new Date(row.updated_at).getTime() < REUSE_WINDOW_MS;
       const [active] = await tx.query<{ token: string }>(
@@ -86,6 +87,8 @@ export async function refreshGrant(ctx: AuthContext, req: IncomingMessage, res: 
     await tx.query('update auth.sessions set refreshed_at = now() where id = $1', [row.session_id]);
     return sessionResponse(ctx.settings, user, row.session_id, next, await sessionProof(tx, row.session_id));
   });
+  if (session === 'idle')
+    throw authError(400, 'session_expired', 'Invalid Refresh Token: Session Expired (Inactivity)');
   if (!session) throw authError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
   sendJson(res, 200, session, API_VERSION_HEADER);
 }

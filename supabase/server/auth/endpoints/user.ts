@@ -3,8 +3,9 @@ import { readJson, sendEmpty, sendJson } from '../../http/io';
 import { API_VERSION_HEADER, AuthErrors, authError } from '../errors';
 import type { Claims } from '../jwt';
 import { sendMail } from '../mail';
-import { USER_COLUMNS, userJson, type UserRow } from '../users';
-import { EMAIL, asBody, checkPassword, findUserByEmail, str, type AuthContext } from '../context';
+import { userJson, type UserRow } from '../users';
+import { EMAIL, asBody, checkPassword, findUser, findUserByEmail, str, type AuthContext } from '../context';
+import { askEmailChange, emailExists } from './emailChange';
 
 /** POST /logout?scope=global|local|others */
 export async function logout(ctx: AuthContext, req: IncomingMessage, res: ServerResponse, url: URL) {
@@ -59,7 +60,10 @@ async function checkCurrentPassword(ctx: AuthContext, user: UserRow, current: st
   }
 }
 
-/** PUT /user: password and email (with the current password, unless in a recovery session), user_metadata. */
+/**
+ * PUT /user: a new password (with the current password, unless in a recovery session), a new email
+ * (the same, and it takes effect when the code mailed to it is entered), user_metadata.
+ */
 export async function updateUser(ctx: AuthContext, req: IncomingMessage, res: ServerResponse) {
   const { user, claims } = await ctx.authenticate(req);
   const body = asBody(await readJson(req));
@@ -77,61 +81,52 @@ export async function updateUser(ctx: AuthContext, req: IncomingMessage, res: Se
     }
     hash = await ctx.passwords.hash(password);
   }
-  let email: string | null = null;
+  let newEmail: string | null = null;
   if (body.email !== undefined) {
-    email = str(body.email).trim().toLowerCase();
+    const email = str(body.email).trim().toLowerCase();
     if (!EMAIL.test(email))
       throw authError(400, 'validation_failed', 'Unable to validate email address: invalid format');
     const other = await findUserByEmail(ctx.db, email);
-    if (other && other.id !== user.id) {
-      throw authError(422, 'email_exists', 'A user with this email address has already been registered');
+    if (other && other.id !== user.id) throw emailExists();
+    if (email !== user.email.toLowerCase()) {
+      if (!checked) await checkCurrentPassword(ctx, user, current, 'change your email');
+      await ctx.limit('recovery', ctx.address(req));
+      const wait = await ctx.limiter.recoveryEmail.take(email);
+      if (wait > 0) throw AuthErrors.emailRateLimited(wait);
+      newEmail = email;
     }
-    if (email !== user.email.toLowerCase() && !checked)
-      await checkCurrentPassword(ctx, user, current, 'change your email');
   }
   // user_metadata is merged key by key; a key sent as null is removed.
   const data = body.data === undefined ? {} : asBody(body.data);
-  const movedFrom = email !== null && email !== user.email.toLowerCase() ? user.email : null;
   const updated = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx.query<UserRow>(
+    await tx.query(
       `update auth.users set
          encrypted_password = coalesce($2, encrypted_password),
-         email = coalesce($3, email),
-         raw_user_meta_data = jsonb_strip_nulls(raw_user_meta_data || $4::jsonb),
+         raw_user_meta_data = jsonb_strip_nulls(raw_user_meta_data || $3::jsonb),
          updated_at = now()
-       where id = $1 returning ${USER_COLUMNS}`,
-      [user.id, hash, email, JSON.stringify(data)],
+       where id = $1`,
+      [user.id, hash, JSON.stringify(data)],
     );
-    // A new password ends every other session, so whoever knew the old one is out at once.
-    if (hash)
+    if (newEmail) await askEmailChange(ctx, tx, user, newEmail);
+    if (hash) {
+      // A new password ends every other session, so whoever knew the old one is out at once.
       await tx.query('delete from auth.sessions where user_id = $1 and id::text <> $2', [
         user.id,
         String(claims.session_id ?? ''),
       ]);
-    // The owner hears of a change they did not make, at the address they had (GoTrue's security
-    // notifications): the mail is the way back in, by Forgot password?.
-    const ifNotYou = 'If it was not you, reset your password now with Forgot password? on the sign-in page.';
-    if (hash)
+      // The owner hears of a change they did not make (GoTrue's security notifications): the mail
+      // is the way back in, by Forgot password?.
       await sendMail(
         tx,
         {
-          to: row!.email,
+          to: user.email,
           subject: 'Your RepX password was changed',
-          text: `Your RepX password was changed. ${ifNotYou}`,
+          text: 'Your RepX password was changed. If it was not you, reset your password now with Forgot password? on the sign-in page.',
         },
         ctx.log,
       );
-    if (movedFrom)
-      await sendMail(
-        tx,
-        {
-          to: movedFrom,
-          subject: 'Your RepX email was changed',
-          text: `Your RepX account's email was changed from ${movedFrom} to ${row!.email}. If it was not you, contact support at once.`,
-        },
-        ctx.log,
-      );
-    return row!;
+    }
+    return (await findUser(tx, user.id))!;
   });
   sendJson(res, 200, userJson(updated), API_VERSION_HEADER);
 }

@@ -1,0 +1,114 @@
+import { useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { supabase, toast, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
+import { Bar } from './Bar';
+import { OrderCells } from './OrderCells';
+import { loadOpenOrders } from './orders';
+import { Button, DataTable, Dialog, DialogActions, Muted, formatInteger, DateTime } from '@repex/shared-ui/ui';
+
+const plural = (n: number) => `${n} ${n === 1 ? 'order' : 'orders'}`;
+
+/** Every resting order, each with Cancel, and Cancel All. */
+export function OpenOrders({ toggle }: { toggle: ReactNode }) {
+  const navigate = useNavigate();
+  const orders = useQuery(loadOpenOrders, []);
+  // Fills and cancels elsewhere (another tab, a taker) change the list.
+  useMarketEvents(null, orders.reload, 500);
+  const [busy, setBusy] = useState<number | 'all' | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const count = orders.data?.length ?? 0;
+
+  const cancel = async (id: number) => {
+    setBusy(id);
+    const { error } = await supabase().rpc('cancel_order', { p_order: id });
+    setBusy(null);
+    if (error) toast({ title: 'Cancel Failed', description: error.message, variant: 'destructive' });
+    else toast({ title: 'Order Cancelled', description: `Order #${id} was cancelled and its funds released.` });
+    orders.reload();
+  };
+  const cancelAll = async () => {
+    setBusy('all');
+    const { data, error } = await supabase().rpc('cancel_all_orders');
+    setBusy(null);
+    setConfirming(false);
+    if (error) toast({ title: 'Cancel Failed', description: error.message, variant: 'destructive' });
+    else
+      toast({
+        title: 'Orders Cancelled',
+        description: `${plural(data as number)} cancelled; ${data === 1 ? 'its' : 'their'} funds are released.`,
+      });
+    orders.reload();
+  };
+
+  return (
+    <>
+      <Bar>
+        {toggle}
+        <Button
+          $size="sm"
+          $variant="destructive"
+          disabled={!count || busy !== null}
+          onClick={() => setConfirming(true)}
+        >
+          Cancel All
+        </Button>
+      </Bar>
+      {count > 0 && <Muted>{plural(count)} on the book.</Muted>}
+      <DataTable
+        label="Open Orders"
+        head={
+          <>
+            <th>Person</th>
+            <th>Side</th>
+            <th className="num">Price</th>
+            <th className="num">Open</th>
+            <th>Placed</th>
+            <th aria-label="Action" />
+          </>
+        }
+        rows={orders.data}
+        error={orders.error}
+        errorTitle="Your open orders could not be loaded."
+        onRetry={orders.reload}
+        skeleton={[2, 6]}
+        empty="You have no open orders. A limit order that does not fill at once waits here."
+      >
+        {(o) => (
+          <tr key={o.id} data-testid="open-order-row">
+            <OrderCells order={o} />
+            <td className="num" data-label="Open">
+              {formatInteger(o.amount - o.filled)}
+              {o.filled > 0 && <Muted> of {formatInteger(o.amount)}</Muted>}
+            </td>
+            <td data-label="Placed">
+              <DateTime iso={o.created_at} />
+            </td>
+            <td>
+              <div style={{ display: 'flex', gap: 6, justifyContent: 'flex-end' }}>
+                <Button $size="sm" $variant="ghost" onClick={() => navigate(`/trading/${o.token_id}`)}>
+                  Trade
+                </Button>
+                <Button $size="sm" $variant="outline" disabled={busy !== null} onClick={() => void cancel(o.id)}>
+                  Cancel
+                </Button>
+              </div>
+            </td>
+          </tr>
+        )}
+      </DataTable>
+      {confirming && (
+        <Dialog title="Cancel All Orders" onClose={() => setConfirming(false)}>
+          <Muted>Cancel your {plural(count)} on every token? The cash and tokens they hold are released at once.</Muted>
+          <DialogActions>
+            <Button $variant="outline" onClick={() => setConfirming(false)}>
+              Keep Orders
+            </Button>
+            <Button $variant="destructive" disabled={busy === 'all'} onClick={() => void cancelAll()}>
+              {busy === 'all' ? 'Cancelling...' : 'Cancel All Orders'}
+            </Button>
+          </DialogActions>
+        </Dialog>
+      )}
+    </>
+  );
+}

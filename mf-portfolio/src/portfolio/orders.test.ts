@@ -1,0 +1,10 @@
+import { orderOutcome } from './orders';
+
+describe('orderOutcome', () => {
+  it('names what became of an order that left the book', () => {
+    expect(orderOutcome({ status: 'filled', filled: 10 })).toBe('Filled');
+    expect(orderOutcome({ status: 'cancelled', filled: 0 })).toBe('Cancelled');
+    expect(orderOutcome({ status: 'cancelled', filled: 4 })).toBe('Partly filled');
+    expect(orderOutcome({ status: 'open', filled: 4 })).toBe('Open');
+  });
+});

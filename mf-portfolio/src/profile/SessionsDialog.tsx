@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import styled from 'styled-components';
+import { supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
+import {
+  Badge,
+  Button,
+  Dialog,
+  DialogActions,
+  ErrorState,
+  Muted,
+  deviceName,
+  formatDate,
+  formatTime,
+} from '@repex/shared-ui/ui';
+
+interface Session {
+  id: string;
+  signed_in_at: string;
+  last_seen_at: string;
+  user_agent: string | null;
+  ip: string | null;
+  current: boolean;
+}
+
+const when = (iso: string) => `${formatDate(iso)}, ${formatTime(iso)}`;
+
+const List = styled.ul`
+  list-style: none;
+  margin: 0;
+  padding: 0;
+  display: flex;
+  flex-direction: column;
+  li {
+    display: flex;
+    justify-content: space-between;
+    align-items: center;
+    gap: 12px;
+    padding: 12px 0;
+    border-top: 1px solid ${({ theme }) => theme.colors.border};
+    overflow-wrap: anywhere;
+  }
+  li:first-child {
+    border-top: 0;
+  }
+  strong {
+    display: block;
+    margin-bottom: 2px;
+  }
+  small {
+    display: block;
+    color: ${({ theme }) => theme.colors.muted};
+    font-size: 13px;
+  }
+`;
+
+/** Where the user is signed in: each session's browser, address and times; one, or every other, signed out. */
+export function SessionsDialog({ onClose }: { onClose: () => void }) {
+  const sessions = useQuery(async () => unwrap(await supabase().rpc('my_sessions')) as Session[], []);
+  const [busy, setBusy] = useState(false);
+  const others = sessions.data?.filter((s) => !s.current) ?? [];
+
+  const endOne = async (s: Session) => {
+    setBusy(true);
+    const { error } = await supabase().rpc('end_my_session', { p_session: s.id });
+    setBusy(false);
+    toast(
+      error
+        ? { title: 'Sign out Failed', description: error.message, variant: 'destructive' }
+        : { title: 'Session Signed Out', description: `${deviceName(s.user_agent)} is no longer signed in.` },
+    );
+    sessions.reload();
+  };
+  const endOthers = async () => {
+    setBusy(true);
+    const { error } = await supabase().auth.signOut({ scope: 'others' });
+    setBusy(false);
+    toast(
+      error
+        ? { title: 'Sign out Failed', description: error.message || 'Something went wrong', variant: 'destructive' }
+        : { title: 'Other Sessions Signed Out', description: 'Only this browser is still signed in.' },
+    );
+    sessions.reload();
+  };
+
+  return (
+    <Dialog title="Where You're Signed In" onClose={onClose}>
+      {sessions.error && !sessions.data ? (
+        <ErrorState title="Could not load your sessions" message={sessions.error.message} onRetry={sessions.reload} />
+      ) : !sessions.data ? (
+        <Muted role="status">Loading your sessions...</Muted>
+      ) : (
+        <List aria-label="Sessions">
+          {sessions.data.map((s) => (
+            <li key={s.id}>
+              <div>
+                <strong>
+                  {deviceName(s.user_agent)} {s.current && <Badge $variant="up">This browser</Badge>}
+                </strong>
+                <small>
+                  {s.ip ?? 'Unknown address'} · signed in {when(s.signed_in_at)}
+                </small>
+                <small>Last active {when(s.last_seen_at)}</small>
+              </div>
+              {!s.current && (
+                <Button $variant="outline" $size="sm" disabled={busy} onClick={() => void endOne(s)}>
+                  Sign out
+                </Button>
+              )}
+            </li>
+          ))}
+        </List>
+      )}
+      {sessions.data && others.length === 0 && <Muted>You are signed in nowhere else.</Muted>}
+      <DialogActions>
+        <Button $variant="outline" onClick={onClose}>
+          Close
+        </Button>
+        <Button $variant="destructive" disabled={busy || others.length === 0} onClick={() => void endOthers()}>
+          Sign out all others
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

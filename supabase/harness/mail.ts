@@ -1,0 +1,14 @@
+import type { Queryable } from '../server/db/database';
+
+/** The mail the local server caught for an address (its outbox, where an inbox would be), oldest first. */
+export const mailsTo = (db: Queryable, email: string) =>
+  db.query<{ subject: string; body: string }>(
+    'select subject, body from local_server.outbox where recipient = $1 order by id',
+    [email],
+  );
+
+/** The code in the last mail to `email`. */
+export async function lastCodeFor(db: Queryable, email: string): Promise<string | undefined> {
+  const mails = await mailsTo(db, email);
+  return /code is (\d+)\./.exec(mails.at(-1)?.body ?? '')?.[1];
+}
