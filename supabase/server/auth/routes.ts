@@ -10,6 +10,9 @@ import { signup } from './endpoints/signup';
 import { passwordGrant, refreshGrant } from './endpoints/token';
 import { getUser, logout, updateUser } from './endpoints/user';
 import { recover, verify } from './endpoints/recover';
+import { challenge, enroll, unenroll, verifyFactor } from './endpoints/factors';
+
+const FACTOR_PATH = /^\/factors\/([^/]+)(\/challenge|\/verify)?$/;
 
 /** The /auth/v1 subset of GoTrue that supabase-js uses for email and password accounts: one module per endpoint. */
 export function authRoutes(
@@ -22,7 +25,16 @@ export function authRoutes(
   const ctx = authContext(db, settings, passwords, limits, log);
   return async function handle(req: IncomingMessage, res: ServerResponse, path: string, url: URL): Promise<void> {
     const route = `${req.method} ${path}`;
+    const factor = FACTOR_PATH.exec(path);
+    if (factor) {
+      const [, id, action] = factor as unknown as [string, string, string | undefined];
+      if (req.method === 'POST' && action === '/challenge') return challenge(ctx, req, res, id);
+      if (req.method === 'POST' && action === '/verify') return verifyFactor(ctx, req, res, id);
+      if (req.method === 'DELETE' && !action) return unenroll(ctx, req, res, id);
+    }
     switch (route) {
+      case 'POST /factors':
+        return enroll(ctx, req, res);
       case 'POST /signup':
         return signup(ctx, req, res);
       case 'POST /token': {
@@ -63,7 +75,7 @@ export function authRoutes(
         throw authError(
           404,
           'not_found',
-          `${req.method} /auth/v1${path} is not supported by the RepX auth server: it serves email and password accounts only.`,
+          `${req.method} /auth/v1${path} is not supported by the RepX auth server: it serves email and password accounts and authenticator apps only.`,
         );
     }
   };

@@ -30,6 +30,8 @@ export interface SessionProof {
   method: SignInMethod;
   /** Seconds since the epoch. */
   at: number;
+  /** When a code from the user's authenticator app was entered in the session (aal2), if it was. */
+  totpAt?: number;
 }
 
 /** The access token GoTrue would mint: the claims auth-js and PostgREST rely on. */
@@ -47,8 +49,12 @@ export async function accessToken(settings: AuthSettings, user: UserRow, session
     app_metadata: user.raw_app_meta_data,
     user_metadata: user.raw_user_meta_data,
     role: 'authenticated',
-    aal: 'aal1',
-    amr: [{ method: proof.method, timestamp: proof.at }],
+    // GoTrue lists the latest proof first.
+    aal: proof.totpAt ? 'aal2' : 'aal1',
+    amr: [
+      ...(proof.totpAt ? [{ method: 'totp', timestamp: proof.totpAt }] : []),
+      { method: proof.method, timestamp: proof.at },
+    ],
     session_id: sessionId,
     is_anonymous: false,
   });
@@ -76,11 +82,13 @@ export async function sessionResponse(
 
 /** A session's proof, as its row keeps it. */
 export async function sessionProof(q: Queryable, sessionId: string): Promise<SessionProof> {
-  const [row] = await q.query<{ method: SignInMethod; at: string }>(
-    'select authentication_method as method, extract(epoch from created_at)::bigint as at from auth.sessions where id = $1',
+  const [row] = await q.query<{ method: SignInMethod; at: string; totp_at: string | null }>(
+    `select authentication_method as method, extract(epoch from created_at)::bigint as at,
+            case when aal = 'aal2' then extract(epoch from mfa_verified_at)::bigint end as totp_at
+       from auth.sessions where id = $1`,
     [sessionId],
   );
-  return { method: row!.method, at: Number(row!.at) };
+  return { method: row!.method, at: Number(row!.at), ...(row!.totp_at ? { totpAt: Number(row!.totp_at) } : {}) };
 }
 
 /** The browser a session was started from, as GoTrue keeps it (shown to the user among their sessions). */

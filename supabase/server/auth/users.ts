@@ -14,10 +14,27 @@ export interface UserRow {
   banned: boolean;
   created_at: Date;
   updated_at: Date;
+  /** The user's authenticator apps (two-step verification), as GoTrue lists them in the User. */
+  factors: FactorJson[];
 }
 
+export interface FactorJson {
+  id: string;
+  friendly_name: string | null;
+  factor_type: 'totp';
+  status: 'unverified' | 'verified';
+  created_at: string;
+  updated_at: string;
+}
+
+/** The factors of the auth.users row in scope (a correlated subquery; the row is named users). */
+const FACTORS = `(select coalesce(jsonb_agg(jsonb_build_object('id', f.id, 'friendly_name', f.friendly_name,
+    'factor_type', f.factor_type, 'status', f.status, 'created_at', f.created_at, 'updated_at', f.updated_at)
+    order by f.created_at), '[]') from auth.mfa_factors f where f.user_id = users.id) as factors`;
+
 export const USER_COLUMNS =
-  'id, email, encrypted_password, email_confirmed_at, last_sign_in_at, email_change, email_change_sent_at, raw_app_meta_data, raw_user_meta_data, coalesce(banned_until > now(), false) as banned, created_at, updated_at';
+  'id, email, encrypted_password, email_confirmed_at, last_sign_in_at, email_change, email_change_sent_at, raw_app_meta_data, raw_user_meta_data, coalesce(banned_until > now(), false) as banned, created_at, updated_at, ' +
+  FACTORS;
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : undefined);
 
@@ -49,6 +66,7 @@ export function userJson(u: UserRow) {
     ],
     created_at: iso(u.created_at),
     updated_at: iso(u.updated_at),
+    ...(u.factors.length ? { factors: u.factors } : {}),
     is_anonymous: false,
   };
 }

@@ -56,6 +56,34 @@ alter table auth.sessions add column if not exists user_agent text;
 alter table auth.sessions add column if not exists ip inet;
 create index if not exists sessions_user_id_idx on auth.sessions (user_id);
 
+-- Two-step verification, in GoTrue's tables: a user's authenticator app (a TOTP factor, verified
+-- once its first code is entered), the challenges a code answers, the session's assurance level
+-- (aal2 once a code was entered in it) and when it was raised (its amr's totp entry).
+-- last_totp_step is ours: a code once accepted is refused after, even in a new challenge.
+create table if not exists auth.mfa_factors (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references auth.users (id) on delete cascade,
+  friendly_name text,
+  factor_type text not null default 'totp' check (factor_type = 'totp'),
+  status text not null default 'unverified' check (status in ('unverified', 'verified')),
+  secret text not null,
+  last_totp_step bigint,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+create index if not exists mfa_factors_user_id_idx on auth.mfa_factors (user_id);
+create table if not exists auth.mfa_challenges (
+  id uuid primary key default gen_random_uuid(),
+  factor_id uuid not null references auth.mfa_factors (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  verified_at timestamptz,
+  ip_address inet
+);
+create index if not exists mfa_challenges_factor_id_idx on auth.mfa_challenges (factor_id);
+alter table auth.sessions add column if not exists aal text not null default 'aal1' check (aal in ('aal1', 'aal2'));
+alter table auth.sessions add column if not exists factor_id uuid references auth.mfa_factors (id) on delete set null;
+alter table auth.sessions add column if not exists mfa_verified_at timestamptz;
+
 create table if not exists auth.refresh_tokens (
   id bigint generated always as identity primary key,
   token text not null unique,

@@ -6,6 +6,7 @@ import { sendMail } from '../mail';
 import { userJson, type UserRow } from '../users';
 import { EMAIL, asBody, checkPassword, findUser, findUserByEmail, str, type AuthContext } from '../context';
 import { askEmailChange, emailExists } from './emailChange';
+import { hasVerifiedFactor } from './factors';
 
 /** POST /logout?scope=global|local|others */
 export async function logout(ctx: AuthContext, req: IncomingMessage, res: ServerResponse, url: URL) {
@@ -67,6 +68,13 @@ async function checkCurrentPassword(ctx: AuthContext, user: UserRow, current: st
 export async function updateUser(ctx: AuthContext, req: IncomingMessage, res: ServerResponse) {
   const { user, claims } = await ctx.authenticate(req);
   const body = asBody(await readJson(req));
+  // With two-step verification on, the password alone (or a recovery mail) cannot change either.
+  if ((body.password !== undefined || body.email !== undefined) && hasVerifiedFactor(user) && claims.aal !== 'aal2')
+    throw authError(
+      403,
+      'insufficient_aal',
+      'Enter the code from your authenticator app first: two-step verification is on for this account.',
+    );
   const current = str(body.current_password);
   let checked = provedByRecovery(claims);
   let hash: string | null = null;

@@ -1,0 +1,170 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Backend } from '../server/index';
+import { TOTP, totpCode, totpStep } from '../server/auth/totp';
+import { ENGINES, backendFor } from '../harness/backends';
+import { ADMIN, newUser, signedIn } from '../harness/clients';
+import { mailsTo } from '../harness/mail';
+import { freshToken, placeOrder, trader } from '../harness/market';
+
+const aalOf = async (c: SupabaseClient) =>
+  (await c.auth.mfa.getAuthenticatorAssuranceLevel()).data ?? { currentLevel: null, nextLevel: null };
+
+/**
+ * The step a test's codes are counted from, with time left in it for the test, so that codes of
+ * the step before and after stay within the accepted window while it runs.
+ */
+async function freshStep(): Promise<number> {
+  const left = TOTP.stepSeconds * 1000 - (Date.now() % (TOTP.stepSeconds * 1000));
+  if (left < 12_000) await new Promise((r) => setTimeout(r, left + 50));
+  return totpStep(Date.now());
+}
+
+/** Turns two-step verification on for a signed-in client, answering with the code of `step`. */
+async function turnOn(c: SupabaseClient, step: number) {
+  const enrolled = await c.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone', issuer: 'RepX' });
+  expect(enrolled.error).toBeNull();
+  const { id, totp } = enrolled.data! as { id: string; totp: { secret: string; uri: string; qr_code: string } };
+  const verified = await c.auth.mfa.challengeAndVerify({ factorId: id, code: totpCode(totp.secret, step) });
+  expect(verified.error).toBeNull();
+  return { factorId: id, secret: totp.secret, uri: totp.uri, qr: totp.qr_code };
+}
+
+describe.each(ENGINES)('two-step verification with an authenticator app, on %s', (engine) => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor(engine)();
+  });
+  afterAll(() => backend.close());
+
+  it('turns on with a first code, which ends password-only sessions, and tells the owner', async () => {
+    const step = await freshStep();
+    const { client: phone, email, id } = await newUser(backend.url, 'twostep');
+    const laptop = await signedIn(backend.url, { email, password: 'password-123' });
+
+    const enrolled = await phone.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone', issuer: 'RepX' });
+    expect(enrolled.error).toBeNull();
+    const { id: factorId, totp } = enrolled.data as {
+      id: string;
+      totp: { secret: string; uri: string; qr_code: string };
+    };
+    expect(totp.secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(totp.uri).toBe(`otpauth://totp/RepX:${encodeURIComponent(email)}?secret=${totp.secret}&issuer=RepX`);
+    expect(totp.qr_code).toMatch(/^data:image\/svg\+xml;utf-8,<svg /);
+    // Not on until a code is entered: the laptop still works.
+    expect((await aalOf(phone)).nextLevel).toBe('aal1');
+    expect((await laptop.from('cash_accounts').select('available')).data).toHaveLength(1);
+
+    const wrong = await phone.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step + 5) });
+    expect(wrong.error?.message).toBe('Invalid TOTP code entered');
+    expect((await phone.auth.mfa.challengeAndVerify({ factorId, code: 'abcdef' })).error?.message).toBe(
+      'Invalid TOTP code entered',
+    );
+    const right = await phone.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step) });
+    expect(right.error).toBeNull();
+    expect(await aalOf(phone)).toMatchObject({ currentLevel: 'aal2', nextLevel: 'aal2' });
+    const { data: factors } = await phone.auth.mfa.listFactors();
+    expect(factors!.totp.map((f) => [f.id, f.status, f.friendly_name])).toEqual([[factorId, 'verified', 'Phone']]);
+
+    // The laptop signed in with the password alone is out; the owner is mailed.
+    expect((await laptop.from('cash_accounts').select('available')).error?.code).toBe('PGRST301');
+    expect((await mailsTo(backend.db, email)).map((m) => m.subject)).toContain('Two-step verification is on');
+    // A second app is refused while one is on.
+    const second = await phone.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Tablet' });
+    expect(second.error?.message).toBe('Two-step verification is already on for this account.');
+    const [row] = await backend.db.query<{ n: string }>('select count(*) n from auth.mfa_factors where user_id = $1', [
+      id,
+    ]);
+    expect(Number(row!.n)).toBe(1);
+  });
+
+  it('a password alone then opens nothing of the account until the code; the code once only', async () => {
+    const step = await freshStep();
+    const token = await freshToken(backend);
+    const { client: first, id } = await trader(backend, { cash: 1_000 });
+    const { data: user } = await first.auth.getUser();
+    const email = user.user!.email!;
+    const { secret, factorId } = await turnOn(first, step - 1);
+
+    const other = await signedIn(backend.url, { email, password: 'password-123' });
+    expect(await aalOf(other)).toMatchObject({ currentLevel: 'aal1', nextLevel: 'aal2' });
+    const due = 'Enter the code from your authenticator app first: two-step verification is on for this account.';
+    expect((await placeOrder(other, token, 'buy', 'limit', 1, 5)).error?.message).toBe(due);
+    expect((await other.rpc('cancel_all_orders')).error?.message).toBe(due);
+    expect((await other.rpc('my_positions')).error?.message).toBe(due);
+    expect((await other.rpc('my_sessions')).error?.message).toBe(due);
+    expect((await other.from('cash_accounts').select('available')).data).toEqual([]);
+    expect((await other.from('wallet_transactions').select('id')).data).toEqual([]);
+    const password = await other.auth.updateUser({ password: 'another-password-1' }, {});
+    expect(password.error?.code).toBe('insufficient_aal');
+
+    const ok = await other.auth.mfa.challengeAndVerify({ factorId, code: totpCode(secret, step) });
+    expect(ok.error).toBeNull();
+    expect(await aalOf(other)).toMatchObject({ currentLevel: 'aal2' });
+    const { data: level } = await other.auth.mfa.getAuthenticatorAssuranceLevel();
+    expect((level!.currentAuthenticationMethods[0] as { method: string }).method).toBe('totp');
+    expect((await placeOrder(other, token, 'buy', 'limit', 1, 5)).error).toBeNull();
+    const { data: cashRows } = await other.from('cash_accounts').select('available');
+    expect(cashRows).toHaveLength(1);
+    expect((cashRows![0] as { available: number }).available).toBeLessThan(995); // the order's price and fee reserved
+    // A refresh keeps the level.
+    const refreshed = await other.auth.refreshSession();
+    expect(refreshed.error).toBeNull();
+    expect(await aalOf(other)).toMatchObject({ currentLevel: 'aal2' });
+
+    // The same code, or an earlier one, is refused to a third browser; wrong codes count toward
+    // the account's lockout, as wrong passwords do.
+    const third = await signedIn(backend.url, { email, password: 'password-123' });
+    for (const used of [step, step - 1]) {
+      const again = await third.auth.mfa.challengeAndVerify({ factorId, code: totpCode(secret, used) });
+      expect(again.error?.message).toBe('That code was already used. Enter the next one your app shows.');
+    }
+    expect(await aalOf(third)).toMatchObject({ currentLevel: 'aal1' });
+    // A challenge past its five minutes is refused.
+    const { data: challenge } = await third.auth.mfa.challenge({ factorId });
+    await backend.db.query(`update auth.mfa_challenges set created_at = now() - interval '6 minutes' where id = $1`, [
+      challenge!.id,
+    ]);
+    const late = await third.auth.mfa.verify({
+      factorId,
+      challengeId: challenge!.id,
+      code: totpCode(secret, step + 1),
+    });
+    expect(late.error?.code).toBe('mfa_challenge_expired');
+    // Another user's factor is not found.
+    const stranger = await newUser(backend.url, 'stranger');
+    expect((await stranger.client.auth.mfa.challenge({ factorId })).error?.code).toBe('mfa_factor_not_found');
+    expect(id).toBeTruthy();
+  });
+
+  it('turns off only with a code entered in the last minutes; sessions fall back to the password alone', async () => {
+    const step = await freshStep();
+    const { client: c, email } = await newUser(backend.url, 'off');
+    const { factorId, secret } = await turnOn(c, step - 1);
+    await backend.db.query(
+      `update auth.sessions set mfa_verified_at = now() - interval '10 minutes'
+        where user_id = (select id from auth.users where email = $1)`,
+      [email],
+    );
+    const stale = await c.auth.mfa.unenroll({ factorId });
+    expect(stale.error?.message).toBe('Enter a code from your authenticator app to turn off two-step verification.');
+    expect((await c.auth.mfa.challengeAndVerify({ factorId, code: totpCode(secret, step) })).error).toBeNull();
+    expect((await c.auth.mfa.unenroll({ factorId })).error).toBeNull();
+    expect((await mailsTo(backend.db, email)).map((m) => m.subject)).toContain('Two-step verification is off');
+
+    const later = await signedIn(backend.url, { email, password: 'password-123' });
+    expect(await aalOf(later)).toMatchObject({ currentLevel: 'aal1', nextLevel: 'aal1' });
+    expect((await later.rpc('my_sessions')).error).toBeNull();
+  });
+
+  it('an admin with an app turned on is no admin until the code', async () => {
+    const step = await freshStep();
+    const admin = await signedIn(backend.url, ADMIN);
+    const { factorId, secret } = await turnOn(admin, step - 1);
+    const again = await signedIn(backend.url, ADMIN);
+    expect((await again.rpc('admin_list_users', {})).error?.code).toBe('42501');
+    expect((await again.auth.mfa.challengeAndVerify({ factorId, code: totpCode(secret, step) })).error).toBeNull();
+    expect((await again.rpc('admin_list_users', {})).error).toBeNull();
+    // Left as found for the suite's other tests: turned off again.
+    expect((await again.auth.mfa.unenroll({ factorId })).error).toBeNull();
+  });
+});
