@@ -33,6 +33,7 @@ import { loadProfile, type ProfileData } from './portfolio/profileData';
 import { EditProfileDialog, SettingsDialog, shareTradingPage, type AccountEmail } from './profile/ProfileDialogs';
 import { EmailDialog } from './profile/EmailDialog';
 import { SessionsDialog } from './profile/SessionsDialog';
+import { TurnOffDialog, TurnOnDialog } from './profile/TwoStepDialog';
 import { TokenApplication } from './profile/TokenApplication';
 
 const Cover = styled.div`
@@ -186,7 +187,9 @@ function Overview({ d }: { d: ProfileData }) {
 export default function Profile() {
   const userId = useAppStore((s) => s.session?.user.id)!;
   const q = useQuery(() => loadProfile(userId), [userId]);
-  const [open, setOpen] = useState<'edit' | 'settings' | 'sessions' | AccountEmail | null>(null);
+  const [open, setOpen] = useState<
+    'edit' | 'settings' | 'sessions' | 'two-step-on' | { turnOff: string } | AccountEmail | null
+  >(null);
   const d = q.data;
 
   if (q.error && !d) {
@@ -338,10 +341,19 @@ export default function Profile() {
         <EditProfileDialog profile={d.profile} onClose={() => setOpen(null)} onSaved={q.reload} />
       )}
       {open === 'settings' && (
-        <SettingsDialog onClose={() => setOpen(null)} onChangeEmail={setOpen} onSessions={() => setOpen('sessions')} />
+        <SettingsDialog
+          onClose={() => setOpen(null)}
+          onChangeEmail={setOpen}
+          onSessions={() => setOpen('sessions')}
+          onTwoStep={(factorId) => setOpen(factorId ? { turnOff: factorId } : 'two-step-on')}
+        />
       )}
       {open === 'sessions' && <SessionsDialog onClose={() => setOpen(null)} />}
-      {typeof open === 'object' && open !== null && (
+      {open === 'two-step-on' && <TurnOnDialog onClose={() => setOpen(null)} onDone={() => setOpen(null)} />}
+      {typeof open === 'object' && open !== null && 'turnOff' in open && (
+        <TurnOffDialog factorId={open.turnOff} onClose={() => setOpen(null)} onDone={() => setOpen(null)} />
+      )}
+      {typeof open === 'object' && open !== null && 'current' in open && (
         <EmailDialog current={open.current} pending={open.pending} onClose={() => setOpen(null)} />
       )}
     </Page>

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
-import { signIn, startApp, type E2EApp } from './helpers/app';
+import { totpCode, totpStep } from '../../supabase/server/auth/totp';
+import { SCREENSHOTS, nodeClient, signIn, startApp, type E2EApp } from './helpers/app';
 
 jest.setTimeout(240_000);
 
@@ -82,12 +84,35 @@ for (const width of [1280, 390]) {
     await page.getByRole('button', { name: 'See where you are signed in' }).click();
     await page.getByRole('list', { name: 'Sessions' }).waitFor();
     await check('sessions dialog');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByRole('img', { name: 'QR code to add RepX to an authenticator app' }).waitFor();
+    await check('turn on two-step verification dialog');
+    await page.screenshot({ path: join(SCREENSHOTS, `two-step-on-${width}.png`) });
+    await page.getByRole('button', { name: 'Cancel' }).click();
     await page.goto(`${app.url}/wallet?action=deposit`);
     await page.getByRole('dialog', { name: 'Deposit Funds' }).waitFor();
     await check('deposit dialog');
     await page.goto(`${app.url}/wallet`);
     await page.getByRole('tab', { name: 'Profit & Loss' }).click();
     await check('profit & loss');
+
+    // The code step of signing in, for an account with two-step verification on.
+    const email = `a11y-twostep-${width}@e2e.repx.dev`;
+    const api = nodeClient(app);
+    await api.auth.signUp({ email, password: 'a11y-password', options: { data: { username: `a11y_two_${width}` } } });
+    const { data } = await api.auth.mfa.enroll({ factorType: 'totp' });
+    const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
+    await api.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, totpStep(Date.now())) });
+    const second = await (await app.newContext({ width })).newPage();
+    await second.goto(`${app.url}/auth`);
+    await second.fill('#signin-email', email);
+    await second.fill('#signin-password', 'a11y-password');
+    await second.click('form[aria-label="Sign In"] button[type=submit]');
+    await second.waitForURL('**/auth/verify');
+    const v = await violations(second);
+    if (v.length) found['two-step verification'] = v;
 
     const admin = await (await app.newContext({ width })).newPage();
     await admin.goto(`${app.url}/auth/nra`);

@@ -12,6 +12,7 @@ import { AuthPage } from './pages/AuthPage';
 import { Landing } from './pages/Landing';
 import { NotFound } from './pages/NotFound';
 import { ResetPasswordPage } from './pages/ResetPassword';
+import { TwoStepPage } from './pages/TwoStepPage';
 import { RemoteScreen } from './remotes/RemoteScreen';
 import type { ComposedRoute, ComposedRoutes } from './remotes/routes';
 
@@ -48,6 +49,7 @@ function AppRoutes({
             </SignedOutOnly>
           }
         />
+        <Route path="/auth/verify" element={<TwoStepPage />} />
         <Route path="/auth/reset" element={<ResetPasswordPage passwordMinLength={passwordMinLength} />} />
         <Route path="/auth/nra" element={<AdminSignIn />} />
         <Route path="/nra/login" element={<ToAdminSignIn />} />

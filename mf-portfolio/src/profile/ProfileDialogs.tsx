@@ -131,18 +131,25 @@ export interface AccountEmail {
   pending: string | undefined;
 }
 
-/** Settings: the email and the sessions (each in a dialog of its own), and the password (other sessions end). */
+/**
+ * Settings: the email, two-step verification and the sessions (each in a dialog of its own), and
+ * the password (other sessions end).
+ */
 export function SettingsDialog({
   onClose,
   onChangeEmail,
   onSessions,
+  onTwoStep,
 }: {
   onClose: () => void;
   onChangeEmail: (email: AccountEmail) => void;
   onSessions: () => void;
+  /** Opens Turn Off for the app that is on (its factor), or Turn On (null). */
+  onTwoStep: (factorId: string | null) => void;
 }) {
   const user = useQuery(async () => (await supabase().auth.getUser()).data.user, []);
   const email: AccountEmail = { current: user.data?.email, pending: user.data?.new_email };
+  const app = user.data?.factors?.find((f) => f.status === 'verified');
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -162,6 +169,12 @@ export function SettingsDialog({
         </Muted>{' '}
         <Button type="button" $variant="link" disabled={!user.data} onClick={() => onChangeEmail(email)}>
           Change email
+        </Button>
+      </div>
+      <div>
+        <Muted>Two-step verification: {!user.data ? '...' : app ? 'on, with an authenticator app' : 'off'}</Muted>{' '}
+        <Button type="button" $variant="link" disabled={!user.data} onClick={() => onTwoStep(app?.id ?? null)}>
+          {app ? 'Turn off' : 'Turn on'}
         </Button>
       </div>
       <TextField

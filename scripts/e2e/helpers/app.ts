@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
 import { startBackend, type Backend } from '../../../supabase/server/index';
 import { NO_RATE_LIMITS } from '../../../supabase/server/http/rateLimit';
 import { freePort } from '../../lib/ports';
@@ -64,7 +66,14 @@ export async function startApp(): Promise<E2EApp> {
   };
 }
 
-/** The visible toast's title, description and variant. */
+/** An unmodified supabase-js client in the test's process, for what a test sets up through the API. */
+export function nodeClient(app: E2EApp): SupabaseClient {
+  return createClient(app.backend.url, app.backend.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+  });
+}
+
 /**
  * The visible toast's texts. With `title`, waits for the toast of that title: a page shared by
  * several tests may still show the previous action's toast (they last 5 s) when the next one is due.

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { supabase, toast, useAppStore } from '@repex/shared-ui/platform';
+import { secondStepDue, supabase, toast, useAppStore } from '@repex/shared-ui/platform';
 import { CenteredStatus } from '@repex/shared-ui/ui';
 import { isAdmin } from './role';
 
@@ -44,6 +44,8 @@ export function AdminGuard({ children }: { children: ReactNode }) {
     };
   }, [authLoading, userId]);
 
+  // The code from the authenticator app first: until then the database does not take the admin as one.
+  if (secondStepDue(session)) return <Navigate to="/auth/verify" replace state={{ from: location }} />;
   if (verdict === 'checking') return <CenteredStatus>Verifying Access...</CenteredStatus>;
   if (verdict !== 'admin') return <Navigate to={verdict.redirect} replace state={{ from: location }} />;
   return <>{children}</>;

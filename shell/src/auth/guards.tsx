@@ -1,13 +1,18 @@
 import type { ReactNode } from 'react';
-import { Navigate, Outlet } from 'react-router-dom';
-import { useAppStore } from '@repex/shared-ui/platform';
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { secondStepDue, useAppStore } from '@repex/shared-ui/platform';
 import { CenteredStatus } from '@repex/shared-ui/ui';
 
-/** Spec section 2: a signed-out visitor on a protected route goes to /auth once loading ends. */
+/**
+ * Spec section 2: a signed-out visitor on a protected route goes to /auth once loading ends; a
+ * session that still owes the code from the authenticator app goes to /auth/verify, and back after.
+ */
 export function RequireAuth() {
   const { authLoading, session } = useAppStore();
+  const location = useLocation();
   if (authLoading) return <CenteredStatus>Loading...</CenteredStatus>;
   if (!session) return <Navigate to="/auth" replace />;
+  if (secondStepDue(session)) return <Navigate to="/auth/verify" replace state={{ from: location }} />;
   return <Outlet />;
 }
 
@@ -15,6 +20,6 @@ export function RequireAuth() {
 export function SignedOutOnly({ children }: { children?: ReactNode }) {
   const { authLoading, session } = useAppStore();
   if (authLoading) return <CenteredStatus>Loading...</CenteredStatus>;
-  if (session) return <Navigate to="/dashboard" replace />;
+  if (session) return <Navigate to={secondStepDue(session) ? '/auth/verify' : '/dashboard'} replace />;
   return children ? <>{children}</> : <Outlet />;
 }

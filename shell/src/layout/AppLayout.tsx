@@ -1,12 +1,13 @@
 import { Outlet, matchPath, useLocation } from 'react-router-dom';
-import { useAppStore } from '@repex/shared-ui/platform';
+import { secondStepDue, useAppStore } from '@repex/shared-ui/platform';
 import type { ComposedRoutes } from '../remotes/routes';
 import { NavBar } from './NavBar';
 import { FillNotices } from '../notices/FillNotices';
 
 /**
- * The top bar is shown only when signed in, and not in the admin area, which has its own header,
- * nor on the admin sign-in page while its role check runs.
+ * The top bar is shown only when signed in (a session still owing the code from the authenticator
+ * app is not yet), and not in the admin area, which has its own header, nor on the admin sign-in
+ * page while its role check runs.
  */
 export function AppLayout({ composed }: { composed: ComposedRoutes }) {
   const session = useAppStore((s) => s.session);
@@ -15,10 +16,11 @@ export function AppLayout({ composed }: { composed: ComposedRoutes }) {
     path.startsWith('/nra/') ||
     path === '/auth/nra' ||
     composed.routes.some((r) => r.access === 'admin' && matchPath(r.path, path));
+  const member = session && !secondStepDue(session) && !inAdmin;
   return (
     <>
-      {session && !inAdmin && <NavBar links={composed.nav} />}
-      {session && !inAdmin && <FillNotices userId={session.user.id} />}
+      {member && <NavBar links={composed.nav} />}
+      {member && <FillNotices userId={session.user.id} />}
       <Outlet />
     </>
   );

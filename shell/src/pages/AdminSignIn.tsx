@@ -1,5 +1,5 @@
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { supabase, toast, useAppStore } from '@repex/shared-ui/platform';
+import { secondStepDue, supabase, toast, useAppStore } from '@repex/shared-ui/platform';
 import { CenteredStatus } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
 import { CredentialsForm } from '../auth/forms/CredentialsForm';
@@ -34,8 +34,12 @@ export function AdminSignIn() {
         await auth.signOut();
         return fail('Access Denied', 'You do not have administrative privileges.');
       }
+      const to = from?.startsWith('/nra/login/') ? from : '/nra/login/profile';
+      // With two-step verification on, the code from the app comes first; its page welcomes the admin.
+      if (secondStepDue(data.session))
+        return navigate('/auth/verify', { replace: true, state: { from: { pathname: to } } });
       toast({ title: 'Admin Sign In Successful!', description: 'Welcome to the Admin Dashboard.' });
-      navigate(from?.startsWith('/nra/login/') ? from : '/nra/login/profile', { replace: true });
+      navigate(to, { replace: true });
     } catch {
       await auth.signOut().catch(() => undefined);
       fail('An Unexpected Error Occurred', 'Could not complete the sign-in process.');

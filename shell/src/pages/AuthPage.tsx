@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router-dom';
-import { supabase, toast } from '@repex/shared-ui/platform';
+import { secondStepDue, supabase, toast } from '@repex/shared-ui/platform';
 import { Button, Tabs, TabsContent, TabsList, TabsTrigger } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
 import { CredentialsForm } from '../auth/forms/CredentialsForm';
@@ -15,11 +15,13 @@ function SignInForm() {
   const navigate = useNavigate();
   const form = useForm({ email: '', password: '' }, validateSignIn, async (values) => {
     try {
-      const { error } = await supabase().auth.signInWithPassword({
+      const { data, error } = await supabase().auth.signInWithPassword({
         email: values.email.trim(),
         password: values.password,
       });
       if (error) return failToast('Sign in Failed', error.message);
+      // With two-step verification on, the code from the app comes first; its page welcomes the user.
+      if (secondStepDue(data.session)) return navigate('/auth/verify', { replace: true });
       toast({ title: 'Signed In Successfully!', description: 'Welcome back!' });
       navigate('/');
     } catch (err) {

@@ -1,12 +1,17 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { codeMessage, supabase, toast } from '@repex/shared-ui/platform';
+import { appCodeMessage, codeMessage, secondStepDue, supabase, toast } from '@repex/shared-ui/platform';
 import { Button } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
 import { Field } from '../auth/forms/Field';
 import { useForm } from '../auth/forms/useForm';
-import { validateRecoveryCode, validateRecoveryEmail, validateNewPassword } from '../auth/forms/validation';
+import {
+  appCodeError,
+  validateRecoveryCode,
+  validateRecoveryEmail,
+  validateNewPassword,
+} from '../auth/forms/validation';
 
 const Links = styled.p`
   display: flex;
@@ -66,7 +71,8 @@ function AskForCode({ initialEmail, onSent }: { initialEmail: string; onSent: (e
 /**
  * The code signs the user in (a recovery session); the new password is then set in that session.
  * If setting it fails (the same password as before, say), the session stays and only the password
- * is asked for again.
+ * is asked for again. With two-step verification on, the mail alone is not enough: the code from
+ * the authenticator app is asked for too, before the password is set.
  */
 function ChooseNewPassword({
   email,
@@ -82,17 +88,35 @@ function ChooseNewPassword({
   onOtherEmail: () => void;
 }) {
   const navigate = useNavigate();
-  const validate = (v: { code: string; password: string }) => ({
+  const [appCodeDue, setAppCodeDue] = useState(false);
+  const validate = (v: { code: string; appCode: string; password: string }) => ({
     ...(verified ? {} : validateRecoveryCode(v)),
+    ...(appCodeDue && appCodeError(v.appCode) ? { appCode: appCodeError(v.appCode) } : {}),
     ...validateNewPassword(v, passwordMinLength),
   });
-  const form = useForm({ code: '', password: '' }, validate, async ({ code, password }) => {
+  const form = useForm({ code: '', appCode: '', password: '' }, validate, async ({ code, appCode, password }) => {
     const auth = supabase().auth;
     try {
       if (!verified) {
-        const { error } = await auth.verifyOtp({ email, token: code.replace(/\s/g, ''), type: 'recovery' });
+        const { data, error } = await auth.verifyOtp({ email, token: code.replace(/\s/g, ''), type: 'recovery' });
         if (error) return fail('Reset Failed', codeMessage(error.message));
         onVerified();
+        if (secondStepDue(data.session)) {
+          setAppCodeDue(true);
+          return toast({
+            title: 'One More Code',
+            description: 'Two-step verification is on: enter the code from your authenticator app too.',
+          });
+        }
+      }
+      if (appCodeDue) {
+        const { data: session } = await auth.getSession();
+        const factor = session.session?.user.factors?.find((f) => f.status === 'verified');
+        const answer = factor
+          ? await auth.mfa.challengeAndVerify({ factorId: factor.id, code: appCode.replace(/\s/g, '') })
+          : null;
+        if (answer?.error) return fail('Reset Failed', appCodeMessage(answer.error.message));
+        setAppCodeDue(false);
       }
       const { error } = await auth.updateUser({ password });
       if (error) return fail('Reset Failed', error.message);
@@ -105,7 +129,12 @@ function ChooseNewPassword({
   return (
     <form onSubmit={form.submit} noValidate aria-label="Reset Password">
       <Sent>
-        {verified ? (
+        {appCodeDue ? (
+          <>
+            Code accepted for <strong>{email}</strong>. Two-step verification is on: enter the code from your
+            authenticator app, and choose your new password.
+          </>
+        ) : verified ? (
           <>
             Code accepted for <strong>{email}</strong>: you are signed in. Choose your new password.
           </>
@@ -124,6 +153,16 @@ function ChooseNewPassword({
           autoComplete="one-time-code"
           autoFocus
           {...form.field('code')}
+        />
+      )}
+      {appCodeDue && (
+        <Field
+          id="reset-app-code"
+          label="Code from your authenticator app"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          autoFocus
+          {...form.field('appCode')}
         />
       )}
       <Field

@@ -1,4 +1,5 @@
 import {
+  appCodeError,
   validateNewPassword,
   validateRecoveryCode,
   validateRecoveryEmail,
@@ -38,5 +39,11 @@ describe('auth form validation (spec section 5)', () => {
       password: 'Password must be at least 6 characters.',
     });
     expect(validateNewPassword({ password: '123456' }, 6)).toEqual({});
+  });
+
+  it('asks for a code from the authenticator app, digits only, spaces allowed', () => {
+    expect(appCodeError(' ')).toBe('Enter the code from your authenticator app.');
+    expect(appCodeError('12a456')).toBe('The code is digits only.');
+    expect(appCodeError('123 456')).toBeUndefined();
   });
 });

@@ -51,3 +51,11 @@ export function validateNewPassword(v: { password: string }, passwordMinLength: 
   }
   return {};
 }
+
+/** What is wrong with a code from the authenticator app as typed, if anything (the server judges the rest). */
+export function appCodeError(typed: string): string | undefined {
+  const code = typed.replace(/\s/g, '');
+  if (!code) return 'Enter the code from your authenticator app.';
+  if (!/^\d+$/.test(code)) return 'The code is digits only.';
+  return undefined;
+}

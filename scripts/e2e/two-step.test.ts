@@ -1,0 +1,165 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
+import { TOTP, totpCode, totpStep } from '../../supabase/server/auth/totp';
+import { lastCodeFor } from '../../supabase/harness/mail';
+import { SCREENSHOTS, nodeClient, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+
+jest.setTimeout(120_000);
+
+let app: E2EApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app?.close());
+
+async function freshPage(width = 1280): Promise<Page> {
+  return (await app.newContext({ width })).newPage();
+}
+
+/**
+ * The step the test's codes are counted from (the authenticator app's clock), with time left in it:
+ * codes of the step before, this one and the next are all accepted while the test runs.
+ */
+async function freshStep(): Promise<number> {
+  const left = TOTP.stepSeconds * 1000 - (Date.now() % (TOTP.stepSeconds * 1000));
+  if (left < 15_000) await new Promise((r) => setTimeout(r, left + 50));
+  return totpStep(Date.now());
+}
+
+async function signInWithPassword(page: Page, email: string, password: string) {
+  await page.goto(`${app.url}/auth`);
+  await page.fill('#signin-email', email);
+  await page.fill('#signin-password', password);
+  await page.click('form[aria-label="Sign In"] button[type=submit]');
+}
+
+test('two-step verification: Settings turns it on with the key, sign-in then asks for the code, Settings turns it off', async () => {
+  const user = { username: 'e2e_twostep', email: 'twostep@e2e.repx.dev', password: 'twostep-password' };
+  const page = await freshPage(390);
+  await signUp(page, app, user);
+  await page.goto(`${app.url}/profile`);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByText('Two-step verification: off').waitFor();
+  await page.getByRole('button', { name: 'Turn on' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Turn On Two-Step Verification' });
+  await dialog.getByRole('img', { name: 'QR code to add RepX to an authenticator app' }).waitFor();
+  const secret = (await dialog.getByLabel('Key for the authenticator app').innerText()).replace(/\s/g, '');
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'two-step-on-390.png') });
+  const step = await freshStep();
+
+  await page.fill('#two-step-code', totpCode(secret, step + 5));
+  await dialog.getByRole('button', { name: 'Turn On' }).click();
+  await dialog.getByText('The code is wrong. Enter the one your app shows now.').waitFor();
+  await page.fill('#two-step-code', totpCode(secret, step - 1));
+  await dialog.getByRole('button', { name: 'Turn On' }).click();
+  await expect(toastText(page, 'Two-Step Verification On')).resolves.toMatchObject({
+    description: 'Signing in now asks for a code from your authenticator app.',
+  });
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByText('Two-step verification: on, with an authenticator app').waitFor();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'settings-two-step-390.png') });
+  await page.keyboard.press('Escape');
+
+  // Another browser: the password leads to the code step, and every page waits behind it.
+  const laptop = await freshPage(1280);
+  await signInWithPassword(laptop, user.email, user.password);
+  await laptop.waitForURL('**/auth/verify');
+  await laptop.getByRole('heading', { name: 'Two-Step Verification' }).waitFor();
+  await laptop.screenshot({ path: path.join(SCREENSHOTS, 'two-step-1280.png') });
+  await laptop.goto(`${app.url}/wallet`);
+  await laptop.waitForURL('**/auth/verify');
+  await laptop.fill('#two-step-code', totpCode(secret, step - 1)); // already used
+  await laptop.getByRole('button', { name: 'Verify' }).click();
+  await expect(toastText(laptop, 'Verification Failed')).resolves.toMatchObject({
+    description: 'That code was already used. Enter the next one your app shows.',
+  });
+  await laptop.fill('#two-step-code', totpCode(secret, step));
+  await laptop.getByRole('button', { name: 'Verify' }).click();
+  await laptop.waitForURL('**/wallet');
+  await expect(toastText(laptop, 'Signed In Successfully!')).resolves.toMatchObject({ description: 'Welcome back!' });
+  await laptop.reload();
+  await laptop.getByRole('heading', { name: 'Wallet' }).first().waitFor();
+  expect(new URL(laptop.url()).pathname).toBe('/wallet');
+
+  // Off again, with a code.
+  await laptop.goto(`${app.url}/profile`);
+  await laptop.getByRole('button', { name: 'Settings' }).click();
+  await laptop.getByRole('button', { name: 'Turn off' }).click();
+  const off = laptop.getByRole('dialog', { name: 'Turn Off Two-Step Verification' });
+  await laptop.fill('#two-step-code', totpCode(secret, step + 1));
+  await laptop.screenshot({ path: path.join(SCREENSHOTS, 'two-step-off-1280.png') });
+  await off.getByRole('button', { name: 'Turn Off' }).click();
+  await expect(toastText(laptop, 'Two-Step Verification Off')).resolves.toMatchObject({
+    description: 'Signing in now asks for your password only.',
+  });
+  const again = await freshPage(390);
+  await signInWithPassword(again, user.email, user.password);
+  await again.waitForURL('**/dashboard');
+  for (const p of [page, laptop, again]) await p.context().close();
+});
+
+test('a forgotten password with two-step verification on asks for the code from the app too', async () => {
+  const email = 'forgot-twostep@e2e.repx.dev';
+  const api = nodeClient(app);
+  await api.auth.signUp({ email, password: 'first-password', options: { data: { username: 'e2e_forgot2' } } });
+  const { data } = await api.auth.mfa.enroll({ factorType: 'totp', issuer: 'RepX' });
+  const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
+  const step = await freshStep();
+  expect((await api.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step - 1) })).error).toBeNull();
+
+  const page = await freshPage(390);
+  await page.goto(`${app.url}/auth/reset`);
+  await page.fill('#reset-email', email);
+  await page.getByRole('button', { name: 'Send Code' }).click();
+  await toastText(page, 'Check Your Email');
+  await page.fill('#reset-code', (await lastCodeFor(app.backend.db, email))!);
+  await page.fill('#reset-password', 'second-password');
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(toastText(page, 'One More Code')).resolves.toMatchObject({
+    description: 'Two-step verification is on: enter the code from your authenticator app too.',
+  });
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe('reset-app-code');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'reset-two-step-390.png') });
+  await page.fill('#reset-app-code', totpCode(totp.secret, step));
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(toastText(page, 'Password Updated')).resolves.toMatchObject({
+    description: 'You are signed in with your new password.',
+  });
+  await page.goto(`${app.url}/wallet`);
+  await page.getByRole('heading', { name: 'Wallet' }).first().waitFor();
+  expect((await nodeClient(app).auth.signInWithPassword({ email, password: 'second-password' })).error).toBeNull();
+  await page.context().close();
+});
+
+test('an admin with two-step verification on gives the code before the admin dashboard', async () => {
+  const admin = nodeClient(app);
+  await admin.auth.signInWithPassword(DEMO_ACCOUNTS.admin);
+  const { data } = await admin.auth.mfa.enroll({ factorType: 'totp', issuer: 'RepX' });
+  const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
+  const step = await freshStep();
+  expect(
+    (await admin.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step - 1) })).error,
+  ).toBeNull();
+
+  const page = await freshPage(390);
+  await page.goto(`${app.url}/auth/nra`);
+  await page.fill('#admin-email', DEMO_ACCOUNTS.admin.email);
+  await page.fill('#admin-password', DEMO_ACCOUNTS.admin.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/auth/verify');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'two-step-390.png') });
+  await page.fill('#two-step-code', totpCode(totp.secret, step));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL('**/nra/login/profile');
+  await page.locator('[data-remote="admin"]').first().waitFor();
+  await expect(toastText(page, 'Admin Sign In Successful!')).resolves.toMatchObject({
+    description: 'Welcome to the Admin Dashboard.',
+  });
+  expect(
+    (await admin.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step + 1) })).error,
+  ).toBeNull();
+  expect((await admin.auth.mfa.unenroll({ factorId })).error).toBeNull();
+  await page.context().close();
+});

@@ -1,0 +1,82 @@
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import styled from 'styled-components';
+import { appCodeMessage, secondStepDue, supabase, toast, useAppStore } from '@repex/shared-ui/platform';
+import { Button, CenteredStatus } from '@repex/shared-ui/ui';
+import { AuthCard } from '../auth/forms/AuthCard';
+import { Field } from '../auth/forms/Field';
+import { useForm } from '../auth/forms/useForm';
+import { appCodeError } from '../auth/forms/validation';
+
+const Other = styled.button`
+  display: block;
+  margin: 16px auto 0;
+  border: 0;
+  padding: 0;
+  background: none;
+  font: inherit;
+  font-size: 14px;
+  color: ${({ theme }) => theme.colors.accent};
+  cursor: pointer;
+`;
+
+const fail = (description: string) => toast({ title: 'Verification Failed', description, variant: 'destructive' });
+
+/**
+ * /auth/verify: the second step of signing in, for a user who turned on two-step verification.
+ * The password has opened a session that may do nothing yet (the database refuses it); the code
+ * from the authenticator app raises it. The guards send such a session here from every page.
+ */
+export function TwoStepPage() {
+  const { authLoading, session } = useAppStore();
+  const navigate = useNavigate();
+  const from = (useLocation().state as { from?: { pathname?: string } } | null)?.from?.pathname;
+  const form = useForm(
+    { code: '' },
+    (v) => {
+      const code = appCodeError(v.code);
+      return code ? { code } : {};
+    },
+    async ({ code }) => {
+      const auth = supabase().auth;
+      try {
+        const factor = (await auth.getSession()).data.session?.user.factors?.find((f) => f.status === 'verified');
+        if (!factor) return fail('No authenticator app is set up for this account.');
+        const { error } = await auth.mfa.challengeAndVerify({ factorId: factor.id, code: code.replace(/\s/g, '') });
+        if (error) return fail(appCodeMessage(error.message));
+        const admin = from?.startsWith('/nra/login/');
+        toast(
+          admin
+            ? { title: 'Admin Sign In Successful!', description: 'Welcome to the Admin Dashboard.' }
+            : { title: 'Signed In Successfully!', description: 'Welcome back!' },
+        );
+        navigate(from ?? '/dashboard', { replace: true });
+      } catch (err) {
+        fail(err instanceof Error ? err.message : 'Something went wrong');
+      }
+    },
+  );
+
+  if (authLoading) return <CenteredStatus>Loading...</CenteredStatus>;
+  if (!session) return <Navigate to="/auth" replace />;
+  if (!secondStepDue(session) && !form.busy) return <Navigate to={from ?? '/dashboard'} replace />;
+  return (
+    <AuthCard title="Two-Step Verification" subtitle="Enter the code your authenticator app shows for RepX.">
+      <form onSubmit={form.submit} noValidate aria-label="Two-Step Verification">
+        <Field
+          id="two-step-code"
+          label="Code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          autoFocus
+          {...form.field('code')}
+        />
+        <Button type="submit" $block disabled={form.busy}>
+          {form.busy ? 'Verifying...' : 'Verify'}
+        </Button>
+      </form>
+      <Other type="button" onClick={() => void supabase().auth.signOut()}>
+        Sign in as someone else
+      </Other>
+    </AuthCard>
+  );
+}
