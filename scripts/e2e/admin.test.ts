@@ -3,8 +3,10 @@ import type { Page } from 'playwright-core';
 import { feePercent, orderCost } from '../../mf-trading/src/trading/orderMath';
 import { formatPrice } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
+import { totpCode, totpStep } from '../../supabase/server/auth/totp';
 import {
   SCREENSHOTS,
+  nodeClient,
   placeOrder,
   placeholderWhole,
   signUp,
@@ -156,6 +158,50 @@ test('the admin signs an account out everywhere from its details: its browser mu
   );
   expect(entry).toEqual({ action: 'account.sign_out', reason: 'Reported a stolen laptop.' });
   await user.close();
+});
+
+test('the admin removes the authenticator app of someone who lost it: the password alone signs them in', async () => {
+  const email = 'lost_phone@e2e.repx.dev';
+  const api = nodeClient(app);
+  await api.auth.signUp({ email, password: 'e2e-pass-1', options: { data: { username: 'lost_phone' } } });
+  const { data } = await api.auth.mfa.enroll({ factorType: 'totp' });
+  const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
+  expect(
+    (await api.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, totpStep(Date.now())) })).error,
+  ).toBeNull();
+
+  await admin.reload();
+  const row = admin.locator('[data-testid="admin-user-row"][data-username="lost_phone"]');
+  await row.getByRole('button', { name: 'Details' }).click();
+  await admin
+    .getByTestId('account-details')
+    .getByText(/two-step verification on$/)
+    .waitFor();
+  await admin.getByRole('button', { name: 'Remove Authenticator App' }).click();
+  const dialog = admin.getByRole('dialog', { name: 'Remove the Authenticator App of @lost_phone' });
+  await dialog.locator('#two-step-reason').fill('Phone lost; identity checked by video call.');
+  for (const width of [1280, 390]) {
+    await admin.setViewportSize({ width, height: 900 });
+    await admin.screenshot({ path: path.join(SCREENSHOTS, `admin-remove-two-step-${width}.png`) });
+  }
+  await admin.setViewportSize({ width: 1280, height: 900 });
+  await dialog.getByRole('button', { name: 'Remove App' }).click();
+  await expect(toastText(admin, 'Two-Step Verification Removed')).resolves.toMatchObject({
+    description: '@lost_phone is signed out everywhere and signs in with the password alone.',
+  });
+  const user = await (await app.newContext({ width: 390 })).newPage();
+  await user.goto(`${app.url}/auth`);
+  await user.fill('#signin-email', email);
+  await user.fill('#signin-password', 'e2e-pass-1');
+  await user.click('form[aria-label="Sign In"] button[type=submit]');
+  await user.waitForURL('**/dashboard');
+  const [entry] = await db<{ action: string; reason: string }>(
+    `select l.action, l.reason from audit_log l join auth.users u on u.id = l.target_user
+      where u.email = $1 order by l.id desc limit 1`,
+    [email],
+  );
+  expect(entry).toEqual({ action: 'account.two_step_off', reason: 'Phone lost; identity checked by video call.' });
+  await user.context().close();
 });
 
 test('the revenue report exports a CSV whose total is the sum of trade fees to the cent', async () => {

@@ -167,4 +167,33 @@ describe.each(ENGINES)('two-step verification with an authenticator app, on %s',
     // Left as found for the suite's other tests: turned off again.
     expect((await again.auth.mfa.unenroll({ factorId })).error).toBeNull();
   });
+
+  it('the admin removes a lost app: sessions end, the password alone signs in, audited', async () => {
+    const step = await freshStep();
+    const { client: c, email, id } = await newUser(backend.url, 'lostphone');
+    await turnOn(c, step - 1);
+    const admin = await signedIn(backend.url, ADMIN);
+    const details = async () =>
+      ((await admin.rpc('admin_account_details', { p_user: id })).data as { profile: { two_step: boolean } }).profile;
+    expect(await details()).toMatchObject({ two_step: true });
+    expect((await c.rpc('admin_remove_two_step', { p_user: id, p_reason: 'Lost my phone.' })).error?.code).toBe(
+      '42501',
+    );
+    expect((await admin.rpc('admin_remove_two_step', { p_user: id, p_reason: '' })).error?.message).toBe(
+      'Give a reason of 3 to 500 characters for removing the authenticator app.',
+    );
+    const removed = await admin.rpc('admin_remove_two_step', { p_user: id, p_reason: 'Phone lost; ID checked.' });
+    expect(removed.error).toBeNull();
+    expect((await c.from('cash_accounts').select('available')).status).toBe(401);
+    expect(await details()).toMatchObject({ two_step: false });
+    const back = await signedIn(backend.url, { email, password: 'password-123' });
+    expect(await aalOf(back)).toMatchObject({ currentLevel: 'aal1', nextLevel: 'aal1' });
+    expect((await back.rpc('my_positions')).error).toBeNull();
+    const { data: log } = await admin.rpc('admin_audit_log', { p_target: id });
+    expect((log as { action: string; reason: string }[]).map((l) => [l.action, l.reason])).toEqual([
+      ['account.two_step_off', 'Phone lost; ID checked.'],
+    ]);
+    const again = await admin.rpc('admin_remove_two_step', { p_user: id, p_reason: 'Again.' });
+    expect(again.error?.message).toBe('Two-step verification is not on for this account.');
+  });
 });

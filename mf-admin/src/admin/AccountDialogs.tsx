@@ -220,6 +220,31 @@ export function SignOutDialog({ user, onClose, onDone }: Props) {
   );
 }
 
+/** Removes the authenticator app of someone who lost it (after support has checked who they are). */
+export function RemoveTwoStepDialog({ user, onClose, onDone }: Props) {
+  const [reason, setReason] = useState('');
+  return (
+    <ActionDialog
+      title={`Remove the Authenticator App of @${user.username}`}
+      submitLabel="Remove App"
+      destructive
+      onClose={onClose}
+      onDone={onDone}
+      run={() => rpc('admin_remove_two_step', { p_user: user.id, p_reason: reason })}
+      success={{
+        title: 'Two-Step Verification Removed',
+        description: `@${user.username} is signed out everywhere and signs in with the password alone.`,
+      }}
+    >
+      <Muted>
+        Only after checking who is asking: whoever knows the password can then sign in. Every session of the account
+        ends; the person may turn two-step verification on again with a new phone.
+      </Muted>
+      <ReasonField id="two-step-reason" label="Reason" value={reason} onChange={setReason} />
+    </ActionDialog>
+  );
+}
+
 interface Details {
   profile: {
     full_name: string;
@@ -229,6 +254,8 @@ interface Details {
     verified: boolean;
     created_at: string;
     last_sign_in_at: string | null;
+    /** An authenticator app is on (two-step verification). */
+    two_step: boolean;
   };
   cash: { available: number; reserved: number; pending_withdrawal: number };
   holdings: { token: string; amount: number; reserved: number }[];
@@ -258,10 +285,12 @@ export function DetailsDialog({
   user,
   onClose,
   onSignOut,
+  onRemoveTwoStep,
 }: {
   user: AdminUser;
   onClose: () => void;
   onSignOut: () => void;
+  onRemoveTwoStep: () => void;
 }) {
   const details = useQuery(() => rpc<Details>('admin_account_details', { p_user: user.id }), [user.id]);
   const d = details.data;
@@ -277,7 +306,8 @@ export function DetailsDialog({
             <br />
             <Muted>
               Joined {when(d.profile.created_at)}; last sign-in{' '}
-              {d.profile.last_sign_in_at ? when(d.profile.last_sign_in_at) : 'never'}
+              {d.profile.last_sign_in_at ? when(d.profile.last_sign_in_at) : 'never'}; two-step verification{' '}
+              {d.profile.two_step ? 'on' : 'off'}
             </Muted>
           </div>
           <div>
@@ -333,6 +363,11 @@ export function DetailsDialog({
         </div>
       )}
       <DialogActions>
+        {d?.profile.two_step && (
+          <Button type="button" $variant="destructive" onClick={onRemoveTwoStep}>
+            Remove Authenticator App
+          </Button>
+        )}
         {d && d.sessions.length > 0 && (
           <Button type="button" $variant="destructive" onClick={onSignOut}>
             Sign Out Everywhere

@@ -12,6 +12,7 @@ const ACTIONS = [
   ['account.suspend', 'Suspensions'],
   ['account.reinstate', 'Reinstatements'],
   ['account.sign_out', 'Signed out everywhere'],
+  ['account.two_step_off', 'Authenticator apps removed'],
   ['account.verify', 'Verifications'],
   ['account.unverify', 'Badges removed'],
 ] as const;

@@ -12,7 +12,14 @@ import {
   formatDate,
   formatInteger,
 } from '@repex/shared-ui/ui';
-import { ApproveDialog, DetailsDialog, RejectDialog, SignOutDialog, SuspendDialog } from './AccountDialogs';
+import {
+  ApproveDialog,
+  DetailsDialog,
+  RejectDialog,
+  RemoveTwoStepDialog,
+  SignOutDialog,
+  SuspendDialog,
+} from './AccountDialogs';
 import { act, rpc } from './rpc';
 import type { AdminUser } from './types';
 
@@ -66,7 +73,7 @@ const SORTS = [
   ['status:desc', 'Suspended first'],
 ] as const;
 
-type Open = { kind: 'approve' | 'reject' | 'suspend' | 'details' | 'signout'; user: AdminUser } | null;
+type Open = { kind: 'approve' | 'reject' | 'suspend' | 'details' | 'signout' | 'two-step'; user: AdminUser } | null;
 
 /**
  * User Management: accounts searched, filtered, sorted and paged by the database; each row's
@@ -272,7 +279,11 @@ export function Users({ version, onChanged }: { version: number; onChanged: () =
           user={open.user}
           onClose={() => setOpen(null)}
           onSignOut={() => setOpen({ kind: 'signout', user: open.user })}
+          onRemoveTwoStep={() => setOpen({ kind: 'two-step', user: open.user })}
         />
+      )}
+      {open?.kind === 'two-step' && (
+        <RemoveTwoStepDialog user={open.user} onClose={() => setOpen(null)} onDone={onChanged} />
       )}
       {open?.kind === 'signout' && <SignOutDialog user={open.user} onClose={() => setOpen(null)} onDone={onChanged} />}
       {open?.kind === 'approve' && <ApproveDialog user={open.user} onClose={() => setOpen(null)} onDone={onChanged} />}
