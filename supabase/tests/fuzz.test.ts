@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
-import { ANON_KEY, DEMO, signedIn } from '../harness/clients';
+import { ANON_KEY, DEMO, newUser, signedIn } from '../harness/clients';
 import { invariantViolations } from '../harness/market';
 
 jest.setTimeout(180_000);
@@ -135,6 +135,55 @@ describe.each(ENGINES)('fuzzed requests on %s', (engine) => {
         async ([method, path, body]) => noServerError(await send(method, path, body, path.endsWith('/user'))),
       ),
       { numRuns: 100, seed: 24 },
+    );
+    expect(await invariantViolations(backend)).toEqual([]);
+  });
+
+  it('authenticator apps: /factors enrolment, challenges, codes and removal', async () => {
+    // A user of its own: a code guessed right would turn the app on for them, not for the demo user.
+    const { client: owner } = await newUser(backend.url, 'fuzzfactors');
+    const bearer = (await owner.auth.getSession()).data.session!.access_token;
+    const { data } = await owner.auth.mfa.enroll({ factorType: 'totp' });
+    const { data: challenge } = await owner.auth.mfa.challenge({ factorId: data!.id });
+    const id = fc.oneof(
+      fc.constant(data!.id),
+      fc.uuid(),
+      text.map((t) => encodeURIComponent(t)),
+    );
+    const body = fc
+      .record({
+        factor_type: fc.oneof(fc.constantFrom('totp', 'phone', 'webauthn'), value),
+        friendly_name: value,
+        issuer: value,
+        challenge_id: fc.oneof(fc.constant(challenge!.id), fc.uuid(), value),
+        code: fc.oneof(
+          fc.integer({ min: 0, max: 999_999 }).map((n) => String(n).padStart(6, '0')),
+          value,
+        ),
+      })
+      .map((o) => JSON.stringify(o));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          body.map((b) => ['POST', '/auth/v1/factors', b] as const),
+          fc.tuple(id, body).map(([f, b]) => ['POST', `/auth/v1/factors/${f}/challenge`, b] as const),
+          fc
+            .tuple(id, fc.oneof(body, fc.string({ maxLength: 40 })))
+            .map(([f, b]) => ['POST', `/auth/v1/factors/${f}/verify`, b] as const),
+          id.map((f) => ['DELETE', `/auth/v1/factors/${f}`, undefined] as const),
+        ),
+        async ([method, path, b]) => {
+          const res = await fetch(`${backend.url}${path}`, {
+            method,
+            headers: { apikey: ANON_KEY, 'Content-Type': 'application/json', Authorization: `Bearer ${bearer}` },
+            body: b,
+            signal: AbortSignal.timeout(10_000),
+          });
+          await res.arrayBuffer();
+          return noServerError(res.status);
+        },
+      ),
+      { numRuns: 120, seed: 31 },
     );
     expect(await invariantViolations(backend)).toEqual([]);
   });
