@@ -349,9 +349,9 @@ export default function Profile() {
         />
       )}
       {open === 'sessions' && <SessionsDialog onClose={() => setOpen(null)} />}
-      {open === 'two-step-on' && <TurnOnDialog onClose={() => setOpen(null)} onDone={() => setOpen(null)} />}
+      {open === 'two-step-on' && <TurnOnDialog onClose={() => setOpen(null)} />}
       {typeof open === 'object' && open !== null && 'turnOff' in open && (
-        <TurnOffDialog factorId={open.turnOff} onClose={() => setOpen(null)} onDone={() => setOpen(null)} />
+        <TurnOffDialog factorId={open.turnOff} onClose={() => setOpen(null)} />
       )}
       {typeof open === 'object' && open !== null && 'current' in open && (
         <EmailDialog current={open.current} pending={open.pending} onClose={() => setOpen(null)} />

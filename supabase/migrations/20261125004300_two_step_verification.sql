@@ -14,26 +14,27 @@
 -- plan setting of 20261124003100), cancel_all_orders (20261124004000), my_pnl (20261124003200),
 -- my_positions (20261123002500).
 
--- Whether p_user has an app turned on and the caller's session has not entered its code.
-create or replace function private.second_step_due(p_user uuid) returns boolean
+-- Whether the caller has an app turned on and their session has not entered its code.
+create or replace function private.second_step_due() returns boolean
 language sql stable security definer set search_path = '' as $$
   select coalesce(auth.jwt() ->> 'aal', 'aal1') <> 'aal2'
-     and exists (select from auth.mfa_factors f where f.user_id = p_user and f.status = 'verified')
+     and exists (select from auth.mfa_factors f where f.user_id = auth.uid() and f.status = 'verified')
 $$;
-revoke all on function private.second_step_due(uuid) from public, anon;
-grant execute on function private.second_step_due(uuid) to authenticated;
+revoke all on function private.second_step_due() from public, anon;
+grant execute on function private.second_step_due() to authenticated;
 
-create or replace function private.require_second_step(p_user uuid) returns void
+create or replace function private.require_second_step() returns void
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  if private.second_step_due(p_user) then
+  if private.second_step_due() then
     raise exception 'Enter the code from your authenticator app first: two-step verification is on for this account.'
       using errcode = '42501', hint = 'mfa_required';
   end if;
 end $$;
-revoke all on function private.require_second_step(uuid) from public, anon, authenticated;
+revoke all on function private.require_second_step() from public, anon, authenticated;
 
--- Reads of one's own money, orders and holdings: also after the second step.
+-- Reads of one's own money, orders and holdings: also after the second step (read once per
+-- statement, in a sub-select).
 do $$
 declare
   t text;
@@ -43,8 +44,8 @@ begin
     execute format('drop policy if exists "after the second step" on public.%I', t);
     execute format(
       'create policy "after the second step" on public.%I as restrictive to authenticated
-         using (not (select private.second_step_due(auth.uid())))
-         with check (not (select private.second_step_due(auth.uid())))', t);
+         using (not (select private.second_step_due() as due))
+         with check (not (select private.second_step_due() as due))', t);
   end loop;
 end $$;
 
@@ -57,14 +58,14 @@ begin
   if exists (select 1 from public.profiles where id = uid and status <> 'active') then
     raise exception 'Your account is suspended.' using errcode = '42501';
   end if;
-  perform private.require_second_step(uid);
+  perform private.require_second_step();
   return uid;
 end $$;
 
 create or replace function private.is_admin() returns boolean
 language sql stable security definer set search_path = '' as $$
   select exists (select 1 from public.profiles where id = auth.uid() and role = 'admin' and status = 'active')
-     and not private.second_step_due(auth.uid())
+     and not private.second_step_due()
 $$;
 
 create or replace function private.check_order_request(
@@ -76,7 +77,7 @@ declare
   read record;
 begin
   if p_user is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
-  perform private.require_second_step(p_user);
+  perform private.require_second_step();
   select s as settings, coalesce(p.status <> 'active', false) as suspended into read
     from public.exchange_settings s left join public.profiles p on p.id = p_user;
   settings := read.settings;
@@ -122,7 +123,7 @@ declare
   o public.orders;
 begin
   if uid is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
-  perform private.require_second_step(uid);
+  perform private.require_second_step();
   select * into o from public.orders where id = p_order and user_id = uid;
   if not found then raise exception 'You have no order #%.', p_order using errcode = 'P0001'; end if;
   perform 1 from public.tokens where id = o.token_id for update; -- the book's lock first
@@ -143,7 +144,7 @@ declare
   n integer := 0;
 begin
   if uid is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
-  perform private.require_second_step(uid);
+  perform private.require_second_step();
   select coalesce(array_agg(distinct token_id order by token_id), '{}') into books
   from public.orders where user_id = uid and status = 'open' and (p_token is null or token_id = p_token);
   perform 1 from public.tokens where id = any (books) order by id for update;
@@ -164,7 +165,7 @@ returns table (at timestamptz, realized numeric, unrealized numeric, invested nu
 language plpgsql stable security definer set search_path = '' set jit = off as $$
 #variable_conflict use_column
 begin
-  perform private.require_second_step(auth.uid());
+  perform private.require_second_step();
   return query
   with moments as (
     select least(d + interval '1 day', now()) as at
@@ -186,7 +187,7 @@ returns table (token_id uuid, name text, username text, category text, avatar_ur
 language plpgsql stable security definer set search_path = '' as $$
 #variable_conflict use_column
 begin
-  perform private.require_second_step(auth.uid());
+  perform private.require_second_step();
   return query
   select h.token_id, m.name, m.username, m.category, m.avatar_url, m.verified, h.amount,
          round(coalesce(b.cost, 0) / h.amount, 2), round(coalesce(b.cost, 0), 2), m.price,

@@ -15,7 +15,8 @@ const Key = styled.code`
   display: block;
   padding: 8px 10px;
   border-radius: 8px;
-  background: ${({ theme }) => theme.colors.surface};
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  background: ${({ theme }) => theme.colors.bg};
   font-size: 15px;
   letter-spacing: 0.04em;
   overflow-wrap: anywhere;
@@ -45,7 +46,7 @@ const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret
  * first code the app shows, which turns the verification on (and signs out the other sessions
  * that have not entered a code).
  */
-export function TurnOnDialog({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
+export function TurnOnDialog({ onClose }: { onClose: () => void }) {
   const enrolment = useQuery(async () => {
     const { data, error } = await supabase().auth.mfa.enroll({
       factorType: 'totp',
@@ -67,7 +68,6 @@ export function TurnOnDialog({ onClose, onDone }: { onClose: () => void; onDone:
       title: 'Two-Step Verification On',
       description: 'Signing in now asks for a code from your authenticator app.',
     });
-    onDone();
     return null;
   };
   const totp = enrolment.data?.totp;
@@ -101,15 +101,7 @@ export function TurnOnDialog({ onClose, onDone }: { onClose: () => void; onDone:
  * Turn Off: a code from the app first (a browser left signed in cannot turn it off), then the app
  * is removed and signing in asks for the password alone.
  */
-export function TurnOffDialog({
-  factorId,
-  onClose,
-  onDone,
-}: {
-  factorId: string;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+export function TurnOffDialog({ factorId, onClose }: { factorId: string; onClose: () => void }) {
   const [code, setCode] = useState('');
   const send = async () => {
     const mfa = supabase().auth.mfa;
@@ -120,7 +112,6 @@ export function TurnOffDialog({
     // The session's user and token no longer carry the app.
     await supabase().auth.refreshSession();
     toast({ title: 'Two-Step Verification Off', description: 'Signing in now asks for your password only.' });
-    onDone();
     return null;
   };
   return (
