@@ -47,7 +47,12 @@ export function AdminSignIn() {
   });
 
   if (authLoading) return <CenteredStatus>Loading...</CenteredStatus>;
-  if (session && !form.busy) return <Navigate to="/dashboard" replace />;
+  if (session && !form.busy)
+    return secondStepDue(session) ? (
+      <Navigate to="/auth/verify" replace state={{ from: { pathname: '/nra/login/profile' } }} />
+    ) : (
+      <Navigate to="/dashboard" replace />
+    );
 
   return (
     <AuthCard title="Admin Panel" subtitle="Secure Sign In">
