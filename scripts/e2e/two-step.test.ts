@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
-import { TOTP, totpCode, totpStep } from '../../supabase/server/auth/totp';
+import { totpCode } from '../../supabase/server/auth/totp';
+import { freshStep } from '../../supabase/harness/totp';
 import { lastCodeFor } from '../../supabase/harness/mail';
 import { SCREENSHOTS, nodeClient, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
@@ -15,16 +16,6 @@ afterAll(() => app?.close());
 
 async function freshPage(width = 1280): Promise<Page> {
   return (await app.newContext({ width })).newPage();
-}
-
-/**
- * The step the test's codes are counted from (the authenticator app's clock), with time left in it:
- * codes of the step before, this one and the next are all accepted while the test runs.
- */
-async function freshStep(): Promise<number> {
-  const left = TOTP.stepSeconds * 1000 - (Date.now() % (TOTP.stepSeconds * 1000));
-  if (left < 15_000) await new Promise((r) => setTimeout(r, left + 50));
-  return totpStep(Date.now());
 }
 
 async function signInWithPassword(page: Page, email: string, password: string) {
@@ -47,7 +38,7 @@ test('two-step verification: Settings turns it on with the key, sign-in then ask
   const secret = (await dialog.getByLabel('Key for the authenticator app').innerText()).replace(/\s/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'two-step-on-390.png') });
-  const step = await freshStep();
+  const step = await freshStep(15_000);
 
   await page.fill('#two-step-code', totpCode(secret, step + 5));
   await dialog.getByRole('button', { name: 'Turn On' }).click();
@@ -108,7 +99,7 @@ test('a forgotten password with two-step verification on asks for the code from 
   await api.auth.signUp({ email, password: 'first-password', options: { data: { username: 'e2e_forgot2' } } });
   const { data } = await api.auth.mfa.enroll({ factorType: 'totp', issuer: 'RepX' });
   const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
-  const step = await freshStep();
+  const step = await freshStep(15_000);
   expect((await api.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step - 1) })).error).toBeNull();
 
   const page = await freshPage(390);
@@ -140,7 +131,7 @@ test('an admin with two-step verification on gives the code before the admin das
   await admin.auth.signInWithPassword(DEMO_ACCOUNTS.admin);
   const { data } = await admin.auth.mfa.enroll({ factorType: 'totp', issuer: 'RepX' });
   const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
-  const step = await freshStep();
+  const step = await freshStep(15_000);
   expect(
     (await admin.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step - 1) })).error,
   ).toBeNull();

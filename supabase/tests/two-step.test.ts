@@ -1,6 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
-import { TOTP, totpCode, totpStep } from '../server/auth/totp';
+import { totpCode } from '../server/auth/totp';
+import { freshStep } from '../harness/totp';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ADMIN, newUser, signedIn } from '../harness/clients';
 import { mailsTo } from '../harness/mail';
@@ -8,16 +9,6 @@ import { freshToken, placeOrder, trader } from '../harness/market';
 
 const aalOf = async (c: SupabaseClient) =>
   (await c.auth.mfa.getAuthenticatorAssuranceLevel()).data ?? { currentLevel: null, nextLevel: null };
-
-/**
- * The step a test's codes are counted from, with time left in it for the test, so that codes of
- * the step before and after stay within the accepted window while it runs.
- */
-async function freshStep(): Promise<number> {
-  const left = TOTP.stepSeconds * 1000 - (Date.now() % (TOTP.stepSeconds * 1000));
-  if (left < 12_000) await new Promise((r) => setTimeout(r, left + 50));
-  return totpStep(Date.now());
-}
 
 /** Turns two-step verification on for a signed-in client, answering with the code of `step`. */
 async function turnOn(c: SupabaseClient, step: number) {
@@ -37,7 +28,7 @@ describe.each(ENGINES)('two-step verification with an authenticator app, on %s',
   afterAll(() => backend.close());
 
   it('turns on with a first code, which ends password-only sessions, and tells the owner', async () => {
-    const step = await freshStep();
+    const step = await freshStep(12_000);
     const { client: phone, email, id } = await newUser(backend.url, 'twostep');
     const laptop = await signedIn(backend.url, { email, password: 'password-123' });
 
@@ -78,7 +69,7 @@ describe.each(ENGINES)('two-step verification with an authenticator app, on %s',
   });
 
   it('a password alone then opens nothing of the account until the code; the code once only', async () => {
-    const step = await freshStep();
+    const step = await freshStep(12_000);
     const token = await freshToken(backend);
     const { client: first, id } = await trader(backend, { cash: 1_000 });
     const { data: user } = await first.auth.getUser();
@@ -137,7 +128,7 @@ describe.each(ENGINES)('two-step verification with an authenticator app, on %s',
   });
 
   it('turns off only with a code entered in the last minutes; sessions fall back to the password alone', async () => {
-    const step = await freshStep();
+    const step = await freshStep(12_000);
     const { client: c, email } = await newUser(backend.url, 'off');
     const { factorId, secret } = await turnOn(c, step - 1);
     await backend.db.query(
@@ -157,7 +148,7 @@ describe.each(ENGINES)('two-step verification with an authenticator app, on %s',
   });
 
   it('an admin with an app turned on is no admin until the code', async () => {
-    const step = await freshStep();
+    const step = await freshStep(12_000);
     const admin = await signedIn(backend.url, ADMIN);
     const { factorId, secret } = await turnOn(admin, step - 1);
     const again = await signedIn(backend.url, ADMIN);
@@ -169,7 +160,7 @@ describe.each(ENGINES)('two-step verification with an authenticator app, on %s',
   });
 
   it('the admin removes a lost app: sessions end, the password alone signs in, audited', async () => {
-    const step = await freshStep();
+    const step = await freshStep(12_000);
     const { client: c, email, id } = await newUser(backend.url, 'lostphone');
     await turnOn(c, step - 1);
     const admin = await signedIn(backend.url, ADMIN);

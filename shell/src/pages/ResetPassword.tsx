@@ -4,7 +4,7 @@ import styled from 'styled-components';
 import { appCodeMessage, codeMessage, secondStepDue, supabase, toast } from '@repex/shared-ui/platform';
 import { Button } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
-import { Field } from '../auth/forms/Field';
+import { CodeField, Field } from '../auth/forms/Field';
 import { useForm } from '../auth/forms/useForm';
 import {
   appCodeError,
@@ -146,24 +146,10 @@ function ChooseNewPassword({
       </Sent>
       {!verified && (
         // The step replaced the button that had focus: the code is what comes next.
-        <Field
-          id="reset-code"
-          label="Code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          autoFocus
-          {...form.field('code')}
-        />
+        <CodeField id="reset-code" label="Code" {...form.field('code')} />
       )}
       {appCodeDue && (
-        <Field
-          id="reset-app-code"
-          label="Code from your authenticator app"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          autoFocus
-          {...form.field('appCode')}
-        />
+        <CodeField id="reset-app-code" label="Code from your authenticator app" {...form.field('appCode')} />
       )}
       <Field
         id="reset-password"

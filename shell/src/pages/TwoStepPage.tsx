@@ -3,7 +3,7 @@ import styled from 'styled-components';
 import { appCodeMessage, secondStepDue, supabase, toast, useAppStore } from '@repex/shared-ui/platform';
 import { Button, CenteredStatus } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
-import { Field } from '../auth/forms/Field';
+import { CodeField } from '../auth/forms/Field';
 import { useForm } from '../auth/forms/useForm';
 import { appCodeError } from '../auth/forms/validation';
 
@@ -62,14 +62,7 @@ export function TwoStepPage() {
   return (
     <AuthCard title="Two-Step Verification" subtitle="Enter the code your authenticator app shows for RepX.">
       <form onSubmit={form.submit} noValidate aria-label="Two-Step Verification">
-        <Field
-          id="two-step-code"
-          label="Code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          autoFocus
-          {...form.field('code')}
-        />
+        <CodeField id="two-step-code" label="Code" {...form.field('code')} />
         <Button type="submit" $block disabled={form.busy}>
           {form.busy ? 'Verifying...' : 'Verify'}
         </Button>

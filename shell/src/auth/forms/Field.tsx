@@ -26,3 +26,10 @@ export function Field({
     </Wrap>
   );
 }
+
+/** A field for a code the user types from a mail or an app: digits, filled in by the phone's keyboard, focused. */
+export function CodeField(
+  props: { id: string; label: string; error?: string } & InputHTMLAttributes<HTMLInputElement>,
+) {
+  return <Field inputMode="numeric" autoComplete="one-time-code" autoFocus {...props} />;
+}
