@@ -29,7 +29,8 @@ import { DepositDialog } from './wallet/DepositDialog';
 import { History, type Kind } from './wallet/History';
 import { ProfitLoss } from './wallet/ProfitLoss';
 import { WithdrawDialog } from './wallet/WithdrawDialog';
-import type { Cash, HistoryEntry, Limits } from './wallet/types';
+import { AddBankAccountDialog, BankAccounts } from './wallet/BankAccounts';
+import type { Cash, Destination, HistoryEntry, Limits } from './wallet/types';
 
 const Balance = styled(Card)`
   display: flex;
@@ -57,7 +58,7 @@ const Held = styled.div`
   font-size: 14px;
 `;
 
-type Open = 'deposit' | 'withdraw' | null;
+type Open = 'deposit' | 'withdraw' | 'add-account' | null;
 
 /** Spec section 2, Wallet: the balance, money in and out, and every movement of cash. */
 export default function Wallet() {
@@ -80,6 +81,17 @@ export default function Wallet() {
   );
   const limits = useQuery(
     async () => unwrap(await supabase().from('exchange_settings').select('*').single()) as Limits,
+    [],
+  );
+  const accounts = useQuery(
+    async () =>
+      unwrap(
+        await supabase()
+          .from('payout_destinations')
+          .select('id, label, account_last4, usable_from')
+          .is('removed_at', null)
+          .order('created_at'),
+      ) as Destination[],
     [],
   );
   const history = useQuery(async () => {
@@ -155,6 +167,7 @@ export default function Wallet() {
           </Button>
         </div>
       </Balance>
+      <BankAccounts accounts={accounts} onAdd={() => setOpen('add-account')} onChanged={accounts.reload} />
       <Card>
         <Tabs defaultValue="history">
           <TabsList>
@@ -182,11 +195,16 @@ export default function Wallet() {
         <WithdrawDialog
           limits={limits.data}
           cash={c ?? undefined}
+          accounts={accounts.data}
+          onAddAccount={() => setOpen('add-account')}
           onClose={() => {
             setOpen(null);
             reload();
           }}
         />
+      )}
+      {open === 'add-account' && (
+        <AddBankAccountDialog limits={limits.data} onClose={() => setOpen(null)} onSaved={accounts.reload} />
       )}
     </Page>
   );

@@ -91,15 +91,40 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await rows.filter({ hasText: 'On the buy of 10 Sarah Chen' }).waitFor();
   expect(await rows.first().locator('td').last().innerText()).toBe(formatPrice(Number(cash!.available)));
 
-  // Money out: $100 to a new bank account, held at once.
+  // A bank account to withdraw to: saved from the Withdraw dialog, it waits a day (the owner is mailed).
   // Any request of the page's meets it (the wallet's own live refresh may come first); a click makes one.
   await page
     .getByRole('button', { name: 'Withdraw', exact: true })
     .click({ timeout: 2000 })
     .catch(() => undefined);
   const withdraw = page.getByRole('dialog', { name: 'Withdraw' });
-  await withdraw.locator('#withdraw-label').fill('Checking');
-  await withdraw.locator('#withdraw-account').fill('000123456789');
+  await withdraw.getByText('Add the bank account to withdraw to first.').waitFor();
+  await withdraw.getByRole('button', { name: 'Add Bank Account' }).click();
+  const adding = page.getByRole('dialog', { name: 'Add Bank Account' });
+  await adding.getByText('For your security, a new account receives withdrawals 24 hours after it is added').waitFor();
+  await adding.locator('#account-label').fill('Checking');
+  await adding.locator('#account-number').fill('000123456789');
+  await adding.getByRole('button', { name: 'Save Account' }).click();
+  await expect(toastText(page, 'Bank Account Saved')).resolves.toMatchObject({
+    description: expect.stringMatching(/^Checking •••• 6789 receives withdrawals from .+\. We emailed you about it\.$/),
+  });
+  const account = page.getByTestId('bank-account').filter({ hasText: 'Checking •••• 6789' });
+  await account.getByText('Receives withdrawals from').waitFor();
+  await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+  await withdraw
+    .getByText(/a new account receives withdrawals 24 hours after it is added: Checking •••• 6789 from/)
+    .waitFor();
+  await shootBoth(page, '3a-bank-account-waits');
+  await withdraw.getByRole('button', { name: 'Close' }).click();
+
+  // A day on (the test moves the account's wait), $100 goes out to it, held at once.
+  await app.backend.db.query(
+    `update payout_destinations set usable_from = now() where label = 'Checking' and account_last4 = '6789'`,
+  );
+  await page.reload();
+  await account.getByText('Ready').waitFor();
+  await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+  expect(await withdraw.locator('#withdraw-destination').inputValue()).not.toBe('new');
   await withdraw.locator('#withdraw-amount').fill('100');
   await withdraw.getByRole('button', { name: 'Withdraw', exact: true }).click();
   await expect(toastText(page)).resolves.toMatchObject({
@@ -220,6 +245,12 @@ test('a withdrawal from a session signed in long ago asks for the password again
   const db = <T>(sql: string, params: unknown[]) => app.backend.db.query<T>(sql, params);
   const [me] = await db<{ id: string }>('select id from auth.users where email = $1', [user.email]);
   await db('select private.record_deposit($1, 500)', [me!.id]);
+  // A bank account saved a day ago.
+  await db(
+    `insert into payout_destinations (user_id, label, account_last4, created_at, usable_from)
+     values ($1, 'Savings', '4321', now() - interval '1 day', now() - interval '1 second')`,
+    [me!.id],
+  );
   const available = async () =>
     Number(
       (await db<{ available: string }>('select available from cash_accounts where user_id = $1', [me!.id]))[0]!
@@ -240,8 +271,6 @@ test('a withdrawal from a session signed in long ago asks for the password again
     .click({ timeout: 2000 })
     .catch(() => undefined);
   const withdraw = page.getByRole('dialog', { name: 'Withdraw' });
-  await withdraw.locator('#withdraw-label').fill('Savings');
-  await withdraw.locator('#withdraw-account').fill('000987654321');
   await withdraw.locator('#withdraw-amount').fill('100');
   await withdraw.getByRole('button', { name: 'Withdraw', exact: true }).click();
   await withdraw.getByText('For your security, confirm your password to withdraw.').waitFor();

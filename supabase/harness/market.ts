@@ -148,3 +148,19 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
   for (const r of stale) problems.push(`the market figures of ${r.username} are not those of its trades and holdings`);
   return problems;
 }
+
+/**
+ * A saved bank account the trader can withdraw to now: added as the user adds one, then its day's
+ * hold over (as if the day had passed).
+ */
+export async function bankAccount(
+  backend: Backend,
+  t: Trader,
+  label = 'Checking',
+  number = '12345678',
+): Promise<string> {
+  const { data, error } = await t.client.rpc('add_payout_destination', { p_label: label, p_account_number: number });
+  if (error) throw new Error(error.message);
+  await backend.db.query('update payout_destinations set usable_from = now() where id = $1', [data]);
+  return data as string;
+}

@@ -10,6 +10,7 @@ import { attachRealtime } from './realtime/server';
 import { simulatedProvider } from './payments/simulated';
 import { startPaymentWorker } from './payments/worker';
 import { schedule } from './schedule';
+import { startAccountMailRelay } from './accountMail';
 import { passwordMinLength } from './auth/passwordPolicy';
 import { DEFAULT_SESSION_INACTIVITY, endIdleSessions, sessionInactivityFromEnv } from './auth/sessions';
 import { rateLimitsFromEnv, type RateLimits } from './http/rateLimit';
@@ -88,6 +89,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       pollMs: 1000,
       log: opts.log,
     });
+    const accountMail = await startAccountMailRelay(db, { pollMs: 10_000, log: opts.log });
     const jobs = schedule(
       db,
       [
@@ -116,6 +118,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       close: async () => {
         jobs.close();
         await payments.close();
+        await accountMail.close();
         await realtime.close();
         app.server.closeAllConnections();
         await new Promise<void>((resolve) => app.server.close(() => resolve()));

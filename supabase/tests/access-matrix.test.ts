@@ -153,12 +153,13 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public' order by 1`,
     );
     expect(fns.filter((f) => f.anon).map((f) => f.name)).toEqual([]);
-    // Only the payment provider's side is kept from users; every other function checks its caller itself.
+    // Only the payment provider's side and the mail relay's are kept from users; every other
+    // function checks its caller itself.
     expect(
       fns
         .filter((f) => !f.user)
         .map((f) => f.name)
         .sort(),
-    ).toEqual(['claim_payment', 'settle_payment']);
+    ).toEqual(['claim_payment', 'settle_payment', 'take_account_mail']);
   });
 });

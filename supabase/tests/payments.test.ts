@@ -3,7 +3,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor, eventually } from '../harness/backends';
 import { client } from '../harness/clients';
-import { cash, invariantViolations, trader } from '../harness/market';
+import { bankAccount, cash, invariantViolations, trader } from '../harness/market';
 import { randomOrders } from '../harness/load';
 import { lastCodeFor } from '../harness/mail';
 
@@ -127,11 +127,7 @@ describe.each(ENGINES)('money in and out on %s', (engine) => {
 
   it('a withdrawal is held at once, cancellable while pending, never more than available, within the daily limit', async () => {
     const t = await trader(backend, { cash: 600 });
-    const { data: dest, error } = await t.client.rpc('add_payout_destination', {
-      p_label: 'Checking',
-      p_account_number: '12345678',
-    });
-    expect(error).toBeNull();
+    const dest = await bankAccount(backend, t);
     const { data: shown } = await t.client.from('payout_destinations').select('label, account_last4');
     expect(shown).toEqual([{ label: 'Checking', account_last4: '5678' }]);
 
@@ -180,10 +176,7 @@ describe.each(ENGINES)('money in and out on %s', (engine) => {
 
   it('money leaves only after a recent sign-in: a session signed in over 15 minutes ago must sign in again', async () => {
     const t = await trader(backend, { cash: 300 });
-    const { data: dest } = await t.client.rpc('add_payout_destination', {
-      p_label: 'Checking',
-      p_account_number: '11112222',
-    });
+    const dest = await bankAccount(backend, t, 'Checking', '11112222');
     const withdraw = () =>
       t.client.rpc('create_withdrawal', { p_amount: 100, p_destination: dest, p_idempotency_key: key() });
     // The session's sign-in ages; its refreshed token carries the sign-in's time, not the refresh's.
@@ -207,10 +200,7 @@ describe.each(ENGINES)('money in and out on %s', (engine) => {
   it('withdrawals wait a day after the password or the email changes; deposits and trading do not', async () => {
     const t = await trader(backend, { cash: 300 });
     const email = (await t.client.auth.getSession()).data.session!.user.email!;
-    const { data: dest } = await t.client.rpc('add_payout_destination', {
-      p_label: 'Checking',
-      p_account_number: '33334444',
-    });
+    const dest = await bankAccount(backend, t, 'Checking', '33334444');
     const withdraw = () =>
       t.client.rpc('create_withdrawal', { p_amount: 100, p_destination: dest, p_idempotency_key: key() });
     const held =
@@ -253,10 +243,7 @@ describe.each(ENGINES)('money in and out on %s', (engine) => {
 
   it('a payout the bank rejects gives the funds back', async () => {
     const t = await trader(backend, { cash: 300 });
-    const { data: dest } = await t.client.rpc('add_payout_destination', {
-      p_label: 'Old account',
-      p_account_number: '9990002',
-    });
+    const dest = await bankAccount(backend, t, 'Old account', '9990002');
     const w = (
       await t.client.rpc('create_withdrawal', { p_amount: 120, p_destination: dest, p_idempotency_key: key() })
     ).data as Payment;

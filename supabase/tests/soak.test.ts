@@ -2,20 +2,23 @@ import crypto from 'node:crypto';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor, eventually } from '../harness/backends';
 import { randomOrders, rng } from '../harness/load';
-import { freshToken, invariantViolations, trader, type Trader } from '../harness/market';
+import { bankAccount, freshToken, invariantViolations, trader, type Trader } from '../harness/market';
 
 jest.setTimeout(180_000);
 
 const SOAK_MS = Number(process.env.SOAK_MS ?? 8000);
 
 /** Money in and out, reads and watchlist changes beside the trading, until `until`. */
-async function sideTraffic(t: Trader, token: string, seed: number, until: () => boolean): Promise<string[]> {
+async function sideTraffic(
+  backend: Backend,
+  t: Trader,
+  token: string,
+  seed: number,
+  until: () => boolean,
+): Promise<string[]> {
   const random = rng(seed);
   const failures: string[] = [];
-  const { data: dest } = await t.client.rpc('add_payout_destination', {
-    p_label: 'Soak',
-    p_account_number: '11112222',
-  });
+  const dest = await bankAccount(backend, t, 'Soak', '11112222');
   while (!until()) {
     const pick = random();
     const r =
@@ -56,7 +59,7 @@ describe.each(ENGINES)(`a soak of mixed load (${SOAK_MS} ms) on %s`, (engine) =>
     const until = () => Date.now() > end;
     const [orders, side] = await Promise.all([
       Promise.all(traders.map((t, i) => randomOrders(t.client, tokens, { count: 100_000, seed: 900 + i, until }))),
-      Promise.all(traders.slice(0, 4).map((t, i) => sideTraffic(t, tokens[0]!, 700 + i, until))),
+      Promise.all(traders.slice(0, 4).map((t, i) => sideTraffic(backend, t, tokens[0]!, 700 + i, until))),
     ]);
     expect(orders.flatMap((r) => r.failures)).toEqual([]);
     expect(side.flat()).toEqual([]);

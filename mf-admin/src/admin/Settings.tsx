@@ -20,6 +20,11 @@ const FIELDS = [
   { key: 'withdrawal_min', label: 'Minimum withdrawal ($)', hint: 'Per withdrawal.' },
   { key: 'withdrawal_daily_limit', label: 'Withdrawal limit per day ($)', hint: 'Per account, over 24 hours.' },
   {
+    key: 'new_bank_account_hold_hours',
+    label: 'New bank account wait (hours)',
+    hint: 'Before a newly added account may receive a withdrawal (0 to 168).',
+  },
+  {
     key: 'token_supply',
     label: 'New token supply',
     hint: 'Default total supply when a token application is approved.',

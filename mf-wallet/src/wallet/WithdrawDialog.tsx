@@ -13,6 +13,7 @@ import {
   formatPrice,
   formatTime,
 } from '@repex/shared-ui/ui';
+import { accountName, isReady, waitFor } from './BankAccounts';
 import type { Cash, Destination, Limits, Payment } from './types';
 
 const NEW_ACCOUNT = 'new';
@@ -32,29 +33,29 @@ async function signInAgain(password: string): Promise<string | null> {
   return null;
 }
 
-/** Money out to a saved account (shown masked). The amount is held at once and paid out later. */
+/**
+ * Money out to a saved account (shown masked) that is past its wait; the amount is held at once and
+ * paid out later. "Add a bank account..." hands over to the Add Bank Account dialog.
+ */
 export function WithdrawDialog({
   limits,
   cash,
+  accounts,
+  onAddAccount,
   onClose,
 }: {
   limits: Limits | undefined;
   cash: Cash | undefined;
+  accounts: Destination[] | undefined;
+  onAddAccount: () => void;
   onClose: () => void;
 }) {
-  const destinations = useQuery(
-    async () =>
-      unwrap(
-        await supabase().from('payout_destinations').select('id, label, account_last4').order('created_at'),
-      ) as Destination[],
-    [],
-  );
+  const ready = accounts?.filter(isReady) ?? [];
+  const waiting = accounts?.filter((d) => !isReady(d)) ?? [];
   const [chosen, setChosen] = useState<string>();
-  const [label, setLabel] = useState('');
-  const [account, setAccount] = useState('');
   const [amount, setAmount] = useState('');
   const idempotencyKey = useMemo(() => crypto.randomUUID(), []);
-  const destination = chosen ?? destinations.data?.[0]?.id ?? NEW_ACCOUNT;
+  const destination = chosen ?? ready[0]?.id;
   // Asked for when the database wants a recent sign-in before money leaves.
   const [password, setPassword] = useState<string>();
   // Withdrawals wait a day after a password or email change: said before anything is typed.
@@ -66,17 +67,9 @@ export function WithdrawDialog({
       if (refused) return refused;
       setPassword(undefined);
     }
-    let target = destination;
-    if (target === NEW_ACCOUNT) {
-      const added = await supabase().rpc('add_payout_destination', { p_label: label, p_account_number: account });
-      if (added.error) return added.error.message;
-      target = added.data as string;
-      setChosen(target);
-      destinations.reload();
-    }
     const { data, error: refused } = await supabase().rpc('create_withdrawal', {
       p_amount: amount.trim() === '' ? null : Number(amount),
-      p_destination: target,
+      p_destination: destination ?? null,
       p_idempotency_key: idempotencyKey,
     });
     if (refused) {
@@ -91,17 +84,41 @@ export function WithdrawDialog({
     return null;
   };
 
-  if (heldUntil.data) {
+  const hours = limits?.new_bank_account_hold_hours;
+  const waitingNote = waiting.length > 0 && (
+    <Muted as="div" role="status">
+      {hours ? `For your security, a new account receives withdrawals ${waitFor(hours)} after it is added: ` : ''}
+      {waiting.map((d, i) => (
+        <span key={d.id}>
+          {i > 0 && '; '}
+          {accountName(d)} from {formatDate(d.usable_from)} at {formatTime(d.usable_from)}
+        </span>
+      ))}
+      .
+    </Muted>
+  );
+  if (heldUntil.data || (accounts && ready.length === 0)) {
     return (
       <Dialog title="Withdraw" onClose={onClose}>
-        <Muted role="status">
-          For your security, withdrawals open again on {formatDate(heldUntil.data)} at {formatTime(heldUntil.data)},
-          after the recent change of your password or email. Deposits and trading go on as usual.
-        </Muted>
+        {heldUntil.data ? (
+          <Muted role="status">
+            For your security, withdrawals open again on {formatDate(heldUntil.data)} at {formatTime(heldUntil.data)},
+            after the recent change of your password or email. Deposits and trading go on as usual.
+          </Muted>
+        ) : waiting.length ? (
+          waitingNote
+        ) : (
+          <Muted role="status">Add the bank account to withdraw to first.</Muted>
+        )}
         <DialogActions>
-          <Button type="button" onClick={onClose}>
+          <Button type="button" $variant="outline" onClick={onClose}>
             Close
           </Button>
+          {!heldUntil.data && (
+            <Button type="button" onClick={onAddAccount}>
+              Add Bank Account
+            </Button>
+          )}
         </DialogActions>
       </Dialog>
     );
@@ -109,35 +126,20 @@ export function WithdrawDialog({
   return (
     <FormDialog title="Withdraw" submitLabel="Withdraw" busyLabel="Requesting..." send={send} onClose={onClose}>
       <Field label="To account" htmlFor="withdraw-destination">
-        <Select id="withdraw-destination" value={destination} onChange={(e) => setChosen(e.target.value)}>
-          {destinations.data?.map((d) => (
-            <option key={d.id} value={d.id}>{`${d.label} •••• ${d.account_last4}`}</option>
+        <Select
+          id="withdraw-destination"
+          value={destination ?? ''}
+          onChange={(e) => (e.target.value === NEW_ACCOUNT ? onAddAccount() : setChosen(e.target.value))}
+        >
+          {ready.map((d) => (
+            <option key={d.id} value={d.id}>
+              {accountName(d)}
+            </option>
           ))}
           <option value={NEW_ACCOUNT}>Add a bank account...</option>
         </Select>
       </Field>
-      {destination === NEW_ACCOUNT && (
-        <>
-          <TextField
-            id="withdraw-label"
-            label="Account name"
-            placeholder="Checking"
-            value={label}
-            onValue={setLabel}
-            required
-          />
-          <TextField
-            id="withdraw-account"
-            label="Account number"
-            hint="Only the last four digits are kept."
-            inputMode="numeric"
-            autoComplete="off"
-            value={account}
-            onValue={setAccount}
-            required
-          />
-        </>
-      )}
+      {waitingNote}
       <TextField
         id="withdraw-amount"
         label="Amount (USD)"

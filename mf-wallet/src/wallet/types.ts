@@ -18,6 +18,7 @@ export interface Limits {
   deposit_max: number;
   withdrawal_min: number;
   withdrawal_daily_limit: number;
+  new_bank_account_hold_hours: number;
 }
 
 export interface Cash {
@@ -30,6 +31,8 @@ export interface Destination {
   id: string;
   label: string;
   account_last4: string;
+  /** When it may first receive a withdrawal. */
+  usable_from: string;
 }
 
 export interface Payment {

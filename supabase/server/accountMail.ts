@@ -1,0 +1,52 @@
+import type { Database } from './db/database';
+import { sendMail } from './auth/mail';
+
+/**
+ * Relays the mail the database asks to send (private.account_mail: a bank account added, for one)
+ * to the local server's outbox, as a hosted project's scheduled function would to a mail service.
+ * Each message is taken and sent in one transaction, so none is lost or sent twice, also with
+ * several server processes. New mail arrives by NOTIFY; a poll catches what a notice missed.
+ */
+/** As many as public.take_account_mail hands out at once. */
+const TAKEN_AT_ONCE = 100;
+
+export async function startAccountMailRelay(db: Database, opts: { pollMs: number; log?: (line: string) => void }) {
+  let running: Promise<void> | undefined;
+  let again = false;
+  const relay = async () => {
+    do {
+      again = false;
+      const taken = await db.transaction(async (tx) => {
+        const rows = await tx.query<{ recipient: string; subject: string; body: string }>(
+          'select recipient, subject, body from public.take_account_mail()',
+        );
+        for (const m of rows) await sendMail(tx, { to: m.recipient, subject: m.subject, text: m.body }, opts.log);
+        return rows.length;
+      });
+      if (taken === TAKEN_AT_ONCE) again = true;
+    } while (again);
+  };
+  const drain = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = relay()
+      .catch((error: unknown) =>
+        opts.log?.(`error account mail: ${error instanceof Error ? error.message : String(error)}`),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const unlisten = await db.listen('repx_mail', drain);
+  const timer = setInterval(drain, opts.pollMs);
+  drain();
+  return {
+    async close() {
+      clearInterval(timer);
+      await unlisten();
+      await running;
+    },
+  };
+}
