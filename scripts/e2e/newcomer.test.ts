@@ -342,3 +342,42 @@ test('after a password change, the Withdraw dialog says until when withdrawals w
   expect(Number(available)).toBe(500);
   await page.context().close();
 });
+
+test('a saved bank account removed from the Wallet at phone width is no longer offered', async () => {
+  const user = { username: 'e2e_banker', email: 'banker@e2e.repx.dev', password: 'banker-password' };
+  const page = await (await app.newContext({ width: 390 })).newPage();
+  await signUp(page, app, user);
+  await page.goto(`${app.url}/wallet`);
+  const card = page.getByRole('region', { name: 'Bank Accounts' });
+  await card.getByText('No bank account saved yet. Add one to withdraw to it.').waitFor();
+  await card.getByRole('button', { name: 'Add Bank Account' }).click();
+  const adding = page.getByRole('dialog', { name: 'Add Bank Account' });
+  // A bad number is refused in words and saves nothing.
+  await adding.locator('#account-label').fill('Old bank');
+  await adding.locator('#account-number').fill('12-34');
+  await adding.getByRole('button', { name: 'Save Account' }).click();
+  await adding.getByText('Enter an account number of 6 to 17 digits.').waitFor();
+  await adding.locator('#account-number').fill('5550001111');
+  await adding.getByRole('button', { name: 'Save Account' }).click();
+  await expect(toastText(page, 'Bank Account Saved')).resolves.toMatchObject({ title: 'Bank Account Saved' });
+  const account = card.getByTestId('bank-account').filter({ hasText: 'Old bank •••• 1111' });
+  await account.waitFor();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'bank-accounts-390.png') });
+
+  await card.getByRole('button', { name: 'Remove Old bank •••• 1111' }).click();
+  const removing = page.getByRole('dialog', { name: 'Remove Bank Account' });
+  await removing.getByText('Old bank •••• 1111 will no longer receive withdrawals.', { exact: false }).waitFor();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'bank-account-remove-390.png') });
+  await removing.getByRole('button', { name: 'Remove' }).click();
+  await expect(toastText(page, 'Bank Account Removed')).resolves.toMatchObject({
+    description: 'Old bank •••• 1111 can no longer receive withdrawals.',
+  });
+  await card.getByText('No bank account saved yet. Add one to withdraw to it.').waitFor();
+  const [kept] = await app.backend.db.query<{ removed: boolean }>(
+    `select removed_at is not null as removed from payout_destinations d join auth.users u on u.id = d.user_id
+     where u.email = $1`,
+    [user.email],
+  );
+  expect(kept).toEqual({ removed: true });
+  await page.context().close();
+});
