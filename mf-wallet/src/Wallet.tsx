@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import {
@@ -94,6 +94,16 @@ export default function Wallet() {
       ) as Destination[],
     [],
   );
+  // An account's wait ends while the page is open: read the accounts again then.
+  const nextReady = accounts.data
+    ?.map((d) => Date.parse(d.usable_from))
+    .filter((t) => t > Date.now())
+    .sort((a, b) => a - b)[0];
+  useEffect(() => {
+    if (nextReady === undefined) return;
+    const timer = setTimeout(accounts.reload, Math.min(nextReady - Date.now() + 1000, 2 ** 31 - 1));
+    return () => clearTimeout(timer);
+  }, [nextReady, accounts.reload]);
   const history = useQuery(async () => {
     let query = supabase().from('wallet_history').select('*').order('position', { ascending: false }).limit(500);
     if (kind !== 'all') query = query.eq('type', kind);

@@ -1,5 +1,6 @@
 -- A new bank account receives withdrawals a day after it is added (an exchange setting, 0 to 168
--- hours), its owner is mailed when it is added, and a saved account can be removed.
+-- hours), its owner is mailed when it is added and at each withdrawal, and a saved account can be
+-- removed.
 --
 -- Whoever signs in with a stolen password adds their own bank account and withdraws to it at once.
 -- Brokers hold a newly linked account for a day or more (or verify it by micro-deposits): the
@@ -172,7 +173,8 @@ revoke execute on function public.remove_payout_destination(uuid) from public, a
 grant execute on function public.remove_payout_destination(uuid) to authenticated;
 
 -- As in 20261124004200, with the account checked before the recent sign-in (no password is asked
--- for a withdrawal that would be refused anyway): saved, not removed, and past its hold.
+-- for a withdrawal that would be refused anyway): saved, not removed, and past its hold. The owner
+-- is mailed each withdrawal, with what to do if it was not them.
 create or replace function public.create_withdrawal(p_amount numeric, p_destination uuid, p_idempotency_key text) returns jsonb
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -222,6 +224,72 @@ begin
   on conflict (user_id, idempotency_key) where idempotency_key is not null do nothing
   returning * into w;
   if not found then perform private.refuse('This withdrawal is already being processed.'); end if;
+  insert into private.account_mail (user_id, subject, body)
+  values (uid, 'A withdrawal was requested from your RepX account',
+    format(E'A withdrawal of %s to %s was requested from your RepX account.\n'
+           'If it was not you, cancel it in your Wallet while it is pending, then reset your password with Forgot password? on the sign-in page.',
+      private.money(p_amount), w.method));
+  perform pg_notify('repx_mail', '');
   perform pg_notify('repx_payments', w.reference::text);
   return private.payment_json(w);
+end $$;
+
+-- The admin's Details list the account's bank accounts, removed ones included, with when each was
+-- added and could first receive a withdrawal: a new account then a withdrawal is what support and
+-- the fraud desk ask about first. (Recreated whole from 20261125004400.)
+create or replace function public.admin_account_details(p_user uuid) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  p public.profiles;
+begin
+  perform private.require_admin();
+  select * into p from public.profiles where id = p_user and role <> 'system';
+  if not found then perform private.refuse('There is no such account.'); end if;
+  return jsonb_build_object(
+    'profile', to_jsonb(p) || jsonb_build_object('email', (select email from auth.users where id = p_user),
+      'last_sign_in_at', (select last_sign_in_at from auth.users where id = p_user),
+      'two_step', exists (select from auth.mfa_factors f where f.user_id = p_user and f.status = 'verified')),
+    'cash', (select to_jsonb(c) - 'user_id' from public.cash_accounts c where c.user_id = p_user),
+    'holdings', coalesce((select jsonb_agg(jsonb_build_object('token', k.name, 'token_id', k.id, 'amount', h.amount, 'reserved', h.reserved) order by h.amount desc)
+      from public.holdings h join public.tokens k on k.id = h.token_id where h.user_id = p_user and h.amount > 0), '[]'),
+    'open_orders', coalesce((select jsonb_agg(jsonb_build_object('id', o.id, 'token', k.name, 'side', o.side, 'price', o.price, 'amount', o.amount - o.filled, 'created_at', o.created_at) order by o.created_at desc)
+      from public.orders o join public.tokens k on k.id = o.token_id where o.user_id = p_user and o.status = 'open'), '[]'),
+    'trades', coalesce((select jsonb_agg(x order by x.created_at desc) from (
+      select t.id, k.name as token, case when t.buyer_id = p_user then 'buy' else 'sell' end as side, t.price, t.amount, t.created_at
+      from public.trades t join public.tokens k on k.id = t.token_id where t.buyer_id = p_user or t.seller_id = p_user
+      order by t.created_at desc limit 20) x), '[]'),
+    'payments', coalesce((select jsonb_agg(x order by x.created_at desc) from (
+      select w.id, w.type, w.amount, w.status, w.method, w.message, w.created_at from public.wallet_transactions w where w.user_id = p_user
+      order by w.created_at desc limit 20) x), '[]'),
+    'bank_accounts', coalesce((select jsonb_agg(jsonb_build_object('id', d.id, 'label', d.label, 'account_last4', d.account_last4,
+        'created_at', d.created_at, 'usable_from', d.usable_from, 'removed_at', d.removed_at) order by d.created_at desc)
+      from public.payout_destinations d where d.user_id = p_user), '[]'),
+    'sessions', coalesce((select jsonb_agg(jsonb_build_object('id', s.id, 'created_at', s.created_at, 'refreshed_at', s.refreshed_at,
+        'user_agent', s.user_agent, 'ip', host(s.ip)) order by s.created_at desc)
+      from auth.sessions s where s.user_id = p_user), '[]'),
+    'activity', coalesce((select jsonb_agg(x order by x.created_at desc) from (
+      select l.created_at, a.username as actor, l.action, l.reason from public.audit_log l left join public.profiles a on a.id = l.actor_id
+      where l.target_user = p_user order by l.created_at desc limit 50) x), '[]')
+  );
+end $$;
+
+-- Sent mail is kept a week (for support), as the local outbox is; recreated whole from
+-- 20261122001400 with it.
+create or replace function private.prune() returns jsonb
+language plpgsql security definer set search_path = '' as $$
+declare
+  events integer;
+  sessions integer;
+  tokens integer;
+  mail integer;
+begin
+  delete from public.market_events where created_at < now() - interval '1 hour';
+  get diagnostics events = row_count;
+  delete from auth.sessions where coalesce(refreshed_at, created_at) < now() - interval '30 days';
+  get diagnostics sessions = row_count;
+  delete from auth.refresh_tokens where revoked and updated_at < now() - interval '1 day';
+  get diagnostics tokens = row_count;
+  delete from private.account_mail where sent_at < now() - interval '7 days';
+  get diagnostics mail = row_count;
+  return jsonb_build_object('market_events', events, 'sessions', sessions, 'refresh_tokens', tokens, 'account_mail', mail);
 end $$;

@@ -18,7 +18,7 @@ describe.each(ENGINES)('saved bank accounts on %s', (engine) => {
   const emailOf = async (id: string) =>
     (await backend.db.query<{ email: string }>('select email from auth.users where id = $1', [id]))[0]!.email;
 
-  it('a new account receives withdrawals a day after it is added, and its owner is mailed at once', async () => {
+  it('a new account receives withdrawals a day after it is added; its owner is mailed at once, and at each withdrawal', async () => {
     const t = await trader(backend, { cash: 300 });
     const { data: dest, error } = await t.client.rpc('add_payout_destination', {
       p_label: 'Checking',
@@ -63,7 +63,24 @@ describe.each(ENGINES)('saved bank accounts on %s', (engine) => {
     ]);
     expect((await withdraw()).error).toBeNull();
     expect(await cash(backend, t.id)).toMatchObject({ available: 200 });
-    expect(await mailsTo(backend.db, email)).toHaveLength(1);
+    // Each withdrawal is mailed too, with what to do if it was not the owner.
+    const mails = await eventually(async () => {
+      const all = await mailsTo(backend.db, email);
+      return all.length === 2 ? all : undefined;
+    });
+    expect(mails[1]).toEqual({
+      subject: 'A withdrawal was requested from your RepX account',
+      body:
+        'A withdrawal of $100.00 to Checking •••• 6789 was requested from your RepX account.\n' +
+        'If it was not you, cancel it in your Wallet while it is pending, then reset your password with Forgot password? on the sign-in page.',
+    });
+    // Sent mail is kept a week.
+    await backend.db.query(`update private.account_mail set sent_at = now() - interval '8 days' where user_id = $1`, [
+      t.id,
+    ]);
+    await backend.db.query('select private.prune()');
+    const kept = await backend.db.query('select 1 from private.account_mail where user_id = $1', [t.id]);
+    expect(kept).toEqual([]);
   });
 
   it('an account can be removed by its owner only; a removed account receives nothing', async () => {
@@ -86,6 +103,18 @@ describe.each(ENGINES)('saved bank accounts on %s', (engine) => {
     });
     expect(refused.error?.message).toBe('Choose one of your saved accounts to withdraw to.');
     expect(await cash(backend, t.id)).toMatchObject({ available: 300 });
+    // The admin's Details keep it, removed, with when it was added.
+    const admin = await signedIn(backend.url, ADMIN);
+    const { data: details } = await admin.rpc('admin_account_details', { p_user: t.id });
+    expect((details as { bank_accounts: unknown[] }).bank_accounts).toEqual([
+      expect.objectContaining({
+        id: dest,
+        label: 'Savings',
+        account_last4: '8888',
+        removed_at: expect.any(String),
+        usable_from: expect.any(String),
+      }),
+    ]);
     // Not open to anyone signed out.
     const signedOut = await client(backend.url).rpc('remove_payout_destination', { p_id: dest });
     expect(signedOut.error).not.toBeNull();

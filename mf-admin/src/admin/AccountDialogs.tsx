@@ -262,6 +262,14 @@ interface Details {
   open_orders: { id: number; token: string; side: string; price: number; amount: number }[];
   trades: { id: number; token: string; side: string; price: number; amount: number; created_at: string }[];
   payments: { id: number; type: string; amount: number; status: string; method: string | null; created_at: string }[];
+  bank_accounts: {
+    id: string;
+    label: string;
+    account_last4: string;
+    created_at: string;
+    usable_from: string;
+    removed_at: string | null;
+  }[];
   sessions: {
     id: string;
     created_at: string;
@@ -341,6 +349,18 @@ export function DetailsDialog({
               <li key={p.id}>
                 {p.type} {formatPrice(p.amount)} {p.status}
                 {p.method ? `, ${p.method}` : ''}, {when(p.created_at)}
+              </li>
+            ))}
+          </Section>
+          <Section title="Bank accounts" empty={!d.bank_accounts.length}>
+            {d.bank_accounts.map((b) => (
+              <li key={b.id}>
+                {b.label} •••• {b.account_last4}, added {when(b.created_at)}
+                {b.removed_at
+                  ? `, removed ${when(b.removed_at)}`
+                  : Date.parse(b.usable_from) > Date.now()
+                    ? `, receives withdrawals from ${when(b.usable_from)}`
+                    : ''}
               </li>
             ))}
           </Section>
