@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import styled from 'styled-components';
 import { supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
 import {
   Badge,
@@ -11,6 +10,7 @@ import {
   deviceName,
   formatDate,
   formatTime,
+  RowList,
 } from '@repex/shared-ui/ui';
 
 interface Session {
@@ -23,35 +23,6 @@ interface Session {
 }
 
 const when = (iso: string) => `${formatDate(iso)}, ${formatTime(iso)}`;
-
-const List = styled.ul`
-  list-style: none;
-  margin: 0;
-  padding: 0;
-  display: flex;
-  flex-direction: column;
-  li {
-    display: flex;
-    justify-content: space-between;
-    align-items: center;
-    gap: 12px;
-    padding: 12px 0;
-    border-top: 1px solid ${({ theme }) => theme.colors.border};
-    overflow-wrap: anywhere;
-  }
-  li:first-child {
-    border-top: 0;
-  }
-  strong {
-    display: block;
-    margin-bottom: 2px;
-  }
-  small {
-    display: block;
-    color: ${({ theme }) => theme.colors.muted};
-    font-size: 13px;
-  }
-`;
 
 /** Where the user is signed in: each session's browser, address and times; one, or every other, signed out. */
 export function SessionsDialog({ onClose }: { onClose: () => void }) {
@@ -89,7 +60,7 @@ export function SessionsDialog({ onClose }: { onClose: () => void }) {
       ) : !sessions.data ? (
         <Muted role="status">Loading your sessions...</Muted>
       ) : (
-        <List aria-label="Sessions">
+        <RowList aria-label="Sessions">
           {sessions.data.map((s) => (
             <li key={s.id}>
               <div>
@@ -108,7 +79,7 @@ export function SessionsDialog({ onClose }: { onClose: () => void }) {
               )}
             </li>
           ))}
-        </List>
+        </RowList>
       )}
       {sessions.data && others.length === 0 && <Muted>You are signed in nowhere else.</Muted>}
       <DialogActions>

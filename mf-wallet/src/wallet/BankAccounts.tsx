@@ -13,6 +13,7 @@ import {
   TextField,
   formatDate,
   formatTime,
+  RowList,
 } from '@repex/shared-ui/ui';
 import type { Destination, Limits } from './types';
 
@@ -32,31 +33,6 @@ const Head = styled.div`
   margin-bottom: 4px;
   h2 {
     margin: 0;
-  }
-`;
-const List = styled.ul`
-  list-style: none;
-  margin: 0;
-  padding: 0;
-  li {
-    display: flex;
-    justify-content: space-between;
-    align-items: center;
-    gap: 12px;
-    padding: 12px 0;
-    border-top: 1px solid ${({ theme }) => theme.colors.border};
-    overflow-wrap: anywhere;
-  }
-  li:first-child {
-    border-top: 0;
-  }
-  strong {
-    display: block;
-    margin-bottom: 4px;
-  }
-  small {
-    color: ${({ theme }) => theme.colors.muted};
-    font-size: 13px;
   }
 `;
 
@@ -86,7 +62,7 @@ export function BankAccounts({
       ) : accounts.data.length === 0 ? (
         <Muted>No bank account saved yet. Add one to withdraw to it.</Muted>
       ) : (
-        <List aria-label="Saved bank accounts">
+        <RowList aria-label="Saved bank accounts">
           {accounts.data.map((d) => (
             <li key={d.id} data-testid="bank-account">
               <div>
@@ -107,7 +83,7 @@ export function BankAccounts({
               </Button>
             </li>
           ))}
-        </List>
+        </RowList>
       )}
       {removing && (
         <RemoveDialog
