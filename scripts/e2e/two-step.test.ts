@@ -160,3 +160,64 @@ test('an admin with two-step verification on gives the code before the admin das
   expect((await admin.auth.mfa.unenroll({ factorId })).error).toBeNull();
   await page.context().close();
 });
+
+test('with two-step verification on, a withdrawal long after the sign-in asks for a code from the app', async () => {
+  const email = 'withdraw-twostep@e2e.repx.dev';
+  const password = 'withdraw-password';
+  const api = nodeClient(app);
+  await api.auth.signUp({ email, password, options: { data: { username: 'e2e_withdraw2' } } });
+  const { data } = await api.auth.mfa.enroll({ factorType: 'totp', issuer: 'RepX' });
+  const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
+  const step = await freshStep(25_000);
+  expect((await api.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step - 1) })).error).toBeNull();
+  const db = <T>(sql: string, params: unknown[]) => app.backend.db.query<T>(sql, params);
+  const [me] = await db<{ id: string }>('select id from auth.users where email = $1', [email]);
+  await db('select private.record_deposit($1, 500)', [me!.id]);
+  await db(
+    `insert into payout_destinations (user_id, label, account_last4, created_at, usable_from)
+     values ($1, 'Savings', '4321', now() - interval '1 day', now() - interval '1 second')`,
+    [me!.id],
+  );
+
+  const page = await freshPage(390);
+  await signInWithPassword(page, email, password);
+  await page.waitForURL('**/auth/verify');
+  await page.fill('#two-step-code', totpCode(totp.secret, step));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL('**/dashboard');
+  // The sign-in and its code age past the database's window; the browser's next token carries their times.
+  await db(
+    `update auth.sessions set created_at = now() - interval '16 minutes', mfa_verified_at = now() - interval '16 minutes'
+     where user_id = $1`,
+    [me!.id],
+  );
+  await page.evaluate(() => {
+    for (const key of Object.keys(localStorage).filter((k) => k.endsWith('-auth-token'))) {
+      const stored = JSON.parse(localStorage.getItem(key)!) as { expires_at: number };
+      localStorage.setItem(key, JSON.stringify({ ...stored, expires_at: Math.floor(Date.now() / 1000) - 10 }));
+    }
+  });
+  const sessionCount = async () =>
+    (await db<{ n: number }>('select count(*)::int as n from auth.sessions where user_id = $1', [me!.id]))[0]!.n;
+  const before = await sessionCount(); // this browser's and the API client's
+  await page.goto(`${app.url}/wallet`);
+  await page.getByTestId('bank-account').filter({ hasText: 'Savings •••• 4321' }).waitFor();
+  await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+  const withdraw = page.getByRole('dialog', { name: 'Withdraw' });
+  await withdraw.locator('#withdraw-amount').fill('100');
+  await withdraw.getByRole('button', { name: 'Withdraw', exact: true }).click();
+  await withdraw.getByText('For your security, enter a code from your authenticator app to withdraw.').waitFor();
+  await withdraw.locator('#withdraw-app-code').fill(totpCode(totp.secret, step + 5));
+  await withdraw.getByRole('button', { name: 'Withdraw', exact: true }).click();
+  await withdraw.getByText('The code is wrong. Enter the one your app shows now.').waitFor();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'withdraw-app-code-390.png') });
+  await withdraw.locator('#withdraw-app-code').fill(totpCode(totp.secret, step + 1));
+  await withdraw.getByRole('button', { name: 'Withdraw', exact: true }).click();
+  await expect(toastText(page, 'Withdrawal Requested')).resolves.toMatchObject({
+    description: '$100.00 to Savings •••• 4321 is held until it is paid out.',
+  });
+  // Still this browser's session, no new sign-in: the code renewed it.
+  expect(new URL(page.url()).pathname).toBe('/wallet');
+  expect(await sessionCount()).toBe(before);
+  await page.context().close();
+});

@@ -174,7 +174,8 @@ grant execute on function public.remove_payout_destination(uuid) to authenticate
 
 -- As in 20261124004200, with the account checked before the recent sign-in (no password is asked
 -- for a withdrawal that would be refused anyway): saved, not removed, and past its hold. The owner
--- is mailed each withdrawal, with what to do if it was not them.
+-- is mailed each withdrawal, with what to do if it was not them. With an authenticator app on, the
+-- recent proof asked for is a code from it.
 create or replace function public.create_withdrawal(p_amount numeric, p_destination uuid, p_idempotency_key text) returns jsonb
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -202,6 +203,10 @@ begin
       to_char(d.usable_from at time zone 'UTC', 'Mon FMDD, YYYY, HH24:MI "UTC"')));
   end if;
   if not private.signed_in_within(interval '15 minutes') then
+    -- With an authenticator app on, a fresh code is the proof (a password alone signs in at aal1).
+    if exists (select from auth.mfa_factors where user_id = uid and status = 'verified') then
+      raise exception 'For your security, enter a code from your authenticator app to withdraw.' using errcode = 'P0001', hint = 'reauthenticate';
+    end if;
     raise exception 'For your security, confirm your password to withdraw.' using errcode = 'P0001', hint = 'reauthenticate';
   end if;
   select * into s from public.exchange_settings;

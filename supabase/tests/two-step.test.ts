@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
 import { totpCode } from '../server/auth/totp';
@@ -5,7 +6,7 @@ import { freshStep } from '../harness/totp';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ADMIN, newUser, signedIn } from '../harness/clients';
 import { mailsTo } from '../harness/mail';
-import { freshToken, placeOrder, trader } from '../harness/market';
+import { bankAccount, cash, freshToken, placeOrder, trader } from '../harness/market';
 
 const aalOf = async (c: SupabaseClient) =>
   (await c.auth.mfa.getAuthenticatorAssuranceLevel()).data ?? { currentLevel: null, nextLevel: null };
@@ -125,6 +126,43 @@ describe.each(ENGINES)('two-step verification with an authenticator app, on %s',
     const stranger = await newUser(backend.url, 'stranger');
     expect((await stranger.client.auth.mfa.challenge({ factorId })).error?.code).toBe('mfa_factor_not_found');
     expect(id).toBeTruthy();
+  });
+
+  it('a withdrawal long after the sign-in asks for a fresh code from the app, which renews the same session', async () => {
+    const step = await freshStep(12_000);
+    const t = await trader(backend, { cash: 300 });
+    const { secret, factorId } = await turnOn(t.client, step - 1);
+    const dest = await bankAccount(backend, t);
+    await backend.db.query(
+      `update auth.sessions set created_at = now() - interval '16 minutes', mfa_verified_at = now() - interval '16 minutes'
+       where user_id = $1`,
+      [t.id],
+    );
+    expect((await t.client.auth.refreshSession()).error).toBeNull();
+    const withdraw = () =>
+      t.client.rpc('create_withdrawal', {
+        p_amount: 100,
+        p_destination: dest,
+        p_idempotency_key: crypto.randomUUID(),
+      });
+    const stale = await withdraw();
+    expect([stale.error?.message, stale.error?.hint]).toEqual([
+      'For your security, enter a code from your authenticator app to withdraw.',
+      'reauthenticate',
+    ]);
+    expect(await cash(backend, t.id)).toMatchObject({ available: 300 });
+    const { data: before } = await t.client.auth.getSession();
+    expect((await t.client.auth.mfa.challengeAndVerify({ factorId, code: totpCode(secret, step) })).error).toBeNull();
+    expect((await withdraw()).error).toBeNull();
+    expect(await cash(backend, t.id)).toMatchObject({ available: 200 });
+    // The same session, its proof renewed: no new sign-in.
+    const { data: after } = await t.client.auth.getSession();
+    expect(after.session!.refresh_token).not.toBe(before.session!.refresh_token);
+    const [{ n }] = (await backend.db.query<{ n: number }>(
+      'select count(*)::int as n from auth.sessions where user_id = $1',
+      [t.id],
+    )) as [{ n: number }];
+    expect(n).toBe(1);
   });
 
   it('turns off only with a code entered in the last minutes; sessions fall back to the password alone', async () => {

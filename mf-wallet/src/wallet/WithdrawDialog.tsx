@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
+import { appCodeMessage, supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
 import {
   Button,
   Dialog,
@@ -34,6 +34,19 @@ async function signInAgain(password: string): Promise<string | null> {
 }
 
 /**
+ * A fresh code from the authenticator app, the proof for a user with two-step verification on: it
+ * renews this session's proof (GoTrue's amr) without a new sign-in.
+ */
+async function enterAppCode(code: string): Promise<string | null> {
+  const mfa = supabase().auth.mfa;
+  const { data } = await mfa.listFactors();
+  const factor = data?.totp.find((f) => f.status === 'verified');
+  if (!factor) return 'Two-step verification is no longer on: close this and withdraw again.';
+  const { error } = await mfa.challengeAndVerify({ factorId: factor.id, code: code.trim() });
+  return error ? appCodeMessage(error.message) : null;
+}
+
+/**
  * Money out to a saved account (shown masked) that is past its wait; the amount is held at once and
  * paid out later. "Add a bank account..." hands over to the Add Bank Account dialog.
  */
@@ -56,8 +69,10 @@ export function WithdrawDialog({
   const [amount, setAmount] = useState('');
   const idempotencyKey = useMemo(() => crypto.randomUUID(), []);
   const destination = chosen ?? ready[0]?.id;
-  // Asked for when the database wants a recent sign-in before money leaves.
+  // Asked for when the database wants a recent sign-in before money leaves: the password, or with
+  // two-step verification on, a code from the app.
   const [password, setPassword] = useState<string>();
+  const [appCode, setAppCode] = useState<string>();
   // Withdrawals wait a day after a password or email change: said before anything is typed.
   const heldUntil = useQuery(async () => unwrap(await supabase().rpc('my_withdrawal_hold')) as string | null, []);
 
@@ -67,13 +82,24 @@ export function WithdrawDialog({
       if (refused) return refused;
       setPassword(undefined);
     }
+    if (appCode !== undefined) {
+      const refused = await enterAppCode(appCode);
+      if (refused) return refused;
+      setAppCode(undefined);
+    }
     const { data, error: refused } = await supabase().rpc('create_withdrawal', {
       p_amount: amount.trim() === '' ? null : Number(amount),
       p_destination: destination ?? null,
       p_idempotency_key: idempotencyKey,
     });
     if (refused) {
-      if (refused.hint === 'reauthenticate') setPassword('');
+      if (refused.hint === 'reauthenticate') {
+        const twoStep = (await supabase().auth.getSession()).data.session?.user.factors?.some(
+          (f) => f.status === 'verified',
+        );
+        if (twoStep) setAppCode('');
+        else setPassword('');
+      }
       return refused.message;
     }
     const payment = data as Payment;
@@ -152,6 +178,18 @@ export function WithdrawDialog({
         required
       />
       {cash && <Muted>{formatPrice(cash.available)} available to withdraw.</Muted>}
+      {appCode !== undefined && (
+        <TextField
+          id="withdraw-app-code"
+          label="Code from your authenticator app"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          autoFocus
+          value={appCode}
+          onValue={setAppCode}
+          required
+        />
+      )}
       {password !== undefined && (
         <TextField
           id="withdraw-password"
