@@ -12,7 +12,7 @@ alter table public.payout_destinations
   add column removed_at timestamptz;
 update public.payout_destinations set usable_from = created_at;
 alter table public.payout_destinations alter column usable_from set not null;
-comment on column public.payout_destinations.usable_from is 'When the account may first receive a withdrawal: a day after it was added.';
+comment on column public.payout_destinations.usable_from is 'When the account may first receive a withdrawal: exchange_settings.new_bank_account_hold_hours after it was added.';
 comment on column public.payout_destinations.removed_at is 'When its owner removed it; kept for the withdrawals already sent to it.';
 
 -- How long a new account waits: an exchange setting, which the Withdraw dialog reads to say so.

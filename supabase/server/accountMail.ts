@@ -1,14 +1,15 @@
 import type { Database } from './db/database';
 import { sendMail } from './auth/mail';
 
-/**
- * Relays the mail the database asks to send (private.account_mail: a bank account added, for one)
- * to the local server's outbox, as a hosted project's scheduled function would to a mail service.
- * Each message is taken and sent in one transaction, so none is lost or sent twice, also with
- * several server processes. New mail arrives by NOTIFY; a poll catches what a notice missed.
- */
 /** As many as public.take_account_mail hands out at once. */
 const TAKEN_AT_ONCE = 100;
+
+/**
+ * Relays the mail the database asks to send (private.account_mail: a bank account added, a
+ * withdrawal) to the local server's outbox, as a hosted project's scheduled function would to a
+ * mail service. Each message is taken and sent in one transaction, so none is lost or sent twice,
+ * also with several server processes. New mail arrives by NOTIFY; a poll catches what a notice missed.
+ */
 
 export async function startAccountMailRelay(db: Database, opts: { pollMs: number; log?: (line: string) => void }) {
   let running: Promise<void> | undefined;
