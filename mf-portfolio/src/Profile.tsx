@@ -33,7 +33,7 @@ import { loadProfile, type ProfileData } from './portfolio/profileData';
 import { EditProfileDialog, SettingsDialog, shareTradingPage, type AccountEmail } from './profile/ProfileDialogs';
 import { EmailDialog } from './profile/EmailDialog';
 import { SessionsDialog } from './profile/SessionsDialog';
-import { TurnOffDialog, TurnOnDialog } from './profile/TwoStepDialog';
+import { AppsDialog, TurnOnDialog } from './profile/TwoStepDialog';
 import { TokenApplication } from './profile/TokenApplication';
 
 const Cover = styled.div`
@@ -188,7 +188,7 @@ export default function Profile() {
   const userId = useAppStore((s) => s.session?.user.id)!;
   const q = useQuery(() => loadProfile(userId), [userId]);
   const [open, setOpen] = useState<
-    'edit' | 'settings' | 'sessions' | 'two-step-on' | { turnOff: string } | AccountEmail | null
+    'edit' | 'settings' | 'sessions' | 'two-step-on' | 'two-step-apps' | AccountEmail | null
   >(null);
   const d = q.data;
 
@@ -345,14 +345,12 @@ export default function Profile() {
           onClose={() => setOpen(null)}
           onChangeEmail={setOpen}
           onSessions={() => setOpen('sessions')}
-          onTwoStep={(factorId) => setOpen(factorId ? { turnOff: factorId } : 'two-step-on')}
+          onTwoStep={(on) => setOpen(on ? 'two-step-apps' : 'two-step-on')}
         />
       )}
       {open === 'sessions' && <SessionsDialog onClose={() => setOpen(null)} />}
       {open === 'two-step-on' && <TurnOnDialog onClose={() => setOpen(null)} />}
-      {typeof open === 'object' && open !== null && 'turnOff' in open && (
-        <TurnOffDialog factorId={open.turnOff} onClose={() => setOpen(null)} />
-      )}
+      {open === 'two-step-apps' && <AppsDialog onClose={() => setOpen(null)} />}
       {typeof open === 'object' && open !== null && 'current' in open && (
         <EmailDialog current={open.current} pending={open.pending} onClose={() => setOpen(null)} />
       )}

@@ -108,12 +108,20 @@ for (const width of [1280, 390]) {
     const { data } = await api.auth.mfa.enroll({ factorType: 'totp' });
     const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
     await api.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, totpStep(Date.now())) });
+    // And a backup app, so the code step offers the choice of app.
+    const { data: backup } = await api.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Backup app' });
+    const { id: backupId, totp: backupTotp } = backup as { id: string; totp: { secret: string } };
+    await api.auth.mfa.challengeAndVerify({
+      factorId: backupId,
+      code: totpCode(backupTotp.secret, totpStep(Date.now())),
+    });
     const second = await (await app.newContext({ width })).newPage();
     await second.goto(`${app.url}/auth`);
     await second.fill('#signin-email', email);
     await second.fill('#signin-password', 'a11y-password');
     await second.click('form[aria-label="Sign In"] button[type=submit]');
     await second.waitForURL('**/auth/verify');
+    await second.locator('#two-step-app').waitFor();
     const v = await violations(second);
     if (v.length) found['two-step verification'] = v;
 

@@ -79,7 +79,8 @@ test('two-step verification: Settings turns it on with the key, sign-in then ask
   // Off again, with a code.
   await laptop.goto(`${app.url}/profile`);
   await laptop.getByRole('button', { name: 'Settings' }).click();
-  await laptop.getByRole('button', { name: 'Turn off' }).click();
+  await laptop.getByRole('button', { name: 'Manage' }).click();
+  await laptop.getByRole('list', { name: 'Authenticator apps' }).getByRole('button', { name: 'Turn off' }).click();
   const off = laptop.getByRole('dialog', { name: 'Turn Off Two-Step Verification' });
   await laptop.fill('#two-step-code', totpCode(secret, step + 1));
   await laptop.screenshot({ path: path.join(SCREENSHOTS, 'two-step-off-1280.png') });
@@ -91,6 +92,91 @@ test('two-step verification: Settings turns it on with the key, sign-in then ask
   await signInWithPassword(again, user.email, user.password);
   await again.waitForURL('**/dashboard');
   for (const p of [page, laptop, again]) await p.context().close();
+});
+
+test('a backup app: added from Settings, the lost first app removed with its code, whose sessions end', async () => {
+  const email = 'backup-app@e2e.repx.dev';
+  const password = 'backup-password';
+  const api = nodeClient(app);
+  await api.auth.signUp({ email, password, options: { data: { username: 'e2e_backup' } } });
+  const { data } = await api.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Authenticator app', issuer: 'RepX' });
+  const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
+  const step = await freshStep(40_000);
+  expect((await api.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step - 1) })).error).toBeNull();
+  // The API client is whoever will hold the lost laptop, signed in with its code. A laptop signs in too.
+  const laptop = await freshPage(1280);
+  await signInWithPassword(laptop, email, password);
+  await laptop.waitForURL('**/auth/verify');
+  expect(await laptop.locator('#two-step-app').count()).toBe(0);
+  await laptop.fill('#two-step-code', totpCode(totp.secret, step));
+  await laptop.getByRole('button', { name: 'Verify' }).click();
+  await laptop.waitForURL('**/dashboard');
+
+  // Settings > Manage > Add Backup App: a code from the first app, then the new app's key and code.
+  await laptop.goto(`${app.url}/profile`);
+  await laptop.getByRole('button', { name: 'Settings' }).click();
+  await laptop.getByRole('button', { name: 'Manage' }).click();
+  const apps = laptop.getByRole('dialog', { name: 'Two-Step Verification' });
+  await apps.getByRole('list', { name: 'Authenticator apps' }).getByText('Authenticator app').waitFor();
+  await laptop.screenshot({ path: path.join(SCREENSHOTS, 'two-step-apps-1280.png') });
+  await apps.getByRole('button', { name: 'Add Backup App' }).click();
+  const add = laptop.getByRole('dialog', { name: 'Add a Backup App' });
+  await laptop.fill('#two-step-code', totpCode(totp.secret, step + 1));
+  await add.getByRole('button', { name: 'Continue' }).click();
+  await add.getByRole('img', { name: 'QR code to add RepX to an authenticator app' }).waitFor();
+  const backup = (await add.getByLabel('Key for the authenticator app').innerText()).replace(/\s/g, '');
+  await laptop.fill('#two-step-code', totpCode(backup, step - 1));
+  await add.getByRole('button', { name: 'Add App' }).click();
+  await expect(toastText(laptop, 'Backup App Added')).resolves.toMatchObject({
+    description: 'Signing in now accepts a code from either app.',
+  });
+  const listed = apps.getByRole('list', { name: 'Authenticator apps' }).getByRole('listitem');
+  await expect(listed.allInnerTexts().then((t) => t.map((x) => x.split('\n')[0]))).resolves.toEqual([
+    'Authenticator app',
+    'Backup app',
+  ]);
+  await laptop.keyboard.press('Escape');
+
+  // The laptop is lost: the owner signs in elsewhere with the backup app, chosen at the code step.
+  const owner = await freshPage(390);
+  await signInWithPassword(owner, email, password);
+  await owner.waitForURL('**/auth/verify');
+  await owner.selectOption('#two-step-app', { label: 'Backup app' });
+  await owner.fill('#two-step-code', totpCode(backup, step));
+  await owner.screenshot({ path: path.join(SCREENSHOTS, 'two-step-choose-app-390.png') });
+  await owner.getByRole('button', { name: 'Verify' }).click();
+  await owner.waitForURL('**/dashboard');
+  await owner.goto(`${app.url}/profile`);
+  await owner.getByRole('button', { name: 'Settings' }).click();
+  await owner.getByText('Two-step verification: on, with two authenticator apps').waitFor();
+  await owner.getByRole('button', { name: 'Manage' }).click();
+  await owner
+    .getByRole('listitem')
+    .filter({ hasText: 'Authenticator app' })
+    .getByRole('button', { name: 'Remove' })
+    .click();
+  const remove = owner.getByRole('dialog', { name: 'Remove an Authenticator App' });
+  await remove
+    .getByText('To remove “Authenticator app”, enter the code from “Backup app”, the app you keep.', { exact: false })
+    .waitFor();
+  await owner.fill('#two-step-code', totpCode(backup, step + 1));
+  await owner.screenshot({ path: path.join(SCREENSHOTS, 'two-step-remove-app-390.png') });
+  await remove.getByRole('button', { name: 'Remove' }).click();
+  await expect(toastText(owner, 'Authenticator App Removed')).resolves.toMatchObject({
+    description: 'Two-step verification stays on with “Backup app”.',
+  });
+  await owner
+    .getByRole('dialog', { name: 'Two-Step Verification' })
+    .getByText('Signing in asks for a code from this app.', { exact: false })
+    .waitFor();
+  // Whoever signed in with the lost phone's code is signed out; the owner is not, nor the laptop,
+  // whose last code came from the backup app when it was added.
+  expect((await api.from('cash_accounts').select('available')).status).toBe(401);
+  for (const p of [owner, laptop]) {
+    await p.goto(`${app.url}/wallet`);
+    await p.getByRole('heading', { name: 'Wallet' }).first().waitFor();
+  }
+  for (const p of [laptop, owner]) await p.context().close();
 });
 
 test('a forgotten password with two-step verification on asks for the code from the app too', async () => {

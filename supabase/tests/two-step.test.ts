@@ -60,13 +60,78 @@ describe.each(ENGINES)('two-step verification with an authenticator app, on %s',
     // The laptop signed in with the password alone is out; the owner is mailed.
     expect((await laptop.from('cash_accounts').select('available')).error?.code).toBe('PGRST301');
     expect((await mailsTo(backend.db, email)).map((m) => m.subject)).toContain('Two-step verification is on');
-    // A second app is refused while one is on.
+    // A second app needs a code entered in the last minutes (a browser left signed in cannot add one).
+    await backend.db.query(
+      `update auth.sessions set mfa_verified_at = now() - interval '6 minutes' where user_id = $1`,
+      [id],
+    );
     const second = await phone.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Tablet' });
-    expect(second.error?.message).toBe('Two-step verification is already on for this account.');
+    expect(second.error?.message).toBe('Enter a code from your authenticator app to add another one.');
     const [row] = await backend.db.query<{ n: string }>('select count(*) n from auth.mfa_factors where user_id = $1', [
       id,
     ]);
     expect(Number(row!.n)).toBe(1);
+  });
+
+  it('a backup app: added after a code, signs in alone, and removes the lost first app and its sessions', async () => {
+    const step = await freshStep(15_000);
+    const { client: laptop, email, id } = await newUser(backend.url, 'backup');
+    const first = await turnOn(laptop, step - 1);
+    const subjects = async () => (await mailsTo(backend.db, email)).map((m) => m.subject);
+
+    // The name tells the apps apart at sign-in: a second under the same name is refused.
+    const same = await laptop.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' });
+    expect(same.error?.message).toBe('A factor with the friendly name "Phone" for this user already exists');
+    const enrolled = await laptop.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Backup', issuer: 'RepX' });
+    expect(enrolled.error).toBeNull();
+    const backup = enrolled.data as { id: string; totp: { secret: string } };
+    expect(
+      (await laptop.auth.mfa.challengeAndVerify({ factorId: backup.id, code: totpCode(backup.totp.secret, step - 1) }))
+        .error,
+    ).toBeNull();
+    const listed = (await laptop.auth.mfa.listFactors()).data!.totp.map((f) => [f.friendly_name, f.status]);
+    expect(listed).toEqual([
+      ['Phone', 'verified'],
+      ['Backup', 'verified'],
+    ]);
+    expect(await subjects()).toContain('A second authenticator app was added');
+    // Two is the most: a third is refused, even after a code.
+    const third = await laptop.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Tablet' });
+    expect(third.error?.message).toBe('You already have two authenticator apps. Remove one to add another.');
+
+    // The phone is lost: whoever has it signs in with its code; the owner signs in with the backup's.
+    const thief = await signedIn(backend.url, { email, password: 'password-123' });
+    expect(
+      (await thief.auth.mfa.challengeAndVerify({ factorId: first.factorId, code: totpCode(first.secret, step) })).error,
+    ).toBeNull();
+    const owner = await signedIn(backend.url, { email, password: 'password-123' });
+    expect((await owner.rpc('my_positions')).error?.code).toBe('42501');
+    expect(
+      (await owner.auth.mfa.challengeAndVerify({ factorId: backup.id, code: totpCode(backup.totp.secret, step) }))
+        .error,
+    ).toBeNull();
+    expect(await aalOf(owner)).toMatchObject({ currentLevel: 'aal2' });
+    expect((await owner.rpc('my_positions')).error).toBeNull();
+
+    // Removing one of two takes a code from the app that stays (it works), not from the one removed.
+    const keepingTheLost = await owner.auth.mfa.unenroll({ factorId: backup.id });
+    expect(keepingTheLost.error?.message).toBe('Enter a code from the app you keep to remove this one.');
+    const removed = await owner.auth.mfa.unenroll({ factorId: first.factorId });
+    expect(removed.error).toBeNull();
+    // The thief's session, proven with the removed app, is over; the owner's and the laptop's go on.
+    expect((await thief.from('cash_accounts').select('available')).status).toBe(401);
+    await owner.auth.refreshSession();
+    expect((await owner.rpc('my_positions')).error).toBeNull();
+    expect((await laptop.rpc('my_positions')).error).toBeNull();
+    expect(await subjects()).toContain('An authenticator app was removed');
+    // Still on, with the backup alone.
+    const later = await signedIn(backend.url, { email, password: 'password-123' });
+    expect(await aalOf(later)).toMatchObject({ currentLevel: 'aal1', nextLevel: 'aal2' });
+    const [row] = await backend.db.query<{ names: string[] }>(
+      `select array_agg(friendly_name) names from auth.mfa_factors where user_id = $1 and status = 'verified'`,
+      [id],
+    );
+    expect(row!.names).toEqual(['Backup']);
   });
 
   it('a password alone then opens nothing of the account until the code; the code once only', async () => {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { type Profile } from '@repex/shared-ui/contracts';
-import { supabase, toast, useQuery } from '@repex/shared-ui/platform';
+import { authenticatorApps, supabase, toast, useQuery } from '@repex/shared-ui/platform';
 import { Button, Field, FormDialog, FormError, Input, Muted, TextField, Textarea } from '@repex/shared-ui/ui';
 
 /**
@@ -144,12 +144,12 @@ export function SettingsDialog({
   onClose: () => void;
   onChangeEmail: (email: AccountEmail) => void;
   onSessions: () => void;
-  /** Opens Turn Off for the app that is on (its factor), or Turn On (null). */
-  onTwoStep: (factorId: string | null) => void;
+  /** Opens the apps of the verification that is on (true), or Turn On (false). */
+  onTwoStep: (on: boolean) => void;
 }) {
   const user = useQuery(async () => (await supabase().auth.getUser()).data.user, []);
   const email: AccountEmail = { current: user.data?.email, pending: user.data?.new_email };
-  const app = user.data?.factors?.find((f) => f.status === 'verified');
+  const apps = authenticatorApps(user.data?.factors);
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -172,9 +172,18 @@ export function SettingsDialog({
         </Button>
       </div>
       <div>
-        <Muted>Two-step verification: {!user.data ? '...' : app ? 'on, with an authenticator app' : 'off'}</Muted>{' '}
-        <Button type="button" $variant="link" disabled={!user.data} onClick={() => onTwoStep(app?.id ?? null)}>
-          {app ? 'Turn off' : 'Turn on'}
+        <Muted>
+          Two-step verification:{' '}
+          {!user.data
+            ? '...'
+            : apps.length > 1
+              ? 'on, with two authenticator apps'
+              : apps.length
+                ? 'on, with an authenticator app'
+                : 'off'}
+        </Muted>{' '}
+        <Button type="button" $variant="link" disabled={!user.data} onClick={() => onTwoStep(apps.length > 0)}>
+          {apps.length ? 'Manage' : 'Turn on'}
         </Button>
       </div>
       <TextField

@@ -1,6 +1,15 @@
 import { useMemo, useState } from 'react';
-import { appCodeMessage, supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
 import {
+  authenticatorApps,
+  enterAppCode,
+  supabase,
+  toast,
+  unwrap,
+  useQuery,
+  type AuthenticatorApp,
+} from '@repex/shared-ui/platform';
+import {
+  AppChoice,
   Button,
   Dialog,
   DialogActions,
@@ -34,19 +43,6 @@ async function signInAgain(password: string): Promise<string | null> {
 }
 
 /**
- * A fresh code from the authenticator app, the proof for a user with two-step verification on: it
- * renews this session's proof (GoTrue's amr) without a new sign-in.
- */
-async function enterAppCode(code: string): Promise<string | null> {
-  const mfa = supabase().auth.mfa;
-  const { data } = await mfa.listFactors();
-  const factor = data?.totp.find((f) => f.status === 'verified');
-  if (!factor) return 'Two-step verification is no longer on: close this and withdraw again.';
-  const { error } = await mfa.challengeAndVerify({ factorId: factor.id, code: code.trim() });
-  return error ? appCodeMessage(error.message) : null;
-}
-
-/**
  * Money out to a saved account (shown masked) that is past its wait; the amount is held at once and
  * paid out later. "Add a bank account..." hands over to the Add Bank Account dialog.
  */
@@ -70,9 +66,12 @@ export function WithdrawDialog({
   const idempotencyKey = useMemo(() => crypto.randomUUID(), []);
   const destination = chosen ?? ready[0]?.id;
   // Asked for when the database wants a recent sign-in before money leaves: the password, or with
-  // two-step verification on, a code from the app.
+  // two-step verification on, a code from the app, which renews this session's proof (GoTrue's
+  // amr) without a new sign-in.
   const [password, setPassword] = useState<string>();
   const [appCode, setAppCode] = useState<string>();
+  const [apps, setApps] = useState<AuthenticatorApp[]>([]);
+  const [app, setApp] = useState<string>();
   // Withdrawals wait a day after a password or email change: said before anything is typed.
   const heldUntil = useQuery(async () => unwrap(await supabase().rpc('my_withdrawal_hold')) as string | null, []);
 
@@ -83,7 +82,8 @@ export function WithdrawDialog({
       setPassword(undefined);
     }
     if (appCode !== undefined) {
-      const refused = await enterAppCode(appCode);
+      if (!app) return 'Two-step verification is no longer on: close this and withdraw again.';
+      const refused = await enterAppCode(app, appCode);
       if (refused) return refused;
       setAppCode(undefined);
     }
@@ -94,10 +94,10 @@ export function WithdrawDialog({
     });
     if (refused) {
       if (refused.hint === 'reauthenticate') {
-        const twoStep = (await supabase().auth.getSession()).data.session?.user.factors?.some(
-          (f) => f.status === 'verified',
-        );
-        if (twoStep) setAppCode('');
+        const on = authenticatorApps((await supabase().auth.getSession()).data.session?.user.factors);
+        setApps(on);
+        setApp(on[0]?.id);
+        if (on.length) setAppCode('');
         else setPassword('');
       }
       return refused.message;
@@ -178,6 +178,7 @@ export function WithdrawDialog({
         required
       />
       {cash && <Muted>{formatPrice(cash.available)} available to withdraw.</Muted>}
+      {appCode !== undefined && <AppChoice id="withdraw-app" apps={apps} value={app} onChange={setApp} />}
       {appCode !== undefined && (
         <TextField
           id="withdraw-app-code"

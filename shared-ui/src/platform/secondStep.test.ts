@@ -1,5 +1,5 @@
-import type { Session } from '@supabase/supabase-js';
-import { secondStepDue } from './secondStep';
+import type { Factor, Session } from '@supabase/supabase-js';
+import { authenticatorApps, secondStepDue } from './secondStep';
 
 const token = (claims: object) =>
   ['e30', Buffer.from(JSON.stringify(claims)).toString('base64url'), 'signature'].join('.');
@@ -15,4 +15,23 @@ test('the code step is due only for a user with a verified app whose token is no
   expect(secondStepDue(session('aal2', [{ status: 'verified' }]))).toBe(false);
   // A token it cannot read counts as not raised.
   expect(secondStepDue({ ...session('aal2', [{ status: 'verified' }]), access_token: 'garbage' })).toBe(true);
+});
+
+test('the turned-on apps are the verified factors, oldest first, an unnamed one called what it is', () => {
+  const factor = (id: string, status: 'verified' | 'unverified', friendly_name?: string) =>
+    ({
+      id,
+      status,
+      friendly_name,
+      factor_type: 'totp',
+      created_at: `2026-11-2${id}T10:00:00Z`,
+      updated_at: '',
+    }) as Factor;
+  expect(authenticatorApps(undefined)).toEqual([]);
+  expect(
+    authenticatorApps([factor('1', 'verified', 'Phone'), factor('2', 'unverified', 'Tablet'), factor('3', 'verified')]),
+  ).toEqual([
+    { id: '1', name: 'Phone', addedAt: '2026-11-21T10:00:00Z' },
+    { id: '3', name: 'Authenticator app', addedAt: '2026-11-23T10:00:00Z' },
+  ]);
 });

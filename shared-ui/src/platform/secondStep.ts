@@ -1,4 +1,5 @@
-import type { Session } from '@supabase/supabase-js';
+import type { Factor, Session } from '@supabase/supabase-js';
+import { supabase } from './supabase';
 
 /** The assurance level an access token carries (GoTrue's aal claim): aal2 once a code from the app was entered. */
 function tokenAal(accessToken: string): string | undefined {
@@ -24,4 +25,24 @@ export function secondStepDue(session: Session | null): boolean {
 /** Words for the auth server's refusals of a code from the app. */
 export function appCodeMessage(message: string): string {
   return message === 'Invalid TOTP code entered' ? 'The code is wrong. Enter the one your app shows now.' : message;
+}
+
+/** A turned-on authenticator app: a verified TOTP factor, by the name it was added under. */
+export interface AuthenticatorApp {
+  id: string;
+  name: string;
+  addedAt: string;
+}
+
+/** The user's turned-on apps, oldest first (an app and, perhaps, its backup). */
+export function authenticatorApps(factors: Factor[] | undefined): AuthenticatorApp[] {
+  return (factors ?? [])
+    .filter((f) => f.status === 'verified')
+    .map((f) => ({ id: f.id, name: f.friendly_name || 'Authenticator app', addedAt: f.created_at }));
+}
+
+/** Enters a code from the app `factorId`, raising this session: null, or the refusal in words. */
+export async function enterAppCode(factorId: string, code: string): Promise<string | null> {
+  const { error } = await supabase().auth.mfa.challengeAndVerify({ factorId, code: code.replace(/\s/g, '') });
+  return error ? appCodeMessage(error.message) : null;
 }

@@ -1,7 +1,15 @@
+import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { appCodeMessage, secondStepDue, supabase, toast, useAppStore } from '@repex/shared-ui/platform';
-import { Button, CenteredStatus } from '@repex/shared-ui/ui';
+import {
+  authenticatorApps,
+  enterAppCode,
+  secondStepDue,
+  supabase,
+  toast,
+  useAppStore,
+} from '@repex/shared-ui/platform';
+import { AppChoice, Button, CenteredStatus } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
 import { CodeField } from '../auth/forms/Field';
 import { useForm } from '../auth/forms/useForm';
@@ -24,12 +32,16 @@ const fail = (description: string) => toast({ title: 'Verification Failed', desc
 /**
  * /auth/verify: the second step of signing in, for a user who turned on two-step verification.
  * The password has opened a session that may do nothing yet (the database refuses it); the code
- * from the authenticator app raises it. The guards send such a session here from every page.
+ * from the authenticator app (or the backup app, chosen) raises it. The guards send such a session
+ * here from every page.
  */
 export function TwoStepPage() {
   const { authLoading, session } = useAppStore();
   const navigate = useNavigate();
   const from = (useLocation().state as { from?: { pathname?: string } } | null)?.from?.pathname;
+  const apps = authenticatorApps(session?.user.factors);
+  const [chosen, setChosen] = useState<string>();
+  const app = chosen ?? apps[0]?.id;
   const form = useForm(
     { code: '' },
     (v) => {
@@ -37,12 +49,10 @@ export function TwoStepPage() {
       return code ? { code } : {};
     },
     async ({ code }) => {
-      const auth = supabase().auth;
       try {
-        const factor = (await auth.getSession()).data.session?.user.factors?.find((f) => f.status === 'verified');
-        if (!factor) return fail('No authenticator app is set up for this account.');
-        const { error } = await auth.mfa.challengeAndVerify({ factorId: factor.id, code: code.replace(/\s/g, '') });
-        if (error) return fail(appCodeMessage(error.message));
+        if (!app) return fail('No authenticator app is set up for this account.');
+        const refused = await enterAppCode(app, code);
+        if (refused) return fail(refused);
         const admin = from?.startsWith('/nra/login/');
         toast(
           admin
@@ -62,6 +72,7 @@ export function TwoStepPage() {
   return (
     <AuthCard title="Two-Step Verification" subtitle="Enter the code your authenticator app shows for RepX.">
       <form onSubmit={form.submit} noValidate aria-label="Two-Step Verification">
+        <AppChoice id="two-step-app" apps={apps} value={app} onChange={setChosen} />
         <CodeField id="two-step-code" label="Code" {...form.field('code')} />
         <Button type="submit" $block disabled={form.busy}>
           {form.busy ? 'Verifying...' : 'Verify'}

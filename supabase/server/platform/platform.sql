@@ -72,6 +72,9 @@ create table if not exists auth.mfa_factors (
   updated_at timestamptz not null default now()
 );
 create index if not exists mfa_factors_user_id_idx on auth.mfa_factors (user_id);
+-- A user's apps are told apart by name when signing in (GoTrue's index of the same name).
+create unique index if not exists mfa_factors_user_friendly_name_unique on auth.mfa_factors (friendly_name, user_id)
+  where trim(friendly_name) <> '';
 create table if not exists auth.mfa_challenges (
   id uuid primary key default gen_random_uuid(),
   factor_id uuid not null references auth.mfa_factors (id) on delete cascade,

@@ -11,14 +11,17 @@ import { asBody, findUser, str, type AuthContext } from '../context';
 /*
  * Two-step verification with an authenticator app, as GoTrue's MFA API (supabase.auth.mfa):
  * enroll a TOTP factor, challenge it, verify a code (which raises the session to aal2 and, the
- * first time, turns the factor on), unenroll. What a user with a verified factor may do at aal1 is
- * decided by the database (migration 20261125004300) and by PUT /user.
+ * first time, turns the factor on), unenroll. A second app is the backup for a lost phone, as
+ * Supabase advises (GoTrue has no recovery codes). What a user with a verified factor may do at
+ * aal1 is decided by the database (migration 20261125004300) and by PUT /user.
  */
 
 /** How long a challenge may be answered (GoTrue's MFA_CHALLENGE_EXPIRY_DURATION). */
 const CHALLENGE_SECONDS = 300;
-/** Turning the app off needs a code entered this recently, so a browser left signed in cannot. */
+/** Adding or removing an app needs a code entered this recently, so a browser left signed in cannot. */
 const RECENT_CODE_SECONDS = 300;
+/** An app and its backup. */
+const MAX_APPS = 2;
 
 interface FactorRow {
   id: string;
@@ -29,28 +32,43 @@ interface FactorRow {
 
 const factorNotFound = () => authError(404, 'mfa_factor_not_found', 'Factor not found');
 
-/** Whether the session's user entered a code from their app within `seconds`. */
-async function codeEnteredWithin(ctx: AuthContext, claims: Claims, seconds: number): Promise<boolean> {
-  const [row] = await ctx.db.query(
-    `select 1 from auth.sessions where id::text = $1 and aal = 'aal2'
+/** The app the session entered a code from in the last few minutes, if it did. */
+async function recentCodeFrom(ctx: AuthContext, claims: Claims): Promise<string | null> {
+  const [row] = await ctx.db.query<{ factor_id: string | null }>(
+    `select factor_id from auth.sessions where id::text = $1 and aal = 'aal2'
         and mfa_verified_at > now() - make_interval(secs => $2)`,
-    [String(claims.session_id ?? ''), seconds],
+    [String(claims.session_id ?? ''), RECENT_CODE_SECONDS],
   );
-  return !!row;
+  return row ? (row.factor_id ?? '') : null;
 }
 
+const verifiedApps = (user: UserRow) => user.factors.filter((f) => f.status === 'verified');
+
 /** Whether the user has turned two-step verification on (a verified factor). */
-export const hasVerifiedFactor = (user: UserRow) => user.factors.some((f) => f.status === 'verified');
+export const hasVerifiedFactor = (user: UserRow) => verifiedApps(user).length > 0;
 
 /** POST /factors: a new TOTP secret for the user's app, shown once as a QR code and as text. */
 export async function enroll(ctx: AuthContext, req: IncomingMessage, res: ServerResponse) {
-  const { user } = await ctx.authenticate(req);
+  const { user, claims } = await ctx.authenticate(req);
   const body = asBody(await readJson(req));
   if (body.factor_type !== 'totp')
     throw authError(422, 'validation_failed', 'factor_type needs to be totp: RepX offers authenticator apps only');
-  if (hasVerifiedFactor(user))
-    throw authError(422, 'too_many_enrolled_mfa_factors', 'Two-step verification is already on for this account.');
+  const apps = verifiedApps(user);
+  if (apps.length >= MAX_APPS)
+    throw authError(
+      422,
+      'too_many_enrolled_mfa_factors',
+      'You already have two authenticator apps. Remove one to add another.',
+    );
+  if (apps.length && (await recentCodeFrom(ctx, claims)) === null)
+    throw authError(403, 'insufficient_aal', 'Enter a code from your authenticator app to add another one.');
   const friendlyName = str(body.friendly_name).trim().slice(0, 100) || null;
+  if (friendlyName && apps.some((f) => f.friendly_name === friendlyName))
+    throw authError(
+      422,
+      'mfa_factor_name_conflict',
+      `A factor with the friendly name "${friendlyName}" for this user already exists`,
+    );
   const issuer = str(body.issuer).trim().slice(0, 100) || new URL(ctx.settings.issuer).host;
   const secret = newTotpSecret();
   const factor = await ctx.db.transaction(async (tx) => {
@@ -143,11 +161,17 @@ export async function verifyFactor(ctx: AuthContext, req: IncomingMessage, res: 
       ]);
       await sendMail(
         tx,
-        {
-          to: user.email,
-          subject: 'Two-step verification is on',
-          text: 'Two-step verification is now on for your RepX account: signing in asks for a code from your authenticator app. If it was not you, reset your password now and contact support.',
-        },
+        hasVerifiedFactor(user)
+          ? {
+              to: user.email,
+              subject: 'A second authenticator app was added',
+              text: 'A second authenticator app was added to your RepX account: signing in accepts a code from either app. If it was not you, reset your password now and contact support.',
+            }
+          : {
+              to: user.email,
+              subject: 'Two-step verification is on',
+              text: 'Two-step verification is now on for your RepX account: signing in asks for a code from your authenticator app. If it was not you, reset your password now and contact support.',
+            },
         ctx.log,
       );
     }
@@ -177,19 +201,41 @@ export async function verifyFactor(ctx: AuthContext, req: IncomingMessage, res: 
 }
 
 /**
- * DELETE /factors/:id: removes the app. Turning off a verified one needs a code entered in the
- * last few minutes; every session of the user falls back to aal1 and the owner is told.
+ * DELETE /factors/:id: removes an app, after a code entered in the last few minutes. Removing the
+ * last one turns the verification off: every session of the user falls back to aal1. Removing one
+ * of two (a lost phone) needs the code from the app that stays, and signs out the sessions whose
+ * code came from the one removed. The owner is told either way.
  */
 export async function unenroll(ctx: AuthContext, req: IncomingMessage, res: ServerResponse, factorId: string) {
   const { user, claims } = await ctx.authenticate(req);
   const factor = await ownFactor(ctx, user, factorId);
-  if (factor.status === 'verified' && !(await codeEnteredWithin(ctx, claims, RECENT_CODE_SECONDS)))
-    throw authError(
-      403,
-      'insufficient_aal',
-      'Enter a code from your authenticator app to turn off two-step verification.',
-    );
+  const stays = verifiedApps(user).filter((f) => f.id !== factor.id);
+  if (factor.status === 'verified') {
+    const codeFrom = await recentCodeFrom(ctx, claims);
+    if (!stays.length && codeFrom === null)
+      throw authError(
+        403,
+        'insufficient_aal',
+        'Enter a code from your authenticator app to turn off two-step verification.',
+      );
+    if (stays.length && !stays.some((f) => f.id === codeFrom))
+      throw authError(403, 'insufficient_aal', 'Enter a code from the app you keep to remove this one.');
+  }
   await ctx.db.transaction(async (tx) => {
+    if (factor.status === 'verified' && stays.length) {
+      await tx.query('delete from auth.sessions where user_id = $1 and factor_id = $2', [user.id, factor.id]);
+      await tx.query('delete from auth.mfa_factors where id = $1', [factor.id]);
+      await sendMail(
+        tx,
+        {
+          to: user.email,
+          subject: 'An authenticator app was removed',
+          text: 'An authenticator app was removed from your RepX account, and whoever was signed in with its codes was signed out. Two-step verification stays on with your other app. If it was not you, reset your password now and contact support.',
+        },
+        ctx.log,
+      );
+      return;
+    }
     await tx.query('delete from auth.mfa_factors where id = $1', [factor.id]);
     if (factor.status !== 'verified') return;
     await tx.query(
