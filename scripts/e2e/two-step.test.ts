@@ -256,6 +256,13 @@ test('with two-step verification on, a withdrawal long after the sign-in asks fo
   const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
   const step = await freshStep(25_000);
   expect((await api.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step - 1) })).error).toBeNull();
+  // With a backup app, whose code the withdrawal is given.
+  const { data: added } = await api.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Backup app' });
+  const backup = added as { id: string; totp: { secret: string } };
+  expect(
+    (await api.auth.mfa.challengeAndVerify({ factorId: backup.id, code: totpCode(backup.totp.secret, step - 1) }))
+      .error,
+  ).toBeNull();
   const db = <T>(sql: string, params: unknown[]) => app.backend.db.query<T>(sql, params);
   const [me] = await db<{ id: string }>('select id from auth.users where email = $1', [email]);
   await db('select private.record_deposit($1, 500)', [me!.id]);
@@ -296,8 +303,9 @@ test('with two-step verification on, a withdrawal long after the sign-in asks fo
   await withdraw.locator('#withdraw-app-code').fill(totpCode(totp.secret, step + 5));
   await withdraw.getByRole('button', { name: 'Withdraw', exact: true }).click();
   await withdraw.getByText('The code is wrong. Enter the one your app shows now.').waitFor();
+  await withdraw.locator('#withdraw-app').selectOption({ label: 'Backup app' });
+  await withdraw.locator('#withdraw-app-code').fill(totpCode(backup.totp.secret, step + 1));
   await page.screenshot({ path: path.join(SCREENSHOTS, 'withdraw-app-code-390.png') });
-  await withdraw.locator('#withdraw-app-code').fill(totpCode(totp.secret, step + 1));
   await withdraw.getByRole('button', { name: 'Withdraw', exact: true }).click();
   await expect(toastText(page, 'Withdrawal Requested')).resolves.toMatchObject({
     description: '$100.00 to Savings •••• 4321 is held until it is paid out.',

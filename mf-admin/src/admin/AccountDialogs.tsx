@@ -220,7 +220,7 @@ export function SignOutDialog({ user, onClose, onDone }: Props) {
   );
 }
 
-/** Removes the authenticator app of someone who lost it (after support has checked who they are). */
+/** Removes the authenticator apps of someone who lost them (after support has checked who they are). */
 export function RemoveTwoStepDialog({ user, onClose, onDone }: Props) {
   const [reason, setReason] = useState('');
   return (
@@ -237,8 +237,9 @@ export function RemoveTwoStepDialog({ user, onClose, onDone }: Props) {
       }}
     >
       <Muted>
-        Only after checking who is asking: whoever knows the password can then sign in. Every session of the account
-        ends; the person may turn two-step verification on again with a new phone.
+        Only after checking who is asking: whoever knows the password can then sign in. Every authenticator app of the
+        account (a backup app too) is removed and every session ends; the person may turn two-step verification on again
+        with a new phone.
       </Muted>
       <ReasonField id="two-step-reason" label="Reason" value={reason} onChange={setReason} />
     </ActionDialog>
