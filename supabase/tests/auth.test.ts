@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import type { Backend } from '../server/index';
 import { passwordMinLength } from '../server/auth/passwordPolicy';
-import { ENGINES, backendFor } from '../harness/backends';
+import { ENGINES, backendFor, eventually } from '../harness/backends';
 import { ADMIN, ANON_KEY, DEMO, JWT_SECRET, client, newUser, signedIn } from '../harness/clients';
 import { mailsTo } from '../harness/mail';
 
@@ -195,6 +195,38 @@ describe.each(ENGINES)('auth on %s', (engine) => {
     const res = await fetch(`${backend.url}/auth/v1/otp`, { method: 'POST', headers: { apikey: ANON_KEY } });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { message: string }).message).toMatch(/not supported/);
+  });
+
+  it('mails the owner a sign-in from a browser the account has not used, once per browser', async () => {
+    const chrome = (version: string) =>
+      `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${version} Safari/537.36`;
+    const as = (agent: string) => client(backend.url, ANON_KEY, { 'User-Agent': agent });
+    const email = `browsers-${Date.now()}@test.repx.dev`;
+    const password = 'password-123';
+    // The sign-up's own browser is only remembered.
+    const laptop = as(chrome('140.0.1.2'));
+    expect(
+      (await laptop.auth.signUp({ email, password, options: { data: { username: `br${Date.now()}` } } })).error,
+    ).toBeNull();
+    // Signing in again there, after its update too, is nothing new.
+    expect((await as(chrome('140.0.1.2')).auth.signInWithPassword({ email, password })).error).toBeNull();
+    expect((await as(chrome('141.0.7.0')).auth.signInWithPassword({ email, password })).error).toBeNull();
+    // Another browser is mailed, with when and from where; a second time from it is not.
+    const phone =
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 Version/18.1 Mobile Safari/604.1';
+    expect((await as(phone).auth.signInWithPassword({ email, password })).error).toBeNull();
+    expect((await as(phone).auth.signInWithPassword({ email, password })).error).toBeNull();
+    const mails = await eventually(async () => {
+      const all = await mailsTo(backend.db, email);
+      return all.length ? all : undefined;
+    });
+    await new Promise((r) => setTimeout(r, 300)); // time for a second mail, were there one
+    expect((await mailsTo(backend.db, email)).map((m) => m.subject)).toEqual(['A new sign-in to your RepX account']);
+    expect(mails[0]!.body).toMatch(
+      /^Your RepX account was signed in from a browser it had not used before, on [A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC, from the address 127\.0\.0\.1\.\nIf it was you, there is nothing to do\. If it was not, reset your password now/,
+    );
+    // Nobody but the database reads or writes what browsers an account used.
+    expect((await laptop.from('known_browsers').select('*')).error).not.toBeNull();
   });
 });
 
