@@ -144,6 +144,9 @@ test('a backup app: added from Settings, the lost first app removed with its cod
   await owner.selectOption('#two-step-app', { label: 'Backup app' });
   await owner.fill('#two-step-code', totpCode(backup, step));
   await owner.screenshot({ path: path.join(SCREENSHOTS, 'two-step-choose-app-390.png') });
+  await owner.setViewportSize({ width: 1280, height: 800 });
+  await owner.screenshot({ path: path.join(SCREENSHOTS, 'two-step-choose-app-1280.png') });
+  await owner.setViewportSize({ width: 390, height: 800 });
   await owner.getByRole('button', { name: 'Verify' }).click();
   await owner.waitForURL('**/dashboard');
   await owner.goto(`${app.url}/profile`);
@@ -187,6 +190,13 @@ test('a forgotten password with two-step verification on asks for the code from 
   const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
   const step = await freshStep(15_000);
   expect((await api.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step - 1) })).error).toBeNull();
+  // The phone is lost too: the backup app gives the code.
+  const { data: added } = await api.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Backup app' });
+  const backup = added as { id: string; totp: { secret: string } };
+  expect(
+    (await api.auth.mfa.challengeAndVerify({ factorId: backup.id, code: totpCode(backup.totp.secret, step - 1) }))
+      .error,
+  ).toBeNull();
 
   const page = await freshPage(390);
   await page.goto(`${app.url}/auth/reset`);
@@ -200,8 +210,11 @@ test('a forgotten password with two-step verification on asks for the code from 
     description: 'Two-step verification is on: enter the code from your authenticator app too.',
   });
   expect(await page.evaluate(() => document.activeElement?.id)).toBe('reset-app-code');
+  await page.selectOption('#reset-app', { label: 'Backup app' });
+  await page.fill('#reset-app-code', totpCode(backup.totp.secret, step));
   await page.screenshot({ path: path.join(SCREENSHOTS, 'reset-two-step-390.png') });
-  await page.fill('#reset-app-code', totpCode(totp.secret, step));
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'reset-two-step-1280.png') });
   await page.getByRole('button', { name: 'Reset Password' }).click();
   await expect(toastText(page, 'Password Updated')).resolves.toMatchObject({
     description: 'You are signed in with your new password.',
@@ -306,6 +319,8 @@ test('with two-step verification on, a withdrawal long after the sign-in asks fo
   await withdraw.locator('#withdraw-app').selectOption({ label: 'Backup app' });
   await withdraw.locator('#withdraw-app-code').fill(totpCode(backup.totp.secret, step + 1));
   await page.screenshot({ path: path.join(SCREENSHOTS, 'withdraw-app-code-390.png') });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'withdraw-app-code-1280.png') });
   await withdraw.getByRole('button', { name: 'Withdraw', exact: true }).click();
   await expect(toastText(page, 'Withdrawal Requested')).resolves.toMatchObject({
     description: '$100.00 to Savings •••• 4321 is held until it is paid out.',

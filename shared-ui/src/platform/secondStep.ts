@@ -23,7 +23,7 @@ export function secondStepDue(session: Session | null): boolean {
 }
 
 /** Words for the auth server's refusals of a code from the app. */
-export function appCodeMessage(message: string): string {
+function appCodeMessage(message: string): string {
   return message === 'Invalid TOTP code entered' ? 'The code is wrong. Enter the one your app shows now.' : message;
 }
 

@@ -1,10 +1,18 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { appCodeMessage, codeMessage, secondStepDue, supabase, toast } from '@repex/shared-ui/platform';
+import {
+  authenticatorApps,
+  codeMessage,
+  enterAppCode,
+  secondStepDue,
+  supabase,
+  toast,
+  type AuthenticatorApp,
+} from '@repex/shared-ui/platform';
 import { Button } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
-import { CodeField, Field } from '../auth/forms/Field';
+import { AppChoiceField, CodeField, Field } from '../auth/forms/Field';
 import { useForm } from '../auth/forms/useForm';
 import {
   appCodeError,
@@ -72,7 +80,7 @@ function AskForCode({ initialEmail, onSent }: { initialEmail: string; onSent: (e
  * The code signs the user in (a recovery session); the new password is then set in that session.
  * If setting it fails (the same password as before, say), the session stays and only the password
  * is asked for again. With two-step verification on, the mail alone is not enough: the code from
- * the authenticator app is asked for too, before the password is set.
+ * the authenticator app (or the backup app, chosen) is asked for too, before the password is set.
  */
 function ChooseNewPassword({
   email,
@@ -88,7 +96,10 @@ function ChooseNewPassword({
   onOtherEmail: () => void;
 }) {
   const navigate = useNavigate();
-  const [appCodeDue, setAppCodeDue] = useState(false);
+  // The user's apps while their code is due (none once it is given).
+  const [apps, setApps] = useState<AuthenticatorApp[]>([]);
+  const [app, setApp] = useState<string>();
+  const appCodeDue = apps.length > 0;
   const validate = (v: { code: string; appCode: string; password: string }) => ({
     ...(verified ? {} : validateRecoveryCode(v)),
     ...(appCodeDue && appCodeError(v.appCode) ? { appCode: appCodeError(v.appCode) } : {}),
@@ -102,21 +113,19 @@ function ChooseNewPassword({
         if (error) return fail('Reset Failed', codeMessage(error.message));
         onVerified();
         if (secondStepDue(data.session)) {
-          setAppCodeDue(true);
+          const on = authenticatorApps(data.session?.user.factors);
+          setApps(on);
+          setApp(on[0]?.id);
           return toast({
             title: 'One More Code',
             description: 'Two-step verification is on: enter the code from your authenticator app too.',
           });
         }
       }
-      if (appCodeDue) {
-        const { data: session } = await auth.getSession();
-        const factor = session.session?.user.factors?.find((f) => f.status === 'verified');
-        const answer = factor
-          ? await auth.mfa.challengeAndVerify({ factorId: factor.id, code: appCode.replace(/\s/g, '') })
-          : null;
-        if (answer?.error) return fail('Reset Failed', appCodeMessage(answer.error.message));
-        setAppCodeDue(false);
+      if (appCodeDue && app) {
+        const refused = await enterAppCode(app, appCode);
+        if (refused) return fail('Reset Failed', refused);
+        setApps([]);
       }
       const { error } = await auth.updateUser({ password });
       if (error) return fail('Reset Failed', error.message);
@@ -148,6 +157,7 @@ function ChooseNewPassword({
         // The step replaced the button that had focus: the code is what comes next.
         <CodeField id="reset-code" label="Code" {...form.field('code')} />
       )}
+      <AppChoiceField id="reset-app" apps={apps} value={app} onChange={setApp} />
       {appCodeDue && (
         <CodeField id="reset-app-code" label="Code from your authenticator app" {...form.field('appCode')} />
       )}

@@ -9,9 +9,9 @@ import {
   toast,
   useAppStore,
 } from '@repex/shared-ui/platform';
-import { AppChoice, Button, CenteredStatus } from '@repex/shared-ui/ui';
+import { Button, CenteredStatus } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
-import { CodeField } from '../auth/forms/Field';
+import { AppChoiceField, CodeField } from '../auth/forms/Field';
 import { useForm } from '../auth/forms/useForm';
 import { appCodeError } from '../auth/forms/validation';
 
@@ -72,7 +72,7 @@ export function TwoStepPage() {
   return (
     <AuthCard title="Two-Step Verification" subtitle="Enter the code your authenticator app shows for RepX.">
       <form onSubmit={form.submit} noValidate aria-label="Two-Step Verification">
-        <AppChoice id="two-step-app" apps={apps} value={app} onChange={setChosen} />
+        <AppChoiceField id="two-step-app" apps={apps} value={app} onChange={setChosen} />
         <CodeField id="two-step-code" label="Code" {...form.field('code')} />
         <Button type="submit" $block disabled={form.busy}>
           {form.busy ? 'Verifying...' : 'Verify'}

@@ -1,6 +1,6 @@
-import type { InputHTMLAttributes } from 'react';
+import type { ComponentProps, InputHTMLAttributes } from 'react';
 import styled from 'styled-components';
-import { Input, Label } from '@repex/shared-ui/ui';
+import { AppChoice, Input, Label } from '@repex/shared-ui/ui';
 
 const Wrap = styled.div`
   margin-bottom: 14px;
@@ -32,4 +32,13 @@ export function CodeField(
   props: { id: string; label: string; error?: string } & InputHTMLAttributes<HTMLInputElement>,
 ) {
   return <Field inputMode="numeric" autoComplete="one-time-code" autoFocus {...props} />;
+}
+
+/** Which authenticator app the code comes from (shared-ui's choice), spaced as these fields are; nothing for one app. */
+export function AppChoiceField(props: ComponentProps<typeof AppChoice>) {
+  return props.apps.length > 1 ? (
+    <Wrap>
+      <AppChoice {...props} />
+    </Wrap>
+  ) : null;
 }
