@@ -158,7 +158,9 @@ function useTrading(tokenId: string, userId: string | undefined) {
   const mine = useQuery(async (): Promise<Mine> => {
     const [cash, holding] = await Promise.all([
       supabase().from('cash_accounts').select('available').eq('user_id', userId!).maybeSingle(),
-      supabase().from('holdings').select('available').eq('user_id', userId!).eq('token_id', tokenId).maybeSingle(),
+      valid
+        ? supabase().from('holdings').select('available').eq('user_id', userId!).eq('token_id', tokenId).maybeSingle()
+        : { data: null, error: null },
     ]);
     const c = unwrap(cash) as { available: number } | null;
     const h = unwrap(holding) as { available: number } | null;
