@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import { totpCode, totpStep } from '../../supabase/server/auth/totp';
-import { SCREENSHOTS, nodeClient, signIn, startApp, type E2EApp } from './helpers/app';
+import { SCREENSHOTS, apiUser, signIn, startApp, type E2EApp } from './helpers/app';
 
 jest.setTimeout(240_000);
 
@@ -45,7 +45,7 @@ for (const width of [1280, 390]) {
       const v = await violations(page);
       if (v.length) found[name] = v;
     };
-    for (const path of ['/', '/auth', '/auth/nra', '/auth/reset', '/no-such-page']) {
+    for (const path of ['/', '/auth', '/auth/nra', '/auth/reset', '/auth/confirm', '/no-such-page']) {
       await page.goto(`${app.url}${path}`);
       await check(path);
     }
@@ -55,6 +55,15 @@ for (const width of [1280, 390]) {
     await page.getByRole('button', { name: 'Send Code' }).click();
     await page.getByRole('form', { name: 'Reset Password' }).waitFor();
     await check('reset code step');
+    // The sign-up's confirmation step, naming the address its code was mailed to.
+    await page.goto(`${app.url}/auth`);
+    await page.getByRole('tab', { name: 'Sign Up' }).click();
+    await page.fill('#signup-username', `a11y_new_${width}`);
+    await page.fill('#signup-email', `a11y-new-${width}@e2e.repx.dev`);
+    await page.fill('#signup-password', 'a11y-password');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByRole('form', { name: 'Confirm Email' }).getByText(`a11y-new-${width}@e2e.repx.dev`).waitFor();
+    await check('sign-up confirmation step');
     await signIn(page, app, DEMO_ACCOUNTS.user);
     const [sarah] = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
     for (const path of ['/dashboard', '/market', '/profile', '/wallet', `/trading/${sarah!.id}`]) {
@@ -103,8 +112,7 @@ for (const width of [1280, 390]) {
 
     // The code step of signing in, for an account with two-step verification on.
     const email = `a11y-twostep-${width}@e2e.repx.dev`;
-    const api = nodeClient(app);
-    await api.auth.signUp({ email, password: 'a11y-password', options: { data: { username: `a11y_two_${width}` } } });
+    const api = await apiUser(app, { email, password: 'a11y-password', username: `a11y_two_${width}` });
     const { data } = await api.auth.mfa.enroll({ factorType: 'totp' });
     const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
     await api.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, totpStep(Date.now())) });

@@ -6,7 +6,7 @@ import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import { totpCode, totpStep } from '../../supabase/server/auth/totp';
 import {
   SCREENSHOTS,
-  nodeClient,
+  apiUser,
   placeOrder,
   placeholderWhole,
   signUp,
@@ -162,8 +162,7 @@ test('the admin signs an account out everywhere from its details: its browser mu
 
 test('the admin removes the authenticator app of someone who lost it: the password alone signs them in', async () => {
   const email = 'lost_phone@e2e.repx.dev';
-  const api = nodeClient(app);
-  await api.auth.signUp({ email, password: 'e2e-pass-1', options: { data: { username: 'lost_phone' } } });
+  const api = await apiUser(app, { email, password: 'e2e-pass-1', username: 'lost_phone' });
   const { data } = await api.auth.mfa.enroll({ factorType: 'totp' });
   const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
   expect(

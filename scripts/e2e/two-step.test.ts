@@ -4,7 +4,7 @@ import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import { totpCode } from '../../supabase/server/auth/totp';
 import { freshStep } from '../../supabase/harness/totp';
 import { lastCodeFor } from '../../supabase/harness/mail';
-import { SCREENSHOTS, nodeClient, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import { SCREENSHOTS, apiUser, nodeClient, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(120_000);
 
@@ -97,8 +97,7 @@ test('two-step verification: Settings turns it on with the key, sign-in then ask
 test('a backup app: added from Settings, the lost first app removed with its code, whose sessions end', async () => {
   const email = 'backup-app@e2e.repx.dev';
   const password = 'backup-password';
-  const api = nodeClient(app);
-  await api.auth.signUp({ email, password, options: { data: { username: 'e2e_backup' } } });
+  const api = await apiUser(app, { email, password, username: 'e2e_backup' });
   const { data } = await api.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Authenticator app', issuer: 'RepX' });
   const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
   const step = await freshStep(40_000);
@@ -184,8 +183,7 @@ test('a backup app: added from Settings, the lost first app removed with its cod
 
 test('a forgotten password with two-step verification on asks for the code from the app too', async () => {
   const email = 'forgot-twostep@e2e.repx.dev';
-  const api = nodeClient(app);
-  await api.auth.signUp({ email, password: 'first-password', options: { data: { username: 'e2e_forgot2' } } });
+  const api = await apiUser(app, { email, password: 'first-password', username: 'e2e_forgot2' });
   const { data } = await api.auth.mfa.enroll({ factorType: 'totp', issuer: 'RepX' });
   const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
   const step = await freshStep(15_000);
@@ -263,8 +261,7 @@ test('an admin with two-step verification on gives the code before the admin das
 test('with two-step verification on, a withdrawal long after the sign-in asks for a code from the app', async () => {
   const email = 'withdraw-twostep@e2e.repx.dev';
   const password = 'withdraw-password';
-  const api = nodeClient(app);
-  await api.auth.signUp({ email, password, options: { data: { username: 'e2e_withdraw2' } } });
+  const api = await apiUser(app, { email, password, username: 'e2e_withdraw2' });
   const { data } = await api.auth.mfa.enroll({ factorType: 'totp', issuer: 'RepX' });
   const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
   const step = await freshStep(25_000);

@@ -9,6 +9,7 @@ import { useAuthSubscription } from './auth/useAuthSubscription';
 import { AppLayout } from './layout/AppLayout';
 import { AdminSignIn } from './pages/AdminSignIn';
 import { AuthPage } from './pages/AuthPage';
+import { ConfirmEmailPage } from './pages/ConfirmEmail';
 import { Landing } from './pages/Landing';
 import { NotFound } from './pages/NotFound';
 import { ResetPasswordPage } from './pages/ResetPassword';
@@ -46,6 +47,14 @@ function AppRoutes({
           element={
             <SignedOutOnly>
               <AuthPage passwordMinLength={passwordMinLength} />
+            </SignedOutOnly>
+          }
+        />
+        <Route
+          path="/auth/confirm"
+          element={
+            <SignedOutOnly>
+              <ConfirmEmailPage />
             </SignedOutOnly>
           }
         />

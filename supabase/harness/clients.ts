@@ -2,6 +2,7 @@ import { createClient, type RealtimeChannel, type SupabaseClient } from '@supaba
 import WebSocket from 'ws';
 
 import type { RequestIdentity } from '../server/db/caller';
+import { JwtKeys } from '../server/auth/jwt';
 import { DEMO_ACCOUNTS, DEMO_ANON_KEY, DEMO_JWT_SECRET } from '../server/demo';
 
 export const ANON_KEY = DEMO_ANON_KEY;
@@ -60,21 +61,30 @@ export async function identityOf(c: SupabaseClient): Promise<RequestIdentity> {
 }
 
 let counter = 0;
-/** Signs up a fresh user (auto-confirmed) and returns the signed-in client. */
+let serviceKey: Promise<string> | undefined;
+/** The service role's key under the demo secret the harness's backends are started with. */
+export const SERVICE_ROLE_KEY = () => (serviceKey ??= new JwtKeys(JWT_SECRET).apiKey('service_role'));
+
+/**
+ * A fresh user, confirmed, made through the auth admin API as an operator's script makes accounts
+ * (sign-up itself, with its mailed code, is tested in auth.test.ts), and its signed-in client.
+ */
 export async function newUser(
   url: string,
   prefix = 'user',
 ): Promise<{ client: SupabaseClient; id: string; email: string }> {
-  const c = client(url);
   const n = `${prefix}${Date.now().toString(36)}${counter++}`;
   const email = `${n}@test.repx.dev`;
-  const { data, error } = await c.auth.signUp({
+  const admin = client(url, await SERVICE_ROLE_KEY());
+  const made = await admin.auth.admin.createUser({
     email,
     password: 'password-123',
-    options: { data: { username: n, full_name: n } },
+    email_confirm: true,
+    user_metadata: { username: n, full_name: n },
   });
-  if (error || !data.user) throw new Error(`sign-up failed: ${error?.message}`);
-  return { client: c, id: data.user.id, email };
+  if (made.error) throw new Error(`creating ${email} failed: ${made.error.message}`);
+  const c = await signedIn(url, { email, password: 'password-123' });
+  return { client: c, id: made.data.user.id, email };
 }
 
 /** Subscribes a channel and resolves once the server has accepted the join. */

@@ -4,8 +4,9 @@
 -- checked against the browsers the account has signed in from (its user agent without version
 -- numbers, so a browser's update is not a new browser); a new one is remembered and mailed, with
 -- the time, the address and what to do if it was not the owner. The account's very first session,
--- its sign-up's, is only remembered. A trigger on GoTrue's auth.sessions, so it holds on a hosted
--- project too, whoever signs in; the mail goes out through private.account_mail (20261125004500).
+-- the one its sign-up's confirmation code starts, is only remembered. A trigger on GoTrue's
+-- auth.sessions, so it holds on a hosted project too, whoever signs in; the mail goes out through
+-- private.account_mail (20261125004500).
 
 create table private.known_browsers (
   user_id uuid not null references auth.users (id) on delete cascade,
@@ -35,9 +36,10 @@ declare
   sign_up boolean;
   added integer;
 begin
-  -- The sign-up's session: no browser known yet, on an account made minutes ago.
+  -- The sign-up's session: no browser known yet, on an account whose address was confirmed (by the
+  -- code mailed at sign-up, in this session's transaction) minutes ago.
   sign_up := not exists (select from private.known_browsers where user_id = new.user_id)
-    and exists (select from auth.users where id = new.user_id and created_at > now() - interval '10 minutes');
+    and exists (select from auth.users where id = new.user_id and email_confirmed_at > now() - interval '10 minutes');
   -- Two sign-ins at once from the same new browser: the key's row lets one of them mail.
   insert into private.known_browsers (user_id, browser) values (new.user_id, key) on conflict do nothing;
   get diagnostics added = row_count;

@@ -154,7 +154,7 @@ export function backendOptionsFromEnv(): BackendOptions {
     reputationMs: optionalNumber(process.env.REPUTATION_MS),
     rateLimits: rateLimitsFromEnv(process.env.RATE_LIMITS),
     migrate: process.env.MIGRATE !== 'false',
-    // Errors always; auth's caught mail (a recovery code) too, as there is no other inbox locally.
+    // Errors always; auth's caught mail (a sign-up's or a recovery code) too, as there is no other inbox locally.
     log:
       process.env.LOG_REQUESTS === 'true'
         ? (l) => console.log(l)

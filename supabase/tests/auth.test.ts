@@ -2,8 +2,8 @@ import { SignJWT } from 'jose';
 import type { Backend } from '../server/index';
 import { passwordMinLength } from '../server/auth/passwordPolicy';
 import { ENGINES, backendFor, eventually } from '../harness/backends';
-import { ADMIN, ANON_KEY, DEMO, JWT_SECRET, client, newUser, signedIn } from '../harness/clients';
-import { mailsTo } from '../harness/mail';
+import { ADMIN, ANON_KEY, DEMO, JWT_SECRET, SERVICE_ROLE_KEY, client, newUser, signedIn } from '../harness/clients';
+import { confirmSignUp, lastCodeFor, mailsTo } from '../harness/mail';
 
 describe.each(ENGINES)('auth on %s', (engine) => {
   let backend: Backend;
@@ -14,27 +14,119 @@ describe.each(ENGINES)('auth on %s', (engine) => {
   /** The subjects of the mail the server caught for an address, oldest first. */
   const subjectsTo = async (email: string) => (await mailsTo(backend.db, email)).map((m) => m.subject);
 
-  it('signs up with options.data, creating a profile with the username and an empty wallet', async () => {
-    const { client: c, id } = await newUser(backend.url, 'signup');
-    const { data: session } = await c.auth.getSession();
-    expect(session.session?.access_token).toBeTruthy();
+  it('signs up with options.data: the account waits for the code mailed to it, which signs it in once', async () => {
+    const c = client(backend.url);
+    const username = `signup${Date.now()}`;
+    const email = `${username}@test.repx.dev`;
+    const password = 'password-123';
+    const up = await c.auth.signUp({ email, password, options: { data: { username, full_name: username } } });
+    expect(up.error).toBeNull();
+    expect(up.data.session).toBeNull();
+    expect(up.data.user).toMatchObject({ email, user_metadata: { username } });
+    expect(up.data.user!.email_confirmed_at).toBeUndefined();
+    const [mail] = await mailsTo(backend.db, email);
+    expect(mail!.subject).toBe('Confirm your RepX account');
+    expect(mail!.body).toMatch(/your code is \d{8}\.\nIt works once, for 60 minutes\./);
+    // Before the code, the password alone does not sign in.
+    const early = await c.auth.signInWithPassword({ email, password });
+    expect(early.error).toMatchObject({ message: 'Email not confirmed', code: 'email_not_confirmed' });
+    // A wrong code is refused; the mailed one signs in, once.
+    const code = (await lastCodeFor(backend.db, email))!;
+    const wrong = await c.auth.verifyOtp({
+      email,
+      token: code === '00000000' ? '11111111' : '00000000',
+      type: 'signup',
+    });
+    expect(wrong.error?.message).toBe('Token has expired or is invalid');
+    const ok = await c.auth.verifyOtp({ email, token: code, type: 'signup' });
+    expect(ok.error).toBeNull();
+    expect(ok.data.user?.email_confirmed_at).toBeTruthy();
     const { data: profile } = await c
       .from('profiles')
       .select('username, full_name, role, status')
-      .eq('id', id)
+      .eq('id', up.data.user!.id)
       .single();
-    expect(profile).toMatchObject({ role: 'user', status: 'active' });
-    expect(profile!.username).toMatch(/^signup/);
-    expect(profile!.full_name).toBe(profile!.username);
+    expect(profile).toEqual({ username, full_name: username, role: 'user', status: 'active' });
     const { data: cash } = await c.from('cash_accounts').select('available, reserved').single();
     expect(cash).toEqual({ available: 0, reserved: 0 });
+    expect((await client(backend.url).auth.verifyOtp({ email, token: code, type: 'signup' })).error?.message).toBe(
+      'Token has expired or is invalid',
+    );
+    expect((await client(backend.url).auth.signInWithPassword({ email, password })).error).toBeNull();
   });
 
-  it('refuses a second account with the same email, a weak password and a bad email', async () => {
-    const { email } = await newUser(backend.url, 'dup');
+  it('sends a new sign-up code when asked, and only to an account waiting for one', async () => {
     const c = client(backend.url);
-    const dup = await c.auth.signUp({ email, password: 'password-123' });
-    expect(dup.error?.message).toBe('User already registered');
+    const email = `resend${Date.now()}@test.repx.dev`;
+    expect((await c.auth.signUp({ email, password: 'password-123' })).error).toBeNull();
+    const first = (await lastCodeFor(backend.db, email))!;
+    expect((await c.auth.resend({ type: 'signup', email })).error).toBeNull();
+    const second = (await lastCodeFor(backend.db, email))!;
+    expect(await subjectsTo(email)).toEqual(['Confirm your RepX account', 'Confirm your RepX account']);
+    // The new code replaces the old one.
+    if (first !== second)
+      expect((await c.auth.verifyOtp({ email, token: first, type: 'signup' })).error?.message).toBe(
+        'Token has expired or is invalid',
+      );
+    expect((await c.auth.verifyOtp({ email, token: second, type: 'signup' })).error).toBeNull();
+    // A confirmed account and an unknown address get the same answer, and no mail.
+    expect((await c.auth.resend({ type: 'signup', email })).error).toBeNull();
+    const nobody = `nobody${Date.now()}@test.repx.dev`;
+    expect((await c.auth.resend({ type: 'signup', email: nobody })).error).toBeNull();
+    expect(await subjectsTo(email)).toHaveLength(2);
+    expect(await subjectsTo(nobody)).toEqual([]);
+  });
+
+  it('answers a sign-up with a known address as any other, changes nothing, and tells the owner', async () => {
+    const { email, id } = await newUser(backend.url, 'dup');
+    const c = client(backend.url);
+    const dup = await c.auth.signUp({ email, password: 'another-password' });
+    expect(dup.error).toBeNull();
+    expect(dup.data.session).toBeNull();
+    expect(dup.data.user?.id).not.toBe(id);
+    expect(dup.data.user?.identities).toEqual([]);
+    expect(await subjectsTo(email)).toEqual(['Someone tried to sign up with your email']);
+    expect((await c.auth.signInWithPassword({ email, password: 'another-password' })).error?.message).toBe(
+      'Invalid login credentials',
+    );
+    expect((await c.auth.signInWithPassword({ email, password: 'password-123' })).error).toBeNull();
+    // An address still waiting for its code gets a new code; the first password stays.
+    const waiting = `waiting${Date.now()}@test.repx.dev`;
+    const first = await c.auth.signUp({ email: waiting, password: 'first-password' });
+    const again = await c.auth.signUp({ email: waiting, password: 'second-password' });
+    expect(again.data.user?.id).toBe(first.data.user?.id);
+    expect(await subjectsTo(waiting)).toEqual(['Confirm your RepX account', 'Confirm your RepX account']);
+    await confirmSignUp(backend.db, c, waiting);
+    expect(
+      (await client(backend.url).auth.signInWithPassword({ email: waiting, password: 'first-password' })).error,
+    ).toBeNull();
+  });
+
+  it('makes accounts through the admin API for the service role only', async () => {
+    const email = `made${Date.now()}@test.repx.dev`;
+    const attempt = (key: string, bearer = key) =>
+      client(backend.url, key, { Authorization: `Bearer ${bearer}` }).auth.admin.createUser({
+        email,
+        password: 'password-123',
+        email_confirm: true,
+      });
+    const user = await newUser(backend.url, 'notadmin');
+    const userToken = (await user.client.auth.getSession()).data.session!.access_token;
+    for (const bearer of [ANON_KEY, userToken]) {
+      expect((await attempt(ANON_KEY, bearer)).error).toMatchObject({ status: 403, message: 'User not allowed' });
+    }
+    expect(
+      (await client(backend.url).auth.signInWithPassword({ email, password: 'password-123' })).error?.message,
+    ).toBe('Invalid login credentials');
+    expect((await attempt(await SERVICE_ROLE_KEY())).error).toBeNull();
+    expect((await attempt(await SERVICE_ROLE_KEY())).error?.message).toBe(
+      'A user with this email address has already been registered',
+    );
+    expect((await client(backend.url).auth.signInWithPassword({ email, password: 'password-123' })).error).toBeNull();
+  });
+
+  it('refuses a weak password and a bad email at sign-up', async () => {
+    const c = client(backend.url);
     const weak = await c.auth.signUp({ email: 'weak@test.repx.dev', password: '12345' });
     expect(weak.error?.message).toBe('Password should be at least 6 characters.');
     expect(weak.error?.name).toBe('AuthWeakPasswordError');
@@ -208,6 +300,7 @@ describe.each(ENGINES)('auth on %s', (engine) => {
     expect(
       (await laptop.auth.signUp({ email, password, options: { data: { username: `br${Date.now()}` } } })).error,
     ).toBeNull();
+    await confirmSignUp(backend.db, laptop, email);
     // Signing in again there, after its update too, is nothing new.
     expect((await as(chrome('140.0.1.2')).auth.signInWithPassword({ email, password })).error).toBeNull();
     expect((await as(chrome('141.0.7.0')).auth.signInWithPassword({ email, password })).error).toBeNull();
@@ -218,11 +311,11 @@ describe.each(ENGINES)('auth on %s', (engine) => {
     expect((await as(phone).auth.signInWithPassword({ email, password })).error).toBeNull();
     const mails = await eventually(async () => {
       const all = await mailsTo(backend.db, email);
-      return all.length ? all : undefined;
+      return all.length > 1 ? all : undefined;
     });
     await new Promise((r) => setTimeout(r, 300)); // time for a second mail, were there one
-    expect((await mailsTo(backend.db, email)).map((m) => m.subject)).toEqual(['A new sign-in to your RepX account']);
-    expect(mails[0]!.body).toMatch(
+    expect(await subjectsTo(email)).toEqual(['Confirm your RepX account', 'A new sign-in to your RepX account']);
+    expect(mails.at(-1)!.body).toMatch(
       /^Your RepX account was signed in from a browser it had not used before, on [A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC, from the address 127\.0\.0\.1\.\nIf it was you, there is nothing to do\. If it was not, reset your password now/,
     );
     // Nobody but the database reads or writes what browsers an account used.

@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ANON_KEY, DEMO, realtimeMember, subscribed } from '../harness/clients';
+import { confirmSignUp } from '../harness/mail';
 
 const received = (into: unknown[], n: number, ms = 5000) =>
   new Promise<void>((resolve, reject) => {
@@ -131,6 +132,7 @@ describe.each(ENGINES)('Realtime private channels on %s', (engine) => {
     });
     const email = `outsider${Date.now()}@test.repx.dev`;
     await outsider.auth.signUp({ email, password: 'password-123' });
+    await confirmSignUp(backend.db, outsider, email);
     await outsider.realtime.setAuth();
 
     const heard: unknown[] = [];

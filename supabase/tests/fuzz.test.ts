@@ -126,7 +126,11 @@ describe.each(ENGINES)('fuzzed requests on %s', (engine) => {
       fc.asyncProperty(
         fc.oneof(
           fc
-            .record({ type: fc.oneof(fc.constantFrom('recovery', 'email_change', 'signup'), text), email, token: code })
+            .record({
+              type: fc.oneof(fc.constantFrom('recovery', 'email_change', 'signup', 'email'), text),
+              email,
+              token: code,
+            })
             .map((body) => ['POST', '/auth/v1/verify', JSON.stringify(body)] as const),
           fc
             .record({ email, current_password: fc.oneof(text, fc.constant(DEMO.password)) })
@@ -202,6 +206,8 @@ describe.each(ENGINES)('fuzzed requests on %s', (engine) => {
           ['POST', '/auth/v1/logout?scope=x'],
           ['POST', '/auth/v1/recover'],
           ['POST', '/auth/v1/verify'],
+          ['POST', '/auth/v1/resend'],
+          ['POST', '/auth/v1/admin/users'],
         ),
         fc.oneof(
           fc
@@ -218,6 +224,8 @@ describe.each(ENGINES)('fuzzed requests on %s', (engine) => {
                 'role',
                 'type',
                 'token',
+                'email_confirm',
+                'user_metadata',
               ),
               value,
               { maxKeys: 4 },
@@ -226,7 +234,7 @@ describe.each(ENGINES)('fuzzed requests on %s', (engine) => {
           fc.string({ maxLength: 40 }),
         ),
         async ([method, path], body) =>
-          noServerError(await send(method!, path!, body, !/grant_type|signup|recover|verify/.test(path!))),
+          noServerError(await send(method!, path!, body, !/grant_type|signup|recover|verify|resend/.test(path!))),
       ),
       { numRuns: 150, seed: 7 },
     );

@@ -2,6 +2,7 @@ import type { Backend } from '../server/index';
 import { rateLimitsFromEnv } from '../server/http/rateLimit';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ANON_KEY, DEMO, client, signedIn } from '../harness/clients';
+import { confirmSignUp } from '../harness/mail';
 
 const signInRaw = (url: string, email: string, password: string, forwardedFor?: string) =>
   fetch(`${url}/auth/v1/token?grant_type=password`, {
@@ -67,6 +68,7 @@ describe.each(ENGINES)('auth rate limits on %s', (engine) => {
       const user = client(limited.url);
       const email = `pw${Date.now()}@test.repx.dev`;
       await user.auth.signUp({ email, password: 'password-123' });
+      await confirmSignUp(limited.db, user, email);
       const change = (password: string, current: string) =>
         user.auth.updateUser({ password, current_password: current });
       expect((await change('password-124', 'password-123')).error).toBeNull();

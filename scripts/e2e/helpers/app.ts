@@ -12,6 +12,7 @@ import type { StackPorts } from '../../lib/config';
 import { ROOT } from '../../webpack/config';
 import { PACKAGE_DIRS, REMOTE_NAMES, type RemoteName } from '../../webpack/packages';
 import { DEMO_ACCOUNTS } from '../../../supabase/server/demo';
+import { confirmSignUp, lastCodeFor } from '../../../supabase/harness/mail';
 
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
@@ -104,7 +105,10 @@ export async function signIn(page: Page, app: E2EApp, creds: { email: string; pa
   await page.waitForURL('**/dashboard');
 }
 
-/** Creates an account through the Sign Up form and waits for the dashboard. */
+/**
+ * Creates an account through the Sign Up form, enters the code mailed to it on the confirmation
+ * page, as its person would, and waits for the dashboard.
+ */
 export async function signUp(page: Page, app: E2EApp, user: { username: string; email: string; password: string }) {
   await page.goto(`${app.url}/auth`);
   await page.getByRole('tab', { name: 'Sign Up' }).click();
@@ -112,7 +116,30 @@ export async function signUp(page: Page, app: E2EApp, user: { username: string; 
   await page.fill('#signup-email', user.email);
   await page.fill('#signup-password', user.password);
   await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.waitForURL('**/auth/confirm');
+  await page.fill('#confirm-code', await mailedCode(app, user.email));
+  await page.getByRole('button', { name: 'Confirm Email' }).click();
   await page.waitForURL('**/dashboard');
+}
+
+/** The code in the last mail to `email` that carries one, read off the local server's outbox. */
+export async function mailedCode(app: E2EApp, email: string): Promise<string> {
+  const code = await lastCodeFor(app.backend.db, email.toLowerCase());
+  if (!code) throw new Error(`no code was mailed to ${email}`);
+  return code;
+}
+
+/** An account made and confirmed through the API (sign-up, then its mailed code), signed in on a Node client. */
+export async function apiUser(app: E2EApp, user: { username: string; email: string; password: string }) {
+  const api = nodeClient(app);
+  const { error } = await api.auth.signUp({
+    email: user.email,
+    password: user.password,
+    options: { data: { username: user.username } },
+  });
+  if (error) throw new Error(`sign-up of ${user.email} failed: ${error.message}`);
+  await confirmSignUp(app.backend.db, api, user.email);
+  return api;
 }
 
 /** Places an order through the trading screen's order panel and its confirmation step. */

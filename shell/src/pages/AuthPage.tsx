@@ -1,4 +1,6 @@
-import { useNavigate } from 'react-router-dom';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import styled from 'styled-components';
 import { secondStepDue, supabase, toast } from '@repex/shared-ui/platform';
 import { Button, Tabs, TabsContent, TabsList, TabsTrigger } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
@@ -7,18 +9,27 @@ import { Field } from '../auth/forms/Field';
 import { useForm } from '../auth/forms/useForm';
 import { validateSignIn, validateSignUp } from '../auth/forms/validation';
 
+const Unconfirmed = styled.p`
+  margin: 16px 0 0;
+  font-size: 14px;
+  a {
+    color: ${({ theme }) => theme.colors.accent};
+  }
+`;
+
 function failToast(title: string, message?: string) {
   toast({ title, description: message || 'Something went wrong', variant: 'destructive' });
 }
 
 function SignInForm() {
   const navigate = useNavigate();
+  // An account whose sign-up code was never entered: where to enter it.
+  const [unconfirmed, setUnconfirmed] = useState<string>();
   const form = useForm({ email: '', password: '' }, validateSignIn, async (values) => {
     try {
-      const { data, error } = await supabase().auth.signInWithPassword({
-        email: values.email.trim(),
-        password: values.password,
-      });
+      const email = values.email.trim();
+      const { data, error } = await supabase().auth.signInWithPassword({ email, password: values.password });
+      setUnconfirmed(error?.code === 'email_not_confirmed' ? email : undefined);
       if (error) return failToast('Sign in Failed', error.message);
       // With two-step verification on, the code from the app comes first; its page welcomes the user.
       if (secondStepDue(data.session)) return navigate('/auth/verify', { replace: true });
@@ -29,14 +40,24 @@ function SignInForm() {
     }
   });
   return (
-    <CredentialsForm
-      name="Sign In"
-      idPrefix="signin"
-      emailAutoComplete="email"
-      busyText="Signing In..."
-      form={form}
-      forgotPassword
-    />
+    <>
+      <CredentialsForm
+        name="Sign In"
+        idPrefix="signin"
+        emailAutoComplete="email"
+        busyText="Signing In..."
+        form={form}
+        forgotPassword
+      />
+      {unconfirmed && (
+        <Unconfirmed role="status">
+          Your email is not confirmed yet.{' '}
+          <Link to="/auth/confirm" state={{ email: unconfirmed }}>
+            Enter the code we emailed you
+          </Link>
+        </Unconfirmed>
+      )}
+    </>
   );
 }
 
@@ -54,7 +75,8 @@ function SignUpForm({ passwordMinLength }: { passwordMinLength: number }) {
       });
       if (error) return failToast('Sign up Failed', error.message);
       toast({ title: 'Sign Up Successful!', description: 'Please check your email to verify your account.' });
-      navigate('/');
+      // The account signs in with the code mailed to it; the confirmation page leads on to /.
+      navigate('/auth/confirm', { state: { email: values.email.trim() } });
     } catch (err) {
       failToast('Sign up Failed', err instanceof Error ? err.message : undefined);
     }

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import styled from 'styled-components';
 import {
   authenticatorApps,
   codeMessage,
@@ -12,6 +11,7 @@ import {
 } from '@repex/shared-ui/platform';
 import { Button } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
+import { Links, Sent } from '../auth/forms/AuthText';
 import { AppChoiceField, CodeField, Field } from '../auth/forms/Field';
 import { useForm } from '../auth/forms/useForm';
 import {
@@ -20,30 +20,6 @@ import {
   validateRecoveryEmail,
   validateNewPassword,
 } from '../auth/forms/validation';
-
-const Links = styled.p`
-  display: flex;
-  justify-content: space-between;
-  gap: 12px;
-  flex-wrap: wrap;
-  margin: 16px 0 0;
-  font-size: 14px;
-  a,
-  button {
-    color: ${({ theme }) => theme.colors.accent};
-  }
-  button {
-    border: 0;
-    padding: 0;
-    background: none;
-    font: inherit;
-    cursor: pointer;
-  }
-`;
-const Sent = styled.p`
-  margin: 0 0 16px;
-  overflow-wrap: anywhere;
-`;
 
 const fail = (title: string, description: string) => toast({ title, description, variant: 'destructive' });
 

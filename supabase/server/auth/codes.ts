@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import type { Queryable } from '../db/database';
 
 /**
- * The codes auth mails (password recovery, a new email's confirmation), as GoTrue's one-time
- * tokens: eight digits, an hour, five tries. Guessing one is hopeless; reading it off the mail is
- * easy. Only a hash is kept (auth.one_time_tokens), salted with the user's id.
+ * The codes auth mails (a sign-up's confirmation, password recovery, a new email's confirmation),
+ * as GoTrue's one-time tokens: eight digits, an hour, five tries. Guessing one is hopeless; reading
+ * it off the mail is easy. Only a hash is kept (auth.one_time_tokens), salted with the user's id.
  */
 export const MAILED_CODE = { digits: 8, minutes: 60, tries: 5 };
 
@@ -27,7 +27,7 @@ export function codeMatches(kept: string, userId: string, code: string): boolean
 export const typedCode = (value: string) => value.replace(/\s/g, '');
 
 /** The kinds of mailed code, as auth.one_time_tokens names them. */
-export type CodeKind = 'recovery_token' | 'email_change_token_new';
+export type CodeKind = 'confirmation_token' | 'recovery_token' | 'email_change_token_new';
 
 /**
  * A new code of `kind` for a user, for `relatesTo` (the address it is mailed to), replacing the last

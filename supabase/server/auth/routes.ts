@@ -6,7 +6,8 @@ import { authError } from './errors';
 import type { PasswordHasher } from './passwords';
 import type { AuthSettings } from './sessions';
 import { authContext } from './context';
-import { signup } from './endpoints/signup';
+import { resend, signup } from './endpoints/signup';
+import { adminCreateUser } from './endpoints/admin';
 import { passwordGrant, refreshGrant } from './endpoints/token';
 import { getUser, logout, updateUser } from './endpoints/user';
 import { recover, verify } from './endpoints/recover';
@@ -37,6 +38,8 @@ export function authRoutes(
         return enroll(ctx, req, res);
       case 'POST /signup':
         return signup(ctx, req, res);
+      case 'POST /admin/users':
+        return adminCreateUser(ctx, req, res);
       case 'POST /token': {
         const grant = url.searchParams.get('grant_type');
         if (grant === 'password') return passwordGrant(ctx, req, res);
@@ -45,6 +48,8 @@ export function authRoutes(
       }
       case 'POST /recover':
         return recover(ctx, req, res);
+      case 'POST /resend':
+        return resend(ctx, req, res);
       case 'POST /verify':
         return verify(ctx, req, res);
       case 'POST /logout':
@@ -57,7 +62,7 @@ export function authRoutes(
         return sendJson(res, 200, {
           external: { email: true, phone: false, anonymous_users: false },
           disable_signup: false,
-          mailer_autoconfirm: true,
+          mailer_autoconfirm: false,
           phone_autoconfirm: false,
           sms_provider: '',
           saml_enabled: false,

@@ -17,8 +17,8 @@ export function newRefreshToken(): string {
   return crypto.randomBytes(24).toString('base64url');
 }
 
-/** How a session's user proved who they are: a password, or a mailed recovery code. */
-export type SignInMethod = 'password' | 'recovery';
+/** How a session's user proved who they are: a password, a mailed recovery code, or a sign-up's mailed code. */
+export type SignInMethod = 'password' | 'recovery' | 'otp';
 
 /**
  * A session's proof, carried in every access token of the session as GoTrue's amr claim: the
@@ -61,7 +61,7 @@ export async function accessToken(settings: AuthSettings, user: UserRow, session
   return { token, exp };
 }
 
-/** The token response of POST /token and of an auto-confirmed POST /signup. */
+/** The token response of POST /token and of POST /verify. */
 export async function sessionResponse(
   settings: AuthSettings,
   user: UserRow,

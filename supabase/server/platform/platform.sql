@@ -49,8 +49,19 @@ create table if not exists auth.sessions (
 
 -- How the session's user proved who they are (GoTrue keeps it in auth.mfa_amr_claims): the amr
 -- of its access tokens, with the session's start as the time.
-alter table auth.sessions add column if not exists authentication_method text not null default 'password'
-  check (authentication_method in ('password', 'recovery'));
+alter table auth.sessions add column if not exists authentication_method text not null default 'password';
+-- 'otp' is a sign-up's mailed confirmation code (GoTrue's amr method for it); a database made
+-- before it allows the other two only.
+do $$
+begin
+  if not exists (select from pg_constraint where conrelid = 'auth.sessions'::regclass
+                 and conname = 'sessions_authentication_method_check'
+                 and pg_get_constraintdef(oid) like '%otp%') then
+    alter table auth.sessions drop constraint if exists sessions_authentication_method_check;
+    alter table auth.sessions add constraint sessions_authentication_method_check
+      check (authentication_method in ('password', 'recovery', 'otp'));
+  end if;
+end $$;
 -- The browser and address a session started from (GoTrue's columns), which its user sees.
 alter table auth.sessions add column if not exists user_agent text;
 alter table auth.sessions add column if not exists ip inet;
@@ -103,13 +114,13 @@ create index if not exists refresh_tokens_session_idx on auth.refresh_tokens (se
 alter table auth.users add column if not exists email_change text;
 alter table auth.users add column if not exists email_change_sent_at timestamptz;
 
--- Mailed codes (password recovery, a new email), as GoTrue's one_time_tokens keeps them: one live
--- code per user and kind, only its hash stored, with the wrong tries counted so that a code is
--- spent after a few.
+-- Mailed codes (a sign-up's confirmation, password recovery, a new email), as GoTrue's
+-- one_time_tokens keeps them: one live code per user and kind, only its hash stored, with the wrong
+-- tries counted so that a code is spent after a few.
 create table if not exists auth.one_time_tokens (
   user_id uuid not null references auth.users (id) on delete cascade,
   token_type text not null constraint one_time_tokens_token_type_check
-    check (token_type in ('recovery_token', 'email_change_token_new')),
+    check (token_type in ('confirmation_token', 'recovery_token', 'email_change_token_new')),
   token_hash text not null,
   relates_to text not null,
   attempts integer not null default 0,
@@ -117,15 +128,15 @@ create table if not exists auth.one_time_tokens (
   primary key (user_id, token_type)
 );
 create index if not exists one_time_tokens_relates_to_idx on auth.one_time_tokens (relates_to);
--- A database made before email change codes: its check allows recovery codes only.
+-- A database made before sign-up confirmation codes: its check allows fewer kinds.
 do $$
 begin
   if not exists (select from pg_constraint where conrelid = 'auth.one_time_tokens'::regclass
                  and conname = 'one_time_tokens_token_type_check'
-                 and pg_get_constraintdef(oid) like '%email_change_token_new%') then
+                 and pg_get_constraintdef(oid) like '%confirmation_token%') then
     alter table auth.one_time_tokens drop constraint if exists one_time_tokens_token_type_check;
     alter table auth.one_time_tokens add constraint one_time_tokens_token_type_check
-      check (token_type in ('recovery_token', 'email_change_token_new'));
+      check (token_type in ('confirmation_token', 'recovery_token', 'email_change_token_new'));
   end if;
 end $$;
 

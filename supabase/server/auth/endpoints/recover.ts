@@ -2,10 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJson, sendJson } from '../../http/io';
 import { API_VERSION_HEADER, AuthErrors, authError } from '../errors';
 import { sendMail } from '../mail';
-import { startSession, type SessionClient } from '../sessions';
+import { startSession, type SessionClient, type SignInMethod } from '../sessions';
 import { USER_COLUMNS, type UserRow } from '../users';
 import { EMAIL, asBody, findUserByEmail, str, type AuthContext } from '../context';
-import { MAILED_CODE, codeMatches, countWrongTry, issueCode, spendCode, typedCode } from '../codes';
+import { MAILED_CODE, codeMatches, countWrongTry, issueCode, spendCode, typedCode, type CodeKind } from '../codes';
 import { verifyEmailChange } from './emailChange';
 
 /*
@@ -43,28 +43,43 @@ export async function recover(ctx: AuthContext, req: IncomingMessage, res: Serve
   sendJson(res, 200, {}, API_VERSION_HEADER);
 }
 
-/** POST /verify: a mailed code, of password recovery or of a new email. */
+/**
+ * POST /verify: a mailed code, of a sign-up (type signup, or email as newer clients send it), of
+ * password recovery or of a new email.
+ */
 export async function verify(ctx: AuthContext, req: IncomingMessage, res: ServerResponse) {
   const body = asBody(await readJson(req));
   const type = str(body.type);
-  if (type !== 'recovery' && type !== 'email_change') {
-    throw authError(400, 'validation_failed', 'Only password recovery and email change codes are verified here.');
+  if (!['signup', 'email', 'recovery', 'email_change'].includes(type)) {
+    throw authError(
+      400,
+      'validation_failed',
+      'Only sign-up, password recovery and email change codes are verified here.',
+    );
   }
   const email = str(body.email).trim().toLowerCase();
   const code = typedCode(str(body.token));
   if (!email || !code) throw authError(400, 'validation_failed', 'Verify requires an email and a token');
   await ctx.limit('signIn', ctx.address(req));
   if (type === 'email_change') return verifyEmailChange(ctx, res, email, code);
-  await verifyRecovery(ctx, res, email, code, ctx.client(req));
+  const [kind, method]: [CodeKind, SignInMethod] =
+    type === 'recovery' ? ['recovery_token', 'recovery'] : ['confirmation_token', 'otp'];
+  await verifyMailedCode(ctx, res, email, code, ctx.client(req), kind, method);
 }
 
-/** Type recovery: a mailed code for a session in which the user sets a new password. */
-async function verifyRecovery(
+/**
+ * A mailed code for a session: a sign-up's confirms the address and signs the new account in; a
+ * recovery code starts a session in which the user sets a new password (and confirms the address
+ * too, since the code was read off its mail).
+ */
+async function verifyMailedCode(
   ctx: AuthContext,
   res: ServerResponse,
   email: string,
   code: string,
   client: SessionClient,
+  kind: CodeKind,
+  method: SignInMethod,
 ) {
   const locked = await ctx.limiter.accountFailures.waitFor(email);
   if (locked > 0) throw AuthErrors.accountLocked(locked);
@@ -72,23 +87,23 @@ async function verifyRecovery(
     const user = await findUserByEmail(tx, email);
     if (!user) return null;
     const [held] = await tx.query<{ token_hash: string; attempts: number; live: boolean }>(
-      `select token_hash, attempts, created_at > now() - make_interval(mins => $2) as live
-       from auth.one_time_tokens where user_id = $1 and token_type = 'recovery_token' for update`,
-      [user.id, MAILED_CODE.minutes],
+      `select token_hash, attempts, created_at > now() - make_interval(mins => $3) as live
+       from auth.one_time_tokens where user_id = $1 and token_type = $2 for update`,
+      [user.id, kind, MAILED_CODE.minutes],
     );
     if (!held?.live) return null;
     if (!codeMatches(held.token_hash, user.id, code)) {
-      await countWrongTry(tx, user.id, 'recovery_token', held.attempts);
+      await countWrongTry(tx, user.id, kind, held.attempts);
       return null;
     }
     if (user.banned) throw AuthErrors.banned();
-    await spendCode(tx, user.id, 'recovery_token');
+    await spendCode(tx, user.id, kind);
     const [signedIn] = await tx.query<UserRow>(
       `update auth.users set last_sign_in_at = now(), email_confirmed_at = coalesce(email_confirmed_at, now())
        where id = $1 returning ${USER_COLUMNS}`,
       [user.id],
     );
-    return startSession(tx, ctx.settings, signedIn!, client, 'recovery');
+    return startSession(tx, ctx.settings, signedIn!, client, method);
   });
   if (!session) {
     await ctx.limiter.accountFailures.take(email);

@@ -1,12 +1,23 @@
+import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Queryable } from '../../db/database';
 import { isPgError } from '../../db/database';
 import { readJson, sendJson } from '../../http/io';
-import { API_VERSION_HEADER, authError } from '../errors';
-import { startSession } from '../sessions';
-import { USER_COLUMNS, type UserRow } from '../users';
+import { API_VERSION_HEADER, AuthErrors, authError } from '../errors';
+import { sendMail } from '../mail';
+import { USER_COLUMNS, userJson, type UserRow } from '../users';
+import { MAILED_CODE, issueCode } from '../codes';
 import { EMAIL, asBody, checkPassword, findUserByEmail, str, type AuthContext } from '../context';
 
-/** POST /signup: an email and password account, confirmed at once (the CLI's default), signed in. */
+/*
+ * Sign-up with confirmations on, as GoTrue does it on a hosted project: the account can sign in
+ * once the code mailed to its address is entered (POST /verify type signup). Until then account
+ * mail (withdrawals, new sign-ins) would go to an address nobody proved to own, and a typo in it
+ * would take the way back in (a password reset) with it. The answer is the same bare user
+ * whether or not the address already has an account, so sign-up tells nobody which addresses do.
+ */
+
+/** POST /signup: a new account waiting for the code mailed to it. */
 export async function signup(ctx: AuthContext, req: IncomingMessage, res: ServerResponse) {
   await ctx.limit('signUp', ctx.address(req));
   const body = asBody(await readJson(req));
@@ -19,24 +30,113 @@ export async function signup(ctx: AuthContext, req: IncomingMessage, res: Server
   checkPassword(password, ctx.settings.passwordMinLength);
   const data = asBody(body.data);
   const hash = await ctx.passwords.hash(password);
-  try {
-    const session = await ctx.db.transaction(async (tx) => {
-      if (await findUserByEmail(tx, email)) throw authError(422, 'user_already_exists', 'User already registered');
+  // One mail a minute to an address, whatever asked for it (GoTrue's per-user email limit).
+  const mailAllowed = (await ctx.limiter.recoveryEmail.take(email)) === 0;
+  const attempt = () =>
+    ctx.db.transaction(async (tx) => {
+      const known = await findUserByEmail(tx, email);
+      if (known) return signedUpAgain(ctx, tx, known, data, mailAllowed);
       const [user] = await tx.query<UserRow>(
-        `insert into auth.users (email, encrypted_password, email_confirmed_at, last_sign_in_at, raw_user_meta_data)
-         values ($1, $2, now(), now(), $3::jsonb) returning ${USER_COLUMNS}`,
+        `insert into auth.users (email, encrypted_password, raw_user_meta_data)
+         values ($1, $2, $3::jsonb) returning ${USER_COLUMNS}`,
         [email, hash, JSON.stringify(data)],
       );
-      return startSession(tx, ctx.settings, user!, ctx.client(req));
+      // A new account's first code is mailed even inside the minute: nothing was mailed for it yet.
+      await mailConfirmationCode(ctx, tx, user!);
+      return userJson(user!);
     });
-    sendJson(res, 200, session, API_VERSION_HEADER);
+  try {
+    // Two sign-ups of one new address at once: the one that lost the race answers as a repeat.
+    const user = await attempt().catch((error: unknown) => {
+      if (isPgError(error) && error.code === '23505' && /users_email/.test(error.message)) return attempt();
+      throw error;
+    });
+    sendJson(res, 200, user, API_VERSION_HEADER);
   } catch (error) {
     throw signupDatabaseError(error);
   }
 }
 
+/**
+ * An address that has an account already. Unconfirmed: a new code (the password stays, as
+ * GoTrue keeps it). Confirmed: GoTrue's sanitized user (a random id, no identities), and the
+ * owner is told, so a person who forgot they had an account learns the way back in.
+ */
+async function signedUpAgain(
+  ctx: AuthContext,
+  tx: Queryable,
+  known: UserRow,
+  data: Record<string, unknown>,
+  mailAllowed: boolean,
+) {
+  if (!known.email_confirmed_at) {
+    if (mailAllowed && !known.banned) await mailConfirmationCode(ctx, tx, known);
+    return userJson(known);
+  }
+  if (mailAllowed && !known.banned) {
+    await sendMail(
+      tx,
+      {
+        to: known.email,
+        subject: 'Someone tried to sign up with your email',
+        text:
+          'Someone tried to create a RepX account with this email address, which has one already.\n' +
+          'If it was you, sign in instead, or use Forgot password? on the sign-in page. If it was not, there is nothing to do.',
+      },
+      ctx.log,
+    );
+  }
+  const now = new Date().toISOString();
+  return {
+    id: crypto.randomUUID(),
+    aud: 'authenticated',
+    role: 'authenticated',
+    email: known.email,
+    phone: '',
+    app_metadata: { provider: 'email', providers: ['email'] },
+    user_metadata: data,
+    identities: [],
+    created_at: now,
+    updated_at: now,
+    is_anonymous: false,
+  };
+}
+
+/** Mails a new confirmation code to the account's address, replacing the last one. */
+export async function mailConfirmationCode(ctx: AuthContext, tx: Queryable, user: UserRow): Promise<void> {
+  const code = await issueCode(tx, user.id, 'confirmation_token', user.email);
+  await sendMail(
+    tx,
+    {
+      to: user.email,
+      subject: 'Confirm your RepX account',
+      text:
+        `Welcome to RepX. To finish creating your account, enter this code where you signed up: your code is ${code}.\n` +
+        `It works once, for ${MAILED_CODE.minutes} minutes. If you did not sign up, ignore this email: no account is made without the code.`,
+    },
+    ctx.log,
+  );
+}
+
+/** POST /resend (type signup): a new code for an account waiting for one; the answer is the same either way. */
+export async function resend(ctx: AuthContext, req: IncomingMessage, res: ServerResponse) {
+  const body = asBody(await readJson(req));
+  if (str(body.type) !== 'signup')
+    throw authError(400, 'validation_failed', "Only a sign-up's confirmation code is sent again here.");
+  const email = str(body.email).trim().toLowerCase();
+  if (!EMAIL.test(email)) throw authError(400, 'validation_failed', 'Unable to validate email address: invalid format');
+  await ctx.limit('recovery', ctx.address(req));
+  const wait = await ctx.limiter.recoveryEmail.take(email);
+  if (wait > 0) throw AuthErrors.emailRateLimited(wait);
+  await ctx.db.transaction(async (tx) => {
+    const user = await findUserByEmail(tx, email);
+    if (user && !user.email_confirmed_at && !user.banned) await mailConfirmationCode(ctx, tx, user);
+  });
+  sendJson(res, 200, {}, API_VERSION_HEADER);
+}
+
 /** Errors raised by the new-user trigger (username taken or invalid) reach the user in words. */
-function signupDatabaseError(error: unknown): unknown {
+export function signupDatabaseError(error: unknown): unknown {
   if (!isPgError(error)) return error;
   if (error.code === 'P0001') return authError(422, 'validation_failed', error.message);
   if (error.code === '23514' && /username/.test(error.message)) {
@@ -46,6 +146,6 @@ function signupDatabaseError(error: unknown): unknown {
       'A username has 2 to 30 characters: letters, digits, dots, dashes and underscores.',
     );
   }
-  if (error.code === '23505') return authError(422, 'user_already_exists', 'User already registered');
+  if (error.code === '23505') return authError(422, 'validation_failed', 'That username is already taken.');
   return authError(500, 'unexpected_failure', 'Database error saving new user');
 }
