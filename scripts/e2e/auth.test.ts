@@ -122,8 +122,26 @@ test('sign-up validates, mails a code that signs the new account in, and leads t
     `select count(*)::int as taken from profiles where username = 'e2e_other'`,
   );
   expect(taken).toBe(0);
-  await page.context().close();
-  await again.context().close();
+
+  // Reached without an address (a bookmark), the page asks for it; a confirmed account gets the
+  // same answer to Send a new code as any address, and no mail.
+  const bookmark = await freshPage();
+  await bookmark.goto(`${app.url}/auth/confirm`);
+  await bookmark.getByRole('button', { name: 'Send a new code' }).click();
+  await expect(toastText(bookmark)).resolves.toEqual({
+    title: 'Could Not Send Code',
+    description: 'Email is required.',
+    variant: 'destructive',
+  });
+  await bookmark.fill('#confirm-email', email);
+  await bookmark.getByRole('button', { name: 'Send a new code' }).click();
+  await expect(toastText(bookmark)).resolves.toMatchObject({ title: 'Check Your Email' });
+  const [{ codes }] = await app.backend.db.query<{ codes: number }>(
+    `select count(*)::int as codes from local_server.outbox where recipient = $1 and subject = 'Confirm your RepX account'`,
+    [email],
+  );
+  expect(codes).toBe(2);
+  for (const p of [page, again, bookmark]) await p.context().close();
 });
 
 test('sign-in: a wrong password stays on the page with the error; the right one signs in and survives a reload', async () => {

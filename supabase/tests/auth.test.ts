@@ -80,12 +80,26 @@ describe.each(ENGINES)('auth on %s', (engine) => {
   it('answers a sign-up with a known address as any other, changes nothing, and tells the owner', async () => {
     const { email, id } = await newUser(backend.url, 'dup');
     const c = client(backend.url);
-    const dup = await c.auth.signUp({ email, password: 'another-password' });
+    const dup = await c.auth.signUp({
+      email,
+      password: 'another-password',
+      options: { data: { username: `other${Date.now()}` } },
+    });
     expect(dup.error).toBeNull();
     expect(dup.data.session).toBeNull();
     expect(dup.data.user?.id).not.toBe(id);
     expect(dup.data.user?.identities).toEqual([]);
     expect(await subjectsTo(email)).toEqual(['Someone tried to sign up with your email']);
+    // A username taken is refused alike for a known address and a new one.
+    for (const address of [email, `fresh${Date.now()}@test.repx.dev`]) {
+      const taken = await c.auth.signUp({
+        email: address,
+        password: 'password-123',
+        options: { data: { username: 'sarahchen' } },
+      });
+      expect(taken.error?.message).toBe('The username "sarahchen" is already taken.');
+    }
+    expect(await subjectsTo(email)).toHaveLength(1);
     expect((await c.auth.signInWithPassword({ email, password: 'another-password' })).error?.message).toBe(
       'Invalid login credentials',
     );

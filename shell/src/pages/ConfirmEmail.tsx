@@ -11,6 +11,8 @@ import { validateRecoveryCode, validateRecoveryEmail } from '../auth/forms/valid
 const fail = (title: string, description: string) => toast({ title, description, variant: 'destructive' });
 
 async function sendNewCode(email: string): Promise<void> {
+  const wrong = validateRecoveryEmail({ email }).email;
+  if (wrong) return fail('Could Not Send Code', wrong);
   try {
     const { error } = await supabase().auth.resend({ type: 'signup', email });
     if (error) return fail('Could Not Send Code', error.message);
@@ -61,16 +63,16 @@ export function ConfirmEmailPage() {
         <Button type="submit" $block disabled={form.busy}>
           {form.busy ? 'Confirming...' : 'Confirm Email'}
         </Button>
-        {known && (
-          <Links>
-            <button type="button" onClick={() => void sendNewCode(known)}>
-              Send a new code
-            </button>
+        <Links>
+          <button type="button" onClick={() => void sendNewCode(known || form.field('email').value.trim())}>
+            Send a new code
+          </button>
+          {known && (
             <button type="button" onClick={() => setKnown('')}>
               Use another email
             </button>
-          </Links>
-        )}
+          )}
+        </Links>
       </form>
       <Links>
         <Link to="/auth">Back to sign in</Link>

@@ -69,6 +69,7 @@ async function signedUpAgain(
   data: Record<string, unknown>,
   mailAllowed: boolean,
 ) {
+  await refuseAsNewAccount(tx, known, data);
   if (!known.email_confirmed_at) {
     if (mailAllowed && !known.banned) await mailConfirmationCode(ctx, tx, known);
     return userJson(known);
@@ -102,6 +103,30 @@ async function signedUpAgain(
   };
 }
 
+/**
+ * What a new account with this sign-up's data would be refused for (a username taken or
+ * malformed, judged by the new-user trigger), a repeat is refused for too, or else a username
+ * taken would tell which addresses have accounts. The sign-up is tried on a stand-in address with
+ * the same local part (the trigger's fallback username) and rolled back. An account still waiting
+ * for its code does not hold its own username against the person signing up again.
+ */
+async function refuseAsNewAccount(tx: Queryable, known: UserRow, data: Record<string, unknown>): Promise<void> {
+  const standIn = `${known.email.split('@')[0]}@${crypto.randomUUID()}.invalid`;
+  await tx.query('savepoint new_account_probe');
+  try {
+    if (!known.email_confirmed_at)
+      await tx.query(`update public.profiles set username = 'waiting_' || left(md5(id::text), 20) where id = $1`, [
+        known.id,
+      ]);
+    await tx.query(`insert into auth.users (email, raw_user_meta_data) values ($1, $2::jsonb)`, [
+      standIn,
+      JSON.stringify(data),
+    ]);
+  } finally {
+    await tx.query('rollback to savepoint new_account_probe');
+  }
+}
+
 /** Mails a new confirmation code to the account's address, replacing the last one. */
 export async function mailConfirmationCode(ctx: AuthContext, tx: Queryable, user: UserRow): Promise<void> {
   const code = await issueCode(tx, user.id, 'confirmation_token', user.email);
@@ -112,7 +137,7 @@ export async function mailConfirmationCode(ctx: AuthContext, tx: Queryable, user
       subject: 'Confirm your RepX account',
       text:
         `Welcome to RepX. To finish creating your account, enter this code where you signed up: your code is ${code}.\n` +
-        `It works once, for ${MAILED_CODE.minutes} minutes. If you did not sign up, ignore this email: no account is made without the code.`,
+        `It works once, for ${MAILED_CODE.minutes} minutes. If you did not sign up, ignore this email: without the code the account cannot be used.`,
     },
     ctx.log,
   );
