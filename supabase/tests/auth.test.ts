@@ -104,16 +104,63 @@ describe.each(ENGINES)('auth on %s', (engine) => {
       'Invalid login credentials',
     );
     expect((await c.auth.signInWithPassword({ email, password: 'password-123' })).error).toBeNull();
-    // An address still waiting for its code gets a new code; the first password stays.
+    // An address still waiting for its code: the latest sign-up replaces the pending one (its
+    // password and username, its own first username free to take again) and gets a new code.
     const waiting = `waiting${Date.now()}@test.repx.dev`;
     const first = await c.auth.signUp({ email: waiting, password: 'first-password' });
-    const again = await c.auth.signUp({ email: waiting, password: 'second-password' });
+    const again = await c.auth.signUp({
+      email: waiting,
+      password: 'second-password',
+      options: { data: { username: `${waiting.split('@')[0]}_2` } },
+    });
+    expect(again.error).toBeNull();
     expect(again.data.user?.id).toBe(first.data.user?.id);
     expect(await subjectsTo(waiting)).toEqual(['Confirm your RepX account', 'Confirm your RepX account']);
     await confirmSignUp(backend.db, c, waiting);
-    expect(
-      (await client(backend.url).auth.signInWithPassword({ email: waiting, password: 'first-password' })).error,
-    ).toBeNull();
+    const signIn = (password: string) => client(backend.url).auth.signInWithPassword({ email: waiting, password });
+    expect((await signIn('first-password')).error?.message).toBe('Invalid login credentials');
+    expect((await signIn('second-password')).error).toBeNull();
+    const { data: profile } = await c.from('profiles').select('username').eq('id', first.data.user!.id).single();
+    expect(profile!.username).toBe(`${waiting.split('@')[0]}_2`);
+  });
+
+  it('a sign-up never confirmed expires after a day, freeing its address and username', async () => {
+    const c = client(backend.url);
+    const stamp = Date.now();
+    const [stale, named, fresh] = ['stale', 'named', 'fresh'].map((k) => `${k}${stamp}@test.repx.dev`);
+    for (const email of [stale, named, fresh]) {
+      const { error } = await c.auth.signUp({
+        email,
+        password: 'password-123',
+        options: { data: { username: email.split('@')[0] } },
+      });
+      expect(error).toBeNull();
+    }
+    const idOf = async (email: string) =>
+      (await backend.db.query<{ id: string }>('select id from auth.users where email = $1', [email]))[0]?.id;
+    const namedId = (await idOf(named))!;
+    await backend.db.query(
+      `insert into audit_log (actor_id, action, target_user) values ((select id from profiles where username = 'repx_admin'), 'account.suspend', $1)`,
+      [namedId],
+    );
+    await backend.db.query(`update auth.users set created_at = now() - interval '25 hours' where email = any($1)`, [
+      [stale, named],
+    ]);
+    await backend.db.query('select private.prune()');
+    expect(await idOf(stale)).toBeUndefined();
+    expect(await idOf(named)).toBe(namedId);
+    expect(await idOf(fresh)).toBeDefined();
+    // The address and the username are free again: a new sign-up takes both.
+    const again = await c.auth.signUp({
+      email: stale,
+      password: 'password-123',
+      options: { data: { username: stale.split('@')[0] } },
+    });
+    expect(again.error).toBeNull();
+    await confirmSignUp(backend.db, c, stale);
+    expect((await c.from('profiles').select('username').eq('id', again.data.user!.id).single()).data).toEqual({
+      username: stale.split('@')[0],
+    });
   });
 
   it('makes accounts through the admin API for the service role only', async () => {
@@ -334,6 +381,15 @@ describe.each(ENGINES)('auth on %s', (engine) => {
     );
     // Nobody but the database reads or writes what browsers an account used.
     expect((await laptop.from('known_browsers').select('*')).error).not.toBeNull();
+    // A browser unused for a year is forgotten: its next sign-in is mailed as new again.
+    await backend.db.query(
+      `update private.known_browsers set last_seen = now() - interval '400 days'
+        where user_id = (select id from auth.users where email = $1) and browser like '%iPhone%'`,
+      [email],
+    );
+    await backend.db.query('select private.prune()');
+    expect((await as(phone).auth.signInWithPassword({ email, password })).error).toBeNull();
+    await eventually(async () => ((await subjectsTo(email)).length === 3 ? true : undefined));
   });
 });
 

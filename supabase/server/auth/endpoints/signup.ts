@@ -35,7 +35,7 @@ export async function signup(ctx: AuthContext, req: IncomingMessage, res: Server
   const attempt = () =>
     ctx.db.transaction(async (tx) => {
       const known = await findUserByEmail(tx, email);
-      if (known) return signedUpAgain(ctx, tx, known, data, mailAllowed);
+      if (known) return signedUpAgain(ctx, tx, known, { hash, data }, mailAllowed);
       const [user] = await tx.query<UserRow>(
         `insert into auth.users (email, encrypted_password, raw_user_meta_data)
          values ($1, $2, $3::jsonb) returning ${USER_COLUMNS}`,
@@ -58,21 +58,34 @@ export async function signup(ctx: AuthContext, req: IncomingMessage, res: Server
 }
 
 /**
- * An address that has an account already. Unconfirmed: a new code (the password stays, as
- * GoTrue keeps it). Confirmed: GoTrue's sanitized user (a random id, no identities), and the
- * owner is told, so a person who forgot they had an account learns the way back in.
+ * An address that has an account already. Still waiting for its code: the latest sign-up
+ * replaces the pending one (password, username, name) and a new code is mailed, so a person who
+ * retries gets what they typed last, and someone who signed the address up beforehand does not
+ * keep a password to an account its owner then confirms. Confirmed: GoTrue's sanitized user (a
+ * random id, no identities), and the owner is told, so a person who forgot they had an account
+ * learns the way back in.
  */
 async function signedUpAgain(
   ctx: AuthContext,
   tx: Queryable,
   known: UserRow,
-  data: Record<string, unknown>,
+  signUp: { hash: string; data: Record<string, unknown> },
   mailAllowed: boolean,
 ) {
-  await refuseAsNewAccount(tx, known, data);
+  const profile = await newAccountProfile(tx, known, signUp.data);
   if (!known.email_confirmed_at) {
-    if (mailAllowed && !known.banned) await mailConfirmationCode(ctx, tx, known);
-    return userJson(known);
+    const [pending] = await tx.query<UserRow>(
+      `update auth.users set encrypted_password = $2, raw_user_meta_data = $3::jsonb, updated_at = now()
+        where id = $1 returning ${USER_COLUMNS}`,
+      [known.id, signUp.hash, JSON.stringify(signUp.data)],
+    );
+    await tx.query('update public.profiles set username = $2, full_name = $3 where id = $1', [
+      known.id,
+      profile.username,
+      profile.full_name,
+    ]);
+    if (mailAllowed && !known.banned) await mailConfirmationCode(ctx, tx, pending!);
+    return userJson(pending!);
   }
   if (mailAllowed && !known.banned) {
     await sendMail(
@@ -95,7 +108,7 @@ async function signedUpAgain(
     email: known.email,
     phone: '',
     app_metadata: { provider: 'email', providers: ['email'] },
-    user_metadata: data,
+    user_metadata: signUp.data,
     identities: [],
     created_at: now,
     updated_at: now,
@@ -104,13 +117,17 @@ async function signedUpAgain(
 }
 
 /**
- * What a new account with this sign-up's data would be refused for (a username taken or
- * malformed, judged by the new-user trigger), a repeat is refused for too, or else a username
- * taken would tell which addresses have accounts. The sign-up is tried on a stand-in address with
- * the same local part (the trigger's fallback username) and rolled back. An account still waiting
- * for its code does not hold its own username against the person signing up again.
+ * The profile a new account with this sign-up's data would get, or the error it would be refused
+ * with (a username taken or malformed, judged by the new-user trigger): a repeat is refused alike,
+ * or else a taken username would tell which addresses have accounts. The sign-up is tried on a
+ * stand-in address with the same local part (the trigger's fallback username) and rolled back. An
+ * account still waiting for its code does not hold its own username against its retry.
  */
-async function refuseAsNewAccount(tx: Queryable, known: UserRow, data: Record<string, unknown>): Promise<void> {
+async function newAccountProfile(
+  tx: Queryable,
+  known: UserRow,
+  data: Record<string, unknown>,
+): Promise<{ username: string; full_name: string }> {
   const standIn = `${known.email.split('@')[0]}@${crypto.randomUUID()}.invalid`;
   await tx.query('savepoint new_account_probe');
   try {
@@ -118,10 +135,15 @@ async function refuseAsNewAccount(tx: Queryable, known: UserRow, data: Record<st
       await tx.query(`update public.profiles set username = 'waiting_' || left(md5(id::text), 20) where id = $1`, [
         known.id,
       ]);
-    await tx.query(`insert into auth.users (email, raw_user_meta_data) values ($1, $2::jsonb)`, [
-      standIn,
-      JSON.stringify(data),
-    ]);
+    const [probe] = await tx.query<{ id: string }>(
+      'insert into auth.users (email, raw_user_meta_data) values ($1, $2::jsonb) returning id',
+      [standIn, JSON.stringify(data)],
+    );
+    const [profile] = await tx.query<{ username: string; full_name: string }>(
+      'select username, full_name from public.profiles where id = $1',
+      [probe!.id],
+    );
+    return profile!;
   } finally {
     await tx.query('rollback to savepoint new_account_probe');
   }
