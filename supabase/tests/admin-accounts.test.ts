@@ -4,6 +4,7 @@ import { adminSuite } from '../harness/suites';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ADMIN, ANON_KEY, client, signedIn } from '../harness/clients';
 import { book, cash, freshToken, invariantViolations, placeOrder, trader } from '../harness/market';
+import { confirmSignUp } from '../harness/mail';
 
 describe.each(ENGINES)('the admin acts on accounts on %s', (engine) => {
   let backend: Backend;
@@ -290,6 +291,28 @@ describe.each(ENGINES)('the accounts table on %s', (engine) => {
     expect((await suite.admin.rpc('admin_list_users', { p_sort: 'trades' })).error?.message).toBe(
       'Sort by joined, username, name, last_sign_in or status.',
     );
+  });
+
+  it('marks a sign-up waiting for its code, and counts only confirmed accounts as users', async () => {
+    const stats = async () => (await suite.admin.rpc('admin_dashboard_stats')).data as Record<string, number>;
+    const before = await stats();
+    const email = `waiting${Date.now()}@test.repx.dev`;
+    const username = email.split('@')[0]!;
+    const c = client(suite.backend.url);
+    expect(
+      (await c.auth.signUp({ email, password: 'password-123', options: { data: { username } } })).error,
+    ).toBeNull();
+    const [waiting] = (await suite.admin.rpc('admin_list_users', { p_search: username })).data as (Row & {
+      confirmed: boolean;
+    })[];
+    expect(waiting).toMatchObject({ username, confirmed: false, status: 'active' });
+    expect(await stats()).toMatchObject({ total_users: before.total_users, active_users: before.active_users });
+    await confirmSignUp(suite.backend.db, c, email);
+    const [confirmed] = (await suite.admin.rpc('admin_list_users', { p_search: username })).data as {
+      confirmed: boolean;
+    }[];
+    expect(confirmed!.confirmed).toBe(true);
+    expect(await stats()).toMatchObject({ total_users: before.total_users + 1, active_users: before.active_users + 1 });
   });
 
   it('Details opens one account: balances, holdings, orders, trades, payments, sessions and activity', async () => {

@@ -146,7 +146,12 @@ describe.each(ENGINES)('auth on %s', (engine) => {
     await backend.db.query(`update auth.users set created_at = now() - interval '25 hours' where email = any($1)`, [
       [stale, named],
     ]);
+    // The offering's system account, never confirmed either, is no sign-up.
+    await backend.db.query(
+      `update auth.users set created_at = now() - interval '2 days' where email = 'issuance@system.repx.dev'`,
+    );
     await backend.db.query('select private.prune()');
+    expect(await idOf('issuance@system.repx.dev')).toBeDefined();
     expect(await idOf(stale)).toBeUndefined();
     expect(await idOf(named)).toBe(namedId);
     expect(await idOf(fresh)).toBeDefined();

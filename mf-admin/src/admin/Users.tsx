@@ -181,6 +181,7 @@ export function Users({ version, onChanged }: { version: number; onChanged: () =
                   {u.status === 'active' ? 'Active' : 'Suspended'}
                 </Badge>
                 {u.role === 'admin' && <Badge>Admin</Badge>}
+                {!u.confirmed && <Badge $variant="secondary">Email not confirmed</Badge>}
                 {u.application_id !== null && <Badge $variant="secondary">Token application</Badge>}
               </Badges>
             </td>

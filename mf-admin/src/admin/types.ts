@@ -21,6 +21,8 @@ export interface AdminUser {
   joined: string;
   trades_30d: number;
   application_id: number | null;
+  /** Whether the sign-up's mailed code was entered; an account waiting for it cannot sign in yet. */
+  confirmed: boolean;
   /** How many accounts match the search and filter (the same on every row of a page). */
   total: number;
 }
