@@ -59,11 +59,11 @@ export async function signup(ctx: AuthContext, req: IncomingMessage, res: Server
 
 /**
  * An address that has an account already. Still waiting for its code: the latest sign-up
- * replaces the pending one (password, username, name) and a new code is mailed, so a person who
- * retries gets what they typed last, and someone who signed the address up beforehand does not
- * keep a password to an account its owner then confirms. Confirmed: GoTrue's sanitized user (a
- * random id, no identities), and the owner is told, so a person who forgot they had an account
- * learns the way back in.
+ * replaces the pending one (password, username, name) and a new code is mailed (inside the
+ * minute of the last code, nothing changes), so a person who retries gets what they typed last,
+ * and someone who signed the address up beforehand does not keep a password to an account its
+ * owner then confirms. Confirmed: GoTrue's sanitized user (a random id, no identities), and the
+ * owner is told, so a person who forgot they had an account learns the way back in.
  */
 async function signedUpAgain(
   ctx: AuthContext,
@@ -74,6 +74,9 @@ async function signedUpAgain(
 ) {
   const profile = await newAccountProfile(tx, known, signUp.data);
   if (!known.email_confirmed_at) {
+    // A code mailed for each password: inside the minute no new code goes out, so nothing changes
+    // and the code already mailed still confirms the password it was mailed for.
+    if (!mailAllowed || known.banned) return userJson(known);
     const [pending] = await tx.query<UserRow>(
       `update auth.users set encrypted_password = $2, raw_user_meta_data = $3::jsonb, updated_at = now()
         where id = $1 returning ${USER_COLUMNS}`,
@@ -84,7 +87,7 @@ async function signedUpAgain(
       profile.username,
       profile.full_name,
     ]);
-    if (mailAllowed && !known.banned) await mailConfirmationCode(ctx, tx, pending!);
+    await mailConfirmationCode(ctx, tx, pending!);
     return userJson(pending!);
   }
   if (mailAllowed && !known.banned) {
