@@ -94,6 +94,26 @@ test('two-step verification: Settings turns it on with the key, sign-in then ask
   for (const p of [page, laptop, again]) await p.context().close();
 });
 
+/**
+ * A confirmed account with two-step verification on, by its first app and a backup app, each
+ * verified with the code of the step before `step` (a fresh step with `marginMs` left in it).
+ */
+async function withTwoApps(user: { email: string; password: string; username: string }, marginMs: number) {
+  const api = await apiUser(app, user);
+  const { data } = await api.auth.mfa.enroll({ factorType: 'totp', issuer: 'RepX' });
+  const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
+  const step = await freshStep(marginMs);
+  expect((await api.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step - 1) })).error).toBeNull();
+  const { data: added } = await api.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Backup app' });
+  const backup = added as { id: string; totp: { secret: string } };
+  const verified = await api.auth.mfa.challengeAndVerify({
+    factorId: backup.id,
+    code: totpCode(backup.totp.secret, step - 1),
+  });
+  expect(verified.error).toBeNull();
+  return { api, totp, backup, step };
+}
+
 test('a backup app: added from Settings, the lost first app removed with its code, whose sessions end', async () => {
   const email = 'backup-app@e2e.repx.dev';
   const password = 'backup-password';
@@ -183,18 +203,8 @@ test('a backup app: added from Settings, the lost first app removed with its cod
 
 test('a forgotten password with two-step verification on asks for the code from the app too', async () => {
   const email = 'forgot-twostep@e2e.repx.dev';
-  const api = await apiUser(app, { email, password: 'first-password', username: 'e2e_forgot2' });
-  const { data } = await api.auth.mfa.enroll({ factorType: 'totp', issuer: 'RepX' });
-  const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
-  const step = await freshStep(15_000);
-  expect((await api.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step - 1) })).error).toBeNull();
   // The phone is lost too: the backup app gives the code.
-  const { data: added } = await api.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Backup app' });
-  const backup = added as { id: string; totp: { secret: string } };
-  expect(
-    (await api.auth.mfa.challengeAndVerify({ factorId: backup.id, code: totpCode(backup.totp.secret, step - 1) }))
-      .error,
-  ).toBeNull();
+  const { backup, step } = await withTwoApps({ email, password: 'first-password', username: 'e2e_forgot2' }, 15_000);
 
   const page = await freshPage(390);
   await page.goto(`${app.url}/auth/reset`);
@@ -261,18 +271,8 @@ test('an admin with two-step verification on gives the code before the admin das
 test('with two-step verification on, a withdrawal long after the sign-in asks for a code from the app', async () => {
   const email = 'withdraw-twostep@e2e.repx.dev';
   const password = 'withdraw-password';
-  const api = await apiUser(app, { email, password, username: 'e2e_withdraw2' });
-  const { data } = await api.auth.mfa.enroll({ factorType: 'totp', issuer: 'RepX' });
-  const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
-  const step = await freshStep(25_000);
-  expect((await api.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step - 1) })).error).toBeNull();
   // With a backup app, whose code the withdrawal is given.
-  const { data: added } = await api.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Backup app' });
-  const backup = added as { id: string; totp: { secret: string } };
-  expect(
-    (await api.auth.mfa.challengeAndVerify({ factorId: backup.id, code: totpCode(backup.totp.secret, step - 1) }))
-      .error,
-  ).toBeNull();
+  const { totp, backup, step } = await withTwoApps({ email, password, username: 'e2e_withdraw2' }, 25_000);
   const db = <T>(sql: string, params: unknown[]) => app.backend.db.query<T>(sql, params);
   const [me] = await db<{ id: string }>('select id from auth.users where email = $1', [email]);
   await db('select private.record_deposit($1, 500)', [me!.id]);
