@@ -204,6 +204,10 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
     .waitFor();
   const [nova] = await app.backend.db.query<{ id: string }>(`select id from tokens where name = 'Nova Lee'`);
   await page.goto(`${app.url}/trading/${nova!.id}`);
+  // Listed a minute ago: its chart starts at the listing's hour, not a day at the issue price.
+  const charted = page.getByTestId('price-chart').getAttribute('data-points').then(Number);
+  await expect(charted).resolves.toBeGreaterThanOrEqual(1);
+  await expect(charted).resolves.toBeLessThanOrEqual(2);
   await page.getByRole('tab', { name: 'Recent Trades' }).click();
 
   // A second user finds it on the market and buys 25; the first sees the trade arrive.

@@ -8,13 +8,15 @@ const Box = styled.div`
 
 export interface PricePoint {
   bucket: string;
-  price: number;
+  /** Null for an hour that ended before the token was listed. */
+  price: number | null;
 }
 
 /**
  * Hourly closing prices, drawn by lightweight-charts (TradingView's financial charting library),
  * fetched with the trading screen only. The price scale fits the data (a decided departure from
- * the spec's fixed scale from 40 up).
+ * the spec's fixed scale from 40 up). Hours before the listing keep their place on the time axis
+ * with nothing drawn (the library's whitespace points), so a new token's line starts where it did.
  */
 export function PriceChart({ points }: { points: PricePoint[] }) {
   const box = useChart(points, (chart, { AreaSeries }, data, theme) => {
@@ -27,16 +29,22 @@ export function PriceChart({ points }: { points: PricePoint[] }) {
         lineWidth: 2,
         priceFormat: MONEY_SCALE,
       })
-      .setData(data.map((p) => ({ time: Math.floor(new Date(p.bucket).getTime() / 1000) as never, value: p.price })));
+      .setData(
+        data.map((p) => {
+          const time = Math.floor(new Date(p.bucket).getTime() / 1000) as never;
+          return p.price === null ? { time } : { time, value: p.price };
+        }),
+      );
   });
+  const priced = points.filter((p) => p.price !== null).length;
 
   return (
     <Box
       ref={box}
       role="img"
-      aria-label={`Hourly price chart, ${points.length} points`}
+      aria-label={`Hourly price chart, ${priced} points`}
       data-testid="price-chart"
-      data-points={points.length}
+      data-points={priced}
     />
   );
 }
