@@ -70,7 +70,7 @@ test('the admin changes the fee to 1.5%: the order panel shows it live and the n
     formatPrice(orderCost(Number(sarah!.price), 7, 150).fee),
   );
   await placeOrder(trader, { side: 'Buy', type: 'Market', amount: 7 });
-  await expect(toastText(trader)).resolves.toMatchObject({ title: 'Order Filled' });
+  await expect(toastText(trader, 'Order Filled')).resolves.toMatchObject({ title: 'Order Filled' });
   const [trade] = await db<{ buyer_fee: string; fee_bps: number }>(
     `select t.buyer_fee, t.fee_bps from trades t join auth.users u on u.id = t.buyer_id where u.email = 'fee_watcher@e2e.repx.dev'`,
   );
@@ -91,7 +91,7 @@ test('the admin suspends an account: its open browser is signed out on its next 
   await user.goto(`${app.url}/trading/${sarah!.id}`);
   await user.getByText(`with your ${formatPrice(1000)}`).waitFor();
   await placeOrder(user, { side: 'Buy', type: 'Limit', amount: 3, price: '10.00' });
-  await expect(toastText(user)).resolves.toMatchObject({ title: 'Order Placed' });
+  await expect(toastText(user, 'Order Placed')).resolves.toMatchObject({ title: 'Order Placed' });
   const bookHas = async () =>
     (
       await db<{ n: string }>(
@@ -123,7 +123,7 @@ test('the admin signs an account out everywhere from its details: its browser mu
   await user.goto(`${app.url}/trading/${marcus!.id}`);
   await user.getByText(`with your ${formatPrice(1000)}`).waitFor();
   await placeOrder(user, { side: 'Buy', type: 'Limit', amount: 2, price: '10.00' });
-  await expect(toastText(user)).resolves.toMatchObject({ title: 'Order Placed' });
+  await expect(toastText(user, 'Order Placed')).resolves.toMatchObject({ title: 'Order Placed' });
 
   await admin.reload();
   const row = admin.locator('[data-testid="admin-user-row"][data-username="signed_out_user"]');

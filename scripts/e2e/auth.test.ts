@@ -46,7 +46,7 @@ test('sign-up validates, mails a code that signs the new account in, and leads t
   await page.fill('#signup-email', email);
   await page.fill('#signup-password', 'newcomer-pass');
   await page.getByRole('button', { name: 'Create Account' }).click();
-  await expect(toastText(page)).resolves.toEqual({
+  await expect(toastText(page, 'Sign Up Successful!')).resolves.toEqual({
     title: 'Sign Up Successful!',
     description: 'Please check your email to verify your account.',
     variant: 'default',
@@ -62,7 +62,7 @@ test('sign-up validates, mails a code that signs the new account in, and leads t
   await early.fill('#signin-email', email);
   await early.fill('#signin-password', 'newcomer-pass');
   await early.click('form[aria-label="Sign In"] button[type=submit]');
-  await expect(toastText(early)).resolves.toEqual({
+  await expect(toastText(early, 'Sign in Failed')).resolves.toEqual({
     title: 'Sign in Failed',
     description: 'Email not confirmed',
     variant: 'destructive',
@@ -75,13 +75,13 @@ test('sign-up validates, mails a code that signs the new account in, and leads t
   // A wrong code is refused in words; a new code replaces the first, which then fails too.
   await page.fill('#confirm-code', first === '12345678' ? '87654321' : '12345678');
   await page.getByRole('button', { name: 'Confirm Email' }).click();
-  await expect(toastText(page)).resolves.toEqual({
+  await expect(toastText(page, 'Confirmation Failed')).resolves.toEqual({
     title: 'Confirmation Failed',
     description: 'The code is wrong or has expired. Check it, or send a new one.',
     variant: 'destructive',
   });
   await page.getByRole('button', { name: 'Send a new code' }).click();
-  await expect(toastText(page)).resolves.toMatchObject({ title: 'Check Your Email' });
+  await expect(toastText(page, 'Check Your Email')).resolves.toMatchObject({ title: 'Check Your Email' });
   const second = await mailedCode(app, email);
   const [{ count }] = await app.backend.db.query<{ count: number }>(
     `select count(*)::int as count from local_server.outbox where recipient = $1 and subject = 'Confirm your RepX account'`,
@@ -90,7 +90,7 @@ test('sign-up validates, mails a code that signs the new account in, and leads t
   expect(count).toBe(2);
   await page.fill('#confirm-code', second);
   await page.getByRole('button', { name: 'Confirm Email' }).click();
-  await expect(toastText(page)).resolves.toEqual({
+  await expect(toastText(page, 'Email Confirmed')).resolves.toEqual({
     title: 'Email Confirmed',
     description: 'Welcome to RepX! Your account is ready.',
     variant: 'default',
@@ -111,7 +111,7 @@ test('sign-up validates, mails a code that signs the new account in, and leads t
   await again.fill('#signup-email', email);
   await again.fill('#signup-password', 'other-pass');
   await again.getByRole('button', { name: 'Create Account' }).click();
-  await expect(toastText(again)).resolves.toMatchObject({ title: 'Sign Up Successful!' });
+  await expect(toastText(again, 'Sign Up Successful!')).resolves.toMatchObject({ title: 'Sign Up Successful!' });
   await again.waitForURL('**/auth/confirm');
   const [told] = await app.backend.db.query<{ subject: string }>(
     'select subject from local_server.outbox where recipient = $1 order by id desc limit 1',
@@ -128,14 +128,14 @@ test('sign-up validates, mails a code that signs the new account in, and leads t
   const bookmark = await freshPage();
   await bookmark.goto(`${app.url}/auth/confirm`);
   await bookmark.getByRole('button', { name: 'Send a new code' }).click();
-  await expect(toastText(bookmark)).resolves.toEqual({
+  await expect(toastText(bookmark, 'Could Not Send Code')).resolves.toEqual({
     title: 'Could Not Send Code',
     description: 'Email is required.',
     variant: 'destructive',
   });
   await bookmark.fill('#confirm-email', email);
   await bookmark.getByRole('button', { name: 'Send a new code' }).click();
-  await expect(toastText(bookmark)).resolves.toMatchObject({ title: 'Check Your Email' });
+  await expect(toastText(bookmark, 'Check Your Email')).resolves.toMatchObject({ title: 'Check Your Email' });
   const [{ codes }] = await app.backend.db.query<{ codes: number }>(
     `select count(*)::int as codes from local_server.outbox where recipient = $1 and subject = 'Confirm your RepX account'`,
     [email],
@@ -150,7 +150,7 @@ test('sign-in: a wrong password stays on the page with the error; the right one 
   await page.fill('#signin-email', DEMO_ACCOUNTS.user.email);
   await page.fill('#signin-password', 'wrong-password');
   await page.click('form[aria-label="Sign In"] button[type=submit]');
-  await expect(toastText(page)).resolves.toEqual({
+  await expect(toastText(page, 'Sign in Failed')).resolves.toEqual({
     title: 'Sign in Failed',
     description: 'Invalid login credentials',
     variant: 'destructive',
@@ -160,7 +160,7 @@ test('sign-in: a wrong password stays on the page with the error; the right one 
   await page.fill('#signin-password', DEMO_ACCOUNTS.user.password);
   await page.click('form[aria-label="Sign In"] button[type=submit]');
   await page.waitForURL('**/dashboard');
-  await expect(toastText(page)).resolves.toMatchObject({ title: 'Signed In Successfully!' });
+  await expect(toastText(page, 'Signed In Successfully!')).resolves.toMatchObject({ title: 'Signed In Successfully!' });
   await page.reload();
   await page.locator('[data-remote="portfolio"]').first().waitFor();
   // Signed in, / and /auth lead to the dashboard.
@@ -465,14 +465,14 @@ test('admin sign-in: an admin reaches the admin dashboard and signs out to the a
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL('**/nra/login/profile');
   await page.locator('[data-remote="admin"]').first().waitFor();
-  await expect(toastText(page)).resolves.toEqual({
+  await expect(toastText(page, 'Admin Sign In Successful!')).resolves.toEqual({
     title: 'Admin Sign In Successful!',
     description: 'Welcome to the Admin Dashboard.',
     variant: 'default',
   });
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await page.waitForURL('**/auth/nra');
-  await expect(toastText(page)).resolves.toEqual({
+  await expect(toastText(page, 'Admin Signed Out')).resolves.toEqual({
     title: 'Admin Signed Out',
     description: 'You have been successfully signed out.',
     variant: 'default',
@@ -492,7 +492,7 @@ test('admin sign-in as a non-admin: Access Denied, signed out, and the admin cod
   await page.fill('#admin-email', DEMO_ACCOUNTS.user.email);
   await page.fill('#admin-password', DEMO_ACCOUNTS.user.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(toastText(page)).resolves.toEqual({
+  await expect(toastText(page, 'Access Denied')).resolves.toEqual({
     title: 'Access Denied',
     description: 'You do not have administrative privileges.',
     variant: 'destructive',
@@ -516,7 +516,7 @@ test('admin sign-in as a non-admin: Access Denied, signed out, and the admin cod
   await bad.fill('#admin-email', DEMO_ACCOUNTS.admin.email);
   await bad.fill('#admin-password', 'wrong-password');
   await bad.getByRole('button', { name: 'Sign In' }).click();
-  await expect(toastText(bad)).resolves.toEqual({
+  await expect(toastText(bad, 'Sign in Failed')).resolves.toEqual({
     title: 'Sign in Failed',
     description: 'Invalid login credentials',
     variant: 'destructive',

@@ -41,7 +41,7 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await deposit.locator('#deposit-card').fill('4242 4242 4242 4242');
   await shootBoth(page, '1-deposit');
   await deposit.getByRole('button', { name: 'Deposit', exact: true }).click();
-  await expect(toastText(page)).resolves.toMatchObject({
+  await expect(toastText(page, 'Deposit Pending')).resolves.toMatchObject({
     title: 'Deposit Pending',
     description: `${formatPrice(1000)} from Card •••• 4242 is being confirmed.`,
   });
@@ -67,7 +67,7 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await page.goto(`${app.url}/trading/${sarah!.id}`);
   await page.getByText(`with your ${formatPrice(1000)}`).waitFor();
   await placeOrder(page, { side: 'Buy', type: 'Market', amount: 10 });
-  await expect(toastText(page)).resolves.toMatchObject({ title: 'Order Filled' });
+  await expect(toastText(page, 'Order Filled')).resolves.toMatchObject({ title: 'Order Filled' });
   await page.getByTestId('your-balance').filter({ hasText: '10 tokens' }).waitFor();
   // Star the token: it is on the dashboard's watchlist, and leaves it from there.
   await page.getByRole('button', { name: 'Add Sarah Chen to watchlist' }).click();
@@ -127,7 +127,7 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   expect(await withdraw.locator('#withdraw-destination').inputValue()).not.toBe('new');
   await withdraw.locator('#withdraw-amount').fill('100');
   await withdraw.getByRole('button', { name: 'Withdraw', exact: true }).click();
-  await expect(toastText(page)).resolves.toMatchObject({
+  await expect(toastText(page, 'Withdrawal Requested')).resolves.toMatchObject({
     title: 'Withdrawal Requested',
     description: `${formatPrice(100)} to Checking •••• 6789 is held until it is paid out.`,
   });
@@ -158,7 +158,7 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await edit.locator('img[src*="/storage/v1/object/public/avatars/"]').waitFor();
   await shootBoth(page, '4-edit-profile');
   await edit.getByRole('button', { name: 'Save' }).click();
-  await expect(toastText(page)).resolves.toMatchObject({ title: 'Profile Updated' });
+  await expect(toastText(page, 'Profile Updated')).resolves.toMatchObject({ title: 'Profile Updated' });
   await page.getByText('Lisbon, Portugal').waitFor();
   await page.getByRole('heading', { name: 'Nova Lee' }).waitFor();
   // The avatar is served back by the storage server and shown on the profile.
@@ -175,7 +175,7 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await form.locator('#apply-x').fill('@novalee');
   await shootBoth(page, '5-apply');
   await form.getByRole('button', { name: 'Apply' }).click();
-  await expect(toastText(page)).resolves.toMatchObject({ title: 'Application Sent' });
+  await expect(toastText(page, 'Application Sent')).resolves.toMatchObject({ title: 'Application Sent' });
   await page.getByText('Your token application is under review').waitFor();
 
   // An admin approves it.
@@ -190,7 +190,7 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await approve.getByText('https://x.com/novalee').waitFor();
   await shootBoth(admin, '6-approve');
   await approve.getByRole('button', { name: 'Approve and issue' }).click();
-  await expect(toastText(admin)).resolves.toMatchObject({
+  await expect(toastText(admin, 'Token Issued')).resolves.toMatchObject({
     title: 'Token Issued',
     description: 'Nova Lee is on the market now.',
   });
@@ -215,9 +215,12 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await signIn(buyer, app, DEMO_ACCOUNTS.user);
   await buyer.goto(`${app.url}/market`);
   await buyer.getByPlaceholder('Search by name, username, or category...').fill('nova');
+  // The search applies after a pause: the row moves to the top of the list, so wait for it there.
+  await buyer.waitForURL('**/market?q=nova');
+  await buyer.waitForFunction(() => document.querySelectorAll('[data-testid="market-row"]').length === 1);
   await buyer.getByTestId('market-row').filter({ hasText: 'Nova Lee' }).getByRole('link', { name: 'Trade' }).click();
   await placeOrder(buyer, { side: 'Buy', type: 'Market', amount: 25 });
-  await expect(toastText(buyer)).resolves.toMatchObject({ title: 'Order Filled' });
+  await expect(toastText(buyer, 'Order Filled')).resolves.toMatchObject({ title: 'Order Filled' });
   await page.locator('table[aria-label="Recent trades"] tbody tr').filter({ hasText: '25' }).first().waitFor();
   await shootBoth(page, '7-live');
 

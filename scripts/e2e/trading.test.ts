@@ -55,7 +55,7 @@ test('two people in two browsers: one sells, the other buys; both screens follow
   // The seller offers 20 at $45.10, inside the spread (bid $45.02, ask $45.38): it rests, and
   // the buyer sees it arrive.
   await placeOrder(seller, { side: 'Sell', type: 'Limit', amount: 20, price: '45.10' });
-  await expect(toastText(seller)).resolves.toEqual({
+  await expect(toastText(seller, 'Order Placed')).resolves.toEqual({
     title: 'Order Placed',
     description: `Your limit order to sell 20 Sarah Chen tokens at ${formatPrice(45.1)} is on the book.`,
     variant: 'default',
@@ -74,7 +74,7 @@ test('two people in two browsers: one sells, the other buys; both screens follow
   const value = 20 * 45.1;
   const fee = await feeOn(app, value);
   await placeOrder(buyer, { side: 'Buy', type: 'Market', amount: 20 });
-  await expect(toastText(buyer)).resolves.toEqual({
+  await expect(toastText(buyer, 'Order Filled')).resolves.toEqual({
     title: 'Order Filled',
     description: `Bought 20 Sarah Chen tokens at an average ${formatPrice(45.1)}, total ${formatPrice(value + fee)}.`,
     variant: 'default',
