@@ -5,6 +5,7 @@ import pg from 'pg';
 import { startBackend, type Backend, type BackendOptions } from '../server/index';
 import { DEMO_JWT_SECRET } from '../server/demo';
 import { NO_RATE_LIMITS } from '../server/http/rateLimit';
+import { pgliteImage } from './pgliteImage';
 
 /** The PostgreSQL server the suite may use; .ci/run sets TEST_DATABASE_URL explicitly. */
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -84,7 +85,14 @@ export const ENGINES: Engine[] = process.env.TEST_ENGINES
  * (rate-limit.test.ts tests the real ones). Integration tests sign their clients with the CLI's demo keys (helpers/clients), so they ask for its secret. */
 export function backendFor(name: Engine, extra: BackendOptions = {}): () => Promise<Backend> {
   return name === 'pglite'
-    ? () => startBackend({ port: 0, jwtSecret: DEMO_JWT_SECRET, rateLimits: NO_RATE_LIMITS, ...extra })
+    ? async () =>
+        startBackend({
+          port: 0,
+          jwtSecret: DEMO_JWT_SECRET,
+          rateLimits: NO_RATE_LIMITS,
+          pgliteImage: await pgliteImage(),
+          ...extra,
+        })
     : () => startOnPostgres(extra);
 }
 

@@ -25,6 +25,8 @@ export interface BackendOptions {
   databasePool?: number;
   /** PGlite data folder; undefined keeps the database in memory. */
   dataDir?: string;
+  /** An in-memory PGlite's start, instead of initdb: an image `emptyDataDirImage` made (the test harness's). */
+  pgliteImage?: Blob;
   /** HS256 secret; without it, the installation's own generated secret (kept in the database). */
   jwtSecret?: string;
   jwtExpiry?: number;
@@ -62,7 +64,7 @@ export interface Backend {
 export async function startBackend(opts: BackendOptions = {}): Promise<Backend> {
   const db = opts.databaseUrl
     ? await openPostgres(opts.databaseUrl, opts.databasePool)
-    : await openPglite(opts.dataDir);
+    : await openPglite(opts.dataDir, opts.pgliteImage);
   try {
     if (opts.migrate !== false) await migrate(db, { seed: opts.seed ?? true });
     const host = opts.host ?? '127.0.0.1';

@@ -6,6 +6,7 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { startBackend, type Backend } from '../../../supabase/server/index';
 import { NO_RATE_LIMITS } from '../../../supabase/server/http/rateLimit';
+import { pgliteImage } from '../../../supabase/harness/pgliteImage';
 import { freePort } from '../../lib/ports';
 import { startFrontends, type Stack } from '../../lib/stack';
 import type { StackPorts } from '../../lib/config';
@@ -44,7 +45,11 @@ export async function startApp(): Promise<E2EApp> {
       number
     >,
   };
-  const backend = await startBackend({ port: ports.supabase, rateLimits: NO_RATE_LIMITS });
+  const backend = await startBackend({
+    port: ports.supabase,
+    rateLimits: NO_RATE_LIMITS,
+    pgliteImage: await pgliteImage(),
+  });
   const frontends = await startFrontends(ports, backend.anonKey);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
