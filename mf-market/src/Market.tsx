@@ -247,9 +247,9 @@ export default function Market() {
                     name={t.name}
                     onToggle={() => void watchlist.toggle(t.id, t.name)}
                   />
-                  <Link to={`/trading/${t.id}`}>
-                    <Button $size="sm">Trade</Button>
-                  </Link>
+                  <Button as={Link} to={`/trading/${t.id}`} $size="sm">
+                    Trade
+                  </Button>
                 </RowActions>
               </td>
             </tr>

@@ -189,11 +189,9 @@ export default function Trading() {
   const { token, history, book, tape, mine, orders, refresh } = useTrading(tokenId, me);
 
   const back = (
-    <Link to="/market">
-      <Button $variant="ghost" $size="sm">
-        ← Back to Market
-      </Button>
-    </Link>
+    <Button as={Link} to="/market" $variant="ghost" $size="sm" style={{ alignSelf: 'flex-start' }}>
+      ← Back to Market
+    </Button>
   );
 
   if (token.error && token.data === undefined) {

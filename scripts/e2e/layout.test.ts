@@ -31,7 +31,10 @@ async function fits(page: Page, screen: string, action?: string) {
   const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
   expect({ screen, width, sideways: scroll > width }).toEqual({ screen, width, sideways: false });
   if (!action) return;
-  const box = await page.getByRole('button', { name: action, exact: true }).first().boundingBox();
+  const control = page
+    .getByRole('button', { name: action, exact: true })
+    .or(page.getByRole('link', { name: action, exact: true }));
+  const box = await control.first().boundingBox();
   expect({ screen, action, inView: !!box && box.x >= 0 && box.x + box.width <= width }).toEqual({
     screen,
     action,

@@ -114,7 +114,7 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   await go('/market', 'market');
   await page
     .locator('[data-testid=market-row]', { hasText: 'Sarah Chen' })
-    .getByRole('button', { name: 'Trade' })
+    .getByRole('link', { name: 'Trade' })
     .click();
   await page.waitForURL(`**/trading/${t.id}`);
   await page.getByTestId('token-price').filter({ hasText: '$' }).waitFor();
@@ -218,7 +218,7 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   for (const bad of ['00000000-0000-0000-0000-000000000000', 'not-a-token']) {
     await go(`/trading/${bad}`, 'trading');
     await page.getByTestId('token-not-found').waitFor();
-    await page.getByRole('button', { name: '← Back to Market' }).waitFor();
+    await page.getByRole('link', { name: '← Back to Market' }).waitFor();
   }
   await page.waitForLoadState('networkidle');
   page.off('response', onResponse);

@@ -48,9 +48,9 @@ function NotFoundBody() {
     <Page style={{ alignItems: 'center', textAlign: 'center', paddingTop: 96 }}>
       <PageTitle>Page not found</PageTitle>
       <Muted>There is nothing at this address. It may have moved, or the link may be wrong.</Muted>
-      <Link to="/">
-        <Button>Go to the home page</Button>
-      </Link>
+      <Button as={Link} to="/">
+        Go to the home page
+      </Button>
     </Page>
   );
 }

@@ -19,6 +19,20 @@ describe('Button', () => {
     expect(screen.getByText('link-sm')).toHaveAttribute('type', 'button');
   });
 
+  it('renders as one link, without a button inside it or a type, when given as', () => {
+    render(
+      <ThemeProvider theme={theme}>
+        <Button as="a" href="/market" $size="sm">
+          Trade
+        </Button>
+      </ThemeProvider>,
+    );
+    const link = screen.getByRole('link', { name: 'Trade' });
+    expect(link).toHaveAttribute('href', '/market');
+    expect(link).not.toHaveAttribute('type');
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
   it('gives each variant its own look', () => {
     render(
       <ThemeProvider theme={theme}>

@@ -74,7 +74,10 @@ const variants: Record<ButtonVariant, ReturnType<typeof css>> = {
 };
 
 /** Button with the six variants and four sizes of spec section 9. */
-export const Button = styled.button.attrs<{ type?: string }>((p) => ({ type: p.type ?? 'button' }))<{
+export const Button = styled.button.attrs<{ type?: string; as?: unknown }>((p) =>
+  // A button that submits nothing unless told; one rendered as a link (as={Link}) takes no type.
+  p.as ? {} : { type: p.type ?? 'button' },
+)<{
   $variant?: ButtonVariant;
   $size?: ButtonSize;
   $block?: boolean;
@@ -87,6 +90,7 @@ export const Button = styled.button.attrs<{ type?: string }>((p) => ({ type: p.t
   border-radius: ${({ theme }) => theme.radius.sm};
   font-weight: 600;
   white-space: nowrap;
+  text-decoration: none;
   cursor: pointer;
   transition:
     background 120ms,
