@@ -9,7 +9,7 @@ let image: Promise<Blob> | undefined;
  * The empty data directory the suites' in-memory PGlite databases start from, made once per PGlite
  * version and kept in the temp folder for the next test file and run: initdb took about two thirds
  * of each new database's start (3-5 s of 4-6 on this kind of machine), and the suites start about
- * a hundred. Migrations and the seed still run on each database, as on any fresh install.
+ * sixty. Migrations and the seed still run on each database, as on any fresh install.
  */
 export function pgliteImage(): Promise<Blob> {
   image ??= readOrMake();

@@ -128,7 +128,7 @@ export async function openPglite(dataDir?: string, image?: Blob): Promise<Databa
 
 /**
  * A new, empty cluster's data directory, as PGlite's initdb leaves it: starting from it skips
- * initdb, about two thirds of a new in-memory database's start (the test suites start hundreds).
+ * initdb, about two thirds of a new in-memory database's start (the test suites start dozens).
  */
 export async function emptyDataDirImage(): Promise<Blob> {
   const db = new PGlite({ extensions: EXTENSIONS });
