@@ -170,12 +170,13 @@ test('sign-in: a wrong password stays on the page with the error; the right one 
   }
 
   // A read still in flight when the user signs out meets the ended session: it must not turn the
-  // sign-out into a 'Session Ended' error. Hold the market's first read until after the sign-out.
+  // sign-out into a 'Session Ended' error. Hold the market's first read until after the sign-out
+  // (its own: a read of the dashboard's still in flight would be aborted by leaving the page).
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   const caught = new Promise<Request>((resolve) =>
     page.route(
-      '**/rest/v1/**',
+      '**/rest/v1/market_summary*',
       async (route) => {
         resolve(route.request());
         await held;
