@@ -97,9 +97,7 @@ test('market: figures from the database, search, filter, sort in the URL, empty 
   await expect(page.getByLabel('Sort by').inputValue()).resolves.toBe('price.asc');
 
   await page.getByRole('button', { name: 'Advanced Filters' }).click();
-  await expect(toastText(page, 'Advanced Filters Coming Soon!')).resolves.toMatchObject({
-    title: 'Advanced Filters Coming Soon!',
-  });
+  await toastText(page, 'Advanced Filters Coming Soon!');
 });
 
 test('trading: the token of the URL, its book, tape and info, and every order-panel rule', async () => {
@@ -240,9 +238,7 @@ test('dashboard: portfolio, holdings with Buy and Sell, transactions, watchlist'
   }
   await shoot('dashboard');
   await page.getByRole('button', { name: 'Auto-Invest' }).click();
-  await expect(toastText(page, 'Auto-Invest Coming Soon!')).resolves.toMatchObject({
-    title: 'Auto-Invest Coming Soon!',
-  });
+  await toastText(page, 'Auto-Invest Coming Soon!');
 
   await page.getByRole('tab', { name: 'Transactions' }).click();
   const count = await one<{ n: string }>(
