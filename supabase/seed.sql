@@ -30,6 +30,7 @@ declare
   seller_key text;
   i integer;
   step numeric;
+  bank uuid;
 begin
   -- Accounts. The six people who are not the demo user cannot sign in (no password).
   for p in select * from jsonb_array_elements(people) loop
@@ -99,6 +100,14 @@ begin
   perform private.settle_trade((tok->>'emma')::uuid, demo, (ids->>'emma')::uuid, 34.50, 200, 'buy', null, null, 0, false, now() - interval '7 days');
   perform private.settle_trade(sarah_token, (ids->>'priya')::uuid, demo, 44.00, 50, 'sell', null, null, 0, false, now() - interval '3 days');
   perform private.record_withdrawal(demo, (select available - 2450 from public.cash_accounts where user_id = demo), now() - interval '2 days');
+  -- Where that money came from and went, as the wallet names a real deposit's card and a
+  -- withdrawal's bank account (the account saved long enough ago to receive withdrawals).
+  insert into public.payout_destinations (user_id, label, account_last4, created_at, usable_from)
+  values (demo, 'Checking', '0427', now() - interval '61 days', now() - interval '60 days')
+  returning id into bank;
+  update public.wallet_transactions set method = 'Card •••• 4242' where user_id = demo and type = 'deposit';
+  update public.wallet_transactions set method = 'Checking •••• 0427', destination_id = bank
+   where user_id = demo and type = 'withdrawal';
 
   -- Order books: five price levels a side around each token's last price.
   for i in 1 .. array_length(keys, 1) loop

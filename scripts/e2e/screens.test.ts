@@ -313,6 +313,12 @@ test('wallet: balance and history from the database', async () => {
   ]);
   // Newest first: the balance after the last movement is the balance.
   expect(await rows('wallet-row').first().locator('td').last().innerText()).toBe('$2,450.00');
+  // The seeded deposits name their card and the withdrawal its bank account, as real ones do.
+  expect(await rows('wallet-row').first().locator('td').first().innerText()).toMatch(
+    /^Withdrawal\s+Checking •••• 0427$/,
+  );
+  expect(await rows('wallet-row').last().locator('td').first().innerText()).toMatch(/^Deposit\s+Card •••• 4242$/);
+  await page.getByTestId('bank-account').filter({ hasText: 'Checking •••• 0427' }).waitFor();
   await shoot('wallet');
   // Profit & Loss: the database's figures for the demo user, and a chart of them.
   await page.getByRole('tab', { name: 'Profit & Loss' }).click();

@@ -55,6 +55,14 @@ describe.each(ENGINES)('row-level security on %s', (engine) => {
 
     // The demo user sees their own: the seeded wallet and trades.
     expect((await demo.from('cash_accounts').select('available').single()).data).toEqual({ available: 2450 });
+    const { data: moves } = await demo.from('wallet_transactions').select('type, method, destination_id').order('id');
+    const { data: banks } = await demo.from('payout_destinations').select('id, label, account_last4');
+    expect(banks).toEqual([{ id: expect.any(String), label: 'Checking', account_last4: '0427' }]);
+    expect(moves).toEqual([
+      { type: 'deposit', method: 'Card •••• 4242', destination_id: null },
+      { type: 'deposit', method: 'Card •••• 4242', destination_id: null },
+      { type: 'withdrawal', method: 'Checking •••• 0427', destination_id: banks![0]!.id },
+    ]);
     const { data: trades } = await demo.from('my_trades').select('type');
     expect(trades!.length).toBeGreaterThan(0);
     const { data: orders } = await demo.from('orders').select('user_id');
