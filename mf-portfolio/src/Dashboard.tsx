@@ -1,4 +1,4 @@
-import { Link, useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import { comingSoon, useAppStore, useMarketEvents, useQuery, useWatchlist } from '@repex/shared-ui/platform';
 import {
@@ -53,7 +53,6 @@ const RowButtons = styled.div`
 
 export default function Dashboard() {
   const userId = useAppStore((s) => s.session?.user.id)!;
-  const navigate = useNavigate();
   const data = useQuery(() => loadDashboard(userId), [userId]);
   const stars = useWatchlist();
   // Reloaded once a star's change is stored, and live with the market.
@@ -98,8 +97,10 @@ export default function Dashboard() {
         />
       </CardGrid>
       <Actions>
-        <Button onClick={() => navigate('/wallet?action=deposit')}>Deposit Funds</Button>
-        <Button $variant="outline" onClick={() => navigate('/wallet?action=withdraw')}>
+        <Button as={Link} to="/wallet?action=deposit">
+          Deposit Funds
+        </Button>
+        <Button as={Link} to="/wallet?action=withdraw" $variant="outline">
           Withdraw
         </Button>
         {['Auto-Invest', 'Portfolio Analysis'].map((a) => (
@@ -156,14 +157,10 @@ export default function Dashboard() {
                       </td>
                       <td className="full">
                         <RowButtons>
-                          <Button $size="sm" onClick={() => navigate(`/trading/${pos.token_id}?side=buy`)}>
+                          <Button as={Link} to={`/trading/${pos.token_id}?side=buy`} $size="sm">
                             Buy
                           </Button>
-                          <Button
-                            $size="sm"
-                            $variant="outline"
-                            onClick={() => navigate(`/trading/${pos.token_id}?side=sell`)}
-                          >
+                          <Button as={Link} to={`/trading/${pos.token_id}?side=sell`} $size="sm" $variant="outline">
                             Sell
                           </Button>
                         </RowButtons>
@@ -260,7 +257,7 @@ export default function Dashboard() {
                         name={t.name}
                         onToggle={() => void stars.toggle(t.id, t.name)}
                       />
-                      <Button $size="sm" onClick={() => navigate(`/trading/${t.id}`)}>
+                      <Button as={Link} to={`/trading/${t.id}`} $size="sm">
                         Trade
                       </Button>
                     </div>

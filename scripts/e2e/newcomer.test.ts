@@ -35,7 +35,7 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await signUp(page, app, me);
 
   // Money in: Deposit Funds on the dashboard opens the wallet's deposit form.
-  await page.getByRole('button', { name: 'Deposit Funds' }).click();
+  await page.getByRole('link', { name: 'Deposit Funds' }).click();
   const deposit = page.getByRole('dialog', { name: 'Deposit Funds' });
   await deposit.locator('#deposit-amount').fill('1000');
   await deposit.locator('#deposit-card').fill('4242 4242 4242 4242');

@@ -260,7 +260,7 @@ test('dashboard: portfolio, holdings with Buy and Sell, transactions, watchlist'
   await eventually(() => rows('watchlist-row').count(), 3);
 
   await page.getByRole('tab', { name: 'Holdings' }).click();
-  await rows('holding-row').filter({ hasText: 'Sarah Chen' }).getByRole('button', { name: 'Sell' }).click();
+  await rows('holding-row').filter({ hasText: 'Sarah Chen' }).getByRole('link', { name: 'Sell' }).click();
   await page.waitForURL(/\/trading\/.+\?side=sell/);
   await page.locator('#order-amount').waitFor();
   await expect(page.getByRole('button', { name: 'Sell', exact: true }).getAttribute('aria-pressed')).resolves.toBe(

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { supabase, toast, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
 import { Bar } from './Bar';
 import { OrderCells } from './OrderCells';
@@ -10,7 +10,6 @@ const plural = (n: number) => `${n} ${n === 1 ? 'order' : 'orders'}`;
 
 /** Every resting order, each with Cancel, and Cancel All. */
 export function OpenOrders({ toggle }: { toggle: ReactNode }) {
-  const navigate = useNavigate();
   const orders = useQuery(loadOpenOrders, []);
   // Fills and cancels elsewhere (another tab, a taker) change the list.
   useMarketEvents(null, orders.reload, 500);
@@ -85,7 +84,7 @@ export function OpenOrders({ toggle }: { toggle: ReactNode }) {
             </td>
             <td>
               <div style={{ display: 'flex', gap: 6, justifyContent: 'flex-end' }}>
-                <Button $size="sm" $variant="ghost" onClick={() => navigate(`/trading/${o.token_id}`)}>
+                <Button as={Link} to={`/trading/${o.token_id}`} $size="sm" $variant="ghost">
                   Trade
                 </Button>
                 <Button $size="sm" $variant="outline" disabled={busy !== null} onClick={() => void cancel(o.id)}>
