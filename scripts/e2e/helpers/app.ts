@@ -7,7 +7,6 @@ import WebSocket from 'ws';
 import { startBackend, type Backend } from '../../../supabase/server/index';
 import { NO_RATE_LIMITS } from '../../../supabase/server/http/rateLimit';
 import { pgliteImage } from '../../../supabase/harness/pgliteImage';
-import { freePort } from '../../lib/ports';
 import { startFrontends, type Stack } from '../../lib/stack';
 import type { StackPorts } from '../../lib/config';
 import { ROOT } from '../../webpack/config';
@@ -37,20 +36,14 @@ export async function startApp(): Promise<E2EApp> {
     if (!fs.existsSync(path.join(ROOT, dir, 'dist')))
       throw new Error(`${dir}/dist is missing: run npm run build first`);
   }
-  const ports: StackPorts = {
-    shell: await freePort(),
-    supabase: await freePort(),
-    remotes: Object.fromEntries(await Promise.all(REMOTE_NAMES.map(async (n) => [n, await freePort()]))) as Record<
-      RemoteName,
-      number
-    >,
+  // Every server on a free port it takes as it starts, so files running side by side never meet.
+  const backend = await startBackend({ port: 0, rateLimits: NO_RATE_LIMITS, pgliteImage: await pgliteImage() });
+  const anyPort: StackPorts = {
+    shell: 0,
+    supabase: backend.port,
+    remotes: Object.fromEntries(REMOTE_NAMES.map((n) => [n, 0])) as Record<RemoteName, number>,
   };
-  const backend = await startBackend({
-    port: ports.supabase,
-    rateLimits: NO_RATE_LIMITS,
-    pgliteImage: await pgliteImage(),
-  });
-  const frontends = await startFrontends(ports, backend.anonKey);
+  const frontends = await startFrontends(anyPort, backend.anonKey);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
@@ -58,7 +51,7 @@ export async function startApp(): Promise<E2EApp> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   return {
     url: frontends.shell.url,
-    ports,
+    ports: frontends.ports,
     backend,
     frontends,
     browser,
