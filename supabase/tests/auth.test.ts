@@ -116,6 +116,11 @@ describe.each(ENGINES)('auth on %s', (engine) => {
     expect(again.error).toBeNull();
     expect(again.data.user?.id).toBe(first.data.user?.id);
     expect(await subjectsTo(waiting)).toEqual(['Confirm your RepX account', 'Confirm your RepX account']);
+    // The second code's mail says it confirms a repeat sign-up, for an owner who made none to refuse it.
+    const [welcome, repeat] = await mailsTo(backend.db, waiting);
+    expect(welcome!.body).toMatch(/^Welcome to RepX\. To finish creating your account/);
+    expect(repeat!.body).toMatch(/^Your email address was just signed up to RepX again, with a new password/);
+    expect(repeat!.body).toContain('If you did not sign up again, do not enter this code');
     await confirmSignUp(backend.db, c, waiting);
     const signIn = (password: string) => client(backend.url).auth.signInWithPassword({ email: waiting, password });
     expect((await signIn('first-password')).error?.message).toBe('Invalid login credentials');

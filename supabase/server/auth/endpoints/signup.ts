@@ -62,7 +62,8 @@ export async function signup(ctx: AuthContext, req: IncomingMessage, res: Server
  * replaces the pending one (password, username, name) and a new code is mailed (inside the
  * minute of the last code, nothing changes), so a person who retries gets what they typed last,
  * and someone who signed the address up beforehand does not keep a password to an account its
- * owner then confirms. Confirmed: GoTrue's sanitized user (a random id, no identities), and the
+ * owner then confirms. The new code's mail says it confirms a repeat sign-up, for the owner to
+ * refuse one they did not make. Confirmed: GoTrue's sanitized user (a random id, no identities), and the
  * owner is told, so a person who forgot they had an account learns the way back in.
  */
 async function signedUpAgain(
@@ -87,7 +88,7 @@ async function signedUpAgain(
       profile.username,
       profile.full_name,
     ]);
-    await mailConfirmationCode(ctx, tx, pending!);
+    await mailConfirmationCode(ctx, tx, pending!, true);
     return userJson(pending!);
   }
   if (mailAllowed && !known.banned) {
@@ -153,16 +154,27 @@ async function newAccountProfile(
 }
 
 /** Mails a new confirmation code to the account's address, replacing the last one. */
-export async function mailConfirmationCode(ctx: AuthContext, tx: Queryable, user: UserRow): Promise<void> {
+export async function mailConfirmationCode(
+  ctx: AuthContext,
+  tx: Queryable,
+  user: UserRow,
+  signedUpAgain = false,
+): Promise<void> {
   const code = await issueCode(tx, user.id, 'confirmation_token', user.email);
+  const lasts = `It works once, for ${MAILED_CODE.minutes} minutes.`;
   await sendMail(
     tx,
     {
       to: user.email,
       subject: 'Confirm your RepX account',
-      text:
-        `Welcome to RepX. To finish creating your account, enter this code where you signed up: your code is ${code}.\n` +
-        `It works once, for ${MAILED_CODE.minutes} minutes. If you did not sign up, ignore this email: without the code the account cannot be used.`,
+      // A repeat sign-up sets its own password, and its code confirms that one: the owner is told,
+      // so a code from a sign-up someone else made with their address is not entered unawares.
+      text: signedUpAgain
+        ? `Your email address was just signed up to RepX again, with a new password, so the code mailed before no longer works.\n` +
+          `If it was you, enter this code where you signed up: your code is ${code}. ${lasts}\n` +
+          `If you did not sign up again, do not enter this code: someone else typed your address, and the account would open with their password. Sign up again yourself and enter the code that mail brings.`
+        : `Welcome to RepX. To finish creating your account, enter this code where you signed up: your code is ${code}.\n` +
+          `${lasts} If you did not sign up, ignore this email: without the code the account cannot be used.`,
     },
     ctx.log,
   );
