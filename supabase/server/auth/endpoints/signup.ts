@@ -63,8 +63,8 @@ export async function signup(ctx: AuthContext, req: IncomingMessage, res: Server
  * minute of the last code, nothing changes), so a person who retries gets what they typed last,
  * and someone who signed the address up beforehand does not keep a password to an account its
  * owner then confirms. The new code's mail says it confirms a repeat sign-up, for the owner to
- * refuse one they did not make. Confirmed: GoTrue's sanitized user (a random id, no identities), and the
- * owner is told, so a person who forgot they had an account learns the way back in.
+ * refuse one they did not make. Confirmed: GoTrue's sanitized user (a random id, no identities),
+ * and the owner is told, so a person who forgot they had an account learns the way back in.
  */
 async function signedUpAgain(
   ctx: AuthContext,
