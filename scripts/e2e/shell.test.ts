@@ -72,9 +72,9 @@ test('the landing page of section 2, at desktop and phone width, within its Java
     console.log(
       `landing page at ${width}px: ${(gzipped / 1024).toFixed(1)} KB of gzipped JavaScript (budget 170 KB); ${(sent / 1024).toFixed(1)} KB sent as brotli`,
     );
-    for (const button of ['Get Started', 'Explore Market', 'Start Trading Now']) {
+    for (const link of ['Sign In', 'Get Started', 'Explore Market', 'Start Trading Now']) {
       await page.goto(app.url);
-      await page.getByRole('button', { name: button }).click();
+      await page.getByRole('link', { name: link }).click();
       await page.waitForURL('**/auth');
     }
     await context.close();

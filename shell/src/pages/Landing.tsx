@@ -1,4 +1,4 @@
-import { Navigate, useNavigate } from 'react-router-dom';
+import { Link, Navigate } from 'react-router-dom';
 import styled from 'styled-components';
 import { useAppStore } from '@repex/shared-ui/platform';
 import { Button, Card, CenteredStatus, Logo, media } from '@repex/shared-ui/ui';
@@ -146,8 +146,6 @@ const Footer = styled.footer`
 /** Spec section 2: signed-in visitors go to /dashboard; others see the landing page. */
 export function Landing() {
   const { authLoading, session } = useAppStore();
-  const navigate = useNavigate();
-  const toAuth = () => navigate('/auth');
 
   if (authLoading) return <CenteredStatus>Loading...</CenteredStatus>;
   if (session) return <Navigate to="/dashboard" replace />;
@@ -156,7 +154,7 @@ export function Landing() {
     <>
       <Top>
         <Logo />
-        <Button $variant="outline" onClick={toAuth}>
+        <Button as={Link} to="/auth" $variant="outline">
           Sign In
         </Button>
       </Top>
@@ -170,10 +168,10 @@ export function Landing() {
             buy, sell and trade them in a live marketplace.
           </Lead>
           <Actions>
-            <Button $size="lg" onClick={toAuth}>
+            <Button as={Link} to="/auth" $size="lg">
               Get Started
             </Button>
-            <Button $size="lg" $variant="outline" onClick={toAuth}>
+            <Button as={Link} to="/auth" $size="lg" $variant="outline">
               Explore Market
             </Button>
           </Actions>
@@ -202,7 +200,7 @@ export function Landing() {
           <Cta>
             <h2>Your reputation has value. Trade it.</h2>
             <p>Join thousands of traders on the first reputation exchange.</p>
-            <Button $size="lg" onClick={toAuth}>
+            <Button as={Link} to="/auth" $size="lg">
               Start Trading Now
             </Button>
           </Cta>
