@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { MARKET_TOKEN_COLUMNS, type MarketToken } from '@repex/shared-ui/contracts';
@@ -28,7 +29,7 @@ import {
   media,
 } from '@repex/shared-ui/ui';
 import { OpenOrders, type OpenOrder } from './trading/OpenOrders';
-import { OrderBook, type BookLevel } from './trading/OrderBook';
+import { OrderBook, type BookLevel, type BookPick } from './trading/OrderBook';
 import { ReputationInfo } from './trading/ReputationInfo';
 import { useWatchers } from './trading/useWatchers';
 import { OrderPanel } from './trading/OrderPanel';
@@ -187,6 +188,7 @@ export default function Trading() {
   const initialSide: Side = params.get('side') === 'sell' ? 'sell' : 'buy';
   const me = useAppStore((s) => s.session?.user.id);
   const { token, history, book, tape, mine, orders, refresh } = useTrading(tokenId, me);
+  const [pick, setPick] = useState<(BookPick & { tokenId: string }) | undefined>();
 
   const back = (
     <Button as={Link} to="/market" $variant="ghost" $size="sm" style={{ alignSelf: 'flex-start' }}>
@@ -274,6 +276,7 @@ export default function Trading() {
               cash={mine.data.cash}
               held={mine.data.held}
               initialSide={initialSide}
+              pick={pick?.tokenId === t.id ? pick : undefined}
               onPlaced={refresh}
             />
           ) : mine.error ? (
@@ -308,7 +311,7 @@ export default function Trading() {
               {book.error ? (
                 <ErrorState title="The order book could not be loaded." onRetry={book.reload} />
               ) : book.data ? (
-                <OrderBook levels={book.data} />
+                <OrderBook levels={book.data} onPick={(p) => setPick({ ...p, tokenId })} />
               ) : (
                 <Skeleton $height="220px" />
               )}

@@ -268,3 +268,57 @@ test('someone trading against a resting order: its owner is told on whatever scr
   await owner.context().close();
   await seller.context().close();
 });
+
+test('a price chosen in the order book becomes a limit order at it, on the side that takes it', async () => {
+  const [marcus] = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'marcusj'`);
+  const page = await (await app.newContext()).newPage();
+  await signUp(page, app, { username: 'book_picker', email: 'book.picker@e2e.repx.dev', password: 'book-picker-1' });
+  await app.backend.db.query(
+    `select private.record_deposit(id, 1000) from auth.users where email = 'book.picker@e2e.repx.dev'`,
+  );
+  await page.goto(`${app.url}/trading/${marcus!.id}`);
+  await page.getByText(`with your ${formatPrice(1000)}`).waitFor();
+  const limit = page.locator('#order-limit');
+
+  // The seeded best ask: a buy at its price, typed in and ready for an amount.
+  await page.getByRole('button', { name: `Buy at ${formatPrice(78.66)}` }).click();
+  await expect(page.getByRole('button', { name: 'Buy', exact: true }).getAttribute('aria-pressed')).resolves.toBe(
+    'true',
+  );
+  await expect(page.getByRole('button', { name: 'Limit', exact: true }).getAttribute('aria-pressed')).resolves.toBe(
+    'true',
+  );
+  await expect(limit.inputValue()).resolves.toBe('78.66');
+  await expect(limit.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+  await page.locator('#order-amount').fill('5');
+  await page.getByRole('button', { name: 'Place Buy Order' }).click();
+  await page.getByRole('region', { name: 'Confirm order' }).getByRole('button', { name: 'Confirm Buy' }).click();
+  await expect(toastText(page, 'Order Filled')).resolves.toMatchObject({
+    description: expect.stringMatching(
+      `^Bought 5 Marcus Johnson tokens at an average ${literally(formatPrice(78.66))}`,
+    ),
+  });
+  await page.getByTestId('your-balance').filter({ hasText: '5 tokens' }).waitFor();
+
+  // On a phone the book is below the panel: the seeded best bid brings the panel, as a sell, into view.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const bid = page.getByRole('button', { name: `Sell at ${formatPrice(78.04)}` });
+  await bid.scrollIntoViewIfNeeded();
+  await bid.click();
+  await expect(limit.inputValue()).resolves.toBe('78.04');
+  await expect(page.getByRole('button', { name: 'Sell', exact: true }).getAttribute('aria-pressed')).resolves.toBe(
+    'true',
+  );
+  await eventually(async () => {
+    const box = await page.getByRole('region', { name: 'Place order' }).boundingBox();
+    return !!box && box.y < 844 && box.y + box.height > 0;
+  }, true);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'book-pick-390.png') });
+  await page.getByRole('button', { name: 'Place Sell Order' }).click();
+  await page.getByRole('region', { name: 'Confirm order' }).getByRole('button', { name: 'Confirm Sell' }).click();
+  await expect(toastText(page, 'Order Filled')).resolves.toMatchObject({
+    description: expect.stringMatching(`^Sold 5 Marcus Johnson tokens at an average ${literally(formatPrice(78.04))}`),
+  });
+  await page.getByTestId('your-balance').filter({ hasText: '0 tokens' }).waitFor();
+  await page.context().close();
+});

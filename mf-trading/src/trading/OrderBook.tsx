@@ -17,12 +17,44 @@ const Sides = styled.div`
     grid-template-columns: 1fr;
   }
 `;
-const Price = styled.td<{ $side: 'buy' | 'sell' }>`
-  color: ${({ $side, theme }) => ($side === 'buy' ? theme.colors.up : theme.colors.down)};
+const PriceButton = styled.button.attrs({ type: 'button' })<{ $side: 'buy' | 'sell' }>`
+  border: 0;
+  padding: 2px 4px;
+  margin: -2px -4px;
+  border-radius: ${({ theme }) => theme.radius.sm};
+  background: transparent;
+  font: inherit;
   font-weight: 600;
+  cursor: pointer;
+  color: ${({ $side, theme }) => ($side === 'buy' ? theme.colors.up : theme.colors.down)};
+  &:hover {
+    background: ${({ theme }) => theme.colors.surfaceRaised};
+    text-decoration: underline;
+  }
 `;
 
-function Side({ title, levels, side }: { title: string; levels: BookLevel[]; side: 'buy' | 'sell' }) {
+/** A price chosen in the book: the panel's limit order that would trade against that level. */
+export interface BookPick {
+  side: 'buy' | 'sell';
+  price: number;
+}
+
+interface SideProps {
+  title: string;
+  levels: BookLevel[];
+  side: 'buy' | 'sell';
+  onPick: (pick: BookPick) => void;
+}
+
+const Hint = styled(Muted)`
+  display: block;
+  margin-top: 10px;
+  font-size: 13px;
+`;
+
+function Side({ title, levels, side, onPick }: SideProps) {
+  // An ask is taken by a buy, a bid by a sell.
+  const against = side === 'sell' ? 'buy' : 'sell';
   return (
     <div>
       <h3 style={{ margin: '0 0 8px', fontSize: 15 }}>{title}</h3>
@@ -37,7 +69,16 @@ function Side({ title, levels, side }: { title: string; levels: BookLevel[]; sid
         <tbody>
           {levels.map((l) => (
             <tr key={l.price} data-testid={`book-${side}`}>
-              <Price $side={side}>{formatPrice(l.price)}</Price>
+              <td>
+                <PriceButton
+                  $side={side}
+                  aria-label={`${against === 'buy' ? 'Buy' : 'Sell'} at ${formatPrice(l.price)}`}
+                  title={`${against === 'buy' ? 'Buy' : 'Sell'} at ${formatPrice(l.price)}`}
+                  onClick={() => onPick({ side: against, price: l.price })}
+                >
+                  {formatPrice(l.price)}
+                </PriceButton>
+              </td>
               <td className="num">{formatInteger(l.amount)}</td>
               <td className="num">{formatPrice(l.price * l.amount)}</td>
             </tr>
@@ -55,8 +96,11 @@ function Side({ title, levels, side }: { title: string; levels: BookLevel[]; sid
   );
 }
 
-/** Five levels a side: best bids (highest first) and best asks (lowest first). */
-export function OrderBook({ levels }: { levels: BookLevel[] }) {
+/**
+ * Five levels a side: best bids (highest first) and best asks (lowest first). A level's price
+ * is a button, as on most exchanges' books: it fills the order panel with a limit order at it.
+ */
+export function OrderBook({ levels, onPick }: { levels: BookLevel[]; onPick: (pick: BookPick) => void }) {
   const bids = levels
     .filter((l) => l.side === 'buy')
     .sort((a, b) => b.price - a.price)
@@ -66,9 +110,12 @@ export function OrderBook({ levels }: { levels: BookLevel[] }) {
     .sort((a, b) => a.price - b.price)
     .slice(0, BOOK_DEPTH);
   return (
-    <Sides>
-      <Side title="Bids" levels={bids} side="buy" />
-      <Side title="Asks" levels={asks} side="sell" />
-    </Sides>
+    <>
+      <Sides>
+        <Side title="Bids" levels={bids} side="buy" onPick={onPick} />
+        <Side title="Asks" levels={asks} side="sell" onPick={onPick} />
+      </Sides>
+      {levels.length > 0 && <Hint>Choose a price to place a limit order at it.</Hint>}
+    </>
   );
 }

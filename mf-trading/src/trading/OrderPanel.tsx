@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import styled, { css } from 'styled-components';
 import { supabase, toast, unwrap, useQuery, useTableChanges } from '@repex/shared-ui/platform';
 import { Button, Card, CardTitle, Input, Label, Muted, formatPrice, formatTokens } from '@repex/shared-ui/ui';
+import type { BookPick } from './OrderBook';
 import { describeResult, type OrderResult } from './orderResult';
 import {
   DEFAULT_AMOUNT,
@@ -109,6 +110,8 @@ interface Props {
   cash: number;
   held: number;
   initialSide: Side;
+  /** The last price chosen in the order book (a new object for each choice), if any. */
+  pick?: BookPick;
   /** Called after an order was accepted, so the screen refreshes at once. */
   onPlaced: () => void;
 }
@@ -117,11 +120,38 @@ interface Props {
  * Spec sections 4, 5 and 9: the order form. The rules here guide the user; the database
  * function place_order enforces them all again, whoever calls it.
  */
-export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide, onPlaced }: Props) {
+export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide, pick, onPlaced }: Props) {
   const [side, setSide] = useState<Side>(initialSide);
   const [type, setType] = useState<OrderType>('market');
   const [amount, setAmount] = useState(DEFAULT_AMOUNT);
   const [limitText, setLimitText] = useState(price.toFixed(2));
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  // A price chosen in the book becomes a limit order at it, on the side that trades against it.
+  const [seenPick, setSeenPick] = useState(pick);
+  const [picks, setPicks] = useState(0);
+  if (pick !== seenPick) {
+    setSeenPick(pick);
+    if (pick && !busy) {
+      setSide(pick.side);
+      setType('limit');
+      setLimitText(pick.price.toFixed(2));
+      setConfirming(false);
+      setPicks(picks + 1);
+    }
+  }
+  const card = useRef<HTMLElement>(null);
+  const limitInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (picks === 0) return;
+    // The panel's head comes into the upper half of the view (on a phone it is above the book).
+    const head = card.current?.getBoundingClientRect().top ?? 0;
+    const covered = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+    if (head < covered || head > window.innerHeight / 2) card.current?.scrollIntoView?.({ block: 'start' });
+    // Keyboard and mouse users land on the price; a touch screen keeps its keyboard closed.
+    if (window.matchMedia?.('(pointer: fine)').matches) limitInput.current?.focus({ preventScroll: true });
+  }, [picks]);
 
   // The fee is the exchange's setting, followed live (an admin may change it at any time).
   const settings = useQuery(
@@ -146,8 +176,6 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
     feeBps === undefined || amountError || limitError
       ? null
       : fundsCheck({ side, type, amount, max, total, cash, held });
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
 
   const place = async () => {
     setBusy(true);
@@ -178,7 +206,7 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
   };
 
   return (
-    <Card aria-label="Place order">
+    <Card ref={card} aria-label="Place order">
       <CardTitle>Place Order</CardTitle>
       <Toggle role="group" aria-label="Side">
         <ToggleButton $active={side === 'buy'} $tone="buy" aria-pressed={side === 'buy'} onClick={() => setSide('buy')}>
@@ -253,6 +281,7 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
           <Label htmlFor="order-limit">Limit Price (USD)</Label>
           <Input
             id="order-limit"
+            ref={limitInput}
             type="number"
             step={0.01}
             min={0.01}
