@@ -154,7 +154,7 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
     .locator('#edit-avatar')
     .setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not an image') });
   await edit.getByText('Avatar: mime type image/png is not supported').waitFor();
-  await edit.locator('#edit-avatar').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
+  await edit.locator('#edit-avatar').setInputFiles({ name: 'my photo (1).PNG', mimeType: 'image/png', buffer: PNG });
   await edit.locator('img[src*="/storage/v1/object/public/avatars/"]').waitFor();
   await shootBoth(page, '4-edit-profile');
   await edit.getByRole('button', { name: 'Save' }).click();

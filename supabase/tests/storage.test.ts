@@ -80,4 +80,49 @@ describe.each(ENGINES)('storage on %s', (engine) => {
     const { data } = await demo.from('market_tokens').select('avatar_url').eq('owner_id', user!.id).single();
     expect(data).toEqual({ avatar_url: url });
   });
+
+  it("a profile image is the person's own upload: no other URL is kept, for anyone's browser to fetch", async () => {
+    const me = await trader(backend);
+    const other = await trader(backend);
+    const bucket = (who: typeof me) => who.client.storage.from('avatars');
+    await bucket(other).upload(`${other.id}/avatar.png`, png());
+    const publicUrl = (path: string) => bucket(me).getPublicUrl(path).data.publicUrl;
+    const refused = [
+      'https://tracker.example/pixel.png',
+      'javascript:alert(1)',
+      publicUrl(`${other.id}/avatar.png`), // someone else's picture
+      publicUrl(`${me.id}/never-uploaded.png`),
+      publicUrl(`${me.id}/avatar.png`).replace('/public/avatars/', '/public/other-bucket/'),
+      `${publicUrl(`${me.id}/avatar.png`)}?track=1`,
+    ];
+    for (const url of refused) {
+      for (const column of ['avatar_url', 'cover_url']) {
+        const { error } = await me.client
+          .from('profiles')
+          .update({ [column]: url })
+          .eq('id', me.id);
+        expect([url, column, error?.message]).toEqual([
+          url,
+          column,
+          'A profile image must be a picture uploaded to your own profile.',
+        ]);
+      }
+    }
+    const read = async () =>
+      (await me.client.from('profiles').select('avatar_url, cover_url').eq('id', me.id).single()).data;
+    expect(await read()).toEqual({ avatar_url: null, cover_url: null });
+
+    await bucket(me).upload(`${me.id}/avatar.png`, png());
+    const mine = publicUrl(`${me.id}/avatar.png`);
+    const saved = await me.client.from('profiles').update({ avatar_url: mine, cover_url: mine }).eq('id', me.id);
+    expect(saved.error).toBeNull();
+    expect(await read()).toEqual({ avatar_url: mine, cover_url: mine });
+    // Other edits with the images unchanged, and removing an image, need no check.
+    const edits = await me.client
+      .from('profiles')
+      .update({ bio: 'Hello', avatar_url: mine, cover_url: null })
+      .eq('id', me.id);
+    expect(edits.error).toBeNull();
+    expect(await read()).toEqual({ avatar_url: mine, cover_url: null });
+  });
 });

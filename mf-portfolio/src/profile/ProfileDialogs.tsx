@@ -28,7 +28,9 @@ function ImageField({
   const choose = async (file: File | undefined) => {
     if (!file) return;
     setBusy(true);
-    const path = `${userId}/${kind}-${Date.now()}.${file.name.split('.').pop()?.toLowerCase() || 'img'}`;
+    // Named by its type, not its file name: the bucket takes only images, and a profile keeps
+    // only names of letters, digits, dots and dashes (the database's rule).
+    const path = `${userId}/${kind}-${Date.now()}.${file.type.split('/')[1] || 'img'}`;
     const bucket = supabase().storage.from('avatars');
     const { error } = await bucket.upload(path, file, { contentType: file.type, upsert: true });
     setBusy(false);
