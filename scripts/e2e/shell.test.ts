@@ -112,6 +112,57 @@ test('each route loads its own remote, and the page holds one React', async () =
   await context.close();
 });
 
+test('the page runs under its Content-Security-Policy: every screen works, nothing from elsewhere loads', async () => {
+  const served = await fetch(`${app.url}/dashboard`);
+  const policy = served.headers.get('content-security-policy') ?? '';
+  expect(policy).toContain("frame-ancestors 'none'"); // no other site may frame an order button
+  expect(policy).toContain(`img-src 'self' data: ${app.backend.url}`);
+  expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+
+  const context = await app.newContext();
+  await context.addInitScript(() => {
+    const w = window as unknown as { __violations: string[] };
+    w.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      w.__violations.push(`${e.effectiveDirective} ${e.blockedURI}`),
+    );
+  });
+  const page = await context.newPage();
+  await signIn(page, app);
+  const [token] = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
+  const routes: [string, string][] = [
+    ['/market', 'market'],
+    ['/profile', 'portfolio'],
+    [`/trading/${token!.id}`, 'trading'],
+    ['/wallet', 'wallet'],
+    ['/dashboard', 'portfolio'],
+  ];
+  for (const [route, remote] of routes) {
+    await page.evaluate((to) => {
+      window.history.pushState({}, '', to);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    }, route);
+    await page.locator(`[data-remote="${remote}"]`).first().waitFor();
+  }
+  await page.getByTestId('holding-row').first().waitFor(); // data over the API, live updates over the socket
+  const violations = () => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
+  expect(await violations()).toEqual([]);
+
+  // A picture from another host (a tracking pixel) and an inline script are refused.
+  await page.evaluate(() => {
+    const img = document.createElement('img');
+    img.src = 'https://tracker.example/pixel.png';
+    document.body.append(img);
+    const script = document.createElement('script');
+    script.textContent = 'window.__ran = true';
+    document.body.append(script);
+  });
+  await page.waitForFunction(() => (window as unknown as { __violations: string[] }).__violations.length === 2);
+  expect((await violations()).sort()).toEqual(['img-src https://tracker.example/pixel.png', 'script-src-elem inline']);
+  expect(await page.evaluate(() => (window as unknown as { __ran?: boolean }).__ran)).toBeUndefined();
+  await context.close();
+});
+
 test('every remote takes the platform from the shell and carries its own UI kit', () => {
   for (const dir of ['mf-market', 'mf-portfolio', 'mf-trading', 'mf-wallet', 'mf-admin']) {
     const built = path.join(__dirname, '../..', dir, 'dist');

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { REMOTES, REMOTE_NAMES, SHELL, type RemoteName } from '../webpack/packages';
 import { ROOT } from '../webpack/config';
 import { runtimeConfig, type StackPorts } from './config';
+import { securityHeaders } from './securityHeaders';
 import { serveStatic, type RunningServer } from './staticServer';
 
 export interface Stack {
@@ -44,6 +45,7 @@ export async function startFrontends(asked: StackPorts, anonKey?: string): Promi
     port: ports.shell,
     spa: true,
     documents: { '/config.json': () => config },
+    headers: securityHeaders(config),
   });
   ports.shell = shell.port;
   return {

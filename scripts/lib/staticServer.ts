@@ -10,6 +10,8 @@ export interface StaticServerOptions {
   spa?: boolean;
   /** Extra JSON documents served at fixed paths, e.g. /config.json. */
   documents?: Record<string, () => unknown>;
+  /** Headers sent with every answer (the shell's security headers). */
+  headers?: Record<string, string>;
 }
 
 export interface RunningServer {
@@ -31,6 +33,7 @@ export function serveStatic(opts: StaticServerOptions): Promise<RunningServer> {
     brotli: true,
     gzip: true,
     setHeaders(res, pathname) {
+      for (const [name, value] of Object.entries(opts.headers ?? {})) res.setHeader(name, value);
       res.setHeader('Access-Control-Allow-Origin', '*');
       res.setHeader(
         'Cache-Control',
@@ -43,6 +46,7 @@ export function serveStatic(opts: StaticServerOptions): Promise<RunningServer> {
     const doc = opts.documents?.[path];
     if (doc) {
       res.writeHead(200, {
+        ...opts.headers,
         'Content-Type': 'application/json',
         'Cache-Control': 'no-store',
         'Access-Control-Allow-Origin': '*',
@@ -51,7 +55,7 @@ export function serveStatic(opts: StaticServerOptions): Promise<RunningServer> {
       return;
     }
     files(req, res, () => {
-      res.writeHead(404, { 'Content-Type': 'text/plain', 'Access-Control-Allow-Origin': '*' });
+      res.writeHead(404, { ...opts.headers, 'Content-Type': 'text/plain', 'Access-Control-Allow-Origin': '*' });
       res.end('Not found');
     });
   });

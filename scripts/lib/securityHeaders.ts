@@ -1,0 +1,34 @@
+import type { runtimeConfig } from './config';
+
+type RuntimeConfig = ReturnType<typeof runtimeConfig>;
+
+/**
+ * The headers the shell's page is served with. The Content-Security-Policy names the only places
+ * the page may load from: its own origin, the remotes (scripts and manifests) and the backend
+ * (its API, its Realtime socket, and its storage for images, so a profile picture cannot make
+ * viewers' browsers fetch from anywhere else). No inline or evaluated script, no plugins, no
+ * framing by other sites (clickjacking an order button). Styles may be inline: styled-components
+ * writes them at run time. A host serving the built shell in production sends the same.
+ */
+export function securityHeaders(config: RuntimeConfig): Record<string, string> {
+  const backend = new URL(config.supabaseUrl).origin;
+  const socket = backend.replace(/^http/, 'ws');
+  const remotes = [...new Set(Object.values(config.remotes).map((url) => new URL(url).origin))];
+  const policy = {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", ...remotes],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', backend],
+    'connect-src': ["'self'", backend, socket, ...remotes],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+  };
+  return {
+    'Content-Security-Policy': Object.entries(policy)
+      .map(([directive, sources]) => `${directive} ${sources.join(' ')}`)
+      .join('; '),
+    'X-Content-Type-Options': 'nosniff',
+  };
+}
