@@ -157,6 +157,11 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await edit.locator('#edit-avatar').setInputFiles({ name: 'my photo (1).PNG', mimeType: 'image/png', buffer: PNG });
   await edit.locator('img[src*="/storage/v1/object/public/avatars/"]').waitFor();
   await shootBoth(page, '4-edit-profile');
+  // A name that would read as another (a right-to-left override) is refused in the database's words.
+  await edit.locator('#edit-name').fill('Nova\u202eeeL');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await edit.getByText('A name cannot hold control characters or invisible formatting characters').waitFor();
+  await edit.locator('#edit-name').fill('Nova Lee');
   await edit.getByRole('button', { name: 'Save' }).click();
   await toastText(page, 'Profile Updated');
   await page.getByText('Lisbon, Portugal').waitFor();

@@ -87,11 +87,7 @@ export function EditProfileDialog({
         cover_url: cover,
       })
       .eq('id', profile.id);
-    if (error) {
-      return error.code === '23514'
-        ? 'A name needs 1 to 80 characters, a bio up to 500 and a location up to 80.'
-        : error.message;
-    }
+    if (error) return error.message; // the database's words: its rules for names, bios and images
     toast({ title: 'Profile Updated', description: 'Your changes are saved.' });
     onSaved();
     return null;
