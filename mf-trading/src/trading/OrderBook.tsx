@@ -67,22 +67,25 @@ function Side({ title, levels, side, onPick }: SideProps) {
           </tr>
         </thead>
         <tbody>
-          {levels.map((l) => (
-            <tr key={l.price} data-testid={`book-${side}`}>
-              <td>
-                <PriceButton
-                  $side={side}
-                  aria-label={`${against === 'buy' ? 'Buy' : 'Sell'} at ${formatPrice(l.price)}`}
-                  title={`${against === 'buy' ? 'Buy' : 'Sell'} at ${formatPrice(l.price)}`}
-                  onClick={() => onPick({ side: against, price: l.price })}
-                >
-                  {formatPrice(l.price)}
-                </PriceButton>
-              </td>
-              <td className="num">{formatInteger(l.amount)}</td>
-              <td className="num">{formatPrice(l.price * l.amount)}</td>
-            </tr>
-          ))}
+          {levels.map((l) => {
+            const action = `${against === 'buy' ? 'Buy' : 'Sell'} at ${formatPrice(l.price)}`;
+            return (
+              <tr key={l.price} data-testid={`book-${side}`}>
+                <td>
+                  <PriceButton
+                    $side={side}
+                    aria-label={action}
+                    title={action}
+                    onClick={() => onPick({ side: against, price: l.price })}
+                  >
+                    {formatPrice(l.price)}
+                  </PriceButton>
+                </td>
+                <td className="num">{formatInteger(l.amount)}</td>
+                <td className="num">{formatPrice(l.price * l.amount)}</td>
+              </tr>
+            );
+          })}
           {levels.length === 0 && (
             <tr>
               <td colSpan={3}>
