@@ -203,6 +203,26 @@ test('the admin removes the authenticator app of someone who lost it: the passwo
   await user.context().close();
 });
 
+test('an application under a listed name says so in the Approve dialog; rejected with a reason', async () => {
+  const api = await apiUser(app, { username: 'sarah_too', email: 'sarah.too@e2e.repx.dev', password: 'e2e-pass-1' });
+  const applied = await api.rpc('apply_for_token', { p_display_name: 'Sarah  Chen', p_category: 'Tech Influencer' });
+  expect(applied.error).toBeNull();
+  await admin.reload();
+  const row = admin.locator('[data-testid="admin-user-row"][data-username="sarah_too"]');
+  await row.getByRole('button', { name: 'Approve' }).click();
+  const approve = admin.getByRole('dialog', { name: 'Approve token application' });
+  await expect(approve.getByTestId('namesakes').innerText()).resolves.toBe(
+    'Already on the market under this name: Sarah Chen (@sarahchen, verified). Check that the applicant is not passing for someone else.',
+  );
+  await admin.screenshot({ path: path.join(SCREENSHOTS, 'approve-namesake-1280.png') });
+  await approve.getByRole('button', { name: 'Cancel' }).click();
+  await row.getByRole('button', { name: 'Reject' }).click();
+  const reject = admin.getByRole('dialog', { name: 'Reject token application' });
+  await reject.locator('textarea').fill('Sarah Chen is listed already; show us this is you.');
+  await reject.getByRole('button', { name: 'Reject' }).click();
+  await row.getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });
+});
+
 test('the revenue report exports a CSV whose total is the sum of trade fees to the cent', async () => {
   await admin.getByRole('tab', { name: 'Revenue Reports' }).click();
   await admin.getByLabel('Period').selectOption('all');

@@ -66,6 +66,22 @@ describe.each(ENGINES)("a person's own token on %s", (engine) => {
     expect((pending as Application[]).map((a) => a.id)).toContain(id);
   });
 
+  it("an application names the tokens listed under the same name, for the admin's review", async () => {
+    const listed = (
+      await suite.backend.db.query<{ username: string }>(`select username from tokens where name = 'Sarah Chen'`)
+    )[0]!;
+    const namesake = await trader(suite.backend);
+    const ownName = await trader(suite.backend);
+    const ids = {
+      namesake: ((await apply(namesake.client, { p_display_name: 'sarah   CHEN' })).data as Application).id,
+      ownName: ((await apply(ownName.client, { p_display_name: 'Nobody Else Has This Name' })).data as Application).id,
+    };
+    const { data } = await suite.admin.rpc('admin_list_applications', {});
+    const byId = new Map((data as (Application & { namesakes: unknown })[]).map((a) => [a.id, a.namesakes]));
+    expect(byId.get(ids.namesake)).toEqual([{ name: 'Sarah Chen', username: listed.username, verified: true }]);
+    expect(byId.get(ids.ownName)).toEqual([]);
+  });
+
   it('a rejection reaches the applicant with its reason, who may apply again', async () => {
     const person = await trader(suite.backend);
     const id = ((await apply(person.client)).data as Application).id;

@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import styled from 'styled-components';
 import { supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
 import {
   Button,
@@ -49,6 +50,15 @@ function ActionDialog({
     </FormDialog>
   );
 }
+
+const Namesakes = styled.p`
+  margin: 10px 0 0;
+  padding: 10px 12px;
+  border: 1px solid ${({ theme }) => theme.colors.warning};
+  border-radius: ${({ theme }) => theme.radius.md};
+  color: ${({ theme }) => theme.colors.warning};
+  font-size: 14px;
+`;
 
 interface Props {
   user: AdminUser;
@@ -107,6 +117,13 @@ export function ApproveDialog({ user, onClose, onDone }: Props) {
               </a>
             </div>
           ))}
+          {a.namesakes.length > 0 && (
+            <Namesakes role="note" data-testid="namesakes">
+              Already on the market under this name:{' '}
+              {a.namesakes.map((n) => `${n.name} (@${n.username}${n.verified ? ', verified' : ''})`).join('; ')}. Check
+              that the applicant is not passing for someone else.
+            </Namesakes>
+          )}
         </div>
       ) : (
         <Muted>Loading the application...</Muted>

@@ -37,6 +37,8 @@ export interface Application {
   bio: string;
   socials: { platform: string; handle: string; url: string }[];
   created_at: string;
+  /** Tokens already on the market under the same name (letter case and spacing aside). */
+  namesakes: { name: string; username: string; verified: boolean }[];
 }
 
 export interface AuditEntry {
