@@ -18,6 +18,7 @@ import {
   TabsTrigger,
   formatInteger,
   formatMoney,
+  formatCount,
 } from '@repex/shared-ui/ui';
 import { AuditLog } from './admin/AuditLog';
 import { Fraud } from './admin/Fraud';
@@ -84,7 +85,7 @@ export default function Admin() {
           value={s && formatInteger(s.total_users)}
           hint={
             s &&
-            `${formatInteger(s.suspended_users)} suspended · ${formatInteger(s.pending_applications)} token applications`
+            `${formatInteger(s.suspended_users)} suspended · ${formatCount(s.pending_applications, 'token application')}`
           }
         />
         <StatCard
@@ -95,7 +96,7 @@ export default function Admin() {
         <StatCard
           label="Daily Volume"
           value={s && formatMoney(s.daily_volume)}
-          hint={s && `${formatInteger(s.trades_24h)} trades`}
+          hint={s && formatCount(s.trades_24h, 'trade')}
         />
         <StatCard
           label="Revenue (24h)"

@@ -12,6 +12,7 @@ import {
   formatDate,
   formatTime,
   FormDialog,
+  formatCount,
 } from '@repex/shared-ui/ui';
 import { act, rpc } from './rpc';
 
@@ -83,7 +84,10 @@ export function Fraud({ onChanged, version }: { onChanged: () => void; version: 
     act<number>(
       'admin_run_fraud_scan',
       {},
-      (seen) => ({ title: 'Scan Complete', description: `${seen} suspicious pattern(s) in the last 24 hours.` }),
+      (seen) => ({
+        title: 'Scan Complete',
+        description: `${formatCount(seen, 'suspicious pattern')} in the last 24 hours.`,
+      }),
       onChanged,
     );
 

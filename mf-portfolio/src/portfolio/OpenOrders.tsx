@@ -4,9 +4,18 @@ import { supabase, toast, useMarketEvents, useQuery } from '@repex/shared-ui/pla
 import { Bar } from './Bar';
 import { OrderCells } from './OrderCells';
 import { loadOpenOrders } from './orders';
-import { Button, DataTable, Dialog, DialogActions, Muted, formatInteger, DateTime } from '@repex/shared-ui/ui';
+import {
+  Button,
+  DataTable,
+  Dialog,
+  DialogActions,
+  Muted,
+  formatCount,
+  formatInteger,
+  DateTime,
+} from '@repex/shared-ui/ui';
 
-const plural = (n: number) => `${n} ${n === 1 ? 'order' : 'orders'}`;
+const plural = (n: number) => formatCount(n, 'order');
 
 /** Every resting order, each with Cancel, and Cancel All. */
 export function OpenOrders({ toggle }: { toggle: ReactNode }) {

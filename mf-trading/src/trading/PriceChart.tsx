@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { MONEY_SCALE, useChart } from '@repex/shared-ui/ui';
+import { MONEY_SCALE, formatCount, useChart } from '@repex/shared-ui/ui';
 
 const Box = styled.div`
   width: 100%;
@@ -42,7 +42,7 @@ export function PriceChart({ points }: { points: PricePoint[] }) {
     <Box
       ref={box}
       role="img"
-      aria-label={`Hourly price chart, ${priced} points`}
+      aria-label={`Hourly price chart, ${formatCount(priced, 'point')}`}
       data-testid="price-chart"
       data-points={priced}
     />

@@ -1,7 +1,7 @@
 import styled from 'styled-components';
 import type { ReputationComponents } from '@repex/shared-ui/contracts';
 import { supabase, unwrap, useQuery } from '@repex/shared-ui/platform';
-import { Muted, formatInteger, formatMoney } from '@repex/shared-ui/ui';
+import { Muted, formatCount, formatInteger, formatMoney } from '@repex/shared-ui/ui';
 
 const Box = styled.details`
   font-size: 14px;
@@ -46,7 +46,7 @@ export function ReputationInfo({ tokenId }: { tokenId: string }) {
           c.stability,
           20,
         ],
-        ['Time on RepX', `${formatInteger(c.facts.account_age_days)} days`, c.age, 15],
+        ['Time on RepX', formatCount(c.facts.account_age_days, 'day'), c.age, 15],
         ['Open fraud alerts', formatInteger(c.facts.open_alerts), c.alerts, 10],
       ]
     : [];

@@ -14,13 +14,14 @@ import {
   formatDate,
   formatTime,
   RowList,
+  formatCount,
 } from '@repex/shared-ui/ui';
 import type { Destination, Limits } from './types';
 
 export const accountName = (d: Pick<Destination, 'label' | 'account_last4'>) => `${d.label} •••• ${d.account_last4}`;
 const from = (iso: string) => `${formatDate(iso)} at ${formatTime(iso)}`;
 /** '1 hour', '24 hours': the exchange's wait for new accounts, as read from its settings. */
-export const waitFor = (hours: number) => (hours === 1 ? '1 hour' : `${hours} hours`);
+export const waitFor = (hours: number) => formatCount(hours, 'hour');
 /** Whether the account may receive a withdrawal now (the database decides; this only shows it). */
 export const isReady = (d: Destination) => Date.parse(d.usable_from) <= Date.now();
 
@@ -193,8 +194,8 @@ export function AddBankAccountDialog({
       />
       {!!hours && (
         <Muted>
-          For your security, a new account receives withdrawals {hours === 1 ? '1 hour' : `${hours} hours`} after it is
-          added, and we email you when one is added.
+          For your security, a new account receives withdrawals {waitFor(hours)} after it is added, and we email you
+          when one is added.
         </Muted>
       )}
     </FormDialog>

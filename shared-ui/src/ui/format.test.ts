@@ -1,5 +1,6 @@
 import {
   formatChange,
+  formatCount,
   formatInteger,
   formatMoney,
   formatNumber,
@@ -88,5 +89,17 @@ describe('formatTokens', () => {
       formatTokens(1500),
       formatTokens(0),
     ]).toEqual(['1 Sarah Chen token', '20 Sarah Chen tokens', '1,500 tokens', '0 tokens']);
+  });
+});
+
+describe('formatCount', () => {
+  it('says one thing and many things, with thousands separators and an irregular plural', () => {
+    expect([
+      formatCount(1, 'trade'),
+      formatCount(0, 'trade'),
+      formatCount(1204, 'token application'),
+      formatCount(1, 'suspicious pattern'),
+      formatCount(2, 'person', 'people'),
+    ]).toEqual(['1 trade', '0 trades', '1,204 token applications', '1 suspicious pattern', '2 people']);
   });
 });

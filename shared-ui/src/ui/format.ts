@@ -79,7 +79,12 @@ export function formatTime(iso: string): string {
   return new Date(iso).toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit' });
 }
 
+/** A count of things, singular or plural: '1 trade', '1,204 trades', '3 suspicious patterns'. */
+export function formatCount(count: number, singular: string, plural = `${singular}s`): string {
+  return `${formatInteger(count)} ${count === 1 ? singular : plural}`;
+}
+
 /** A count of tokens, singular or plural: '1 Sarah Chen token', '20 tokens'. */
 export function formatTokens(amount: number, name?: string): string {
-  return `${formatInteger(amount)} ${name ? `${name} ` : ''}${amount === 1 ? 'token' : 'tokens'}`;
+  return formatCount(amount, name ? `${name} token` : 'token');
 }
