@@ -3,7 +3,17 @@ import type { Page, Response } from 'playwright-core';
 import { feePercent, maxAmount, orderCost } from '../../mf-trading/src/trading/orderMath';
 import { formatInteger, formatMoney, formatPrice, formatSignedMoney } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
-import { SCREENSHOTS, eventually, nodeClient, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import {
+  SCREENSHOTS,
+  eventually,
+  literally,
+  nodeClient,
+  signIn,
+  signUp,
+  startApp,
+  toastText,
+  type E2EApp,
+} from './helpers/app';
 
 jest.setTimeout(180_000);
 
@@ -120,6 +130,10 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   expect(await stat('Market Cap')).toBe(formatMoney(Number(t.market_cap)));
   expect(await stat('Holders')).toBe(formatInteger(Number(t.holders)));
   await expect(page.getByTestId('price-chart').getAttribute('data-points')).resolves.toBe('24');
+  // In words for a screen reader: the day's last hourly price is the token's price now.
+  await expect(
+    page.getByRole('img', { name: /^Hourly price chart: 24 points/ }).getAttribute('aria-label'),
+  ).resolves.toMatch(new RegExp(`to ${literally(formatPrice(Number(t.price)))}, low \\$[\\d.,]+, high \\$[\\d.,]+$`));
   await eventually(() => rows('book-buy').count(), 5);
   await eventually(() => rows('book-sell').count(), 5);
   await page.getByRole('tab', { name: 'Recent Trades' }).click();

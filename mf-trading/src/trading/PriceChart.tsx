@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { MONEY_SCALE, formatCount, useChart } from '@repex/shared-ui/ui';
+import { MONEY_SCALE, formatCount, formatPrice, useChart } from '@repex/shared-ui/ui';
 
 const Box = styled.div`
   width: 100%;
@@ -38,13 +38,15 @@ export function PriceChart({ points }: { points: PricePoint[] }) {
   });
   const priced = points.filter((p) => p.price !== null).length;
 
+  return <Box ref={box} role="img" aria-label={describeChart(points)} data-testid="price-chart" data-points={priced} />;
+}
+
+/** What the chart shows, in words, for those who cannot see it: its first and last price, its range. */
+export function describeChart(points: PricePoint[]): string {
+  const prices = points.flatMap((p) => (p.price === null ? [] : [p.price]));
+  if (prices.length === 0) return 'Hourly price chart: no prices yet';
   return (
-    <Box
-      ref={box}
-      role="img"
-      aria-label={`Hourly price chart, ${formatCount(priced, 'point')}`}
-      data-testid="price-chart"
-      data-points={priced}
-    />
+    `Hourly price chart: ${formatCount(prices.length, 'point')}, from ${formatPrice(prices[0]!)} ` +
+    `to ${formatPrice(prices.at(-1)!)}, low ${formatPrice(Math.min(...prices))}, high ${formatPrice(Math.max(...prices))}`
   );
 }
