@@ -31,3 +31,5 @@ begin
     order by a.created_at, a.id
     limit 500;
 end $$;
+
+revoke execute on function public.admin_list_applications(text) from public, anon;
