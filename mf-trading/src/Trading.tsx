@@ -23,9 +23,11 @@ import {
   VerifiedBadge,
   WatchStar,
   formatChange,
+  formatDate,
   formatInteger,
   formatMoney,
   formatPrice,
+  formatTime,
   media,
 } from '@repex/shared-ui/ui';
 import { OpenOrders, type OpenOrder } from './trading/OpenOrders';
@@ -119,6 +121,12 @@ interface Mine {
   held: number;
 }
 
+/** A trading halt the exchange put on the token, if any (admin_set_token_halt). */
+interface Halt {
+  halt_reason: string | null;
+  halted_at: string | null;
+}
+
 function useTrading(tokenId: string, userId: string | undefined) {
   const valid = UUID.test(tokenId);
   const token = useQuery(async () => {
@@ -171,12 +179,21 @@ function useTrading(tokenId: string, userId: string | undefined) {
     async () => (valid ? (unwrap(await supabase().rpc('list_open_orders', { p_token: tokenId })) as OpenOrder[]) : []),
     [tokenId, userId],
   );
-  // Anyone's trade or order on this token refreshes everything derived from the book and trades.
+  const halt = useQuery(
+    async () =>
+      valid
+        ? (unwrap(
+            await supabase().from('tokens').select('halt_reason, halted_at').eq('id', tokenId).maybeSingle(),
+          ) as Halt | null)
+        : null,
+    [tokenId],
+  );
+  // Anyone's trade or order on this token, or a halt, refreshes everything derived from the book and trades.
   const refresh = () => {
-    for (const q of [token, history, book, tape, mine, orders]) q.reload();
+    for (const q of [token, history, book, tape, mine, orders, halt]) q.reload();
   };
   useMarketEvents(valid ? tokenId : null, refresh);
-  return { token, history, book, tape, mine, orders, refresh };
+  return { token, history, book, tape, mine, orders, halt, refresh };
 }
 
 /** /trading/{id}: the token whose id is in the URL, spec section 2, Trading. */
@@ -187,7 +204,8 @@ export default function Trading() {
   const [params] = useSearchParams();
   const initialSide: Side = params.get('side') === 'sell' ? 'sell' : 'buy';
   const me = useAppStore((s) => s.session?.user.id);
-  const { token, history, book, tape, mine, orders, refresh } = useTrading(tokenId, me);
+  const { token, history, book, tape, mine, orders, halt, refresh } = useTrading(tokenId, me);
+  const halted = halt.data?.halt_reason ? halt.data : null;
   const [pick, setPick] = useState<(BookPick & { tokenId: string }) | undefined>();
 
   const back = (
@@ -267,7 +285,16 @@ export default function Trading() {
           {history.data ? <PriceChart points={history.data} /> : <Skeleton $height="280px" />}
         </ChartCard>
         <Side>
-          {t && mine.data ? (
+          {halted ? (
+            <Card aria-label="Trading halted" data-testid="trading-halted">
+              <CardTitle>Trading Halted</CardTitle>
+              <p style={{ margin: '0 0 8px' }}>{halted.halt_reason}</p>
+              <Muted>
+                Since {formatDate(halted.halted_at!)}, {formatTime(halted.halted_at!)}. New orders are refused until the
+                exchange resumes trading; your open orders stay on the book, and you can cancel them.
+              </Muted>
+            </Card>
+          ) : t && mine.data ? (
             <OrderPanel
               key={`${t.id}-${initialSide}`}
               tokenId={t.id}
@@ -311,7 +338,7 @@ export default function Trading() {
               {book.error ? (
                 <ErrorState title="The order book could not be loaded." onRetry={book.reload} />
               ) : book.data ? (
-                <OrderBook levels={book.data} onPick={(p) => setPick({ ...p, tokenId })} />
+                <OrderBook levels={book.data} onPick={halted ? undefined : (p) => setPick({ ...p, tokenId })} />
               ) : (
                 <Skeleton $height="220px" />
               )}

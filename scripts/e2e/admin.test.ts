@@ -223,6 +223,41 @@ test('an application under a listed name says so in the Approve dialog; rejected
   await row.getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });
 });
 
+test("the admin halts trading in one token from its owner's details: an open trading screen says so at once", async () => {
+  const [marcus] = await db<{ id: string }>(`select id from tokens where username = 'marcusj'`);
+  const trader = await fundedUser('halt_watcher', 100);
+  await trader.setViewportSize({ width: 390, height: 844 });
+  await trader.goto(`${app.url}/trading/${marcus!.id}`);
+  await trader.getByRole('button', { name: 'Place Buy Order' }).waitFor();
+
+  await admin.reload();
+  const row = admin.locator('[data-testid="admin-user-row"][data-username="marcusj"]');
+  const details = admin.getByRole('dialog', { name: '@marcusj' });
+  await row.getByRole('button', { name: 'Details' }).click();
+  await details.getByTestId('own-token').filter({ hasText: 'Token Marcus Johnson: trading open' }).waitFor();
+  await details.getByRole('button', { name: 'Halt Trading' }).click();
+  const halt = admin.getByRole('dialog', { name: 'Halt Trading in Marcus Johnson' });
+  await halt.locator('#halt-reason').fill('Under review: unusual trading.');
+  await halt.getByRole('button', { name: 'Halt Trading' }).click();
+  await toastText(admin, 'Trading Halted');
+
+  // The trader's screen follows without a reload: the reason instead of the order panel.
+  const banner = trader.getByTestId('trading-halted');
+  await banner.getByText('Under review: unusual trading.').waitFor({ timeout: 5000 });
+  await expect(trader.getByRole('button', { name: 'Place Buy Order' }).count()).resolves.toBe(0);
+  await expect(trader.getByRole('button', { name: /^Buy at / }).count()).resolves.toBe(0); // the book's prices too
+  await trader.screenshot({ path: path.join(SCREENSHOTS, 'trading-halted-390.png'), fullPage: true });
+
+  await row.getByRole('button', { name: 'Details' }).click();
+  await details.getByTestId('own-token').filter({ hasText: 'trading halted since' }).waitFor();
+  await details.getByRole('button', { name: 'Resume Trading' }).click();
+  const resume = admin.getByRole('dialog', { name: 'Resume Trading in Marcus Johnson' });
+  await resume.getByRole('button', { name: 'Resume Trading' }).click();
+  await toastText(admin, 'Trading Resumed');
+  await trader.getByRole('button', { name: 'Place Buy Order' }).waitFor({ timeout: 5000 });
+  await trader.context().close();
+});
+
 test('the revenue report exports a CSV whose total is the sum of trade fees to the cent', async () => {
   await admin.getByRole('tab', { name: 'Revenue Reports' }).click();
   await admin.getByLabel('Period').selectOption('all');

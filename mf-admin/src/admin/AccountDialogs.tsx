@@ -16,7 +16,7 @@ import {
   FormDialog,
 } from '@repex/shared-ui/ui';
 import { rpc } from './rpc';
-import type { AdminUser, Application, Defaults } from './types';
+import type { AdminUser, Application, Defaults, OwnToken } from './types';
 
 /** One admin action in a dialog: the form, the server's refusal shown in place, a toast on success. */
 function ActionDialog({
@@ -237,6 +237,49 @@ export function SignOutDialog({ user, onClose, onDone }: Props) {
   );
 }
 
+/**
+ * Halts trading in a person's token, with a reason traders see, or resumes it. Resting orders stay
+ * on the book and may be cancelled; new ones are refused (admin_set_token_halt).
+ */
+export function HaltDialog({ token, onClose, onDone }: { token: OwnToken; onClose: () => void; onDone: () => void }) {
+  const [reason, setReason] = useState('');
+  const halted = token.halt_reason !== null;
+  return (
+    <ActionDialog
+      title={`${halted ? 'Resume' : 'Halt'} Trading in ${token.name}`}
+      submitLabel={halted ? 'Resume Trading' : 'Halt Trading'}
+      destructive={!halted}
+      onClose={onClose}
+      onDone={onDone}
+      run={() => rpc('admin_set_token_halt', { p_token: token.id, p_halted: !halted, p_reason: reason })}
+      success={
+        halted
+          ? { title: 'Trading Resumed', description: `${token.name} trades again.` }
+          : { title: 'Trading Halted', description: `New orders on ${token.name} are refused until you resume it.` }
+      }
+    >
+      {halted ? (
+        <Muted>Orders on {token.name} are accepted again, and they match against the book as it stands.</Muted>
+      ) : (
+        <>
+          <Muted>
+            New orders on {token.name} are refused with your reason; its resting orders stay on the book and their
+            owners may cancel them. The rest of the market trades on.
+          </Muted>
+          <TextField
+            id="halt-reason"
+            label="Reason (traders see it)"
+            value={reason}
+            onValue={setReason}
+            maxLength={200}
+            required
+          />
+        </>
+      )}
+    </ActionDialog>
+  );
+}
+
 /** Removes the authenticator apps of someone who lost them (after support has checked who they are). */
 export function RemoveTwoStepDialog({ user, onClose, onDone }: Props) {
   const [reason, setReason] = useState('');
@@ -312,14 +355,28 @@ export function DetailsDialog({
   onClose,
   onSignOut,
   onRemoveTwoStep,
+  onHalt,
 }: {
   user: AdminUser;
   onClose: () => void;
   onSignOut: () => void;
   onRemoveTwoStep: () => void;
+  onHalt: (token: OwnToken) => void;
 }) {
   const details = useQuery(() => rpc<Details>('admin_account_details', { p_user: user.id }), [user.id]);
+  const token = useQuery(
+    async () =>
+      unwrap(
+        await supabase()
+          .from('tokens')
+          .select('id, name, halt_reason, halted_at')
+          .eq('owner_id', user.id)
+          .maybeSingle(),
+      ) as OwnToken | null,
+    [user.id],
+  );
   const d = details.data;
+  const t = token.data;
   return (
     <Dialog title={`@${user.username}`} onClose={onClose}>
       {!d && !details.error && <Muted>Loading...</Muted>}
@@ -336,6 +393,12 @@ export function DetailsDialog({
               {d.profile.two_step ? 'on' : 'off'}
             </Muted>
           </div>
+          {t && (
+            <div data-testid="own-token">
+              Token {t.name}:{' '}
+              {t.halt_reason === null ? 'trading open' : `trading halted since ${when(t.halted_at!)}: ${t.halt_reason}`}
+            </div>
+          )}
           <div>
             Cash {formatPrice(d.cash.available)} available, {formatPrice(d.cash.reserved)} reserved,{' '}
             {formatPrice(d.cash.pending_withdrawal)} held for withdrawals
@@ -401,6 +464,11 @@ export function DetailsDialog({
         </div>
       )}
       <DialogActions>
+        {t && (
+          <Button type="button" $variant={t.halt_reason === null ? 'destructive' : 'default'} onClick={() => onHalt(t)}>
+            {t.halt_reason === null ? 'Halt Trading' : 'Resume Trading'}
+          </Button>
+        )}
         {d?.profile.two_step && (
           <Button type="button" $variant="destructive" onClick={onRemoveTwoStep}>
             Remove Authenticator App

@@ -15,6 +15,8 @@ const ACTIONS = [
   ['account.two_step_off', 'Authenticator apps removed'],
   ['account.verify', 'Verifications'],
   ['account.unverify', 'Badges removed'],
+  ['token.halt', 'Trading halts'],
+  ['token.resume', 'Trading resumed'],
 ] as const;
 
 const Toolbar = styled.div`

@@ -15,13 +15,14 @@ import {
 import {
   ApproveDialog,
   DetailsDialog,
+  HaltDialog,
   RejectDialog,
   RemoveTwoStepDialog,
   SignOutDialog,
   SuspendDialog,
 } from './AccountDialogs';
 import { act, rpc } from './rpc';
-import type { AdminUser } from './types';
+import type { AdminUser, OwnToken } from './types';
 
 const Actions = styled.div`
   display: flex;
@@ -73,7 +74,10 @@ const SORTS = [
   ['status:desc', 'Suspended first'],
 ] as const;
 
-type Open = { kind: 'approve' | 'reject' | 'suspend' | 'details' | 'signout' | 'two-step'; user: AdminUser } | null;
+type Open =
+  | { kind: 'approve' | 'reject' | 'suspend' | 'details' | 'signout' | 'two-step'; user: AdminUser }
+  | { kind: 'halt'; user: AdminUser; token: OwnToken }
+  | null;
 
 /**
  * User Management: accounts searched, filtered, sorted and paged by the database; each row's
@@ -281,8 +285,10 @@ export function Users({ version, onChanged }: { version: number; onChanged: () =
           onClose={() => setOpen(null)}
           onSignOut={() => setOpen({ kind: 'signout', user: open.user })}
           onRemoveTwoStep={() => setOpen({ kind: 'two-step', user: open.user })}
+          onHalt={(token) => setOpen({ kind: 'halt', user: open.user, token })}
         />
       )}
+      {open?.kind === 'halt' && <HaltDialog token={open.token} onClose={() => setOpen(null)} onDone={onChanged} />}
       {open?.kind === 'two-step' && (
         <RemoveTwoStepDialog user={open.user} onClose={() => setOpen(null)} onDone={onChanged} />
       )}

@@ -27,6 +27,14 @@ export interface AdminUser {
   total: number;
 }
 
+/** The token an account's person has, with its trading halt if any. */
+export interface OwnToken {
+  id: string;
+  name: string;
+  halt_reason: string | null;
+  halted_at: string | null;
+}
+
 export interface Application {
   id: number;
   user_id: string;

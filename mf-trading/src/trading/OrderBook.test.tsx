@@ -41,6 +41,17 @@ describe('OrderBook', () => {
     screen.getByText('Choose a price to place a limit order at it.');
   });
 
+  it('while trading is halted the prices are only shown', () => {
+    render(
+      <ThemeProvider theme={theme}>
+        <OrderBook levels={LEVELS} />
+      </ThemeProvider>,
+    );
+    screen.getByText('$10.10');
+    expect(screen.queryByRole('button')).toBeNull();
+    expect(screen.queryByText('Choose a price to place a limit order at it.')).toBeNull();
+  });
+
   it('an empty book says so on each side, with nothing to choose', () => {
     renderBook([]);
     screen.getByText('No bids yet.');

@@ -17,6 +17,10 @@ const Sides = styled.div`
     grid-template-columns: 1fr;
   }
 `;
+const Price = styled.span<{ $side: 'buy' | 'sell' }>`
+  font-weight: 600;
+  color: ${({ $side, theme }) => ($side === 'buy' ? theme.colors.up : theme.colors.down)};
+`;
 const PriceButton = styled.button.attrs({ type: 'button' })<{ $side: 'buy' | 'sell' }>`
   border: 0;
   padding: 2px 4px;
@@ -43,7 +47,7 @@ interface SideProps {
   title: string;
   levels: BookLevel[];
   side: 'buy' | 'sell';
-  onPick: (pick: BookPick) => void;
+  onPick?: (pick: BookPick) => void;
 }
 
 const Hint = styled(Muted)`
@@ -72,14 +76,18 @@ function Side({ title, levels, side, onPick }: SideProps) {
             return (
               <tr key={l.price} data-testid={`book-${side}`}>
                 <td>
-                  <PriceButton
-                    $side={side}
-                    aria-label={action}
-                    title={action}
-                    onClick={() => onPick({ side: against, price: l.price })}
-                  >
-                    {formatPrice(l.price)}
-                  </PriceButton>
+                  {onPick ? (
+                    <PriceButton
+                      $side={side}
+                      aria-label={action}
+                      title={action}
+                      onClick={() => onPick({ side: against, price: l.price })}
+                    >
+                      {formatPrice(l.price)}
+                    </PriceButton>
+                  ) : (
+                    <Price $side={side}>{formatPrice(l.price)}</Price>
+                  )}
                 </td>
                 <td className="num">{formatInteger(l.amount)}</td>
                 <td className="num">{formatPrice(l.price * l.amount)}</td>
@@ -101,9 +109,10 @@ function Side({ title, levels, side, onPick }: SideProps) {
 
 /**
  * Five levels a side: best bids (highest first) and best asks (lowest first). A level's price
- * is a button, as on most exchanges' books: it fills the order panel with a limit order at it.
+ * is a button, as on most exchanges' books: it fills the order panel with a limit order at it
+ * (none while trading in the token is halted).
  */
-export function OrderBook({ levels, onPick }: { levels: BookLevel[]; onPick: (pick: BookPick) => void }) {
+export function OrderBook({ levels, onPick }: { levels: BookLevel[]; onPick?: (pick: BookPick) => void }) {
   const bids = levels
     .filter((l) => l.side === 'buy')
     .sort((a, b) => b.price - a.price)
@@ -118,7 +127,7 @@ export function OrderBook({ levels, onPick }: { levels: BookLevel[]; onPick: (pi
         <Side title="Bids" levels={bids} side="buy" onPick={onPick} />
         <Side title="Asks" levels={asks} side="sell" onPick={onPick} />
       </Sides>
-      {levels.length > 0 && <Hint>Choose a price to place a limit order at it.</Hint>}
+      {onPick && levels.length > 0 && <Hint>Choose a price to place a limit order at it.</Hint>}
     </>
   );
 }

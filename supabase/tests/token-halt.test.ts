@@ -1,0 +1,92 @@
+import { adminSuite } from '../harness/suites';
+import { ENGINES } from '../harness/backends';
+import { client } from '../harness/clients';
+import { cash, freshToken, invariantViolations, placeOrder, trader } from '../harness/market';
+
+describe.each(ENGINES)('halting trading in one token on %s', (engine) => {
+  const suite = adminSuite(engine);
+  const halt = (token: string, halted: boolean, reason?: string) =>
+    suite.admin.rpc('admin_set_token_halt', { p_token: token, p_halted: halted, p_reason: reason ?? null });
+
+  it('only an admin halts, with a reason traders can read; a halt or a resume twice is refused', async () => {
+    const token = await freshToken(suite.backend);
+    const someone = await trader(suite.backend);
+    for (const c of [someone.client, client(suite.backend.url)])
+      expect(
+        (await c.rpc('admin_set_token_halt', { p_token: token, p_halted: true, p_reason: 'No.' })).error,
+      ).not.toBeNull();
+    expect((await halt(token, true)).error?.message).toBe('Give a reason of 3 to 200 characters: traders see it.');
+    expect((await halt(token, true, 'x'.repeat(201))).error?.message).toBe(
+      'Give a reason of 3 to 200 characters: traders see it.',
+    );
+    expect((await halt(token, false)).error?.message).toMatch(/^Trading in \S+ is open already\.$/);
+    const { data, error } = await halt(token, true, '  Under review for wash trading.  ');
+    expect(error).toBeNull();
+    expect(data).toEqual({ token_id: token, halted: true, halt_reason: 'Under review for wash trading.' });
+    expect((await halt(token, true, 'Under review for wash trading.')).error?.message).toMatch(/is halted already\.$/);
+    // Traders read the halt on the token itself.
+    const { data: seen } = await someone.client
+      .from('tokens')
+      .select('halt_reason, halted_at')
+      .eq('id', token)
+      .single();
+    expect(seen).toEqual({ halt_reason: 'Under review for wash trading.', halted_at: expect.any(String) });
+    expect((await halt(token, false)).error).toBeNull();
+    const { data: log } = await suite.admin.rpc('admin_audit_log', { p_limit: 10 });
+    expect(
+      (log as { action: string; target: string; reason: string | null }[])
+        .filter((l) => l.action.startsWith('token.'))
+        .slice(0, 2)
+        .map((l) => [l.action, l.reason]),
+    ).toEqual([
+      ['token.resume', null],
+      ['token.halt', 'Under review for wash trading.'],
+    ]);
+  });
+
+  it('a halted token refuses new orders and keeps its book, which may be cancelled; other tokens trade on', async () => {
+    const token = await freshToken(suite.backend);
+    const other = await freshToken(suite.backend);
+    const seller = await trader(suite.backend, { token, tokens: 100 });
+    const buyer = await trader(suite.backend, { cash: 5000 });
+    await suite.backend.db.query('select private.issue_tokens($1, $2, 10)', [other, seller.id]);
+    const resting = await placeOrder(seller.client, token, 'sell', 'limit', 50, 10);
+    expect(resting.error).toBeNull();
+    const restingId = (resting.data as { order_id: number }).order_id;
+    const second = (await placeOrder(seller.client, token, 'sell', 'limit', 20, 11)).data as { order_id: number };
+
+    expect((await halt(token, true, 'Pending news from the issuer.')).error).toBeNull();
+    const before = await cash(suite.backend, buyer.id);
+    const name = (await suite.backend.db.query<{ name: string }>('select name from tokens where id = $1', [token]))[0]!
+      .name;
+    const refused = `Trading in ${name} is halted: Pending news from the issuer. Cancelling open orders still works.`;
+    expect((await placeOrder(buyer.client, token, 'buy', 'market', 10)).error?.message).toBe(refused);
+    expect((await placeOrder(buyer.client, token, 'buy', 'limit', 10, 10)).error?.message).toBe(refused);
+    expect((await placeOrder(seller.client, token, 'sell', 'limit', 1, 50)).error?.message).toBe(refused);
+    expect(await cash(suite.backend, buyer.id)).toEqual(before);
+    const { data: book } = await buyer.client.from('order_book').select('side, price, amount').eq('token_id', token);
+    expect(book).toEqual(
+      expect.arrayContaining([
+        { side: 'sell', price: 10, amount: 50 },
+        { side: 'sell', price: 11, amount: 20 },
+      ]),
+    );
+    expect((await seller.client.rpc('cancel_order', { p_order: second.order_id })).error).toBeNull();
+    // Another token trades on.
+    expect((await placeOrder(seller.client, other, 'sell', 'limit', 10, 5)).error).toBeNull();
+    expect((await placeOrder(buyer.client, other, 'buy', 'market', 10)).data).toMatchObject({ status: 'filled' });
+
+    // Resumed: the next order matches the book as it stood.
+    expect((await halt(token, false)).error).toBeNull();
+    expect((await placeOrder(buyer.client, token, 'buy', 'market', 10)).data).toMatchObject({
+      status: 'filled',
+      filled: 10,
+      average_price: 10,
+    });
+    const [{ filled }] = (await suite.backend.db.query<{ filled: number }>('select filled from orders where id = $1', [
+      restingId,
+    ])) as [{ filled: number }];
+    expect(Number(filled)).toBe(10);
+    expect(await invariantViolations(suite.backend)).toEqual([]);
+  });
+});
