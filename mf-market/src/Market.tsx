@@ -5,6 +5,7 @@ import { MARKET_TOKEN_COLUMNS, type MarketToken } from '@repex/shared-ui/contrac
 import { useWatchlist, comingSoon, supabase, unwrap, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
 import {
   Button,
+  Badge,
   Card,
   CardGrid,
   DataTable,
@@ -224,6 +225,14 @@ export default function Market() {
               </td>
               <td className="num" data-label="Price">
                 {formatPrice(t.price)}
+                {t.halted && (
+                  <>
+                    {' '}
+                    <Badge $variant="down" title="Trading in this token is halted by the exchange">
+                      Halted
+                    </Badge>
+                  </>
+                )}
               </td>
               <td className="num" data-label="24h">
                 <Change $value={t.change_24h}>

@@ -247,6 +247,12 @@ test("the admin halts trading in one token from its owner's details: an open tra
   await expect(trader.getByRole('button', { name: 'Place Buy Order' }).count()).resolves.toBe(0);
   await expect(trader.getByRole('button', { name: /^Buy at / }).count()).resolves.toBe(0); // the book's prices too
   await trader.screenshot({ path: path.join(SCREENSHOTS, 'trading-halted-390.png'), fullPage: true });
+  // The market says so too, before a trader opens the token.
+  await trader.goto(`${app.url}/market`);
+  await trader.getByTestId('market-row').filter({ hasText: 'Marcus Johnson' }).getByText('Halted').waitFor();
+  await expect(trader.getByTestId('market-row').getByText('Halted').count()).resolves.toBe(1);
+  await trader.goBack();
+  await banner.waitFor();
 
   await row.getByRole('button', { name: 'Details' }).click();
   await details.getByTestId('own-token').filter({ hasText: 'trading halted since' }).waitFor();

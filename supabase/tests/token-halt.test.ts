@@ -31,7 +31,11 @@ describe.each(ENGINES)('halting trading in one token on %s', (engine) => {
       .eq('id', token)
       .single();
     expect(seen).toEqual({ halt_reason: 'Under review for wash trading.', halted_at: expect.any(String) });
+    const listed = async () =>
+      (await someone.client.from('market_tokens').select('halted').eq('id', token).single()).data;
+    expect(await listed()).toEqual({ halted: true });
     expect((await halt(token, false)).error).toBeNull();
+    expect(await listed()).toEqual({ halted: false });
     const { data: log } = await suite.admin.rpc('admin_audit_log', { p_limit: 10 });
     expect(
       (log as { action: string; target: string; reason: string | null }[])

@@ -15,6 +15,8 @@ export interface MarketToken {
   market_cap: number;
   holders: number;
   available_supply: number;
+  /** Trading in it is halted by the exchange (the reason is on the token). */
+  halted: boolean;
 }
 
 export interface MyTrade {
@@ -49,7 +51,7 @@ export interface Profile {
 }
 
 export const MARKET_TOKEN_COLUMNS =
-  'id, owner_id, name, username, category, reputation_score, avatar_url, verified, total_supply, price, change_24h, volume_24h, market_cap, holders, available_supply';
+  'id, owner_id, name, username, category, reputation_score, avatar_url, verified, total_supply, price, change_24h, volume_24h, market_cap, holders, available_supply, halted';
 
 /** A point of public.my_pnl: the caller's profit & loss at a moment (the last one is now). */
 export interface PnlPoint {
