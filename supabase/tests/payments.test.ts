@@ -96,6 +96,7 @@ describe.each(ENGINES)('money in and out on %s', (engine) => {
     const cases: [unknown, string, string][] = [
       [0, CARD_OK, 'Enter a deposit amount above $0.00.'],
       [-5, CARD_OK, 'Enter a deposit amount above $0.00.'],
+      ['NaN', CARD_OK, 'Enter a deposit amount above $0.00.'],
       [10.005, CARD_OK, 'A deposit amount has at most two decimals.'],
       [
         Number(settings!.deposit_min) - 1,
