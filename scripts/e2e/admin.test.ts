@@ -326,6 +326,17 @@ test('two accounts wash-trade a token; the admin finds the alert and confirms it
     .filter({ hasText: '@washer_one' })
     .filter({ hasText: '@washer_two' });
   await alert.waitFor();
+  // Trading in the token is halted from the alert while it is reviewed.
+  await alert.getByRole('button', { name: 'Halt Trading' }).click();
+  const halt = admin.getByRole('dialog', { name: 'Halt Trading in Wash Co' });
+  await halt.locator('#halt-reason').fill('Under review for wash trading.');
+  await halt.getByRole('button', { name: 'Halt Trading' }).click();
+  await toastText(admin, 'Trading Halted');
+  await alert.getByText('Halted', { exact: true }).waitFor();
+  await alert.getByRole('button', { name: 'Resume Trading' }).waitFor();
+  expect((await placeOrderAs(emails[1]!, 'buy', 'limit', 1, 10).catch((e: Error) => e)) as Error).toMatchObject({
+    message: 'Trading in Wash Co is halted: Under review for wash trading. Cancelling open orders still works.',
+  });
   await admin.screenshot({ path: path.join(SCREENSHOTS, 'admin-fraud-1280.png'), fullPage: true });
   await alert.getByRole('button', { name: 'Confirm' }).click();
   const dialog = admin.getByRole('dialog', { name: 'Confirm wash trading alert' });
@@ -333,7 +344,7 @@ test('two accounts wash-trade a token; the admin finds the alert and confirms it
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   await expect(toastText(admin, 'Alert Confirmed')).resolves.toMatchObject({
     title: 'Alert Confirmed',
-    description: '2 account(s) suspended.',
+    description: '2 accounts suspended.',
   });
   const statuses = await db<{ status: string }>(
     `select p.status from profiles p join auth.users u on u.id = p.id where u.email = any($1)`,

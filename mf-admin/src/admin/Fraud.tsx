@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import { toast, useQuery } from '@repex/shared-ui/platform';
+import { supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
 import {
   DataTable,
   Badge,
@@ -14,7 +14,9 @@ import {
   FormDialog,
   formatCount,
 } from '@repex/shared-ui/ui';
+import { HaltDialog } from './AccountDialogs';
 import { act, rpc } from './rpc';
+import type { OwnToken } from './types';
 
 interface Alert {
   id: number;
@@ -69,6 +71,19 @@ const ids = (label: string, list?: number[]) =>
 export function Fraud({ onChanged, version }: { onChanged: () => void; version: number }) {
   const alerts = useQuery(() => rpc<Alert[]>('admin_list_alerts', {}), [version]);
   const [confirming, setConfirming] = useState<Alert | null>(null);
+  // The alerted tokens' trading halts, so an admin can halt one while the alert is reviewed.
+  const tokenIds = [...new Set((alerts.data ?? []).flatMap((a) => (a.token_id ? [a.token_id] : [])))];
+  const tokens = useQuery(
+    async () =>
+      tokenIds.length
+        ? (unwrap(
+            await supabase().from('tokens').select('id, name, halt_reason, halted_at').in('id', tokenIds),
+          ) as OwnToken[])
+        : [],
+    [tokenIds.join()],
+  );
+  const tokenOf = (a: Alert) => tokens.data?.find((t) => t.id === a.token_id);
+  const [halting, setHalting] = useState<OwnToken | null>(null);
 
   const review = (a: Alert, status: 'reviewing' | 'dismissed') =>
     act(
@@ -123,6 +138,12 @@ export function Fraud({ onChanged, version }: { onChanged: () => void; version: 
               <strong>{RULES[a.rule]}</strong> <Badge $variant={SEVERITY[a.severity]}>{a.severity}</Badge>
               <br />
               {a.token_id && <Link to={`/trading/${a.token_id}`}>{a.token_name}</Link>}
+              {tokenOf(a)?.halt_reason && (
+                <>
+                  {' '}
+                  <Badge $variant="down">Halted</Badge>
+                </>
+              )}
               <Evidence>{a.summary}</Evidence>
               <Muted>
                 {formatDate(a.updated_at)} {formatTime(a.updated_at)}
@@ -145,26 +166,43 @@ export function Fraud({ onChanged, version }: { onChanged: () => void; version: 
               {a.note && <Evidence>{a.note}</Evidence>}
             </td>
             <td>
-              {(a.status === 'open' || a.status === 'reviewing') && (
-                <Actions>
-                  {a.status === 'open' && (
-                    <Button $size="sm" $variant="outline" onClick={() => void review(a, 'reviewing')}>
-                      Review
+              <Actions>
+                {tokenOf(a) && (
+                  <Button $size="sm" $variant="outline" onClick={() => setHalting(tokenOf(a)!)}>
+                    {tokenOf(a)!.halt_reason ? 'Resume Trading' : 'Halt Trading'}
+                  </Button>
+                )}
+                {(a.status === 'open' || a.status === 'reviewing') && (
+                  <>
+                    {a.status === 'open' && (
+                      <Button $size="sm" $variant="outline" onClick={() => void review(a, 'reviewing')}>
+                        Review
+                      </Button>
+                    )}
+                    <Button $size="sm" $variant="ghost" onClick={() => void review(a, 'dismissed')}>
+                      Dismiss
                     </Button>
-                  )}
-                  <Button $size="sm" $variant="ghost" onClick={() => void review(a, 'dismissed')}>
-                    Dismiss
-                  </Button>
-                  <Button $size="sm" $variant="destructive" onClick={() => setConfirming(a)}>
-                    Confirm
-                  </Button>
-                </Actions>
-              )}
+                    <Button $size="sm" $variant="destructive" onClick={() => setConfirming(a)}>
+                      Confirm
+                    </Button>
+                  </>
+                )}
+              </Actions>
             </td>
           </tr>
         )}
       </DataTable>
       {confirming && <ConfirmDialog alert={confirming} onClose={() => setConfirming(null)} onDone={onChanged} />}
+      {halting && (
+        <HaltDialog
+          token={halting}
+          onClose={() => setHalting(null)}
+          onDone={() => {
+            tokens.reload();
+            onChanged();
+          }}
+        />
+      )}
     </>
   );
 }
@@ -181,7 +219,9 @@ function ConfirmDialog({ alert, onClose, onDone }: { alert: Alert; onClose: () =
     });
     toast({
       title: 'Alert Confirmed',
-      description: result.suspended ? `${result.suspended} account(s) suspended.` : 'No account was suspended.',
+      description: result.suspended
+        ? `${formatCount(result.suspended, 'account')} suspended.`
+        : 'No account was suspended.',
     });
     onDone();
     return null;
