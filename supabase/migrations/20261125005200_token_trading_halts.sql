@@ -2,8 +2,9 @@
 -- fraud alert on it is reviewed, or news is pending. New orders on it are refused with the
 -- reason (the book's lock is taken first, so an order that arrives during the halt never
 -- trades); its resting orders stay on the book and may be cancelled; the rest of the market
--- trades on. Resuming lifts it. Both are audited and announced on the token's market events, so
--- open trading screens follow at once. place_order is 20261124003300's but for the halt's test.
+-- trades on. Resuming lifts it. Both are audited, mailed to the token's person, and announced on
+-- the token's market events, so open trading screens follow at once. place_order is
+-- 20261124003300's but for the halt's test.
 
 alter table public.tokens
   add column halt_reason text check (char_length(halt_reason) between 3 and 200),
@@ -34,6 +35,19 @@ begin
          halted_at = case when p_halted then coalesce(tok.halted_at, now()) end
    where id = p_token;
   insert into public.market_events (token_id, kind) values (p_token, 'book');
+  if tok.owner_id is not null then
+    insert into private.account_mail (user_id, subject, body)
+    values (tok.owner_id,
+      case when p_halted then 'Trading in your RepX token is halted' else 'Trading in your RepX token has resumed' end,
+      case when p_halted
+        then format(E'RepX halted trading in your token %s on %s: %s.\n'
+                    'Orders already on the book stay there and may be cancelled; no new order is accepted until trading resumes. We will email you when it does.',
+               tok.name, to_char(now() at time zone 'UTC', 'Mon FMDD, YYYY, HH24:MI "UTC"'), rtrim(reason, '.'))
+        else format('Trading in your token %s resumed on %s: orders are accepted again.',
+               tok.name, to_char(now() at time zone 'UTC', 'Mon FMDD, YYYY, HH24:MI "UTC"'))
+      end);
+    perform pg_notify('repx_mail', '');
+  end if;
   perform private.audit(case when p_halted then 'token.halt' else 'token.resume' end, tok.owner_id, tok.name,
     jsonb_build_object('halt_reason', tok.halt_reason), jsonb_build_object('halt_reason', case when p_halted then reason end),
     case when p_halted then reason end);

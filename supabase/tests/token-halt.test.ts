@@ -11,6 +11,8 @@ describe.each(ENGINES)('halting trading in one token on %s', (engine) => {
   it('only an admin halts, with a reason traders can read; a halt or a resume twice is refused', async () => {
     const token = await freshToken(suite.backend);
     const someone = await trader(suite.backend);
+    const person = await trader(suite.backend);
+    await suite.backend.db.query('update tokens set owner_id = $1 where id = $2', [person.id, token]);
     for (const c of [someone.client, client(suite.backend.url)])
       expect(
         (await c.rpc('admin_set_token_halt', { p_token: token, p_halted: true, p_reason: 'No.' })).error,
@@ -36,6 +38,23 @@ describe.each(ENGINES)('halting trading in one token on %s', (engine) => {
     expect(await listed()).toEqual({ halted: true });
     expect((await halt(token, false)).error).toBeNull();
     expect(await listed()).toEqual({ halted: false });
+    // The token's person is told of each, by mail.
+    const mail = await suite.backend.db.query<{ subject: string; body: string }>(
+      'select subject, body from private.account_mail where user_id = $1 order by id',
+      [person.id],
+    );
+    expect(mail).toEqual([
+      {
+        subject: 'Trading in your RepX token is halted',
+        body: expect.stringMatching(
+          /^RepX halted trading in your token \S+ on .+ UTC: Under review for wash trading\.\n/,
+        ),
+      },
+      {
+        subject: 'Trading in your RepX token has resumed',
+        body: expect.stringMatching(/^Trading in your token \S+ resumed on .+ UTC: orders are accepted again\.$/),
+      },
+    ]);
     const { data: log } = await suite.admin.rpc('admin_audit_log', { p_limit: 10 });
     expect(
       (log as { action: string; target: string; reason: string | null }[])
