@@ -179,14 +179,16 @@ function useTrading(tokenId: string, userId: string | undefined) {
     async () => (valid ? (unwrap(await supabase().rpc('list_open_orders', { p_token: tokenId })) as OpenOrder[]) : []),
     [tokenId, userId],
   );
+  // The halt's reason and time are read only while the market says the token is halted.
+  const halted = token.data?.halted ?? false;
   const halt = useQuery(
     async () =>
-      valid
+      halted
         ? (unwrap(
             await supabase().from('tokens').select('halt_reason, halted_at').eq('id', tokenId).maybeSingle(),
           ) as Halt | null)
         : null,
-    [tokenId],
+    [tokenId, halted],
   );
   // Anyone's trade or order on this token, or a halt, refreshes everything derived from the book and trades.
   const refresh = () => {
