@@ -256,7 +256,11 @@ export default function Profile() {
 
       <CardGrid>
         <StatCard label="Reputation Score" value={d && (t ? `${t.reputation_score.toFixed(1)}/100` : '—')} />
-        <StatCard label="Token Price" value={d && (t ? formatPrice(t.price) : '—')} />
+        <StatCard
+          label="Token Price"
+          value={d && (t ? formatPrice(t.price) : '—')}
+          hint={t?.halted && 'Trading halted by the exchange: we emailed you why.'}
+        />
         <StatCard label="Market Cap" value={d && (t ? formatMoney(t.market_cap) : '—')} />
         <StatCard label="Followers" value={d && formatInteger(d.profile.followers)} />
       </CardGrid>

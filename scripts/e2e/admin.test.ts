@@ -7,8 +7,10 @@ import { totpCode, totpStep } from '../../supabase/server/auth/totp';
 import {
   SCREENSHOTS,
   apiUser,
+  eventually,
   placeOrder,
   placeholderWhole,
+  signIn,
   signUp,
   startApp,
   tabsInOneRow,
@@ -223,45 +225,58 @@ test('an application under a listed name says so in the Approve dialog; rejected
   await row.getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });
 });
 
-test("the admin halts trading in one token from its owner's details: an open trading screen says so at once", async () => {
-  const [marcus] = await db<{ id: string }>(`select id from tokens where username = 'marcusj'`);
-  const trader = await fundedUser('halt_watcher', 100);
-  await trader.setViewportSize({ width: 390, height: 844 });
-  await trader.goto(`${app.url}/trading/${marcus!.id}`);
-  await trader.getByRole('button', { name: 'Place Buy Order' }).waitFor();
+test("the admin halts trading in one token from its owner's details: its screens say so at once, its person is told", async () => {
+  // The demo user is Alex Rivera, whose token it is, and watches its trading screen on a phone.
+  const [alex] = await db<{ id: string }>(`select id from tokens where username = 'alexrivera'`);
+  const person = await (await app.newContext({ width: 390 })).newPage();
+  await signIn(person, app, DEMO_ACCOUNTS.user);
+  await person.goto(`${app.url}/trading/${alex!.id}`);
+  await person.getByRole('button', { name: 'Place Buy Order' }).waitFor();
 
   await admin.reload();
-  const row = admin.locator('[data-testid="admin-user-row"][data-username="marcusj"]');
-  const details = admin.getByRole('dialog', { name: '@marcusj' });
+  const row = admin.locator('[data-testid="admin-user-row"][data-username="alexrivera"]');
+  const details = admin.getByRole('dialog', { name: '@alexrivera' });
   await row.getByRole('button', { name: 'Details' }).click();
-  await details.getByTestId('own-token').filter({ hasText: 'Token Marcus Johnson: trading open' }).waitFor();
+  await details.getByTestId('own-token').filter({ hasText: 'Token Alex Rivera: trading open' }).waitFor();
   await details.getByRole('button', { name: 'Halt Trading' }).click();
-  const halt = admin.getByRole('dialog', { name: 'Halt Trading in Marcus Johnson' });
+  const halt = admin.getByRole('dialog', { name: 'Halt Trading in Alex Rivera' });
   await halt.locator('#halt-reason').fill('Under review: unusual trading.');
   await halt.getByRole('button', { name: 'Halt Trading' }).click();
   await toastText(admin, 'Trading Halted');
 
-  // The trader's screen follows without a reload: the reason instead of the order panel.
-  const banner = trader.getByTestId('trading-halted');
+  // The trading screen follows without a reload: the reason instead of the order panel.
+  const banner = person.getByTestId('trading-halted');
   await banner.getByText('Under review: unusual trading.').waitFor({ timeout: 5000 });
-  await expect(trader.getByRole('button', { name: 'Place Buy Order' }).count()).resolves.toBe(0);
-  await expect(trader.getByRole('button', { name: /^Buy at / }).count()).resolves.toBe(0); // the book's prices too
-  await trader.screenshot({ path: path.join(SCREENSHOTS, 'trading-halted-390.png'), fullPage: true });
-  // The market says so too, before a trader opens the token.
-  await trader.goto(`${app.url}/market`);
-  await trader.getByTestId('market-row').filter({ hasText: 'Marcus Johnson' }).getByText('Halted').waitFor();
-  await expect(trader.getByTestId('market-row').getByText('Halted').count()).resolves.toBe(1);
-  await trader.goBack();
+  await expect(person.getByRole('button', { name: 'Place Buy Order' }).count()).resolves.toBe(0);
+  await expect(person.getByRole('button', { name: /^Buy at / }).count()).resolves.toBe(0); // the book's prices too
+  await person.screenshot({ path: path.join(SCREENSHOTS, 'trading-halted-390.png'), fullPage: true });
+  // The market says so too, before a trader opens the token; the person's profile and mail say why.
+  await person.goto(`${app.url}/market`);
+  await person.getByTestId('market-row').filter({ hasText: 'Alex Rivera' }).getByText('Halted').waitFor();
+  await expect(person.getByTestId('market-row').getByText('Halted').count()).resolves.toBe(1);
+  await person.goto(`${app.url}/profile`);
+  await person.getByText('Trading halted by the exchange: we emailed you why.').waitFor();
+  // Relayed from the database's mail queue to the outbox (on its NOTIFY, or the next poll).
+  const halted = () =>
+    db<{ body: string }>(
+      `select body from local_server.outbox where recipient = $1 and subject = 'Trading in your RepX token is halted'`,
+      [DEMO_ACCOUNTS.user.email],
+    );
+  await eventually(async () => (await halted()).length, 1);
+  expect((await halted())[0]!.body).toMatch(
+    /^RepX halted trading in your token Alex Rivera on .+: Under review: unusual trading\.\n/,
+  );
+  await person.goto(`${app.url}/trading/${alex!.id}`);
   await banner.waitFor();
 
   await row.getByRole('button', { name: 'Details' }).click();
   await details.getByTestId('own-token').filter({ hasText: 'trading halted since' }).waitFor();
   await details.getByRole('button', { name: 'Resume Trading' }).click();
-  const resume = admin.getByRole('dialog', { name: 'Resume Trading in Marcus Johnson' });
+  const resume = admin.getByRole('dialog', { name: 'Resume Trading in Alex Rivera' });
   await resume.getByRole('button', { name: 'Resume Trading' }).click();
   await toastText(admin, 'Trading Resumed');
-  await trader.getByRole('button', { name: 'Place Buy Order' }).waitFor({ timeout: 5000 });
-  await trader.context().close();
+  await person.getByRole('button', { name: 'Place Buy Order' }).waitFor({ timeout: 5000 });
+  await person.context().close();
 });
 
 test('the revenue report exports a CSV whose total is the sum of trade fees to the cent', async () => {
