@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { configFor, compile } from '../build';
+import type { Page } from 'playwright-core';
 import { SCREENSHOTS, signIn, startApp, type E2EApp } from './helpers/app';
 
 jest.setTimeout(120_000);
@@ -31,6 +32,25 @@ const COUNT_REACT_RENDERERS = () => {
     checkDCE() {},
   };
 };
+
+/** Goes to each signed-in screen in the page, as its links do, ending on the dashboard. */
+async function visitEachScreen(page: Page) {
+  const [token] = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
+  const routes: [string, string][] = [
+    ['/market', 'market'],
+    ['/profile', 'portfolio'],
+    [`/trading/${token!.id}`, 'trading'],
+    ['/wallet', 'wallet'],
+    ['/dashboard', 'portfolio'],
+  ];
+  for (const [route, remote] of routes) {
+    await page.evaluate((to) => {
+      window.history.pushState({}, '', to);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    }, route);
+    await page.locator(`[data-remote="${remote}"]`).first().waitFor();
+  }
+}
 
 test('the landing page of section 2, at desktop and phone width, within its JavaScript budget', async () => {
   for (const width of [1280, 390]) {
@@ -90,21 +110,7 @@ test('each route loads its own remote, and the page holds one React', async () =
     if (r.url().endsWith('mf-manifest.json')) manifests.add(new URL(r.url()).port);
   });
   await signIn(page, app);
-  const [token] = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
-  const routes: [string, string][] = [
-    ['/dashboard', 'portfolio'],
-    ['/market', 'market'],
-    ['/profile', 'portfolio'],
-    [`/trading/${token!.id}`, 'trading'],
-    ['/wallet', 'wallet'],
-  ];
-  for (const [route, remote] of routes) {
-    await page.evaluate((to) => {
-      window.history.pushState({}, '', to);
-      window.dispatchEvent(new PopStateEvent('popstate'));
-    }, route);
-    await page.locator(`[data-remote="${remote}"]`).first().waitFor();
-  }
+  await visitEachScreen(page);
   const expected = ['market', 'portfolio', 'trading', 'wallet'].map((n) => String(app.ports.remotes[n as 'market']));
   expect([...manifests].sort()).toEqual(expected.sort());
   expect(manifests.has(String(app.ports.remotes.admin))).toBe(false);
@@ -129,21 +135,7 @@ test('the page runs under its Content-Security-Policy: every screen works, nothi
   });
   const page = await context.newPage();
   await signIn(page, app);
-  const [token] = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
-  const routes: [string, string][] = [
-    ['/market', 'market'],
-    ['/profile', 'portfolio'],
-    [`/trading/${token!.id}`, 'trading'],
-    ['/wallet', 'wallet'],
-    ['/dashboard', 'portfolio'],
-  ];
-  for (const [route, remote] of routes) {
-    await page.evaluate((to) => {
-      window.history.pushState({}, '', to);
-      window.dispatchEvent(new PopStateEvent('popstate'));
-    }, route);
-    await page.locator(`[data-remote="${remote}"]`).first().waitFor();
-  }
+  await visitEachScreen(page);
   await page.getByTestId('holding-row').first().waitFor(); // data over the API, live updates over the socket
   const violations = () => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
   expect(await violations()).toEqual([]);
