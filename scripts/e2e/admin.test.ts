@@ -217,6 +217,13 @@ test('an application under a listed name says so in the Approve dialog; rejected
     'Already on the market under this name: Sarah Chen (@sarahchen, verified). Check that the applicant is not passing for someone else.',
   );
   await admin.screenshot({ path: path.join(SCREENSHOTS, 'approve-namesake-1280.png') });
+  // A price that does not read as a number is refused before anything is sent, not replaced by the default.
+  await approve.locator('#approve-price').fill('12,50');
+  await approve.getByRole('button', { name: 'Approve and issue' }).click();
+  await approve
+    .getByText('Write the total supply and the issue price as plain numbers, like 500000 and 12.50.')
+    .waitFor();
+  await expect(db(`select 1 from tokens where username = 'sarah_too'`)).resolves.toEqual([]);
   await approve.getByRole('button', { name: 'Cancel' }).click();
   await row.getByRole('button', { name: 'Reject' }).click();
   const reject = admin.getByRole('dialog', { name: 'Reject token application' });

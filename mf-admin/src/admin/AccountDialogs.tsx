@@ -94,13 +94,14 @@ export function ApproveDialog({ user, onClose, onDone }: Props) {
       submitLabel="Approve and issue"
       onClose={onClose}
       onDone={onDone}
-      run={() =>
-        rpc('admin_approve_application', {
-          p_id: user.application_id,
-          p_total_supply: supply.trim() ? Number(supply) : null,
-          p_issue_price: price.trim() ? Number(price) : null,
-        })
-      }
+      run={() => {
+        // Left empty, a field takes the exchange's default; typed, it must read as a number (12,50
+        // would have become no value, and the default price issued without a word).
+        const [s, p] = [supply, price].map((text) => (text.trim() ? Number(text) : null));
+        if (Number.isNaN(s) || Number.isNaN(p))
+          throw new Error('Write the total supply and the issue price as plain numbers, like 500000 and 12.50.');
+        return rpc('admin_approve_application', { p_id: user.application_id, p_total_supply: s, p_issue_price: p });
+      }}
       success={{ title: 'Token Issued', description: `${a?.display_name ?? user.full_name} is on the market now.` }}
     >
       {a ? (
