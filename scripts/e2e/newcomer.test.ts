@@ -37,8 +37,12 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   // Money in: Deposit Funds on the dashboard opens the wallet's deposit form.
   await page.getByRole('link', { name: 'Deposit Funds' }).click();
   const deposit = page.getByRole('dialog', { name: 'Deposit Funds' });
-  await deposit.locator('#deposit-amount').fill('1000');
+  // An amount that does not read as a number says so (it is not taken as missing).
+  await deposit.locator('#deposit-amount').fill('1,000');
   await deposit.locator('#deposit-card').fill('4242 4242 4242 4242');
+  await deposit.getByRole('button', { name: 'Deposit', exact: true }).click();
+  await deposit.getByText('Write the amount as a plain number of dollars, like 1000.00.').waitFor();
+  await deposit.locator('#deposit-amount').fill('1000');
   await shootBoth(page, '1-deposit');
   await deposit.getByRole('button', { name: 'Deposit', exact: true }).click();
   await expect(toastText(page, 'Deposit Pending')).resolves.toMatchObject({

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { supabase, toast } from '@repex/shared-ui/platform';
 import { FormDialog, TextField, formatPrice } from '@repex/shared-ui/ui';
 import type { Limits, Payment } from './types';
+import { NOT_AN_AMOUNT, typedAmount } from './typedAmount';
 
 /**
  * Money in by card. One idempotency key per opened dialog: a double click or a retry of the same
@@ -13,8 +14,10 @@ export function DepositDialog({ limits, onClose }: { limits: Limits | undefined;
   const idempotencyKey = useMemo(() => crypto.randomUUID(), []);
 
   const send = async () => {
+    const value = typedAmount(amount);
+    if (Number.isNaN(value)) return NOT_AN_AMOUNT;
     const { data, error: refused } = await supabase().rpc('create_deposit', {
-      p_amount: amount.trim() === '' ? null : Number(amount),
+      p_amount: value,
       p_card: card,
       p_idempotency_key: idempotencyKey,
     });

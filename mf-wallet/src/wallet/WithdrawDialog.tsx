@@ -24,6 +24,7 @@ import {
 } from '@repex/shared-ui/ui';
 import { accountName, isReady, waitFor } from './BankAccounts';
 import type { Cash, Destination, Limits, Payment } from './types';
+import { NOT_AN_AMOUNT, typedAmount } from './typedAmount';
 
 const NEW_ACCOUNT = 'new';
 
@@ -76,6 +77,8 @@ export function WithdrawDialog({
   const heldUntil = useQuery(async () => unwrap(await supabase().rpc('my_withdrawal_hold')) as string | null, []);
 
   const send = async () => {
+    const value = typedAmount(amount);
+    if (Number.isNaN(value)) return NOT_AN_AMOUNT;
     if (password !== undefined) {
       const refused = await signInAgain(password);
       if (refused) return refused;
@@ -88,7 +91,7 @@ export function WithdrawDialog({
       setAppCode(undefined);
     }
     const { data, error: refused } = await supabase().rpc('create_withdrawal', {
-      p_amount: amount.trim() === '' ? null : Number(amount),
+      p_amount: value,
       p_destination: destination ?? null,
       p_idempotency_key: idempotencyKey,
     });
