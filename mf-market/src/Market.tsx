@@ -5,10 +5,10 @@ import { MARKET_TOKEN_COLUMNS, type MarketToken } from '@repex/shared-ui/contrac
 import { useWatchlist, comingSoon, supabase, unwrap, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
 import {
   Button,
-  Badge,
   Card,
   CardGrid,
   DataTable,
+  HaltedBadge,
   Change,
   Input,
   Muted,
@@ -228,9 +228,7 @@ export default function Market() {
                 {t.halted && (
                   <>
                     {' '}
-                    <Badge $variant="down" title="Trading in this token is halted by the exchange">
-                      Halted
-                    </Badge>
+                    <HaltedBadge />
                   </>
                 )}
               </td>

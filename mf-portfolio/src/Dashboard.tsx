@@ -12,6 +12,7 @@ import {
   Muted,
   Page,
   PageTitle,
+  HaltedBadge,
   PersonCell,
   SkeletonRows,
   StackedTable,
@@ -146,6 +147,12 @@ export default function Dashboard() {
                       </td>
                       <td className="num" data-label="Now">
                         {formatPrice(pos.price)}
+                        {data.data?.halted.has(pos.token_id) && (
+                          <>
+                            {' '}
+                            <HaltedBadge />
+                          </>
+                        )}
                       </td>
                       <td className="num" data-label="Value">
                         {formatPrice(pos.value)}
@@ -245,6 +252,12 @@ export default function Dashboard() {
                   </td>
                   <td className="num" data-label="Price">
                     {formatPrice(t.price)}
+                    {t.halted && (
+                      <>
+                        {' '}
+                        <HaltedBadge />
+                      </>
+                    )}
                   </td>
                   <td className="num" data-label="24h">
                     <Change $value={t.change_24h}>{formatChange(t.change_24h)}</Change>

@@ -263,6 +263,16 @@ test("the admin halts trading in one token from its owner's details: its screens
   await expect(person.getByTestId('market-row').getByText('Halted').count()).resolves.toBe(1);
   await person.goto(`${app.url}/profile`);
   await person.getByText('Trading halted by the exchange: we emailed you why.').waitFor();
+  // Someone who holds and watches the token sees the badge on both dashboard rows.
+  const holder = await fundedUser('halt_holder', 100);
+  const holderId = `(select id from auth.users where email = 'halt_holder@e2e.repx.dev')`;
+  await db(`select private.issue_tokens($1, ${holderId}, 5)`, [alex!.id]);
+  await db(`insert into watchlist (user_id, token_id) values (${holderId}, $1)`, [alex!.id]);
+  await holder.goto(`${app.url}/dashboard`);
+  await holder.getByTestId('holding-row').filter({ hasText: 'Alex Rivera' }).getByText('Halted').waitFor();
+  await holder.getByRole('tab', { name: 'Watchlist' }).click();
+  await holder.getByTestId('watchlist-row').filter({ hasText: 'Alex Rivera' }).getByText('Halted').waitFor();
+  await holder.context().close();
   // Relayed from the database's mail queue to the outbox (on its NOTIFY, or the next poll).
   const halted = () =>
     db<{ body: string }>(

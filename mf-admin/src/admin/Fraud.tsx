@@ -7,6 +7,7 @@ import {
   Badge,
   Button,
   Field,
+  HaltedBadge,
   Muted,
   Textarea,
   formatDate,
@@ -141,7 +142,7 @@ export function Fraud({ onChanged, version }: { onChanged: () => void; version: 
               {tokenOf(a)?.halt_reason && (
                 <>
                   {' '}
-                  <Badge $variant="down">Halted</Badge>
+                  <HaltedBadge />
                 </>
               )}
               <Evidence>{a.summary}</Evidence>

@@ -14,6 +14,8 @@ export interface DashboardData {
   trades: MyTrade[];
   cash: number;
   ownTokenId: string | null;
+  /** The held tokens in which the exchange halted trading. */
+  halted: Set<string>;
 }
 
 /**
@@ -32,7 +34,14 @@ export async function loadDashboard(userId: string): Promise<DashboardData> {
   ]);
   const ownTokenId = (own as { id: string } | null)?.id ?? null;
   const points = pnl as PnlPoint[];
+  const held = (positions as Position[]).map((p) => p.token_id);
+  const halted = held.length
+    ? ((await db.from('tokens').select('id').in('id', held).not('halt_reason', 'is', null).then(unwrap)) as {
+        id: string;
+      }[])
+    : [];
   return {
+    halted: new Set(halted.map((t) => t.id)),
     positions: positions as Position[],
     summary: points[points.length - 1]!,
     trades: (trades as MyTrade[]).filter((t) => t.token_id !== ownTokenId),

@@ -56,6 +56,15 @@ export function VerifiedBadge() {
   );
 }
 
+/** A token in which the exchange halted trading (its reason is on its trading screen). */
+export function HaltedBadge() {
+  return (
+    <Badge $variant="down" title="Trading in this token is halted by the exchange">
+      Halted
+    </Badge>
+  );
+}
+
 /** The side of an order or a trade: Buy in green, Sell in red. */
 export function SideBadge({ side }: { side: 'buy' | 'sell' }) {
   return <Badge $variant={side === 'buy' ? 'up' : 'down'}>{side === 'buy' ? 'Buy' : 'Sell'}</Badge>;
