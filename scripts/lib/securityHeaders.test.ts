@@ -30,6 +30,16 @@ describe('the shell page security headers', () => {
     ]);
   });
 
+  it("counts a remote at a relative URL (served by the shell's host) as the page's own", () => {
+    const relative = { ...config, remotes: { ...config.remotes, market: '/remotes/market/mf-manifest.json' } };
+    const scripts = securityHeaders(relative)
+      ['Content-Security-Policy'].split('; ')
+      .find((d) => d.startsWith('script-src'));
+    expect(scripts).toBe(
+      "script-src 'self' https://cdn.example http://localhost:3003 http://localhost:3004 http://localhost:3005",
+    );
+  });
+
   it('talks to the backend over HTTP and its Realtime socket, and shows images only from it', () => {
     expect(policy()['connect-src']).toEqual(
       expect.arrayContaining(['https://abc.supabase.co', 'wss://abc.supabase.co']),

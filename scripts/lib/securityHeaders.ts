@@ -2,6 +2,15 @@ import type { runtimeConfig } from './config';
 
 type RuntimeConfig = ReturnType<typeof runtimeConfig>;
 
+/** Where a configured URL lives; a relative one (a remote served by the shell's host) is the page's own. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "'self'";
+  }
+}
+
 /**
  * The headers the shell's page is served with. The Content-Security-Policy names the only places
  * the page may load from: its own origin, the remotes (scripts and manifests) and the backend
@@ -13,7 +22,7 @@ type RuntimeConfig = ReturnType<typeof runtimeConfig>;
 export function securityHeaders(config: RuntimeConfig): Record<string, string> {
   const backend = new URL(config.supabaseUrl).origin;
   const socket = backend.replace(/^http/, 'ws');
-  const remotes = [...new Set(Object.values(config.remotes).map((url) => new URL(url).origin))];
+  const remotes = [...new Set(Object.values(config.remotes).map(originOf))].filter((o) => o !== "'self'");
   const policy = {
     'default-src': ["'self'"],
     'script-src': ["'self'", ...remotes],
