@@ -315,7 +315,7 @@ export default function Trading() {
           ) : (
             <Skeleton $height="520px" />
           )}
-          {orders.data && <OpenOrders orders={orders.data} onChanged={refresh} />}
+          {orders.data && t && <OpenOrders orders={orders.data} tokenName={t.name} onChanged={refresh} />}
           <Card aria-label="Token Info">
             <CardTitle>Token Info</CardTitle>
             <Info>

@@ -125,6 +125,29 @@ test('an open order can be cancelled from the trading screen; a refused order sa
   await placeOrder(page, { side: 'Sell', type: 'Limit', amount: 50, price: '99.00' });
   await page.getByTestId('open-order').first().waitFor();
   await page.getByTestId('your-balance').filter({ hasText: '150 tokens' }).waitFor(); // 50 held back by the order
+
+  // Edit: the order is replaced at its new terms; a refused change leaves it as it was.
+  await page.getByTestId('open-order').first().getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: /^Edit Order #\d+$/ });
+  await edit.locator('#edit-order-price').fill('0');
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+  await edit.getByText('A limit order needs a price above $0.00.').waitFor();
+  await edit.locator('#edit-order-amount').fill('40');
+  await edit.locator('#edit-order-price').fill('98.50');
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(toastText(page, 'Order Changed')).resolves.toEqual({
+    title: 'Order Changed',
+    description: `Your limit order to sell 40 Emma Rodriguez tokens at ${formatPrice(98.5)} is on the book.`,
+    variant: 'default',
+  });
+  await page
+    .getByTestId('open-order')
+    .filter({ hasText: formatPrice(98.5) })
+    .filter({ hasText: '40' })
+    .waitFor();
+  await expect(page.getByTestId('open-order').count()).resolves.toBe(1);
+  await page.getByTestId('your-balance').filter({ hasText: '160 tokens' }).waitFor();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'order-edited-1280.png'), fullPage: true });
   await page.getByTestId('open-order').first().getByRole('button', { name: 'Cancel' }).click();
   // By title: the placing's toast may still be up when the balance comes back.
   await toastText(page, 'Order Cancelled');

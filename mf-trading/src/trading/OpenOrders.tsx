@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import styled from 'styled-components';
 import { supabase, toast } from '@repex/shared-ui/platform';
 import {
   Button,
@@ -11,6 +12,15 @@ import {
   formatPrice,
   SideBadge,
 } from '@repex/shared-ui/ui';
+import { EditOrderDialog } from './EditOrderDialog';
+
+// On a phone the two buttons stack rather than push the row past the card.
+const Actions = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 4px;
+  justify-content: flex-end;
+`;
 
 export interface OpenOrder {
   id: number;
@@ -20,9 +30,18 @@ export interface OpenOrder {
   filled: number;
 }
 
-/** The user's resting orders on this token, each with Cancel. */
-export function OpenOrders({ orders, onChanged }: { orders: OpenOrder[]; onChanged: () => void }) {
+/** The user's resting orders on this token, each with Edit and Cancel. */
+export function OpenOrders({
+  orders,
+  tokenName,
+  onChanged,
+}: {
+  orders: OpenOrder[];
+  tokenName: string;
+  onChanged: () => void;
+}) {
   const [cancelling, setCancelling] = useState<number | null>(null);
+  const [editing, setEditing] = useState<OpenOrder | null>(null);
   const cancel = async (id: number) => {
     setCancelling(id);
     const { error } = await supabase().rpc('cancel_order', { p_order: id });
@@ -59,15 +78,23 @@ export function OpenOrders({ orders, onChanged }: { orders: OpenOrder[]; onChang
                     {o.filled > 0 && <Muted> of {formatInteger(o.amount)}</Muted>}
                   </td>
                   <td>
-                    <Button $size="sm" $variant="outline" disabled={cancelling === o.id} onClick={() => cancel(o.id)}>
-                      Cancel
-                    </Button>
+                    <Actions>
+                      <Button $size="sm" $variant="ghost" onClick={() => setEditing(o)}>
+                        Edit
+                      </Button>
+                      <Button $size="sm" $variant="outline" disabled={cancelling === o.id} onClick={() => cancel(o.id)}>
+                        Cancel
+                      </Button>
+                    </Actions>
                   </td>
                 </tr>
               ))}
             </tbody>
           </Table>
         </TableScroll>
+      )}
+      {editing && (
+        <EditOrderDialog order={editing} tokenName={tokenName} onClose={() => setEditing(null)} onChanged={onChanged} />
       )}
     </Card>
   );

@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { supabase, toast } from '@repex/shared-ui/platform';
+import { FormDialog, Muted, TextField, formatInteger } from '@repex/shared-ui/ui';
+import { describeResult, type OrderResult } from './orderResult';
+import type { OpenOrder } from './OpenOrders';
+
+/**
+ * Edit: a resting order's price or what is left of its amount, changed by replace_order (cancel
+ * and place in one transaction: either both happen or neither). The database checks the new
+ * order as any other; its refusal is shown here and the old order stays.
+ */
+export function EditOrderDialog({
+  order,
+  tokenName,
+  onClose,
+  onChanged,
+}: {
+  order: OpenOrder;
+  tokenName: string;
+  onClose: () => void;
+  onChanged: () => void;
+}) {
+  const [amount, setAmount] = useState(String(order.amount - order.filled));
+  const [price, setPrice] = useState(order.price.toFixed(2));
+  const send = async () => {
+    const [a, p] = [amount, price].map((text) => (text.trim() ? Number(text) : null));
+    if (Number.isNaN(a) || Number.isNaN(p))
+      return 'Write the amount and the price as plain numbers, like 20 and 12.50.';
+    const { data, error } = await supabase().rpc('replace_order', { p_order: order.id, p_amount: a, p_price: p });
+    if (error) return error.message;
+    const result = describeResult(data as OrderResult, tokenName, p ?? undefined);
+    toast({ ...result, title: result.title === 'Order Placed' ? 'Order Changed' : result.title });
+    onChanged();
+    return null;
+  };
+  return (
+    <FormDialog
+      title={`Edit Order #${order.id}`}
+      submitLabel="Save Changes"
+      busyLabel="Saving..."
+      send={send}
+      onClose={onClose}
+    >
+      <Muted>
+        The order is replaced by a new one at its new terms: it takes its place in the book from now, and trades at once
+        if its price meets the other side.
+        {order.filled > 0 && ` The ${formatInteger(order.filled)} already filled stay filled.`}
+      </Muted>
+      <TextField
+        id="edit-order-amount"
+        label="Tokens"
+        inputMode="numeric"
+        value={amount}
+        onValue={setAmount}
+        required
+      />
+      <TextField
+        id="edit-order-price"
+        label="Limit Price (USD)"
+        inputMode="decimal"
+        value={price}
+        onValue={setPrice}
+        required
+      />
+    </FormDialog>
+  );
+}
