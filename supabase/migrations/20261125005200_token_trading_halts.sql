@@ -24,9 +24,7 @@ begin
   if p_halted and (reason is null or char_length(reason) not between 3 and 200) then
     perform private.refuse('Give a reason of 3 to 200 characters: traders see it.');
   end if;
-  if p_halted and private.has_hidden_characters(reason) then
-    perform private.refuse('The reason cannot hold control characters or invisible formatting characters.');
-  end if;
+  if p_halted then perform private.refuse_hidden_characters(reason, 'The reason'); end if;
   if p_halted = (tok.halt_reason is not null) and (not p_halted or reason = tok.halt_reason) then
     perform private.refuse(format('Trading in %s is %s already.', tok.name, case when p_halted then 'halted' else 'open' end));
   end if;

@@ -8,16 +8,14 @@
 create or replace function public.replace_order(p_order bigint, p_amount numeric, p_price numeric)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
-  uid uuid := auth.uid();
   o public.orders;
 begin
-  if uid is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
-  select * into o from public.orders where id = p_order and user_id = uid;
-  if not found then raise exception 'You have no order #%.', p_order using errcode = 'P0001'; end if;
+  select * into o from public.orders where id = p_order and user_id = auth.uid();
   if o.status = 'open' and p_amount = o.amount - o.filled and p_price = o.price then
     raise exception 'Order #% already rests at that price and amount.', p_order using errcode = 'P0001';
   end if;
-  perform public.cancel_order(p_order); -- refuses an order no longer open
+  -- It refuses a caller signed out, an order not theirs, one no longer open.
+  perform public.cancel_order(p_order);
   return public.place_order(o.token_id, o.side, 'limit', p_amount, p_price) || jsonb_build_object('replaced', p_order);
 end $$;
 revoke execute on function public.replace_order(bigint, numeric, numeric) from public, anon;

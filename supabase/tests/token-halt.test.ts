@@ -21,6 +21,9 @@ describe.each(ENGINES)('halting trading in one token on %s', (engine) => {
     expect((await halt(token, true, 'x'.repeat(201))).error?.message).toBe(
       'Give a reason of 3 to 200 characters: traders see it.',
     );
+    expect((await halt(token, true, 'Under\u202e review')).error?.message).toBe(
+      'The reason cannot hold control characters or invisible formatting characters (such as a right-to-left override).',
+    );
     expect((await halt(token, false)).error?.message).toMatch(/^Trading in \S+ is open already\.$/);
     const { data, error } = await halt(token, true, '  Under review for wash trading.  ');
     expect(error).toBeNull();
