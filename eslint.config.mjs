@@ -24,7 +24,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/platform', '**/platform/**'], message: "Import '@repex/shared-ui/platform'." }] },
+        {
+          patterns: [
+            {
+              group: ['**/platform', '**/platform/**', '!@repex/shared-ui/platform'],
+              message: "Import '@repex/shared-ui/platform'.",
+            },
+          ],
+        },
       ],
     },
   },

@@ -180,7 +180,7 @@ test('an open order can be cancelled from the trading screen; a refused order sa
   await page.close();
 });
 
-test('the dashboard lists every open order: one cancelled, then the rest at once, the funds back, the history kept', async () => {
+test('the dashboard lists every open order: one cancelled, one edited, then the rest at once, the funds back, the history kept', async () => {
   const email = 'all.orders@e2e.repx.dev';
   const page = await (await app.newContext({ width: 390 })).newPage();
   await signUp(page, app, { username: 'all_orders', email, password: 'all-orders-1' });
@@ -214,6 +214,23 @@ test('the dashboard lists every open order: one cancelled, then the rest at once
   await toastText(page, 'Order Cancelled');
   await page.getByText('1 order on the book.').waitFor();
 
+  // Edit, as on the trading screen: the order is replaced at its new terms, and holds what they need.
+  await rows.first().getByRole('button', { name: 'Edit', exact: true }).click();
+  const edit = page.getByRole('dialog', { name: /^Edit Order #\d+$/ });
+  await edit.locator('#edit-order-amount').fill('12');
+  await edit.locator('#edit-order-price').fill('5.50');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard-edit-order-390.png') });
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(toastText(page, 'Order Changed')).resolves.toEqual({
+    title: 'Order Changed',
+    description: `Your limit order to buy 12 Marcus Johnson tokens at ${formatPrice(5.5)} is on the book.`,
+    variant: 'default',
+  });
+  await rows.filter({ hasText: formatPrice(5.5) }).waitFor();
+  await expect(rows.first().innerText()).resolves.toMatch(/Marcus Johnson[\s\S]*Buy[\s\S]*\$5\.50[\s\S]*12/);
+  await page.getByText('1 order on the book.').waitFor();
+  expect(await reserved()).toBe(67.32); // 12 x $5.50 and the 2% fee
+
   await page.getByRole('button', { name: 'Cancel All', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Cancel All Orders' });
   await dialog.getByText('Cancel your 1 order on every token?').waitFor();
@@ -230,7 +247,9 @@ test('the dashboard lists every open order: one cancelled, then the rest at once
   await page.getByRole('button', { name: 'History', exact: true }).click();
   const past = page.getByTestId('order-history-row');
   await past.nth(1).waitFor();
+  await past.nth(2).waitFor();
   await expect(past.allInnerTexts()).resolves.toEqual([
+    expect.stringMatching(/Marcus Johnson[\s\S]*Buy[\s\S]*\$5\.50[\s\S]*0 of 12[\s\S]*Cancelled/),
     expect.stringMatching(/Sarah Chen[\s\S]*Buy[\s\S]*\$6\.00[\s\S]*0 of 11[\s\S]*Cancelled/),
     expect.stringMatching(/Marcus Johnson[\s\S]*Buy[\s\S]*\$5\.00[\s\S]*0 of 10[\s\S]*Cancelled/),
   ]);

@@ -3,7 +3,8 @@ import { Link } from 'react-router-dom';
 import { supabase, toast, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
 import { Bar } from './Bar';
 import { OrderCells } from './OrderCells';
-import { loadOpenOrders } from './orders';
+import { loadOpenOrders, type MyOrder } from './orders';
+import type { MarketToken } from '@repex/shared-ui/contracts';
 import {
   Button,
   DataTable,
@@ -13,17 +14,19 @@ import {
   formatCount,
   formatInteger,
   DateTime,
+  EditOrderDialog,
 } from '@repex/shared-ui/ui';
 
 const plural = (n: number) => formatCount(n, 'order');
 
-/** Every resting order, each with Cancel, and Cancel All. */
+/** Every resting order, each with Edit and Cancel, and Cancel All. */
 export function OpenOrders({ toggle }: { toggle: ReactNode }) {
   const orders = useQuery(loadOpenOrders, []);
   // Fills and cancels elsewhere (another tab, a taker) change the list.
   useMarketEvents(null, orders.reload, 500);
   const [busy, setBusy] = useState<number | 'all' | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [editing, setEditing] = useState<(MyOrder & { token: MarketToken }) | null>(null);
   const count = orders.data?.length ?? 0;
 
   const cancel = async (id: number) => {
@@ -96,6 +99,11 @@ export function OpenOrders({ toggle }: { toggle: ReactNode }) {
                 <Button as={Link} to={`/trading/${o.token_id}`} $size="sm" $variant="ghost">
                   Trade
                 </Button>
+                {o.price !== null && (
+                  <Button $size="sm" $variant="ghost" disabled={busy !== null} onClick={() => setEditing(o)}>
+                    Edit
+                  </Button>
+                )}
                 <Button $size="sm" $variant="outline" disabled={busy !== null} onClick={() => void cancel(o.id)}>
                   Cancel
                 </Button>
@@ -104,6 +112,14 @@ export function OpenOrders({ toggle }: { toggle: ReactNode }) {
           </tr>
         )}
       </DataTable>
+      {editing && editing.price !== null && (
+        <EditOrderDialog
+          order={{ ...editing, price: editing.price }}
+          tokenName={editing.token.name}
+          onClose={() => setEditing(null)}
+          onChanged={orders.reload}
+        />
+      )}
       {confirming && (
         <Dialog title="Cancel All Orders" onClose={() => setConfirming(false)}>
           <Muted>Cancel your {plural(count)} on every token? The cash and tokens they hold are released at once.</Muted>

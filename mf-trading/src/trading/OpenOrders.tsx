@@ -11,8 +11,8 @@ import {
   formatInteger,
   formatPrice,
   SideBadge,
+  EditOrderDialog,
 } from '@repex/shared-ui/ui';
-import { EditOrderDialog } from './EditOrderDialog';
 
 // On a phone the two buttons stack rather than push the row past the card.
 const Actions = styled.div`

@@ -1,9 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
 import styled, { css } from 'styled-components';
 import { supabase, toast, unwrap, useQuery, useTableChanges } from '@repex/shared-ui/platform';
-import { Button, Card, CardTitle, Input, Label, Muted, formatPrice, formatTokens } from '@repex/shared-ui/ui';
+import {
+  Button,
+  Card,
+  CardTitle,
+  Input,
+  Label,
+  Muted,
+  describeResult,
+  formatPrice,
+  formatTokens,
+  type OrderResult,
+} from '@repex/shared-ui/ui';
 import type { BookPick } from './OrderBook';
-import { describeResult, type OrderResult } from './orderResult';
 import {
   DEFAULT_AMOUNT,
   SHORTCUTS,

@@ -1,7 +1,8 @@
 /**
- * The UI kit: theme, primitives and number formats. Pure presentation with no state of its own,
- * so it is not shared at run time: every package bundles the parts it uses, and a change here
- * reaches the browser by rebuilding the packages that show it, without the shell.
+ * The UI kit: theme, primitives, number formats, and the few pieces that more than one remote
+ * shows (a remote never imports another). No state of its own, so it is not shared at run time:
+ * every package bundles the parts it uses, and a change here reaches the browser by rebuilding
+ * the packages that show it, without the shell.
  * It never imports the platform by a relative path (ESLint refuses it): a copy of the store or
  * the Supabase client bundled into a remote would be a second instance.
  */
@@ -32,3 +33,5 @@ export { EmptyState, ErrorState, CenteredStatus, Page, PageTitle, Muted, Change 
 export { Logo } from './primitives/Logo';
 export { WatchStar } from './primitives/WatchStar';
 export { useChart, MONEY_SCALE, type Charts } from './chart/useChart';
+export { EditOrderDialog, type RestingOrder } from './orders/EditOrderDialog';
+export { describeResult, type OrderResult } from './orders/orderResult';

@@ -1,13 +1,25 @@
 import { useState } from 'react';
 import { supabase, toast } from '@repex/shared-ui/platform';
-import { FormDialog, Muted, TextField, formatInteger } from '@repex/shared-ui/ui';
+import { formatInteger } from '../format';
+import { TextField } from '../primitives/Dialog';
+import { FormDialog } from '../primitives/FormDialog';
+import { Muted } from '../primitives/States';
 import { describeResult, type OrderResult } from './orderResult';
-import type { OpenOrder } from './OpenOrders';
+
+/** A resting limit order, as the screens that offer Edit list it. */
+export interface RestingOrder {
+  id: number;
+  price: number;
+  amount: number;
+  filled: number;
+}
 
 /**
  * Edit: a resting order's price or what is left of its amount, changed by replace_order (cancel
  * and place in one transaction: either both happen or neither). The database checks the new
- * order as any other; its refusal is shown here and the old order stays.
+ * order as any other; its refusal is shown here and the old order stays. In the UI kit because
+ * two remotes offer it (the trading screen and the dashboard's Orders tab), and a remote never
+ * imports another.
  */
 export function EditOrderDialog({
   order,
@@ -15,7 +27,7 @@ export function EditOrderDialog({
   onClose,
   onChanged,
 }: {
-  order: OpenOrder;
+  order: RestingOrder;
   tokenName: string;
   onClose: () => void;
   onChanged: () => void;

@@ -1,4 +1,4 @@
-import { formatPrice, formatTokens } from '@repex/shared-ui/ui';
+import { formatPrice, formatTokens } from '../format';
 
 /** What place_order answers (supabase/migrations/..._trading_engine.sql). */
 export interface OrderResult {
