@@ -364,3 +364,51 @@ test('a price chosen in the order book becomes a limit order at it, on the side 
   await page.getByTestId('your-balance').filter({ hasText: '0 tokens' }).waitFor();
   await page.context().close();
 });
+
+test('an edit made while the order trades changes nothing, says so, and shows what is left', async () => {
+  const db = <T>(sql: string, params: unknown[] = []) => app.backend.db.query<T>(sql, params);
+  const [token] = await db<{ id: string }>(
+    `insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
+     values ('Edit Race', 'editrace', 'Designer', 50, 10000, 12) returning id`,
+  );
+  const email = 'edit.race@e2e.repx.dev';
+  const page = await (await app.newContext()).newPage();
+  await signUp(page, app, { username: 'edit_race', email, password: 'edit-race-1' });
+  await db(`select private.record_deposit(id, 1000) from auth.users where email = $1`, [email]);
+  await page.goto(`${app.url}/trading/${token!.id}`);
+  await page.getByText(`with your ${formatPrice(1000)}`).waitFor();
+  await placeOrder(page, { side: 'Buy', type: 'Limit', amount: 10, price: '12.00' });
+  await toastText(page, 'Order Placed');
+
+  // The owner opens Edit with 10 left; before they save, the admin account sells 4 into the bid.
+  await page.getByTestId('open-order').first().getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: /^Edit Order #\d+$/ });
+  await expect(edit.locator('#edit-order-amount').inputValue()).resolves.toBe('10');
+  await edit.locator('#edit-order-price').fill('12.50');
+  const taker = DEMO_ACCOUNTS.admin.email;
+  await db(`select private.issue_tokens($1, id, 4) from auth.users where email = $2`, [token!.id, taker]);
+  await app.backend.db.transaction(async (tx) => {
+    await tx.query(
+      `select set_config('request.jwt.claim.sub', (select id::text from auth.users where email = $1), true)`,
+      [taker],
+    );
+    await tx.query(`select public.place_order($1, 'sell', 'market', 4, null)`, [token!.id]);
+  });
+  // The fill's notice first, so that the answer to Save is the toast left on screen.
+  await toastText(page, 'Order Partly Filled');
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(toastText(page, 'Order Not Changed')).resolves.toEqual({
+    title: 'Order Not Changed',
+    description: expect.stringMatching(
+      /^Order #\d+ traded while you were changing it: 4 of 10 tokens are filled now, 6 left\. Nothing was changed\.$/,
+    ),
+    variant: 'destructive',
+  });
+  await expect(edit.isVisible()).resolves.toBe(false);
+  // The order rests as it was, at $12.00, with what it has left.
+  const row = page.getByTestId('open-order').filter({ hasText: formatPrice(12) });
+  await row.filter({ hasText: '6 of 10' }).waitFor();
+  await page.getByTestId('your-balance').filter({ hasText: '4 tokens' }).waitFor();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'edit-race-1280.png'), fullPage: true });
+  await page.close();
+});

@@ -89,4 +89,38 @@ describe.each(ENGINES)('changing a resting order on %s', (engine) => {
     expect(await holding(backend, seller.id, token)).toEqual({ amount: 85, reserved: 15 });
     expect(await invariantViolations(backend)).toEqual([]);
   });
+
+  it('an order that traded while its owner was changing it is left as it was, and the answer says what is filled now', async () => {
+    const token = await freshToken(backend);
+    const seller = await trader(backend, { token, tokens: 100 });
+    const buyer = await trader(backend, { cash: 1000 });
+    const ask = (await placeOrder(seller.client, token, 'sell', 'limit', 100, 10)).data as Placed;
+    // The seller opens Edit with all 100 left; a taker buys 60 before they save.
+    expect((await placeOrder(buyer.client, token, 'buy', 'market', 60)).data).toMatchObject({ filled: 60 });
+    const stale = await seller.client.rpc('replace_order', {
+      p_order: ask.order_id,
+      p_amount: 100,
+      p_price: 9.5,
+      p_filled: 0,
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.error).toMatchObject({
+      code: 'PT409',
+      message: `Order #${ask.order_id} traded while you were changing it: 60 of 100 tokens are filled now, 40 left. Nothing was changed.`,
+    });
+    expect(await order(ask.order_id)).toMatchObject({ status: 'open', filled: 60, price: 10 });
+    expect(await holding(backend, seller.id, token)).toEqual({ amount: 40, reserved: 40 });
+
+    // Made against what is filled now, the change goes through for the 40 left.
+    const { data, error } = await seller.client.rpc('replace_order', {
+      p_order: ask.order_id,
+      p_amount: 40,
+      p_price: 9.5,
+      p_filled: 60,
+    });
+    expect(error).toBeNull();
+    expect(data).toMatchObject({ status: 'open', resting: 40, replaced: ask.order_id });
+    expect(await holding(backend, seller.id, token)).toEqual({ amount: 40, reserved: 40 });
+    expect(await invariantViolations(backend)).toEqual([]);
+  });
 });

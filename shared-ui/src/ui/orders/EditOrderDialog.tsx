@@ -17,9 +17,10 @@ export interface RestingOrder {
 /**
  * Edit: a resting order's price or what is left of its amount, changed by replace_order (cancel
  * and place in one transaction: either both happen or neither). The database checks the new
- * order as any other; its refusal is shown here and the old order stays. In the UI kit because
- * two remotes offer it (the trading screen and the dashboard's Orders tab), and a remote never
- * imports another.
+ * order as any other; its refusal is shown here and the old order stays. An order that traded
+ * while the dialog was open is left as it is: the dialog closes, says so, and the list reloads.
+ * In the UI kit because two remotes offer it (the trading screen and the dashboard's Orders tab),
+ * and a remote never imports another.
  */
 export function EditOrderDialog({
   order,
@@ -38,7 +39,18 @@ export function EditOrderDialog({
     const [a, p] = [amount, price].map((text) => (text.trim() ? Number(text) : null));
     if (Number.isNaN(a) || Number.isNaN(p))
       return 'Write the amount and the price as plain numbers, like 20 and 12.50.';
-    const { data, error } = await supabase().rpc('replace_order', { p_order: order.id, p_amount: a, p_price: p });
+    // Made against the order as shown: if it traded meanwhile, the database changes nothing (PT409).
+    const { data, error } = await supabase().rpc('replace_order', {
+      p_order: order.id,
+      p_amount: a,
+      p_price: p,
+      p_filled: order.filled,
+    });
+    if (error?.code === 'PT409') {
+      toast({ title: 'Order Not Changed', description: error.message, variant: 'destructive' });
+      onChanged();
+      return null;
+    }
     if (error) return error.message;
     const result = describeResult(data as OrderResult, tokenName, p ?? undefined);
     toast({ ...result, title: result.title === 'Order Placed' ? 'Order Changed' : result.title });
