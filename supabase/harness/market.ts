@@ -10,12 +10,12 @@ export interface Trader {
 let tokenCounter = 0;
 
 /** A fresh token with no book, so a test sees only its own orders. */
-export async function freshToken(backend: Backend, supply = 10_000): Promise<string> {
+export async function freshToken(backend: Backend, supply = 10_000, issuePrice = 10): Promise<string> {
   const n = `t${Date.now().toString(36)}${tokenCounter++}`;
   const [row] = await backend.db.query<{ id: string }>(
     `insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
-     values ($1, $1, 'Test', 50, $2, 10) returning id`,
-    [n, supply],
+     values ($1, $1, 'Test', 50, $2, $3) returning id`,
+    [n, supply, issuePrice],
   );
   return row!.id;
 }

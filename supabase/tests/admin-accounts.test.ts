@@ -138,7 +138,7 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
   const suite = adminSuite(engine);
 
   it('a fee change applies to the next trade at once, and is audited', async () => {
-    const token = await freshToken(suite.backend);
+    const token = await freshToken(suite.backend, 10_000, 33.33);
     const seller = await trader(suite.backend, { token, tokens: 100 });
     const buyer = await trader(suite.backend, { cash: 5000 });
     expect(

@@ -18,7 +18,7 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     );
 
   it('fills a market buy in full against a resting sell, moving cash, tokens and fees', async () => {
-    const token = await freshToken(backend);
+    const token = await freshToken(backend, 10_000, 12.5);
     const seller = await trader(backend, { token, tokens: 100 });
     const buyer = await trader(backend, { cash: 1000 });
     const ask = await placeOrder(seller.client, token, 'sell', 'limit', 10, 12.5);

@@ -15,6 +15,12 @@ const FIELDS = [
   { key: 'min_order_amount', label: 'Minimum order (tokens)', hint: 'The smallest order anyone may place.' },
   { key: 'max_price', label: 'Highest limit price ($)', hint: 'No order may ask or bid more per token.' },
   { key: 'max_open_orders', label: 'Open orders per account', hint: 'Most resting limit orders one account may hold.' },
+  {
+    key: 'market_band_bps',
+    label: 'Market order band (%)',
+    hint: 'How far from the last price a market order may trade (1 to 50); the rest is cancelled.',
+    percent: true,
+  },
   { key: 'deposit_min', label: 'Minimum deposit ($)', hint: 'Per deposit.' },
   { key: 'deposit_max', label: 'Maximum deposit ($)', hint: 'Per deposit.' },
   { key: 'withdrawal_min', label: 'Minimum withdrawal ($)', hint: 'Per withdrawal.' },

@@ -166,10 +166,16 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
   // The fee is the exchange's setting, followed live (an admin may change it at any time).
   const settings = useQuery(
     async () =>
-      unwrap(await supabase().from('exchange_settings').select('fee_bps, max_price, min_order_amount').single()) as {
+      unwrap(
+        await supabase()
+          .from('exchange_settings')
+          .select('fee_bps, max_price, min_order_amount, market_band_bps')
+          .single(),
+      ) as {
         fee_bps: number;
         max_price: number;
         min_order_amount: number;
+        market_band_bps: number;
       },
     [],
   );
@@ -329,7 +335,11 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
           </p>
           {type === 'market' && (
             <p>
-              <Muted>A market order fills at the best prices in the book; the final figures may differ.</Muted>
+              <Muted>
+                A market order fills at the best prices in the book
+                {settings.data && ` within ${feePercent(settings.data.market_band_bps)} of the last price`}, and what it
+                cannot fill there is cancelled; the final figures may differ.
+              </Muted>
             </p>
           )}
           <Row>
