@@ -220,6 +220,19 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   );
   await confirm.getByRole('button', { name: 'Back' }).click();
   await page.getByRole('button', { name: 'Place Sell Order' }).waitFor();
+  // A market order's confirmation says how far from the last price it may trade (the database's band).
+  await page.getByRole('button', { name: 'Market', exact: true }).click();
+  await page.getByRole('button', { name: 'Place Sell Order' }).click();
+  await expect(confirm.innerText()).resolves.toMatch(
+    /best prices in the book within 20% of the last price, and what it cannot fill there is cancelled/,
+  );
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'market-confirm-1280.png') });
+  await page.setViewportSize({ width: 390, height: 900 });
+  await confirm.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'market-confirm-390.png') });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await confirm.getByRole('button', { name: 'Back' }).click();
+  await page.getByRole('button', { name: 'Place Sell Order' }).waitFor();
 
   // A malformed address is known not to be a token without asking the backend a question it refuses.
   const refused: string[] = [];
