@@ -163,7 +163,7 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
     if (window.matchMedia?.('(pointer: fine)').matches) limitInput.current?.focus({ preventScroll: true });
   }, [picks]);
 
-  // The fee is the exchange's setting, followed live (an admin may change it at any time).
+  // The fee, limits and market band are the exchange's settings, followed live (an admin may change them at any time).
   const settings = useQuery(
     async () =>
       unwrap(
