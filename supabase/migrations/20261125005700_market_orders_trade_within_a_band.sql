@@ -74,14 +74,10 @@ begin
     if not maker.user_id = any(makers) then makers := makers || maker.user_id; end if;
     exit when remaining = 0; -- before the next order is read and locked
   end loop;
-  -- Nothing met within the band, but others' orders wait beyond it: said as such, not as no orders.
-  if p_type = 'market' and seq = 0 and exists (
-    select 1 from public.orders o
-    where o.token_id = p_token and o.side = other and o.status = 'open' and o.user_id <> p_user
-      and (case when o.side = 'buy' then -o.price else o.price end) > worst) and not exists (
-    select 1 from public.orders o
-    where o.token_id = p_token and o.side = other and o.status = 'open' and o.user_id <> p_user
-      and (case when o.side = 'buy' then -o.price else o.price end) <= worst) then
+  -- Nothing met, and the nearest of others' orders lies beyond the band: said as such, not as no orders.
+  if p_type = 'market' and seq = 0 and (
+    select min(case when o.side = 'buy' then -o.price else o.price end) from public.orders o
+    where o.token_id = p_token and o.side = other and o.status = 'open' and o.user_id <> p_user) > worst then
     raise exception 'No % order for % is within % of its last price (%): a market order trades no further from it. Place a limit order at the price you accept.',
       other, (select t.name from public.tokens t where t.id = p_token),
       rtrim(rtrim(to_char(band * 100, 'FM990.99'), '0'), '.') || '%', '$' || to_char(ref, 'FM999,999,990.00')
