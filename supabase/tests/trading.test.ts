@@ -99,6 +99,29 @@ describe.each(ENGINES)('trading engine on %s', (engine) => {
     expect(rows.filter((r) => !r.generic && !/fee_bps|fill_rows/.test(r.fn))).toEqual([]);
   });
 
+  it('plans no function at each call in the checks every request runs: the policies and the second step', async () => {
+    // A SQL function with a SET clause is never inlined, and PostgreSQL before 18 plans its body at
+    // each call: in a policy, once per statement of every read; in the order path, once per order.
+    const perCall = await backend.db.query<{ fn: string }>(
+      `select distinct p.oid::regprocedure::text as fn
+       from pg_proc p join pg_language l on l.oid = p.prolang
+       where l.lanname = 'sql' and p.proconfig is not null
+         and (p.oid in (select d.refobjid from pg_depend d
+                        where d.classid = 'pg_policy'::regclass and d.refclassid = 'pg_proc'::regclass)
+              or p.oid in ('private.second_step_due'::regproc, 'private.require_second_step'::regproc,
+                           'private.active_caller'::regproc, 'private.is_admin'::regproc))`,
+    );
+    expect(perCall).toEqual([]);
+    // The policies do call functions: the query above would find a SQL one among them.
+    const called = await backend.db.query<{ fn: string }>(
+      `select distinct d.refobjid::regprocedure::text as fn from pg_depend d
+       where d.classid = 'pg_policy'::regclass and d.refclassid = 'pg_proc'::regclass`,
+    );
+    expect(called.map((r) => r.fn)).toEqual(
+      expect.arrayContaining(['private.is_admin()', 'private.second_step_due()']),
+    );
+  });
+
   it('fills partially: the rest of the resting order stays on the book', async () => {
     const token = await freshToken(backend);
     const seller = await trader(backend, { token, tokens: 50 });
