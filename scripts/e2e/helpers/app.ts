@@ -80,11 +80,13 @@ export function nodeClient(app: E2EApp): SupabaseClient {
 export async function toastText(
   page: Page,
   title?: string,
+  /** Part of the description: tells this toast from an earlier one with the same title still shown. */
+  saying?: RegExp,
 ): Promise<{ title: string; description: string; variant: string | null }> {
-  const toasts = page.getByTestId('toast');
-  const toast = (
-    title ? toasts.filter({ has: page.getByTestId('toast-title').getByText(title, { exact: true }) }) : toasts
-  ).first();
+  let toasts = page.getByTestId('toast');
+  if (title) toasts = toasts.filter({ has: page.getByTestId('toast-title').getByText(title, { exact: true }) });
+  if (saying) toasts = toasts.filter({ has: page.getByTestId('toast-description').getByText(saying) });
+  const toast = toasts.first();
   await toast.waitFor();
   return {
     title: await toast.getByTestId('toast-title').innerText(),
