@@ -13,7 +13,7 @@ describe.each(ENGINES)('the migration history on %s', (engine) => {
       const [{ n }] = (await first.db.query<{ n: number }>(
         'select count(*)::int as n from supabase_migrations.schema_migrations',
       )) as [{ n: number }];
-      expect(n).toBeGreaterThan(10);
+      expect(n).toBeGreaterThan(0);
       // A version this checkout does not have, as a database migrated before the consolidation has.
       await first.db.query(
         `insert into supabase_migrations.schema_migrations (version, name) values ('20261122000500', 'screens')`,

@@ -1,4 +1,4 @@
-/** Rows of the admin's database functions (see supabase/migrations). */
+/** Rows of the admin's database functions (see supabase/schemas). */
 export interface Stats {
   total_users: number;
   active_users: number;

@@ -1,4 +1,4 @@
-/** Rows the wallet reads (see supabase/migrations/*_money_in_and_out.sql). */
+/** Rows the wallet reads (see supabase/schemas/money.sql). */
 export interface HistoryEntry {
   id: string;
   type: 'Deposit' | 'Withdrawal' | 'Buy' | 'Sell' | 'Trade Fee';

@@ -1,4 +1,4 @@
-/** Rows of the read models the screens use (see supabase/migrations). Numbers are JSON numbers. */
+/** Rows of the read models the screens use (see supabase/schemas). Numbers are JSON numbers. */
 export interface MarketToken {
   id: string;
   owner_id: string | null;

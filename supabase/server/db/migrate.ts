@@ -13,7 +13,7 @@ const PLATFORM_FILE = path.join(__dirname, '../platform/platform.sql');
  * once, on a database that had no migration before.
  */
 export async function migrate(db: Database, opts: { seed: boolean }): Promise<{ applied: string[]; seeded: boolean }> {
-  await db.exec(fs.readFileSync(PLATFORM_FILE, 'utf8'));
+  await applyPlatform(db);
   const done = new Set(
     (await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).map(
       (r) => r.version,
@@ -45,17 +45,22 @@ export async function migrate(db: Database, opts: { seed: boolean }): Promise<{ 
   return { applied, seeded };
 }
 
+/** What a Supabase project has before its first migration (roles, the auth schema); idempotent. */
+export async function applyPlatform(db: Database): Promise<void> {
+  await db.exec(fs.readFileSync(PLATFORM_FILE, 'utf8'));
+}
+
 /**
  * A database that has applied a version this checkout does not have was migrated by another
- * history (here: the one consolidated before the first release), so its functions may differ from
- * the files'. It is refused, as the Supabase CLI refuses a remote history it does not know.
+ * history (one squashed into the baseline since), so its objects may differ from the files'. It is
+ * refused, as the Supabase CLI refuses a remote history it does not know.
  */
 function refuseForeignHistory(done: Set<string>, known: Set<string>): void {
   const foreign = [...done].filter((v) => !known.has(v)).sort();
   if (!foreign.length) return;
   throw new Error(
     `This database was migrated by a history that supabase/migrations does not hold (version ${foreign.join(', ')}): ` +
-      'it predates the consolidated migrations. Start it afresh: delete its DATA_DIR (.data/pglite by default) ' +
+      'it predates the squashed baseline. Start it afresh: delete its DATA_DIR (.data/pglite by default) ' +
       'or point DATABASE_URL at a new database.',
   );
 }

@@ -1,6 +1,6 @@
 import { formatPrice, formatTokens } from '../format';
 
-/** What place_order answers (supabase/migrations/..._trading_engine.sql). */
+/** What place_order answers (supabase/schemas/trading.sql). */
 export interface OrderResult {
   order_id: number;
   status: 'open' | 'filled' | 'cancelled';

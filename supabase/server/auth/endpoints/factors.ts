@@ -13,7 +13,7 @@ import { asBody, findUser, str, type AuthContext } from '../context';
  * enroll a TOTP factor, challenge it, verify a code (which raises the session to aal2 and, the
  * first time, turns the factor on), unenroll. A second app is the backup for a lost phone, as
  * Supabase advises (GoTrue has no recovery codes). What a user with a verified factor may do at
- * aal1 is decided by the database (migration 20261125004300) and by PUT /user.
+ * aal1 is decided by the database (supabase/schemas/sessions.sql) and by PUT /user.
  */
 
 /** How long a challenge may be answered (GoTrue's MFA_CHALLENGE_EXPIRY_DURATION). */

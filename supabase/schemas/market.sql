@@ -1,0 +1,259 @@
+-- The market: what every screen shows about a token (its price, market cap, 24h change, 24h
+-- volume and holders), the market's list, search and counts, and a token's price history.
+--
+-- The figures are maintained, not recomputed on every read: one row per token holds them, kept
+-- exact by triggers in the transaction that changes trades, holdings or the token (so they hold
+-- whoever writes: the engine, an offering, the seed), and indexed for every sort the market offers.
+--
+-- Sliding: a trade leaves the 24h window 24 hours after it was made, which changes that token's
+-- volume and the price its change compares with. `slides_at` is the next such moment for the
+-- token; private.slide_token_stats() (run every few seconds by the scheduler, pg_cron on a hosted
+-- project) recomputes the tokens whose moment has come. Between two runs a figure can be a few
+-- seconds late; it is never approximate.
+
+create table private.token_stats (
+  token_id uuid primary key references public.tokens (id) on delete cascade,
+  price numeric(12, 2) not null,
+  market_cap numeric not null,
+  change_24h numeric not null default 0,
+  volume_24h numeric not null default 0,
+  holders bigint not null default 0,
+  -- The newest trade: a trade older than it (a back-dated insert) recomputes the row instead.
+  last_trade_at timestamptz,
+  last_trade_id bigint,
+  -- What the 24h change compares with: the last price at least 24 hours old, else the first trade's.
+  day_ago_price numeric,
+  first_price numeric,
+  slides_at timestamptz
+);
+-- (sort column, token) serves both directions of each sort, ties broken by token id.
+create index token_stats_market_cap_idx on private.token_stats (market_cap, token_id);
+create index token_stats_price_idx on private.token_stats (price, token_id);
+create index token_stats_change_idx on private.token_stats (change_24h, token_id);
+create index token_stats_volume_idx on private.token_stats (volume_24h, token_id);
+create index token_stats_holders_idx on private.token_stats (holders, token_id);
+create index token_stats_slides_idx on private.token_stats (slides_at) where slides_at is not null;
+
+create function private.change_pct(price numeric, base numeric) returns numeric
+language sql immutable as $$ select coalesce(round((price - base) / nullif(base, 0) * 100, 2), 0) $$;
+
+-- The exact figures of one token, from its trades and holdings (the definition the triggers keep).
+-- Holders are counted when the row is made; after that the holdings trigger alone keeps them (a
+-- recount here could meet holdings changes whose triggers have not fired yet, and count them twice).
+create function private.refresh_token_stats(p_token uuid) returns void
+language plpgsql security definer set search_path = '' as $$
+declare
+  day_start timestamptz := now() - interval '24 hours';
+  tok record;
+  last_trade record;
+  day_ago numeric;
+  first numeric;
+  volume numeric;
+  oldest timestamptz;
+  held bigint;
+  price numeric;
+begin
+  select t.total_supply, t.issue_price into tok from public.tokens t where t.id = p_token;
+  if not found then return; end if;
+  select tr.price, tr.created_at, tr.id into last_trade
+    from public.trades tr where tr.token_id = p_token order by tr.created_at desc, tr.id desc limit 1;
+  select tr.price into day_ago
+    from public.trades tr where tr.token_id = p_token and tr.created_at <= day_start order by tr.created_at desc, tr.id desc limit 1;
+  select tr.price into first from public.trades tr where tr.token_id = p_token order by tr.created_at, tr.id limit 1;
+  select coalesce(sum(tr.value), 0), min(tr.created_at) into volume, oldest
+    from public.trades tr where tr.token_id = p_token and tr.created_at > day_start;
+  select count(*) into held from public.holdings h
+   where h.token_id = p_token and h.amount > 0 and h.user_id <> private.issuance_account();
+  price := coalesce(last_trade.price, tok.issue_price);
+  insert into private.token_stats as s (token_id, price, market_cap, change_24h, volume_24h, holders,
+                                        last_trade_at, last_trade_id, day_ago_price, first_price, slides_at)
+  values (p_token, price, round(price * tok.total_supply, 2),
+          private.change_pct(price, coalesce(day_ago, first, tok.issue_price)), volume, held,
+          last_trade.created_at, last_trade.id, day_ago, first, oldest + interval '24 hours')
+  on conflict (token_id) do update set
+    price = excluded.price, market_cap = excluded.market_cap, change_24h = excluded.change_24h,
+    volume_24h = excluded.volume_24h, last_trade_at = excluded.last_trade_at,
+    last_trade_id = excluded.last_trade_id, day_ago_price = excluded.day_ago_price,
+    first_price = excluded.first_price, slides_at = excluded.slides_at;
+end $$;
+revoke execute on function private.refresh_token_stats(uuid) from public;
+
+-- A token's figures move once per settlement: a statement trigger sees the statement's trades
+-- together (settle_fills inserts an order's trades in one statement) and updates each token's row
+-- once, not once per trade under the book's lock. The newest trade sets the price and the change,
+-- the volume grows by the trades' sum, and the oldest sets the first price and when the volume
+-- starts to slide, if they were not set. Trades older than the token's last trade or than 24 hours
+-- (a back-dated insert) recompute the token's figures from its trades instead.
+create function private.stats_on_trades() returns trigger
+language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+declare
+  batch record;
+  oldest public.trades;
+  newest public.trades;
+begin
+  for batch in
+    select n.token_id, sum(n.value) as value, array_agg(n order by n.created_at, n.id) as trades
+    from new_trades n group by n.token_id
+  loop
+    oldest := batch.trades[1];
+    newest := batch.trades[cardinality(batch.trades)];
+    update private.token_stats s set
+      price = newest.price,
+      market_cap = round(newest.price * (select total_supply from public.tokens where id = batch.token_id), 2),
+      volume_24h = s.volume_24h + batch.value,
+      first_price = coalesce(s.first_price, oldest.price),
+      change_24h = private.change_pct(newest.price, coalesce(s.day_ago_price, s.first_price, oldest.price)),
+      last_trade_at = newest.created_at,
+      last_trade_id = newest.id,
+      slides_at = coalesce(s.slides_at, oldest.created_at + interval '24 hours')
+    where s.token_id = batch.token_id
+      and oldest.created_at > now() - interval '24 hours'
+      and (s.last_trade_at is null or (oldest.created_at, oldest.id) > (s.last_trade_at, s.last_trade_id));
+    if not found then
+      perform private.refresh_token_stats(batch.token_id); -- no row yet, or back-dated: recompute
+    end if;
+  end loop;
+  return null;
+end $$;
+create trigger trades_stats after insert on public.trades
+  referencing new table as new_trades
+  for each statement execute function private.stats_on_trades();
+
+-- A holder is an account (not the offering account) holding at least one token: only a change
+-- between none and some moves the count, so most fills do not touch the row here.
+create function private.stats_on_holding() returns trigger
+language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+declare
+  was boolean := tg_op <> 'INSERT' and old.amount > 0 and old.user_id <> private.issuance_account();
+  now_held boolean := tg_op <> 'DELETE' and new.amount > 0 and new.user_id <> private.issuance_account();
+begin
+  if was <> now_held then
+    update private.token_stats set holders = holders + case when now_held then 1 else -1 end
+     where token_id = case when tg_op = 'DELETE' then old.token_id else new.token_id end;
+  end if;
+  return null;
+end $$;
+create trigger holdings_stats_insert after insert on public.holdings
+  for each row when (new.amount > 0) execute function private.stats_on_holding();
+create trigger holdings_stats_update after update of amount on public.holdings
+  for each row when ((old.amount > 0) <> (new.amount > 0)) execute function private.stats_on_holding();
+create trigger holdings_stats_delete after delete on public.holdings
+  for each row when (old.amount > 0) execute function private.stats_on_holding();
+
+create function private.stats_on_token() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  perform private.refresh_token_stats(new.id);
+  return null;
+end $$;
+create trigger tokens_stats_insert after insert on public.tokens
+  for each row execute function private.stats_on_token();
+create trigger tokens_stats_update after update of issue_price, total_supply on public.tokens
+  for each row execute function private.stats_on_token();
+
+-- Recomputes the tokens a trade has just left the 24h window of, a batch at a time. Each token's
+-- row lock is taken first, as the engine takes it, so a trade cannot slip between read and write.
+create function private.slide_token_stats() returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
+  tid uuid;
+  n integer := 0;
+begin
+  for tid in select token_id from private.token_stats where slides_at <= now() order by slides_at limit 500 loop
+    perform 1 from public.tokens where id = tid for update;
+    perform private.refresh_token_stats(tid);
+    n := n + 1;
+  end loop;
+  return n;
+end $$;
+revoke execute on function private.slide_token_stats() from public;
+
+-- How many tokens each category has, kept by a trigger: the market's page count and its category
+-- list read a handful of rows instead of counting every token.
+create table private.token_counts (
+  category text primary key,
+  tokens bigint not null check (tokens >= 0)
+);
+create function private.count_tokens() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if tg_op in ('UPDATE', 'DELETE') then
+    update private.token_counts set tokens = tokens - 1 where category = old.category;
+    delete from private.token_counts where category = old.category and tokens = 0;
+  end if;
+  if tg_op in ('INSERT', 'UPDATE') then
+    insert into private.token_counts as c (category, tokens) values (new.category, 1)
+    on conflict (category) do update set tokens = c.tokens + 1;
+  end if;
+  return null;
+end $$;
+create trigger tokens_count after insert or delete or update of category on public.tokens
+  for each row execute function private.count_tokens();
+
+-- The market's table: each token with its figures. search_text is what the search matches
+-- (tokens.sql); `halted` tells a trader before they open one.
+create view public.market_tokens as
+select
+  t.id,
+  t.owner_id,
+  t.name,
+  t.username,
+  t.category,
+  t.reputation_score,
+  t.avatar_url,
+  t.verified,
+  t.total_supply,
+  s.price,
+  s.change_24h,
+  s.volume_24h,
+  s.market_cap,
+  s.holders,
+  t.total_supply - (select coalesce(sum(h.amount), 0) from public.holdings h
+                    where h.token_id = t.id and h.user_id <> private.issuance_account()) as available_supply,
+  t.search_text,
+  t.halt_reason is not null as halted
+from public.tokens t
+join private.token_stats s on s.token_id = t.id;
+revoke all on public.market_tokens from anon;
+revoke insert, update, delete, truncate on public.market_tokens from authenticated;
+
+-- The categories with their token counts (the market's filter).
+create view public.token_categories as
+select category, tokens::int as tokens from private.token_counts;
+revoke all on public.token_categories from anon;
+
+-- The four figures above the market table.
+create view public.market_summary as
+select
+  (select coalesce(sum(market_cap), 0) from private.token_stats) as total_market_cap,
+  (select coalesce(sum(value), 0) from public.trades where created_at > now() - interval '24 hours') as volume_24h,
+  (select coalesce(sum(tokens), 0)::bigint from private.token_counts) as active_tokens,
+  (select count(distinct user_id) from public.holdings where amount > 0 and user_id <> private.issuance_account()) as total_traders;
+revoke all on public.market_summary from anon;
+
+-- Hourly closing prices of a token over the last `hours` hours (the price chart). An hour without
+-- trades carries the previous close forward; an hour that ended before the token was listed has
+-- no price, so a new token's chart starts at its listing.
+create function public.price_history(p_token uuid, p_hours integer default 24)
+returns table (bucket timestamptz, price numeric)
+language plpgsql stable security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+#variable_conflict use_column
+begin
+  return query
+  with hours as (
+    select generate_series(date_trunc('hour', now()) - make_interval(hours => least(greatest(p_hours, 1), 720) - 1),
+                           date_trunc('hour', now()), interval '1 hour') as bucket
+  ),
+  token as (select t.created_at, t.issue_price from public.tokens t where t.id = p_token)
+  select h.bucket,
+         case when h.bucket + interval '1 hour' > tk.created_at then
+           coalesce(
+             (select tr.price from public.trades tr
+               where tr.token_id = p_token and tr.created_at < h.bucket + interval '1 hour'
+               order by tr.created_at desc, tr.id desc limit 1),
+             tk.issue_price)
+         end as price
+  from hours h left join token tk on true
+  order by h.bucket;
+end $$;
+revoke execute on function public.price_history(uuid, integer) from public, anon;

@@ -1,0 +1,789 @@
+-- Trading: the order book and the engine that matches it. Each call is one transaction.
+--
+-- The order path, top to bottom in this file:
+--
+--   place_order = check_order_request -> lock the book -> check_order_funds -> match_order
+--                 -> lock the accounts -> settle_fills -> rest what is left -> write the order
+--                 -> announce (market_events)
+--
+-- Matching is price-time priority against the token's book, at the resting order's price.
+-- Fees (spec section 9): a share of value on each side (exchange_settings.fee_bps, 2%); the buyer
+-- pays value + fee, the seller receives value - fee; both are the exchange's revenue, recorded on
+-- the trade row and summed for reports (no hot 'fees' row).
+--
+-- Locking, always in this order, so there are no deadlocks:
+--   1. the token row (one book at a time: two orders for one token never take the same liquidity),
+--   2. the resting orders of that book, each as the match reaches it,
+--   3. the cash accounts, then the holdings, of every account involved, in ascending user id.
+--
+-- Self-trade policy (expire maker, as common exchanges and nodejs-order-book define it): an order
+-- never trades with its owner's own resting orders; each one the order meets while matching is
+-- cancelled, its reservation released, and matching goes on. The book never crosses.
+--
+-- Market orders are immediate-or-cancel within a band around the last price: they take the best
+-- prices until filled, the book runs out or the band's edge is reached, and never spend more than
+-- the buyer's available cash; what cannot fill is cancelled. A market order that cannot fill at
+-- all is refused and changes nothing.
+--
+-- The engine's functions keep one generic plan per connection (plan_cache_mode): none of their
+-- statements changes shape with its values (rows are found by key, the book by its index in rank
+-- order), and a fresh plan for each of an order's statements costs more than running it.
+
+create table public.orders (
+  id bigint generated always as identity primary key,
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  token_id uuid not null references public.tokens (id) on delete cascade,
+  side text not null check (side in ('buy', 'sell')),
+  type text not null check (type in ('market', 'limit')),
+  price numeric(12, 2) check (price > 0),
+  amount bigint not null check (amount > 0),
+  filled bigint not null default 0 check (filled >= 0 and filled <= amount),
+  -- Cash still held back for a resting buy order (value + fee of what is left, at its limit).
+  reserved numeric(14, 2) not null default 0 check (reserved >= 0),
+  status text not null default 'open' check (status in ('open', 'filled', 'cancelled')),
+  -- The order's time in the book: taken after the book's lock, so it follows every order before it.
+  created_at timestamptz not null default now(),
+  -- Fees are charged on each order's cumulative value: a fill pays fee(value filled so far) minus
+  -- the fees the order already paid. So an order's fees come to the fee of its whole value, never
+  -- a cent more than a resting buy reserved, however it is filled.
+  filled_value numeric(14, 2) not null default 0 check (filled_value >= 0),
+  fees_paid numeric(14, 2) not null default 0 check (fees_paid >= 0),
+  -- When the order stopped being open (filled or cancelled): spoofing is about how fast (fraud.sql).
+  closed_at timestamptz,
+  check ((type = 'limit') = (price is not null))
+);
+create index orders_user_idx on public.orders (user_id, created_at desc);
+-- The book, each side best first: rank is the price for asks and minus the price for bids, then
+-- oldest first, then id (price-time priority). The match scans the other side in this order and
+-- its price limit bounds the scan; the order book view reads the same index.
+create index orders_book_rank_idx on public.orders
+  (token_id, side, (case when side = 'buy' then -price else price end), created_at, id) where status = 'open';
+-- A user's open orders newest first, all tokens or one: each list read in its index's order, so a
+-- page stops at its end (list_open_orders).
+create index orders_open_user_rank_idx on public.orders (user_id, created_at desc, id desc) where status = 'open';
+create index orders_open_user_token_idx on public.orders (user_id, token_id, created_at desc, id desc) where status = 'open';
+alter table public.orders enable row level security;
+create policy "own orders" on public.orders
+  for select to authenticated using (user_id = (select auth.uid()) or (select private.is_admin()));
+revoke all on public.orders from anon;
+revoke insert, update, delete, truncate on public.orders from authenticated;
+
+-- A trade's value: price x tokens, rounded half up to the cent. Its one definition, read by the
+-- trades' generated column and by the engine before a trade exists (an order's cost, a fill).
+create function private.trade_value(price numeric, amount numeric) returns numeric
+language sql immutable parallel safe as $$ select round(price * amount, 2) $$;
+revoke execute on function private.trade_value(numeric, numeric) from public;
+
+-- The exchange's fee rate, read once per order so that the fees and their record agree; and the
+-- fee on `value` at `bps` basis points, rounded half up to the cent.
+create function private.fee_bps() returns integer
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  bps integer;
+begin
+  select fee_bps into bps from public.exchange_settings;
+  return bps;
+end $$;
+revoke execute on function private.fee_bps() from public;
+create function private.fee(value numeric, bps integer) returns numeric
+language sql immutable as $$ select round(value * bps / 10000.0, 2) $$;
+revoke execute on function private.fee(numeric, integer) from public;
+
+-- What buying `amount` at `price` costs: its value and the fee on it at `bps`.
+create function private.buy_cost(price numeric, amount numeric, bps integer) returns numeric
+language sql immutable as $$ select private.trade_value(price, amount) + private.fee(private.trade_value(price, amount), bps) $$;
+revoke execute on function private.buy_cost(numeric, numeric, integer) from public;
+
+-- Every fill. Both fees are recorded with the rate they were charged at.
+create table public.trades (
+  id bigint generated always as identity primary key,
+  token_id uuid not null references public.tokens (id) on delete cascade,
+  -- An order is written once it is settled (place_order), after the trades that name it: these
+  -- references are checked at commit.
+  buy_order_id bigint references public.orders (id) deferrable initially deferred,
+  sell_order_id bigint references public.orders (id) deferrable initially deferred,
+  buyer_id uuid not null references public.profiles (id),
+  seller_id uuid not null references public.profiles (id),
+  price numeric(12, 2) not null check (price > 0),
+  amount bigint not null check (amount > 0),
+  value numeric generated always as (private.trade_value(price, amount)) stored,
+  taker_side text not null check (taker_side in ('buy', 'sell')),
+  buyer_fee numeric(14, 2) not null check (buyer_fee >= 0),
+  seller_fee numeric(14, 2) not null check (seller_fee >= 0),
+  created_at timestamptz not null default now(),
+  fee_bps integer not null check (fee_bps between 0 and 1000),
+  -- Who receives a sale's proceeds when it is not the seller: the person behind an offering.
+  proceeds_to uuid references public.profiles (id),
+  check (buyer_id <> seller_id)
+);
+create index trades_token_time_idx on public.trades (token_id, created_at desc, id desc);
+create index trades_buyer_idx on public.trades (buyer_id, created_at desc);
+create index trades_seller_idx on public.trades (seller_id, created_at desc);
+create index trades_proceeds_idx on public.trades (proceeds_to, created_at desc) where proceeds_to is not null;
+alter table public.trades enable row level security;
+create policy "own trades" on public.trades
+  for select to authenticated
+  using (buyer_id = (select auth.uid()) or seller_id = (select auth.uid()) or proceeds_to = (select auth.uid())
+         or (select private.is_admin()));
+revoke all on public.trades from anon;
+revoke insert, update, delete, truncate on public.trades from authenticated;
+
+-- A public signal that a book or the tape changed: it names no account, so any signed-in user may
+-- follow it. It is not announced by NOTIFY inside the trading transaction: on PostgreSQL every
+-- notifying commit takes one global lock, which would serialize all trading. Readers follow it by
+-- id instead (the local server's Realtime polls it; Supabase Realtime reads the publication).
+create table public.market_events (
+  id bigint generated always as identity primary key,
+  token_id uuid not null references public.tokens (id) on delete cascade,
+  kind text not null check (kind in ('trade', 'book')),
+  created_at timestamptz not null default now()
+);
+create index market_events_time_idx on public.market_events (created_at);
+alter table public.market_events enable row level security;
+create policy "market events are visible to signed-in users" on public.market_events
+  for select to authenticated using (true);
+revoke all on public.market_events from anon;
+revoke insert, update, delete, truncate on public.market_events from authenticated;
+
+-- Places an order: the caller's, now, in one transaction. Returns what happened to it (filled,
+-- resting, cancelled), its average price, value, fee and total.
+create function public.place_order(
+  p_token uuid, p_side text, p_type text, p_amount numeric, p_price numeric default null
+) returns jsonb language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+declare
+  uid uuid := auth.uid();
+  settings public.exchange_settings := private.check_order_request(auth.uid(), p_side, p_type, p_amount, p_price);
+  tok record;
+  v_amount bigint;
+  v_order bigint;
+  budget numeric;
+  matched record;
+  spent numeric;
+  rest_cost numeric := 0;
+  final_status text;
+  fee_sum numeric := 0;
+  book_time timestamptz;
+begin
+  -- The book's lock: one order at a time per token.
+  select id, name, total_supply, owner_id, halt_reason into tok from public.tokens where id = p_token for update;
+  if not found then raise exception 'There is no such token.' using errcode = 'P0001'; end if;
+  if tok.halt_reason is not null then
+    raise exception 'Trading in % is halted: %. Cancelling open orders still works.', tok.name, rtrim(tok.halt_reason, '.')
+      using errcode = 'P0001';
+  end if;
+  book_time := clock_timestamp(); -- the order's time in the book: after the book's lock, so it follows every order before it
+  if p_amount > tok.total_supply then
+    raise exception 'The amount cannot exceed the total supply of % tokens.', tok.total_supply using errcode = '22023';
+  end if;
+  v_amount := p_amount::bigint;
+  budget := private.check_order_funds(uid, p_token, tok.name, p_side, p_type, v_amount, p_price, settings.fee_bps);
+
+  -- The order's id, drawn now: its trades name it, and its row is written once it is settled.
+  v_order := nextval(pg_get_serial_sequence('public.orders', 'id'));
+
+  matched := private.match_order(uid, p_token, v_order, p_side, p_type, v_amount, p_price, budget, settings.fee_bps);
+  if p_type = 'market' and jsonb_array_length(matched.fills) = 0 then
+    if exists (select 1 from public.orders where token_id = p_token and status = 'open' and user_id <> uid
+                 and side = case when p_side = 'buy' then 'sell' else 'buy' end) then
+      raise exception 'Insufficient funds: you cannot afford one % token at the best price.', tok.name using errcode = 'P0001';
+    end if;
+    raise exception 'There are no % orders for % right now. Place a limit order to wait for a %.',
+      case when p_side = 'buy' then 'sell' else 'buy' end, tok.name,
+      case when p_side = 'buy' then 'seller' else 'buyer' end using errcode = 'P0001';
+  end if;
+
+  -- Every account involved, cash then holdings, in ascending user id (no deadlocks): the caller and
+  -- the makers it met; the person behind an offering receives its proceeds, so their cash is locked too.
+  perform 1 from public.cash_accounts
+   where user_id = any(uid || matched.makers || case when tok.owner_id is not null
+                                                      and private.issuance_account() = any(matched.makers)
+                                                    then array[tok.owner_id] else '{}' end)
+   order by user_id for update;
+  perform 1 from public.holdings where token_id = p_token and user_id = any(uid || matched.makers)
+   order by user_id for update;
+
+  -- Own resting orders met while matching are expired (self-trade prevention).
+  if cardinality(matched.expire) > 0 then
+    perform private.release_order(x) from unnest(matched.expire) x;
+  end if;
+
+  -- What was read before the locks still holds.
+  spent := matched.spent_value + private.fee(matched.spent_value, settings.fee_bps);
+  if p_side = 'buy' then
+    rest_cost := case when p_type = 'limit' and matched.remaining > 0
+      then private.trade_value(p_price, matched.remaining) + private.fee(matched.spent_value + private.trade_value(p_price, matched.remaining), settings.fee_bps)
+           - private.fee(matched.spent_value, settings.fee_bps) else 0 end;
+    if (select available from public.cash_accounts where user_id = uid) < spent + rest_cost then
+      raise exception 'Insufficient funds: your available cash changed while the order was placed. Please try again.' using errcode = 'P0001';
+    end if;
+  else
+    -- An assignment rather than `perform`: no executor of its own. A sell's budget is 0, and unused.
+    budget := private.check_order_funds(uid, p_token, tok.name, p_side, p_type, v_amount, p_price, settings.fee_bps);
+  end if;
+
+  if jsonb_array_length(matched.fills) > 0 then
+    fee_sum := private.settle_fills(p_token, p_side, matched.fills, book_time, settings.fee_bps);
+  end if;
+
+  -- What is left of a limit order rests on the book, its cost or tokens held back.
+  if p_type = 'limit' and matched.remaining > 0 then
+    if p_side = 'buy' then
+      update public.cash_accounts set available = available - rest_cost, reserved = reserved + rest_cost where user_id = uid;
+    else
+      update public.holdings set reserved = reserved + matched.remaining where user_id = uid and token_id = p_token;
+    end if;
+    final_status := 'open';
+  else
+    final_status := case when matched.remaining = 0 then 'filled' else 'cancelled' end;
+  end if;
+  insert into public.orders (id, user_id, token_id, side, type, price, amount, filled, filled_value, fees_paid,
+                             reserved, status, created_at, closed_at)
+  overriding system value
+  values (v_order, uid, p_token, p_side, p_type, p_price, v_amount, v_amount - matched.remaining, matched.spent_value,
+          fee_sum, rest_cost, final_status, book_time, case when final_status <> 'open' then clock_timestamp() end);
+
+  insert into public.market_events (token_id, kind)
+  values (p_token, case when matched.spent_value > 0 then 'trade' else 'book' end);
+
+  return jsonb_build_object(
+    'order_id', v_order,
+    'status', final_status,
+    'side', p_side,
+    'type', p_type,
+    'amount', v_amount,
+    'filled', v_amount - matched.remaining,
+    'resting', case when final_status = 'open' then matched.remaining else 0 end,
+    'average_price', case when v_amount > matched.remaining then round(matched.spent_value / (v_amount - matched.remaining), 2) end,
+    'value', matched.spent_value,
+    'fee', fee_sum,
+    'total', case when p_side = 'buy' then matched.spent_value + fee_sum else matched.spent_value - fee_sum end
+  );
+end $$;
+revoke execute on function public.place_order(uuid, text, text, numeric, numeric) from public, anon;
+
+-- The request's checks, before the book's lock: who is asking, what, and the exchange's limits.
+-- Returns the settings row, read once for the whole order.
+create function private.check_order_request(
+  p_user uuid, p_side text, p_type text, p_amount numeric, p_price numeric
+) returns public.exchange_settings language plpgsql stable security definer set search_path = ''
+set plan_cache_mode = force_generic_plan as $$
+declare
+  settings public.exchange_settings;
+  read record;
+begin
+  if p_user is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
+  perform private.require_second_step();
+  select s as settings, coalesce(p.status <> 'active', false) as suspended into read
+    from public.exchange_settings s left join public.profiles p on p.id = p_user;
+  settings := read.settings;
+  if p_side is null or p_side not in ('buy', 'sell') then
+    raise exception 'The side must be buy or sell.' using errcode = '22023';
+  end if;
+  if p_type is null or p_type not in ('market', 'limit') then
+    raise exception 'The order type must be market or limit.' using errcode = '22023';
+  end if;
+  if p_amount is null or p_amount = 'NaN' or p_amount < 1 or p_amount <> trunc(p_amount) then
+    raise exception 'The amount must be a whole number of tokens, at least 1.' using errcode = '22023';
+  end if;
+  if p_type = 'limit' then
+    if p_price is null or p_price = 'NaN' or p_price <= 0 then raise exception 'A limit order needs a price above $0.00.' using errcode = '22023'; end if;
+    if p_price <> round(p_price, 2) then raise exception 'The limit price has at most two decimals.' using errcode = '22023'; end if;
+    if p_price > settings.max_price then
+      raise exception 'The limit price cannot exceed %.', private.money(settings.max_price) using errcode = '22023';
+    end if;
+  elsif p_price is not null then
+    raise exception 'A market order takes no price: it trades at the best prices in the book.' using errcode = '22023';
+  end if;
+  if read.suspended then
+    raise exception 'Your account is suspended: trading is disabled.' using errcode = '42501';
+  end if;
+  if settings.trading_halted then
+    raise exception 'Trading is halted%. Cancelling open orders still works.',
+      coalesce(': ' || nullif(settings.halt_reason, ''), '') using errcode = 'P0001';
+  end if;
+  if p_amount < settings.min_order_amount then
+    raise exception 'The minimum order is % tokens.', settings.min_order_amount using errcode = '22023';
+  end if;
+  if p_type = 'limit' and (select count(*) from public.orders where user_id = p_user and status = 'open') >= settings.max_open_orders then
+    raise exception 'You have % open orders, the most allowed. Cancel one before placing another limit order.',
+      settings.max_open_orders using errcode = 'P0001';
+  end if;
+  return settings;
+end $$;
+revoke execute on function private.check_order_request(uuid, text, text, numeric, numeric) from public;
+
+-- What the caller can spend or sell now: for a sell, the tokens not held back; for a limit buy,
+-- enough available cash for its value and fee. Returns the available cash (0 for a sell). Run
+-- again after the accounts' locks, so what was read before them still holds.
+create function private.check_order_funds(
+  p_user uuid, p_token uuid, p_token_name text, p_side text, p_type text, p_amount bigint, p_price numeric, p_bps integer
+) returns numeric language plpgsql stable security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+declare
+  have numeric;
+  budget numeric;
+begin
+  if p_side = 'sell' then
+    select coalesce(max(available), 0) into have from public.holdings where user_id = p_user and token_id = p_token;
+    if have < p_amount then
+      raise exception 'You have % % tokens available to sell; this order needs %.', have, p_token_name, p_amount using errcode = 'P0001';
+    end if;
+    return 0;
+  end if;
+  select coalesce(max(available), 0) into budget from public.cash_accounts where user_id = p_user;
+  if p_type = 'limit' and budget < private.buy_cost(p_price, p_amount, p_bps) then
+    raise exception 'Insufficient funds: this order needs % (value + % fee) and you have % available.',
+      private.money(private.buy_cost(p_price, p_amount, p_bps)),
+      trim_scale(p_bps / 100.0)::text || '%', private.money(budget) using errcode = 'P0001';
+  end if;
+  return budget;
+end $$;
+revoke execute on function private.check_order_funds(uuid, uuid, text, text, text, bigint, numeric, integer) from public;
+
+-- Matches against the other side of the book, in rank order, locking each resting order as it is
+-- reached and stopping when the order is filled. Returns the fills (as JSON for settle_fills), the
+-- caller's own orders met (to expire), what is left, the value spent and the makers met (whose
+-- accounts place_order locks).
+--
+-- A market order trades within a band around the last price: a market buy pays at most, and a
+-- market sell accepts at least, the token's last price (its issue price before a trade) moved by
+-- exchange_settings.market_band_bps, rounded to the cent inward. On a thin book one ask far above
+-- the last price would otherwise fill a market buy there, while the order panel's estimate showed
+-- the last price. What lies beyond the band is not met.
+create function private.match_order(
+  p_user uuid, p_token uuid, p_order bigint, p_side text, p_type text, p_amount bigint, p_price numeric,
+  p_budget numeric, p_bps integer,
+  out fills jsonb, out expire bigint[], out remaining bigint, out spent_value numeric, out makers uuid[]
+) language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+declare
+  other text := case when p_side = 'buy' then 'sell' else 'buy' end;
+  -- A market order's band: the token's last price (its issue price before a trade) and the
+  -- exchange's distance from it, the furthest price a market buy pays or a market sell accepts.
+  ref numeric := case when p_type = 'market' then coalesce(
+    (select s.price from private.token_stats s where s.token_id = p_token),
+    (select t.issue_price from public.tokens t where t.id = p_token)) end;
+  band numeric := case when p_type = 'market' then (select e.market_band_bps from public.exchange_settings e) / 10000.0 end;
+  -- The worst rank the order accepts, as ranked on the other side: its limit price, or the band's edge.
+  worst numeric := case when p_type = 'market' and p_side = 'buy' then floor(ref * (1 + band) * 100) / 100
+                        when p_type = 'market' then -ceil(ref * (1 - band) * 100) / 100
+                        when p_side = 'buy' then p_price else -p_price end;
+  book cursor for
+    select o.id, o.user_id, o.price, o.amount - o.filled as open_amount, o.reserved
+    from public.orders o
+    where o.token_id = p_token and o.side = other and o.status = 'open'
+      and (case when o.side = 'buy' then -o.price else o.price end) <= worst
+    order by o.token_id, o.side, (case when o.side = 'buy' then -o.price else o.price end), o.created_at, o.id
+    for update;
+  maker record;
+  n bigint;
+  seq integer := 0;
+begin
+  fills := '[]';
+  expire := '{}';
+  makers := '{}';
+  remaining := p_amount;
+  spent_value := 0;
+  for maker in book loop
+    if maker.user_id = p_user then
+      expire := expire || maker.id; -- met one's own order: expire it, go on
+      continue;
+    end if;
+    n := least(remaining, maker.open_amount);
+    if p_side = 'buy' and p_type = 'market' then
+      n := least(n, floor((p_budget - spent_value - private.fee(spent_value, p_bps)) / (maker.price * (1 + p_bps / 10000.0)))::bigint);
+      while n > 0 and spent_value + private.trade_value(maker.price, n) + private.fee(spent_value + private.trade_value(maker.price, n), p_bps) > p_budget loop
+        n := n - 1;
+      end loop;
+      exit when n <= 0;
+    end if;
+    seq := seq + 1;
+    fills := fills || jsonb_build_object('seq', seq, 'price', maker.price, 'amount', n,
+      'buyer', case when p_side = 'buy' then p_user else maker.user_id end,
+      'seller', case when p_side = 'buy' then maker.user_id else p_user end,
+      'buy_order', case when p_side = 'buy' then p_order else maker.id end,
+      'sell_order', case when p_side = 'buy' then maker.id else p_order end,
+      'buyer_reserved', case when p_side = 'buy' then 0 else maker.reserved end,
+      'buyer_completes', n = maker.open_amount,
+      'seller_reserved', p_side = 'buy');
+    spent_value := spent_value + private.trade_value(maker.price, n);
+    remaining := remaining - n;
+    if not maker.user_id = any(makers) then makers := makers || maker.user_id; end if;
+    exit when remaining = 0; -- before the next order is read and locked
+  end loop;
+  -- Nothing met, and the nearest of others' orders lies beyond the band: said as such, not as no orders.
+  if p_type = 'market' and seq = 0 and (
+    select min(case when o.side = 'buy' then -o.price else o.price end) from public.orders o
+    where o.token_id = p_token and o.side = other and o.status = 'open' and o.user_id <> p_user) > worst then
+    raise exception 'No % order for % is within % of its last price (%): a market order trades no further from it. Place a limit order at the price you accept.',
+      other, (select t.name from public.tokens t where t.id = p_token),
+      rtrim(rtrim(to_char(band * 100, 'FM990.99'), '0'), '.') || '%', '$' || to_char(ref, 'FM999,999,990.00')
+      using errcode = 'P0001';
+  end if;
+end $$;
+revoke execute on function private.match_order(uuid, uuid, bigint, text, text, bigint, numeric, numeric, integer) from public;
+
+-- Settles all of an order's fills in one statement: one insert into trades, one update of each
+-- account's cash, one of the sellers' holdings, one upsert of the buyers', one update of each
+-- resting order met. It is the one place money and tokens move in a trade. The taker's own order
+-- is written by place_order after it; this returns the fees the taker paid over the fills.
+create function private.settle_fills(
+  p_token uuid, p_taker_side text, p_fills jsonb, p_at timestamptz default now(), p_bps integer default null
+)
+returns numeric language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+declare
+  bps integer := coalesce(p_bps, private.fee_bps()); -- read once: the fees and their record agree
+  taker_fees numeric;
+  sellers integer;
+  sellers_found integer;
+begin
+  if exists (select 1 from jsonb_to_recordset(p_fills) b(buyer uuid) join jsonb_to_recordset(p_fills) s(seller uuid) on b.buyer = s.seller) then
+    raise exception 'An account cannot trade with itself.' using errcode = 'P0001';
+  end if;
+  with fill as (
+    select f.*, private.trade_value(f.price, f.amount) as value,
+           case when f.seller = private.issuance_account() then coalesce(t.owner_id, f.seller) else f.seller end as payee
+    from private.fill_rows(p_fills) as f
+    cross join (select owner_id from public.tokens where id = p_token) t
+  ),
+  priced as (
+    select fill.*,
+      private.fill_fee(coalesce(bo.filled_value, 0), coalesce(bo.fees_paid, 0),
+        coalesce(sum(fill.value) over (partition by coalesce(fill.buy_order, -fill.seq) order by fill.seq
+                                       rows between unbounded preceding and 1 preceding), 0), fill.value, bps) as buyer_fee,
+      private.fill_fee(coalesce(so.filled_value, 0), coalesce(so.fees_paid, 0),
+        coalesce(sum(fill.value) over (partition by coalesce(fill.sell_order, -fill.seq) order by fill.seq
+                                       rows between unbounded preceding and 1 preceding), 0), fill.value, bps) as seller_fee
+    from fill
+    left join public.orders bo on bo.id = fill.buy_order
+    left join public.orders so on so.id = fill.sell_order
+  ),
+  moved as (
+    select priced.*,
+           case when buyer_reserved = 0 then 0
+                when buyer_completes then buyer_reserved
+                else least(buyer_reserved, value + buyer_fee) end as release
+    from priced
+  ),
+  trade as (
+    insert into public.trades (token_id, buy_order_id, sell_order_id, buyer_id, seller_id, price, amount, taker_side,
+                               buyer_fee, seller_fee, created_at, proceeds_to, fee_bps)
+    select p_token, buy_order, sell_order, buyer, seller, price, amount, p_taker_side,
+           buyer_fee, seller_fee, p_at, nullif(payee, seller), bps
+    from moved order by seq
+  ),
+  cash as (
+    update public.cash_accounts c
+       set available = c.available + m.available, reserved = c.reserved + m.reserved
+      from (select user_id, sum(available) as available, sum(reserved) as reserved from (
+              select buyer as user_id, release - value - buyer_fee as available, -release as reserved from moved
+              union all
+              select payee, value - seller_fee, 0 from moved) x
+            group by user_id) m
+     where c.user_id = m.user_id
+  ),
+  sold as (
+    update public.holdings h
+       set amount = h.amount - m.amount, reserved = h.reserved - m.reserved
+      from (select seller, sum(amount) as amount, sum(case when seller_reserved then amount else 0 end) as reserved
+            from moved group by seller) m
+     where h.user_id = m.seller and h.token_id = p_token
+    returning h.user_id
+  ),
+  bought as (
+    insert into public.holdings (user_id, token_id, amount)
+    select buyer, p_token, sum(amount) from moved group by buyer
+    on conflict (user_id, token_id) do update set amount = public.holdings.amount + excluded.amount
+  ),
+  filled as (
+    update public.orders o
+       set filled = o.filled + m.amount, filled_value = o.filled_value + m.value, fees_paid = o.fees_paid + m.fee,
+           reserved = o.reserved - m.release,
+           status = case when o.filled + m.amount = o.amount then 'filled' else o.status end
+      from (select buy_order as id, sum(amount) as amount, sum(value) as value, sum(buyer_fee) as fee, sum(release) as release
+            from moved where buy_order is not null group by buy_order
+            union all
+            select sell_order, sum(amount), sum(value), sum(seller_fee), 0
+            from moved where sell_order is not null group by sell_order) m
+     where o.id = m.id
+  )
+  select (select count(*) from sold), (select count(distinct seller) from moved),
+         (select coalesce(sum(case when p_taker_side = 'buy' then buyer_fee else seller_fee end), 0) from moved)
+    into sellers_found, sellers, taker_fees;
+  if sellers_found < sellers then raise exception 'The seller holds none of these tokens.' using errcode = 'P0001'; end if;
+  return taker_fees;
+end $$;
+revoke execute on function private.settle_fills(uuid, text, jsonb, timestamp with time zone, integer) from public;
+
+-- The fills' JSON as rows. PL/pgSQL, so its plan is kept (a SQL function with this estimate is not inlined).
+create function private.fill_rows(p_fills jsonb)
+returns table (seq integer, buyer uuid, seller uuid, buy_order bigint, sell_order bigint, price numeric, amount bigint,
+               buyer_reserved numeric, buyer_completes boolean, seller_reserved boolean)
+language plpgsql immutable rows 4 set search_path = '' as $$
+begin
+  return query
+  select * from jsonb_to_recordset(p_fills) as f(seq integer, buyer uuid, seller uuid, buy_order bigint, sell_order bigint,
+    price numeric, amount bigint, buyer_reserved numeric, buyer_completes boolean, seller_reserved boolean);
+end $$;
+revoke execute on function private.fill_rows(jsonb) from public;
+
+-- What fill `value` of an order costs in fees, the order having filled `base_value` and paid
+-- `base_paid` before this statement, and `before` of value in earlier fills of the same statement.
+-- Fees are charged on the order's cumulative value (one rounding per order), never below what is
+-- paid already (should the fee setting fall while an order is partly filled).
+create function private.fill_fee(base_value numeric, base_paid numeric, before numeric, value numeric, bps integer)
+returns numeric language sql immutable as $$
+  select greatest(base_paid, private.fee(base_value + before + value, bps))
+       - case when before = 0 then base_paid else greatest(base_paid, private.fee(base_value + before, bps)) end
+$$;
+revoke execute on function private.fill_fee(numeric, numeric, numeric, numeric, integer) from public;
+
+-- Cancels an open order and releases what it held back. The caller holds the book's lock.
+create function private.release_order(p_order bigint) returns void
+language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+declare
+  o public.orders;
+begin
+  select * into o from public.orders where id = p_order for update;
+  if o.status <> 'open' then return; end if;
+  if o.side = 'buy' then
+    update public.cash_accounts set reserved = reserved - o.reserved, available = available + o.reserved where user_id = o.user_id;
+  else
+    update public.holdings set reserved = reserved - (o.amount - o.filled) where user_id = o.user_id and token_id = o.token_id;
+  end if;
+  update public.orders set status = 'cancelled', reserved = 0 where id = p_order;
+end $$;
+revoke execute on function private.release_order(bigint) from public;
+
+-- The time an order stops being open, whoever closes it.
+create function private.stamp_closed() returns trigger
+language plpgsql as $$
+begin
+  if new.status <> 'open' and old.status = 'open' then new.closed_at := clock_timestamp(); end if;
+  return new;
+end $$;
+revoke execute on function private.stamp_closed() from public;
+create trigger orders_closed_at before update of status on public.orders
+  for each row execute function private.stamp_closed();
+
+-- Cancels one of the caller's open orders.
+create function public.cancel_order(p_order bigint) returns jsonb
+language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+declare
+  uid uuid := auth.uid();
+  o public.orders;
+begin
+  if uid is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
+  perform private.require_second_step();
+  select * into o from public.orders where id = p_order and user_id = uid;
+  if not found then raise exception 'You have no order #%.', p_order using errcode = 'P0001'; end if;
+  perform 1 from public.tokens where id = o.token_id for update; -- the book's lock first
+  select * into o from public.orders where id = p_order for update;
+  if o.status <> 'open' then raise exception 'Order #% is already %.', p_order, o.status using errcode = 'P0001'; end if;
+  perform private.release_order(p_order);
+  insert into public.market_events (token_id, kind) values (o.token_id, 'book');
+  return jsonb_build_object('order_id', p_order, 'status', 'cancelled', 'released_tokens',
+    case when o.side = 'sell' then o.amount - o.filled else 0 end, 'released_cash', o.reserved);
+end $$;
+revoke execute on function public.cancel_order(bigint) from public, anon;
+
+-- Cancels all of the caller's open orders, or those in one token: every book's lock first, in
+-- token order, as the engine takes them.
+create function public.cancel_all_orders(p_token uuid default null) returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
+  uid uuid := auth.uid();
+  books uuid[];
+  o bigint;
+  n integer := 0;
+begin
+  if uid is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
+  perform private.require_second_step();
+  select coalesce(array_agg(distinct token_id order by token_id), '{}') into books
+  from public.orders where user_id = uid and status = 'open' and (p_token is null or token_id = p_token);
+  perform 1 from public.tokens where id = any (books) order by id for update;
+  for o in
+    select id from public.orders
+    where user_id = uid and status = 'open' and token_id = any (books)
+    order by id for update
+  loop
+    perform private.release_order(o);
+    n := n + 1;
+  end loop;
+  insert into public.market_events (token_id, kind) select b, 'book' from unnest(books) b;
+  return n;
+end $$;
+revoke execute on function public.cancel_all_orders(uuid) from public, anon;
+
+-- Edits a resting order: cancels it and places its new terms, in one transaction. A refused new
+-- order (cash, a halt, bad input) leaves the old one as it was; the new one takes the book's time
+-- of now and trades at once if it crosses, as replaced orders do on most exchanges. `p_filled` is
+-- what the owner saw filled: if a taker met the order meanwhile, nothing is changed (PostgREST's
+-- 409), so an edit never puts back what was taken.
+create function public.replace_order(p_order bigint, p_amount numeric, p_price numeric, p_filled bigint default null)
+returns jsonb language plpgsql security definer set search_path = '' as $$
+declare
+  o public.orders;
+  filled_now bigint;
+begin
+  select * into o from public.orders where id = p_order and user_id = auth.uid();
+  if o.status = 'open' and p_amount = o.amount - o.filled and p_price = o.price then
+    raise exception 'Order #% already rests at that price and amount.', p_order using errcode = 'P0001';
+  end if;
+  -- It refuses a caller signed out, an order not theirs, one no longer open.
+  perform public.cancel_order(p_order);
+  select filled into filled_now from public.orders where id = p_order;
+  if p_filled is not null and filled_now is distinct from p_filled then
+    raise exception 'Order #% traded while you were changing it: % of % tokens are filled now, % left. Nothing was changed.',
+      p_order, filled_now, o.amount, o.amount - filled_now using errcode = 'PT409';
+  end if;
+  return public.place_order(o.token_id, o.side, 'limit', p_amount, p_price) || jsonb_build_object('replaced', p_order);
+end $$;
+revoke execute on function public.replace_order(bigint, numeric, numeric, bigint) from public, anon;
+
+-- The caller's open orders, newest first, all tokens or one, a page at a time. Each case has its
+-- own statement and its own index holding the list's whole order, so the kept generic plan walks
+-- the index in order and stops at the page's end.
+create function public.list_open_orders(p_token uuid default null, p_limit integer default 100, p_offset integer default 0)
+returns setof public.orders
+language plpgsql stable security invoker set search_path = '' set plan_cache_mode = force_generic_plan as $$
+begin
+  if p_token is null then
+    return query
+    select * from public.orders
+    where user_id = (select auth.uid()) and status = 'open'
+    order by created_at desc, id desc
+    limit least(greatest(coalesce(p_limit, 100), 1), 500) offset greatest(coalesce(p_offset, 0), 0);
+  else
+    return query
+    select * from public.orders
+    where user_id = (select auth.uid()) and status = 'open' and token_id = p_token
+    order by created_at desc, id desc
+    limit least(greatest(coalesce(p_limit, 100), 1), 500) offset greatest(coalesce(p_offset, 0), 0);
+  end if;
+end $$;
+revoke execute on function public.list_open_orders(uuid, integer, integer) from public, anon;
+
+-- Puts a limit order on the book without matching it, reserving what it may spend: cash
+-- (value + fee) for a buy, tokens for a sell. Used by the seed and to list a token's offering.
+create function private.rest_order(
+  p_user uuid, p_token uuid, p_side text, p_price numeric, p_amount bigint, p_at timestamptz default now()
+) returns bigint language plpgsql security definer set search_path = '' as $$
+declare
+  order_id bigint;
+  cost numeric := private.buy_cost(p_price, p_amount, private.fee_bps());
+begin
+  if p_side = 'buy' then
+    update public.cash_accounts set available = available - cost, reserved = reserved + cost
+     where user_id = p_user and available >= cost;
+    if not found then raise exception 'Insufficient funds: this order needs %.', cost using errcode = 'P0001'; end if;
+  else
+    update public.holdings set reserved = reserved + p_amount
+     where user_id = p_user and token_id = p_token and amount - reserved >= p_amount;
+    if not found then raise exception 'You do not hold enough tokens for this order.' using errcode = 'P0001'; end if;
+  end if;
+  insert into public.orders (user_id, token_id, side, type, price, amount, reserved, created_at)
+  values (p_user, p_token, p_side, 'limit', p_price, p_amount, case when p_side = 'buy' then cost else 0 end, p_at)
+  returning id into order_id;
+  return order_id;
+end $$;
+revoke execute on function private.rest_order(uuid, uuid, text, numeric, bigint, timestamp with time zone) from public;
+
+-- One fill between two accounts (the seed and tests use it), through settle_fills.
+create function private.settle_trade(
+  p_token uuid, p_buyer uuid, p_seller uuid, p_price numeric, p_amount bigint, p_taker_side text,
+  p_buy_order bigint default null, p_sell_order bigint default null,
+  p_buyer_reserved numeric default 0, p_seller_reserved boolean default false,
+  p_at timestamptz default now()
+) returns bigint language sql security definer set search_path = '' as $$
+  select private.settle_fills(p_token, p_taker_side, jsonb_build_array(jsonb_build_object(
+    'seq', 1, 'buyer', p_buyer, 'seller', p_seller, 'buy_order', p_buy_order, 'sell_order', p_sell_order,
+    'price', p_price, 'amount', p_amount, 'buyer_reserved', p_buyer_reserved, 'buyer_completes', true,
+    'seller_reserved', p_seller_reserved)), p_at)
+$$;
+revoke execute on function private.settle_trade(uuid, uuid, uuid, numeric, bigint, text, bigint, bigint, numeric, boolean, timestamp with time zone) from public;
+
+-- An admin halts trading in one token, with a reason, as exchanges halt one symbol: while a fraud
+-- alert on it is reviewed, or news is pending. New orders on it are refused with the reason (the
+-- book's lock is taken first, so an order that arrives during the halt never trades); its resting
+-- orders stay on the book and may be cancelled; the rest of the market trades on. Resuming lifts
+-- it. Both are audited, mailed to the token's person, and announced on the token's market events,
+-- so open trading screens follow at once.
+create function public.admin_set_token_halt(p_token uuid, p_halted boolean, p_reason text default null)
+returns jsonb language plpgsql security definer set search_path = '' as $$
+declare
+  admin uuid := private.require_admin();
+  tok public.tokens;
+  reason text := nullif(btrim(p_reason), '');
+begin
+  if p_halted is null then perform private.refuse('Say whether trading in the token is halted.'); end if;
+  select * into tok from public.tokens where id = p_token for update; -- the book's lock: no order is half through
+  if not found then perform private.refuse('There is no such token.'); end if;
+  if p_halted and (reason is null or char_length(reason) not between 3 and 200) then
+    perform private.refuse('Give a reason of 3 to 200 characters: traders see it.');
+  end if;
+  if p_halted then perform private.refuse_hidden_characters(reason, 'The reason'); end if;
+  if p_halted = (tok.halt_reason is not null) and (not p_halted or reason = tok.halt_reason) then
+    perform private.refuse(format('Trading in %s is %s already.', tok.name, case when p_halted then 'halted' else 'open' end));
+  end if;
+  update public.tokens
+     set halt_reason = case when p_halted then reason end,
+         halted_at = case when p_halted then coalesce(tok.halted_at, now()) end
+   where id = p_token;
+  insert into public.market_events (token_id, kind) values (p_token, 'book');
+  if tok.owner_id is not null then
+    insert into private.account_mail (user_id, subject, body)
+    values (tok.owner_id,
+      case when p_halted then 'Trading in your RepX token is halted' else 'Trading in your RepX token has resumed' end,
+      case when p_halted
+        then format(E'RepX halted trading in your token %s on %s: %s.\n'
+                    'Orders already on the book stay there and may be cancelled; no new order is accepted until trading resumes. We will email you when it does.',
+               tok.name, to_char(now() at time zone 'UTC', 'Mon FMDD, YYYY, HH24:MI "UTC"'), rtrim(reason, '.'))
+        else format('Trading in your token %s resumed on %s: orders are accepted again.',
+               tok.name, to_char(now() at time zone 'UTC', 'Mon FMDD, YYYY, HH24:MI "UTC"'))
+      end);
+    perform pg_notify('repx_mail', '');
+  end if;
+  perform private.audit(case when p_halted then 'token.halt' else 'token.resume' end, tok.owner_id, tok.name,
+    jsonb_build_object('halt_reason', tok.halt_reason), jsonb_build_object('halt_reason', case when p_halted then reason end),
+    case when p_halted then reason end);
+  return jsonb_build_object('token_id', p_token, 'halted', p_halted, 'halt_reason', case when p_halted then reason end);
+end $$;
+revoke execute on function public.admin_set_token_halt(uuid, boolean, text) from public, anon;
+
+-- What screens read of the book and the tape. Public aggregates (no account is named) are plain
+-- views, which read as their owner; views of one account's data are security_invoker, so
+-- row-level security applies to the reader.
+
+-- Open limit orders, aggregated per price level: what an order book shows.
+create view public.order_book as
+select token_id, side, price, sum(amount - filled)::bigint as amount, count(*)::int as orders
+from public.orders
+where status = 'open' and type = 'limit'
+group by token_id, side, price;
+revoke all on public.order_book from anon;
+revoke insert, update, delete, truncate on public.order_book from authenticated;
+
+-- The tape: trades without the names of the accounts.
+create view public.recent_trades as
+select id, token_id, price, amount, value, taker_side as type, created_at from public.trades;
+revoke all on public.recent_trades from anon;
+revoke insert, update, delete, truncate on public.recent_trades from authenticated;
+
+-- The signed-in account's trades, from its own side: a buy costs value + fee, a sell yields value - fee.
+create view public.my_trades with (security_invoker = true) as
+select
+  tr.id,
+  tr.token_id,
+  t.name,
+  t.username,
+  case when tr.buyer_id = auth.uid() then 'buy' else 'sell' end as type,
+  tr.amount,
+  tr.price,
+  tr.value,
+  case when tr.buyer_id = auth.uid() then tr.buyer_fee else tr.seller_fee end as fee,
+  case when tr.buyer_id = auth.uid() then tr.value + tr.buyer_fee else tr.value - tr.seller_fee end as total,
+  tr.created_at
+from public.trades tr
+join public.tokens t on t.id = tr.token_id
+where tr.buyer_id = auth.uid() or tr.seller_id = auth.uid();
+revoke all on public.my_trades from anon;
+revoke insert, update, delete, truncate on public.my_trades from authenticated;

@@ -1,0 +1,133 @@
+import type { Database } from '../server/db/database';
+import { openPglite } from '../server/db/pglite';
+import { openPostgres } from '../server/db/postgres';
+import { compareCatalogs, readCatalog } from '../tools/catalog';
+import { schemaDrift } from '../tools/drift';
+import { planMigration } from '../tools/plan';
+import { schemaScript } from '../tools/schemas';
+import { createDatabase, dropDatabase, ENGINES, type Engine } from '../harness/backends';
+import { pgliteImage } from '../harness/pgliteImage';
+
+jest.setTimeout(180_000);
+
+/** A fresh, empty database on `engine`, and how to throw it away. */
+async function scratch(engine: Engine): Promise<{ db: Database; drop: () => Promise<void> }> {
+  if (engine === 'pglite') {
+    const db = await openPglite(undefined, await pgliteImage());
+    return { db, drop: () => db.close() };
+  }
+  const url = await createDatabase('repex_drift');
+  const db = await openPostgres(url);
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      await dropDatabase(url);
+    },
+  };
+}
+
+/** Two fresh databases: one for the migrations, one for the schema files. */
+async function pair(engine: Engine): Promise<{ migrated: Database; declared: Database; drop: () => Promise<void> }> {
+  const [a, b] = await Promise.all([scratch(engine), scratch(engine)]);
+  return { migrated: a.db, declared: b.db, drop: async () => void (await Promise.all([a.drop(), b.drop()])) };
+}
+
+/** The schema files with one piece replaced, as someone editing them would leave them. */
+function edited(from: string, to: string): string {
+  const script = schemaScript();
+  expect(script).toContain(from);
+  return script.replace(from, () => to);
+}
+
+describe.each(ENGINES)('the declarative schema on %s', (engine) => {
+  it('is exactly what the migrations make: every table, column, constraint, index, function, view, trigger, policy and grant', async () => {
+    const { migrated, declared, drop } = await pair(engine);
+    try {
+      expect(await schemaDrift(migrated, declared)).toEqual([]);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('names a function whose schema file was edited without a migration', async () => {
+    const { migrated, declared, drop } = await pair(engine);
+    try {
+      const script = edited(
+        `raise exception 'There is no such token.' using errcode = 'P0001';`,
+        `raise exception 'No such token.' using errcode = 'P0001';`,
+      );
+      const diffs = await schemaDrift(migrated, declared, { schemaScript: script });
+      expect(diffs.map((d) => `${d.key}: ${d.change}`)).toEqual([
+        'function public.place_order(uuid,text,text,numeric,numeric): differs',
+      ]);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('names a column a migration added without the schema files', async () => {
+    const { migrated, declared, drop } = await pair(engine);
+    try {
+      const diffs = await schemaDrift(migrated, declared, {
+        afterMigrations: (db) => db.exec('alter table public.orders add column note text'),
+      });
+      expect(diffs.map((d) => d.key)).toContain('column public.orders.note');
+      expect(diffs.find((d) => d.key === 'column public.orders.note')?.change).toBe('only in migrations');
+    } finally {
+      await drop();
+    }
+  });
+
+  it('derives the migration for a change to the schema files, which then make the same database', async () => {
+    const { migrated, declared, drop } = await pair(engine);
+    try {
+      // A change touching each kind of object: a new table with keys, a check, an index, row-level
+      // security, a policy and grants; a new column; a changed function; a new function and view; a
+      // removed index; a changed policy; a new trigger; a comment.
+      let script = edited(
+        `  constraint tokens_halt_whole check ((halt_reason is null) = (halted_at is null))\n);`,
+        `  constraint tokens_halt_whole check ((halt_reason is null) = (halted_at is null)),\n  ticker text check (ticker ~ '^[A-Z]{2,6}$')\n);`,
+      );
+      script = script.replace(`create index tokens_category_idx on public.tokens (category);\n`, () => '');
+      script = script.replace(
+        `create policy "market events are visible to signed-in users" on public.market_events\n  for select to authenticated using (true);`,
+        () =>
+          `create policy "market events are visible to signed-in users" on public.market_events\n  for select to authenticated using (kind <> 'book');`,
+      );
+      script = script.replace(`'Sign in to trade.'`, () => `'Sign in first to trade.'`);
+      script += `
+create table public.price_alerts (
+  id bigint generated always as identity primary key,
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  token_id uuid not null references public.tokens (id) on delete cascade,
+  above numeric(12, 2) check (above > 0),
+  created_at timestamptz not null default now(),
+  unique (user_id, token_id)
+);
+create index price_alerts_token_idx on public.price_alerts (token_id, above);
+alter table public.price_alerts enable row level security;
+create policy "own alerts" on public.price_alerts for select to authenticated using (user_id = (select auth.uid()));
+revoke all on public.price_alerts from anon;
+revoke insert, update, delete, truncate on public.price_alerts from authenticated;
+comment on column public.price_alerts.above is 'Alert when the last price reaches this.';
+create function private.alerts_due(p_token uuid) returns bigint language sql stable set search_path = '' as $$
+  select count(*) from public.price_alerts a join private.token_stats s on s.token_id = a.token_id
+  where a.token_id = p_token and s.price >= a.above
+$$;
+revoke execute on function private.alerts_due(uuid) from public;
+create view public.my_alerts with (security_invoker = true) as select id, token_id, above from public.price_alerts;
+create function private.touch_alert() returns trigger language plpgsql as $$ begin new.created_at := now(); return new; end $$;
+create trigger price_alerts_touch before update on public.price_alerts for each row execute function private.touch_alert();
+`;
+      const diffs = await schemaDrift(migrated, declared, { schemaScript: script });
+      expect(diffs.length).toBeGreaterThan(10);
+      const plan = await planMigration(diffs, declared);
+      expect(plan.unsupported).toEqual([]);
+      await migrated.exec(`begin;\nset local check_function_bodies = off;\n${plan.statements.join('\n')}\ncommit;`);
+      expect(compareCatalogs(await readCatalog(migrated), await readCatalog(declared))).toEqual([]);
+    } finally {
+      await drop();
+    }
+  });
+});
