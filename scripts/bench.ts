@@ -30,7 +30,7 @@ import { spawnServer, stopServer as stop } from '../supabase/harness/process';
 import { DEMO_ACCOUNTS, DEMO_ANON_KEY, DEMO_JWT_SECRET } from '../supabase/server/demo';
 import { NO_RATE_LIMITS } from '../supabase/server/http/rateLimit';
 import { searchPattern } from '../mf-market/src/market/query';
-import { freePort } from './lib/ports';
+import { freePort } from '../supabase/harness/ports';
 import { cpuPerCall, sampleCpu } from './lib/cpu';
 import { httpFetch } from './lib/httpFetch';
 

@@ -3,7 +3,8 @@
  * database (or DATABASE_URL), serves the shell and each remote on its own port, and prints the
  * URL to open with the demo credentials.
  */
-import { backendOptionsFromEnv, startBackend } from '../supabase/server/index';
+import { startBackend } from '../supabase/server/index';
+import { backendOptionsFromEnv } from '../supabase/server/options';
 import { PGLITE_DURABILITY_NOTE } from '../supabase/server/db/pglite';
 import { build } from './build';
 import { portsFromEnv } from './lib/config';

@@ -31,8 +31,7 @@ if (process.env.SKIP_BUILD !== 'true') run('build', process.execPath, ['--import
 // PGlite loads its WebAssembly with dynamic import(), which jest's sandbox allows only with this flag.
 // --forceExit: a server left by a failed hook must not hang CI; the failure itself is still reported.
 // Two workers at least: jest's default on two CPUs is one, but an integration file waits on its
-// PostgreSQL server, its HTTP clients and its timers for much of its time (measured on 2 CPUs:
-// 501 s with one worker, 304 s with two).
+// PostgreSQL server, its HTTP clients and its timers for much of its time.
 const workers = Math.max(2, os.availableParallelism() - 1);
 run('unit and integration tests', process.execPath, [
   '--experimental-vm-modules',
@@ -45,7 +44,7 @@ run('unit and integration tests', process.execPath, [
   ...extra,
 ]);
 // Each e2e file starts its own database, seven servers and Chromium on free ports, and waits on
-// them for about two thirds of its time (2 CPUs: 359 s one file at a time, 260 s two at a time).
+// them for much of its time: two at a time keep the CPUs busy.
 run('end-to-end tests', process.execPath, [
   '--experimental-vm-modules',
   JEST,

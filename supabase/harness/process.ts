@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { freePort } from '../../scripts/lib/ports';
+import { freePort } from './ports';
 import { startBackend, type Backend } from '../server/index';
 import { throwAwayStorage, type Engine } from './backends';
 import { JWT_SECRET } from './clients';
@@ -9,7 +9,7 @@ const ROOT = path.resolve(__dirname, '../..');
 
 /** The backend as its own process, as `npm start` runs it (so it can really be killed); one process unless SERVER_PROCESSES says. */
 export async function spawnServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'supabase/server/index.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'supabase/server/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, SERVER_PROCESSES: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

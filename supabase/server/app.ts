@@ -1,20 +1,28 @@
 import http from 'node:http';
 import { DatabaseUnavailable, type Database } from './db/database';
-import { HttpError, applyCors, bearer, readJson, sendEmpty, sendJson } from './http/io';
+import { HttpError, applyCors, bearer, sendEmpty, sendJson } from './http/io';
 import { authRoutes } from './auth/routes';
 import { PasswordHasher } from './auth/passwords';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rateLimit';
-import { JwtKeys, type Claims } from './auth/jwt';
-import { mayUseTopic } from './realtime/authorize';
+import type { JwtKeys } from './auth/jwt';
 import type { AuthSettings } from './auth/sessions';
 import { Catalog } from './rest/catalog';
 import { restRoutes, type RequestIdentity } from './rest/routes';
 import { restError } from './rest/errors';
 import { storageRoutes } from './storage/routes';
 
+/** Realtime's REST endpoint (realtime/broadcast.ts), served here with the other HTTP protocols. */
+export type RealtimeHttp = (
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  url: URL,
+  who: RequestIdentity,
+) => Promise<void>;
+
 export interface AppOptions {
   db: Database;
-  jwtSecret: string;
+  keys: JwtKeys;
+  realtime: RealtimeHttp;
   jwtExpiry: number;
   passwordMinLength: number;
   /** Seconds after which an unused session ends (0: never). */
@@ -27,9 +35,12 @@ export interface AppOptions {
 
 const API_ROLES = new Set(['anon', 'authenticated', 'service_role']);
 
-/** One HTTP server for /auth/v1 and /rest/v1, as the Supabase gateway routes them. */
+/**
+ * One HTTP server for Supabase's HTTP protocols, as its gateway routes them: /auth/v1, /rest/v1,
+ * /storage/v1 and Realtime's /realtime/v1/api, each its own module.
+ */
 export async function createApp(opts: AppOptions) {
-  const keys = new JwtKeys(opts.jwtSecret);
+  const keys = opts.keys;
   const settings: AuthSettings = {
     keys,
     jwtExpiry: opts.jwtExpiry,
@@ -98,7 +109,10 @@ export async function createApp(opts: AppOptions) {
     applyCors(req, res);
     if (req.method === 'OPTIONS') return sendEmpty(res, 204);
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname.startsWith('/realtime/v1/api/broadcast')) return httpBroadcast(req, res, url);
+    if (url.pathname.startsWith('/realtime/v1/api/')) {
+      await checkApiKey(req, url);
+      return opts.realtime(req, res, url, await identify(req));
+    }
     const m = /^\/(auth|rest|storage)\/v1(\/.*)?$/.exec(url.pathname);
     if (!m) {
       if (url.pathname === '/' || url.pathname === '/health')
@@ -113,42 +127,6 @@ export async function createApp(opts: AppOptions) {
     if (m[1] === 'auth') return auth(req, res, path, url);
     if (m[1] === 'storage') return storage.handle(req, res, path, await identify(req));
     return rest(req, res, path, url, await identify(req));
-  }
-
-  /** Realtime's REST broadcast (channel.httpSend, or send() before joining): relayed to the topic's members. */
-  let broadcaster: ((topic: string, event: string, payload: unknown) => void) | null = null;
-  async function httpBroadcast(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
-    await checkApiKey(req, url);
-    const who = await identify(req);
-    if (req.method !== 'POST') throw new HttpError(405, { message: 'Use POST.' });
-    const messages: { topic: string; event: string; payload: unknown; private?: boolean }[] = [];
-    const one = /^\/realtime\/v1\/api\/broadcast\/([^/]+)\/events\/([^/]+)$/.exec(url.pathname);
-    const body = await readJson(req);
-    if (one)
-      messages.push({
-        topic: decodeURIComponent(one[1]!),
-        event: decodeURIComponent(one[2]!),
-        payload: body,
-        private: url.searchParams.get('private') === 'true',
-      });
-    else if (
-      url.pathname === '/realtime/v1/api/broadcast' &&
-      Array.isArray((body as { messages?: unknown })?.messages)
-    ) {
-      messages.push(...(body as { messages: typeof messages }).messages);
-    } else {
-      throw new HttpError(400, { message: 'Expected /api/broadcast/<topic>/events/<event> or a body of messages.' });
-    }
-    if (who.role === 'anon') throw new HttpError(401, { message: 'Sign in to broadcast.' });
-    for (const m of messages) {
-      if (m.private && !(await mayUseTopic(opts.db, who.claims as Claims, m.topic, 'write'))) {
-        throw new HttpError(403, {
-          message: `Unauthorized: You do not have permissions to write to this Channel topic: ${m.topic}`,
-        });
-      }
-    }
-    for (const m of messages) broadcaster?.(`realtime:${m.topic}`, String(m.event), m.payload);
-    sendEmpty(res, 202);
   }
 
   const server = http.createServer((req, res) => {
@@ -169,11 +147,6 @@ export async function createApp(opts: AppOptions) {
 
   return {
     server,
-    keys,
-    /** Realtime attaches after the app: it hands over how to relay a broadcast. */
-    useBroadcaster: (fn: (topic: string, event: string, payload: unknown) => void) => {
-      broadcaster = fn;
-    },
     close: async () => {
       await unlistenSchema();
       await passwords.close();

@@ -1,19 +1,20 @@
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Database } from './db/database';
 import { migrate } from './db/migrate';
 import { openPglite } from './db/pglite';
-import { openPostgres, poolSize } from './db/postgres';
+import { openPostgres } from './db/postgres';
 import { vacuumWhereDue } from './db/vacuum';
 import { createApp } from './app';
-import { attachRealtime } from './realtime/server';
+import { createRealtime } from './realtime/server';
+import { DEFAULT_REALTIME_LIMITS, type RealtimeLimits } from './realtime/limits';
+import { JwtKeys } from './auth/jwt';
 import { simulatedProvider } from './payments/simulated';
 import { startPaymentWorker } from './payments/worker';
 import { schedule } from './schedule';
 import { startAccountMailRelay } from './accountMail';
 import { passwordMinLength } from './auth/passwordPolicy';
-import { DEFAULT_SESSION_INACTIVITY, endIdleSessions, sessionInactivityFromEnv } from './auth/sessions';
-import { rateLimitsFromEnv, type RateLimits } from './http/rateLimit';
+import { DEFAULT_SESSION_INACTIVITY, endIdleSessions } from './auth/sessions';
+import type { RateLimits } from './http/rateLimit';
 import { assertSafeToListen, installationJwtSecret } from './auth/secret';
 
 export interface BackendOptions {
@@ -40,6 +41,8 @@ export interface BackendOptions {
   payments?: { delayMs?: number; payoutAfterMs?: number; leaseMs?: number };
   /** Auth rate limits (GoTrue-like defaults). */
   rateLimits?: RateLimits;
+  /** Realtime's limits per socket and per address (Supabase-like defaults). */
+  realtimeLimits?: RealtimeLimits;
   /** How often reputation scores are recomputed (hourly by default). */
   reputationMs?: number;
   /** How often the fraud rules run over recent orders and trades. */
@@ -73,9 +76,17 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     const jwtSecret = opts.jwtSecret ?? (await installationJwtSecret(db));
     const sessionInactivity = opts.sessionInactivity ?? DEFAULT_SESSION_INACTIVITY;
     assertSafeToListen(host, jwtSecret);
+    const keys = new JwtKeys(jwtSecret);
+    const realtime = await createRealtime({
+      db,
+      keys,
+      limits: opts.realtimeLimits ?? DEFAULT_REALTIME_LIMITS,
+      log: opts.log,
+    });
     const app = await createApp({
       db,
-      jwtSecret,
+      keys,
+      realtime: realtime.http,
       jwtExpiry: opts.jwtExpiry ?? 3600,
       passwordMinLength: opts.passwordMinLength ?? passwordMinLength({}),
       sessionInactivity,
@@ -83,8 +94,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       rateLimits: opts.rateLimits,
       log: opts.log,
     });
-    const realtime = await attachRealtime(app.server, db, app.keys, opts.log);
-    app.useBroadcaster(realtime.broadcast);
+    realtime.attach(app.server);
     const payments = await startPaymentWorker(db, simulatedProvider(opts.payments?.delayMs ?? 1500), {
       payoutAfterMs: opts.payments?.payoutAfterMs ?? 30_000,
       leaseMs: opts.payments?.leaseMs ?? 30_000,
@@ -115,8 +125,8 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       url: `http://localhost:${actual}`,
       port: actual,
       db,
-      anonKey: await app.keys.apiKey('anon'),
-      serviceRoleKey: await app.keys.apiKey('service_role'),
+      anonKey: await keys.apiKey('anon'),
+      serviceRoleKey: await keys.apiKey('service_role'),
       close: async () => {
         jobs.close();
         await payments.close();
@@ -134,38 +144,6 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
   }
 }
 
-export function backendOptionsFromEnv(): BackendOptions {
-  return {
-    port: Number(process.env.SUPABASE_PORT ?? 54321),
-    host: process.env.SUPABASE_HOST ?? '127.0.0.1',
-    databaseUrl: process.env.DATABASE_URL || undefined,
-    databasePool: poolSize(process.env.DB_POOL),
-    dataDir: process.env.DATA_DIR ?? path.resolve(__dirname, '../../.data/pglite'),
-    jwtSecret: process.env.JWT_SECRET || undefined,
-    jwtExpiry: Number(process.env.JWT_EXPIRY ?? 3600),
-    passwordMinLength: passwordMinLength(),
-    sessionInactivity: sessionInactivityFromEnv(process.env.SESSION_INACTIVITY_TIMEOUT),
-    seed: process.env.SEED !== 'false',
-    publicUrl: process.env.SUPABASE_PUBLIC_URL,
-    payments: {
-      delayMs: optionalNumber(process.env.PAYMENT_DELAY_MS),
-      payoutAfterMs: optionalNumber(process.env.PAYOUT_AFTER_MS),
-      leaseMs: optionalNumber(process.env.PAYMENT_LEASE_MS),
-    },
-    fraudScanMs: optionalNumber(process.env.FRAUD_SCAN_MS),
-    reputationMs: optionalNumber(process.env.REPUTATION_MS),
-    rateLimits: rateLimitsFromEnv(process.env.RATE_LIMITS),
-    migrate: process.env.MIGRATE !== 'false',
-    // Errors always; auth's caught mail (a sign-up's or a recovery code) too, as there is no other inbox locally.
-    log:
-      process.env.LOG_REQUESTS === 'true'
-        ? (l) => console.log(l)
-        : (l) => (l.startsWith('error') ? console.error(l) : l.startsWith('mail') && console.log(l)),
-  };
-}
-
-const optionalNumber = (value: string | undefined) => (value ? Number(value) : undefined);
-
 /** Migrations, seed and the installation's secret, once, before server processes start. */
 export async function prepareDatabase(opts: BackendOptions): Promise<void> {
   const db = opts.databaseUrl
@@ -177,17 +155,4 @@ export async function prepareDatabase(opts: BackendOptions): Promise<void> {
   } finally {
     await db.close();
   }
-}
-
-/** `tsx supabase/server/index.ts` runs the backend alone: one process, or one per CPU over PostgreSQL (cluster.ts). */
-// (cluster.ts is required here, not imported: it imports this module.)
-if (require.main === module) {
-  let opts: BackendOptions;
-  try {
-    opts = backendOptionsFromEnv();
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : error); // a setting's own message, not a stack
-    process.exit(1);
-  }
-  void (require('./cluster') as typeof import('./cluster')).serve(opts);
 }

@@ -8,7 +8,7 @@ import { ENGINES, createDatabase, dropDatabase } from '../harness/backends';
 import { ANON_KEY, DEMO, client, realtimeMember, subscribed } from '../harness/clients';
 import { freshToken, placeOrder, trader } from '../harness/market';
 import { spawnServer, stopServer } from '../harness/process';
-import { freePort } from '../../scripts/lib/ports';
+import { freePort } from '../harness/ports';
 
 // Scale-out is a PostgreSQL feature: PGlite is one embedded database in one process.
 const onPostgres = ENGINES.includes('postgres') ? describe : describe.skip;

@@ -13,8 +13,8 @@ import { USER_COLUMNS, type UserRow } from './users';
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /**
  * Compared against when the email is unknown, so timing does not reveal which emails exist: a
- * hash at BCRYPT_COST (context.test.ts checks), written out rather than computed, which cost every
- * server process about 80 ms of blocked start-up.
+ * hash at BCRYPT_COST (context.test.ts checks), written out rather than computed, since computing
+ * it would block every server process's start-up for a hash's time.
  */
 export const DUMMY_HASH = '$2b$10$yOFXeToVYbaH7xJxPaejnuqUV0rJAEwp120m1xQtcyOPKtNXoMJgG';
 

@@ -1,20 +1,11 @@
 import os from 'node:os';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /** bcrypt's cost, as GoTrue's; hashes stay compatible with GoTrue and pgcrypto's crypt(). */
 export const BCRYPT_COST = 10;
 
-// The worker runs bcryptjs synchronously: a hash takes tens of milliseconds of CPU, off the event loop.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const bcrypt = require(workerData.bcrypt);
-parentPort.on('message', ({ id, op, password, hash, cost }) => {
-  try {
-    parentPort.postMessage({ id, result: op === 'hash' ? bcrypt.hashSync(password, cost) : bcrypt.compareSync(password, hash) });
-  } catch (error) {
-    parentPort.postMessage({ id, error: String(error && error.message || error) });
-  }
-});`;
+const WORKER_FILE = path.join(__dirname, 'passwordWorker.mjs');
 
 type Pending = { resolve: (v: string | boolean) => void; reject: (e: Error) => void };
 
@@ -29,9 +20,8 @@ export class PasswordHasher {
   private turn = 0;
 
   constructor(size = Math.max(1, Math.min(4, os.availableParallelism() - 1))) {
-    const bcrypt = require.resolve('bcryptjs');
     this.workers = Array.from({ length: size }, () => {
-      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcrypt } });
+      const worker = new Worker(WORKER_FILE);
       worker.on('message', ({ id, result, error }: { id: number; result?: string | boolean; error?: string }) => {
         const p = this.pending.get(id);
         this.pending.delete(id);

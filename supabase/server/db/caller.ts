@@ -61,9 +61,8 @@ function requestCookies(req: IncomingMessage): Record<string, string> {
  * runs. The CASE checks in order, also when a custom plan folds the parameters into constants (an
  * arm whose test folds to true drops the arms after it, so a malformed id is never cast).
  *
- * One plain statement, prepared once per connection, rather than a plpgsql function: the function
- * call cost the database about a quarter more per request (pgbench, 32 clients: about 16,000
- * transactions/s with the function against 20,000 with this statement).
+ * One plain statement, prepared once per connection, rather than a plpgsql function: a function
+ * call costs the database noticeably more per request, and every request runs this.
  */
 const BECOME_CALLER = `select
   case when $4::text is null then null

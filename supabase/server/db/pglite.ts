@@ -68,10 +68,10 @@ export async function openPglite(dataDir?: string, image?: Blob): Promise<Databa
         db._runExclusiveTransaction(() =>
           db._runExclusiveQuery(async () => {
             // PGlite hands its lock from one queued call to the next without returning to the event
-            // loop, so under load the server read no new connection or request until the whole queue
-            // was done (60-70 ms at 32 clients), then took in a batch: latencies spread from one to
-            // several queue lengths. A turn of the event loop before each pipeline keeps the queue
-            // first come, first served (measured: p99 150 -> 100 ms, 490 -> 630 orders/s).
+            // loop, so under load the server would read no new connection or request until the whole
+            // queue was done, then take them in a batch: latencies would spread from one to several
+            // queue lengths. A turn of the event loop before each pipeline keeps the queue first
+            // come, first served.
             await new Promise((resolve) => setImmediate(resolve));
             const results = new PipelineResults((oid) => db.parsers[oid] ?? String);
             const parser = new Parser();

@@ -118,10 +118,8 @@ export const DEFAULT_POOL = 10;
 
 /**
  * How many connections to PostgreSQL the server keeps, all its processes together (cluster.ts
- * shares them): DB_POOL, or DEFAULT_POOL. More is slower: on 2 CPUs, at 32 clients over 32 books,
- * two processes with 32 connections placed 844-987 orders/s with a p99 of 87-96 ms, with 10
- * 1,028-1,177/s and 54-65 ms (2026-11-24): beyond a few per database CPU, a connection only adds
- * lock waits and context switches.
+ * shares them): DB_POOL, or DEFAULT_POOL. More is not faster: beyond a few per database CPU, a
+ * connection only adds lock waits and context switches (docs/benchmarks.md).
  */
 export function poolSize(setting: string | undefined): number {
   const n = setting ? Number(setting) : DEFAULT_POOL;

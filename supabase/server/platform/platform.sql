@@ -180,6 +180,17 @@ end $$;
 -- The caller's statement was this plpgsql function until 2026-11-24 (see caller.ts for why not now).
 drop function if exists local_server.become_caller(text, text, text, text, text, text, text, text, text, text);
 
+-- A session that ends (sign-out, suspension, an admin's act) ends its Realtime channels too: the
+-- local server's Realtime listens here, as REST refuses the session's token by its first statement.
+create or replace function local_server.announce_session_end() returns trigger language plpgsql as $$
+begin
+  perform pg_notify('repx_session_ended', old.id::text);
+  return null;
+end $$;
+drop trigger if exists announce_session_end on auth.sessions;
+create trigger announce_session_end after delete on auth.sessions
+  for each row execute function local_server.announce_session_end();
+
 -- Auth's rate limits (token buckets), here so that every server process over one database counts
 -- together. Returns 0 when a token was available (and takes it if p_take), else the seconds to wait.
 create table if not exists local_server.rate_buckets (

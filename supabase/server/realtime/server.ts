@@ -3,117 +3,58 @@ import type http from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Database } from '../db/database';
 import type { JwtKeys, Claims } from '../auth/jwt';
-import { callerStatement, type CallContext } from '../db/caller';
-import { quoteIdent } from '../db/quote';
 import { mayUseTopic } from './authorize';
-import { followById } from './follow';
-import {
-  decode,
-  decodeBroadcastPush,
-  encode,
-  encodeBroadcast,
-  parseFilter,
-  type Binding,
-  type Broadcast,
-  type Frame,
-} from './protocol';
-
-/** What a table change notification (private.notify_realtime) carries. */
-interface Change {
-  schema: string;
-  table: string;
-  type: 'INSERT' | 'UPDATE' | 'DELETE';
-  commit_timestamp: string;
-  record: Record<string, unknown>;
-}
-
-interface Channel {
-  topic: string;
-  joinRef: string | null;
-  claims: Claims;
-  bindings: Binding[];
-  /** Whether the member's own broadcasts come back to it (config.broadcast.self). */
-  self: boolean;
-  /** The presence key this member tracks under (config.presence.key, or one of its own). */
-  presenceKey: string;
-  /** A private channel: each broadcast is authorized by the policies on realtime.messages. */
-  private: boolean;
-}
-
-interface Client {
-  socket: WebSocket;
-  vsn: string;
-  apiClaims: Claims;
-  channels: Map<string, Channel>;
-}
+import { createBroadcast } from './broadcast';
+import { createChanges } from './changes';
+import { Hub, roomKey, subTopic, type Channel, type Client } from './hub';
+import { AddressBook, Bucket, type RealtimeLimits } from './limits';
+import { createPresence, presenceKey } from './presence';
+import { decode, decodeBroadcastPush, parseFilter, type Binding, type Frame } from './protocol';
 
 let nextBindingId = 1;
 
-/** What SQL sees of a subscriber's re-read: no HTTP request behind it. */
-const SUBSCRIBER: CallContext = { method: 'GET', path: '/realtime/v1', headers: {}, cookies: {} };
+interface JoinConfig {
+  postgres_changes?: { event: string; schema: string; table?: string; filter?: string }[];
+  broadcast?: { self?: boolean };
+  presence?: { key?: string };
+  private?: boolean;
+}
 
 /**
- * The part of Supabase Realtime that supabase-js channels use for postgres_changes: joins with
- * their bindings, heartbeats, token updates, leaves. Changes come from NOTIFY 'repx_realtime'
- * (tables that change now and then) and from following public.market_events by id (the tape);
- * each is delivered to a subscriber only if that subscriber may read the row (checked as the
- * subscriber's role, so row-level security decides, as Realtime does).
+ * Supabase Realtime as supabase-js channels use it: Phoenix channels over a WebSocket, with
+ * postgres_changes (changes.ts), broadcast (broadcast.ts) and presence (presence.ts). This module
+ * owns the socket: who may open one, joins, leaves, token updates, heartbeats, and the limits
+ * (limits.ts) that keep one client from stalling the others. `http` serves the REST broadcast
+ * endpoint, which app.ts mounts at /realtime/v1/api.
  */
-export async function attachRealtime(server: http.Server, db: Database, keys: JwtKeys, log?: (l: string) => void) {
-  const wss = new WebSocketServer({ noServer: true });
+export async function createRealtime(opts: {
+  db: Database;
+  keys: JwtKeys;
+  limits: RealtimeLimits;
+  log?: (line: string) => void;
+}) {
+  const { db, keys, limits, log } = opts;
+  const hub = new Hub();
   /** This server among others over the same database (its own broadcasts do not come back to it). */
-  const PROCESS_ID = randomUUID();
-  const clients = new Set<Client>();
-  /** Presence: per topic, what each member tracks (one meta per member). */
-  const presence = new Map<string, Map<Client, { key: string; meta: Record<string, unknown> }>>();
-
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/realtime/v1/websocket') return socket.destroy();
-    const apikey = (req.headers['x-api-key'] as string | undefined) ?? url.searchParams.get('apikey') ?? '';
-    void keys.verify(apikey).then((v) => {
-      if (!v.ok) {
-        socket.write(
-          'HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\n\r\n{"message":"Invalid API key"}',
-        );
-        return socket.destroy();
-      }
-      wss.handleUpgrade(req, socket, head, (ws) => {
-        const client: Client = {
-          socket: ws,
-          vsn: url.searchParams.get('vsn') ?? '1.0.0',
-          apiClaims: v.claims,
-          channels: new Map(),
-        };
-        clients.add(client);
-        ws.on('message', (data, isBinary) => {
-          if (isBinary) {
-            // vsn 2.0.0 broadcast pushes are binary (kind 3).
-            const push = decodeBroadcastPush(Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer));
-            if (push)
-              void onBroadcast(client, push.frame, push.broadcast).catch((e: unknown) =>
-                log?.(`realtime error: ${String(e)}`),
-              );
-            return;
-          }
-          const frame = decode(data.toString());
-          if (frame) void onFrame(client, frame).catch((e: unknown) => log?.(`realtime error: ${String(e)}`));
-        });
-        const gone = () => {
-          clients.delete(client);
-          for (const topic of client.channels.keys()) untrack(client, topic);
-        };
-        ws.on('close', gone);
-        ws.on('error', gone);
-      });
-    });
+  const processId = randomUUID();
+  const addresses = new AddressBook(limits);
+  const presence = createPresence({
+    db,
+    hub,
+    processId,
+    log,
+    share: (room, diff) => broadcast.sharePresence(room, diff),
   });
-
-  const send = (c: Client, f: Frame) => {
-    if (c.socket.readyState === c.socket.OPEN) c.socket.send(encode(c.vsn, f));
-  };
-  const reply = (c: Client, f: Frame, status: 'ok' | 'error', response: Record<string, unknown>) =>
-    send(c, { joinRef: f.joinRef, ref: f.ref, topic: f.topic, event: 'phx_reply', payload: { status, response } });
+  const broadcast = createBroadcast({
+    db,
+    hub,
+    processId,
+    limits,
+    log,
+    onPresenceDiff: (room, diff) => presence.fromElsewhere(room, diff.joins, diff.leaves),
+  });
+  const changes = await createChanges({ db, hub, log });
+  const fail = (e: unknown) => log?.(`realtime error: ${String(e)}`);
 
   async function claimsFor(client: Client, token: unknown): Promise<Claims | string> {
     if (typeof token !== 'string' || !token) return client.apiClaims;
@@ -125,97 +66,118 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
     return v.claims;
   }
 
-  async function onFrame(client: Client, f: Frame) {
-    if (f.topic === 'phoenix' && f.event === 'heartbeat') return reply(client, f, 'ok', {});
-    switch (f.event) {
-      case 'phx_join': {
-        const claims = await claimsFor(client, f.payload.access_token);
-        if (typeof claims === 'string') return reply(client, f, 'error', { reason: claims });
-        const config = (f.payload.config ?? {}) as {
-          postgres_changes?: { event: string; schema: string; table?: string; filter?: string }[];
-        };
-        const bindings: Binding[] = [];
-        for (const b of config.postgres_changes ?? []) {
-          if (parseFilter(b.filter) === 'unsupported') {
-            return reply(client, f, 'error', {
-              reason: `RealtimeSubscriptionError: unsupported filter "${b.filter}" (only col=eq.value)`,
-            });
-          }
-          bindings.push({ id: nextBindingId++, event: b.event, schema: b.schema, table: b.table, filter: b.filter });
-        }
-        const joinConfig = (f.payload.config ?? {}) as {
-          broadcast?: { self?: boolean };
-          presence?: { key?: string };
-          private?: boolean;
-        };
-        const subTopic = f.topic.replace(/^realtime:/, '');
-        if (joinConfig.private && !(await mayUseTopic(db, claims, subTopic, 'read'))) {
-          return reply(client, f, 'error', {
-            reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`,
-          });
-        }
-        if (bindings.length) marketEvents.wake();
-        client.channels.set(f.topic, {
-          private: !!joinConfig.private,
-          topic: f.topic,
-          joinRef: f.joinRef,
-          claims,
-          bindings,
-          self: !!joinConfig.broadcast?.self,
-          presenceKey: joinConfig.presence?.key || randomUUID(),
+  function leave(client: Client, channel: Channel, reason?: string): void {
+    presence.untrack(client, channel);
+    if (reason) hub.close(client, channel, reason);
+    else client.channels.delete(channel.topic);
+  }
+
+  /** A client past a limit: told in reply to what it sent and on each of its channels, then disconnected. */
+  function offend(client: Client, reason: string, f?: Frame): void {
+    if (f?.ref) hub.reply(client, f, 'error', { reason });
+    for (const channel of [...client.channels.values()]) leave(client, channel, reason);
+    client.socket.close(1008, reason.slice(0, 120));
+  }
+
+  async function join(client: Client, f: Frame): Promise<void> {
+    if (!client.joins.take()) return offend(client, 'ClientJoinRateLimitReached: Too many joins per second', f);
+    const held = new Set([...client.channels.keys(), ...client.joining]);
+    if (!held.has(f.topic) && held.size >= limits.channelsPerClient)
+      return offend(client, 'ChannelRateLimitReached: Too many channels', f);
+    client.joining.add(f.topic);
+    try {
+      await checkAndJoin(client, f);
+    } finally {
+      client.joining.delete(f.topic);
+    }
+  }
+
+  async function checkAndJoin(client: Client, f: Frame): Promise<void> {
+    const claims = await claimsFor(client, f.payload.access_token);
+    if (typeof claims === 'string') return hub.reply(client, f, 'error', { reason: claims });
+    const config = (f.payload.config ?? {}) as JoinConfig;
+    const bindings: Binding[] = [];
+    for (const b of config.postgres_changes ?? []) {
+      if (parseFilter(b.filter) === 'unsupported') {
+        return hub.reply(client, f, 'error', {
+          reason: `RealtimeSubscriptionError: unsupported filter "${b.filter}" (only col=eq.value)`,
         });
-        reply(client, f, 'ok', {
-          postgres_changes: bindings.map((b) => ({
-            id: b.id,
-            event: b.event,
-            schema: b.schema,
-            table: b.table,
-            filter: b.filter,
-          })),
-        });
-        send(client, {
-          joinRef: f.joinRef,
-          ref: null,
-          topic: f.topic,
-          event: 'system',
-          payload: {
-            extension: 'postgres_changes',
-            status: 'ok',
-            message: 'Subscribed to PostgreSQL',
-            channel: f.topic.replace(/^realtime:/, ''),
-          },
-        });
-        send(client, {
-          joinRef: f.joinRef,
-          ref: null,
-          topic: f.topic,
-          event: 'presence_state',
-          payload: await presenceState(f.topic),
-        });
-        return;
       }
+      bindings.push({ id: nextBindingId++, event: b.event, schema: b.schema, table: b.table, filter: b.filter });
+    }
+    const isPrivate = !!config.private;
+    if (isPrivate && !(await mayUseTopic(db, claims, subTopic(f.topic), 'read'))) {
+      return hub.reply(client, f, 'error', {
+        reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic(f.topic)}`,
+      });
+    }
+    const key = presenceKey(config.presence?.key, claims.sub);
+    if (typeof key !== 'string') return hub.reply(client, f, 'error', { reason: key.refused });
+    if (!hub.clients.has(client)) return; // disconnected while the join was checked
+    const before = client.channels.get(f.topic);
+    if (before) leave(client, before);
+    if (bindings.length) changes.wake();
+    const channel: Channel = {
+      topic: f.topic,
+      room: roomKey(f.topic, isPrivate),
+      private: isPrivate,
+      joinRef: f.joinRef,
+      claims,
+      bindings,
+      self: !!config.broadcast?.self,
+      presenceKey: key,
+    };
+    client.channels.set(f.topic, channel);
+    hub.reply(client, f, 'ok', {
+      postgres_changes: bindings.map((b) => ({
+        id: b.id,
+        event: b.event,
+        schema: b.schema,
+        table: b.table,
+        filter: b.filter,
+      })),
+    });
+    const system = {
+      extension: 'postgres_changes',
+      status: 'ok',
+      message: 'Subscribed to PostgreSQL',
+      channel: subTopic(f.topic),
+    };
+    hub.send(client, { joinRef: f.joinRef, ref: null, topic: f.topic, event: 'system', payload: system });
+    const state = await presence.state(channel.room);
+    hub.send(client, { joinRef: f.joinRef, ref: null, topic: f.topic, event: 'presence_state', payload: state });
+  }
+
+  async function onFrame(client: Client, f: Frame): Promise<void> {
+    if (f.topic === 'phoenix' && f.event === 'heartbeat') return hub.reply(client, f, 'ok', {});
+    const channel = client.channels.get(f.topic);
+    switch (f.event) {
+      case 'phx_join':
+        return join(client, f);
       case 'access_token': {
-        const channel = client.channels.get(f.topic);
         const claims = await claimsFor(client, f.payload.access_token);
         if (channel && typeof claims !== 'string') channel.claims = claims;
         return;
       }
       case 'presence': {
         const p = f.payload as { event?: string; payload?: Record<string, unknown> };
-        if (!client.channels.has(f.topic))
-          return reply(client, f, 'error', { reason: 'You are not a member of this channel.' });
-        if (p.event === 'track') track(client, f.topic, p.payload ?? {});
-        else if (p.event === 'untrack') untrack(client, f.topic);
-        return reply(client, f, 'ok', {});
+        if (!channel) return hub.reply(client, f, 'error', { reason: 'You are not a member of this channel.' });
+        if (p.event === 'track') {
+          if (JSON.stringify(p.payload ?? {}).length > limits.maxPresenceBytes)
+            return hub.reply(client, f, 'error', {
+              reason: `A presence payload has at most ${limits.maxPresenceBytes} bytes.`,
+            });
+          presence.track(client, channel, p.payload ?? {});
+        } else if (p.event === 'untrack') presence.untrack(client, channel);
+        return hub.reply(client, f, 'ok', {});
       }
       case 'phx_leave':
-        untrack(client, f.topic);
-        client.channels.delete(f.topic);
-        reply(client, f, 'ok', {});
-        return send(client, { joinRef: f.joinRef, ref: null, topic: f.topic, event: 'phx_close', payload: {} });
+        if (channel) leave(client, channel);
+        hub.reply(client, f, 'ok', {});
+        return hub.send(client, { joinRef: f.joinRef, ref: null, topic: f.topic, event: 'phx_close', payload: {} });
       case 'broadcast': {
         const p = f.payload as { event?: unknown; payload?: unknown };
-        return onBroadcast(client, f, {
+        return broadcast.fromSocket(client, f, {
           topic: f.topic,
           event: String(p.event ?? ''),
           payload: p.payload,
@@ -223,270 +185,98 @@ export async function attachRealtime(server: http.Server, db: Database, keys: Jw
         });
       }
       default:
-        return reply(client, f, 'ok', {});
+        return hub.reply(client, f, 'ok', {});
     }
   }
 
-  type Metas = Record<string, { metas: Record<string, unknown>[] }>;
-  /** Presence is shared through the database when other server processes may serve the same topics. */
-  const sharedPresence = db.kind === 'postgres';
+  function onMessage(client: Client, data: Buffer, isBinary: boolean): void {
+    if (!client.messages.take()) return offend(client, 'ClientRateLimited: Too many messages per second');
+    if (!addresses.spend(client.address, data.length))
+      return offend(client, 'ClientRateLimited: Too many bytes per second from this address');
+    if (isBinary) {
+      // vsn 2.0.0 broadcast pushes are binary (kind 3).
+      const push = decodeBroadcastPush(data);
+      if (push) void broadcast.fromSocket(client, push.frame, push.broadcast).catch(fail);
+      return;
+    }
+    const frame = decode(data.toString());
+    if (frame) void onFrame(client, frame).catch(fail);
+  }
 
-  /** The topic's presence as Phoenix gives it: key -> { metas }, every process's members included. */
-  async function presenceState(topic: string): Promise<Metas> {
-    const state: Metas = {};
-    const refs = new Set<unknown>();
-    const add = (key: string, meta: Record<string, unknown>) => {
-      if (refs.has(meta.phx_ref)) return;
-      refs.add(meta.phx_ref);
-      (state[key] ??= { metas: [] }).metas.push(meta);
+  function connect(ws: WebSocket, url: URL, address: string, apiClaims: Claims): void {
+    const client: Client = {
+      socket: ws,
+      vsn: url.searchParams.get('vsn') ?? '1.0.0',
+      address,
+      apiClaims,
+      channels: new Map(),
+      joining: new Set(),
+      messages: new Bucket(limits.messagesPerSecond),
+      joins: new Bucket(limits.joinsPerSecond),
     };
-    for (const { key, meta } of presence.get(topic)?.values() ?? []) add(key, meta);
-    if (sharedPresence) {
-      const rows = await db.query<{ key: string; meta: Record<string, unknown> }>(
-        `select key, meta from local_server.presence where topic = $1 and seen_at > now() - interval '1 minute'`,
-        [topic],
-      );
-      for (const r of rows) add(r.key, r.meta);
-    }
-    return state;
+    hub.clients.add(client);
+    ws.on('message', (data, isBinary) =>
+      onMessage(client, Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer), isBinary),
+    );
+    let gone = false;
+    const disconnect = () => {
+      if (gone) return;
+      gone = true;
+      hub.clients.delete(client);
+      addresses.release(address);
+      for (const channel of [...client.channels.values()]) leave(client, channel);
+    };
+    ws.on('close', disconnect);
+    ws.on('error', disconnect);
   }
 
-  function presenceDiff(topic: string, joins: Metas, leaves: Metas) {
-    for (const c of clients) {
-      const channel = c.channels.get(topic);
-      if (channel)
-        send(c, { joinRef: channel.joinRef, ref: null, topic, event: 'presence_diff', payload: { joins, leaves } });
-    }
-  }
+  // A frame over the limit closes the socket with 1009, before it is read whole.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
 
-  /** Tells the other server processes: the member's row, and the diff their members receive. */
-  function sharePresenceDiff(topic: string, joins: Metas, leaves: Metas) {
-    if (!sharedPresence) return;
-    const fail = (e: unknown) => log?.(`realtime error: sharing presence: ${String(e)}`);
-    const left = Object.values(leaves).flatMap((m) => m.metas.map((meta) => String(meta.phx_ref)));
-    void (async () => {
-      if (left.length)
-        await db.query('delete from local_server.presence where topic = $1 and ref = any($2)', [topic, left]);
-      for (const [key, { metas }] of Object.entries(joins)) {
-        for (const meta of metas) {
-          await db.query(
-            'insert into local_server.presence (topic, ref, origin, key, meta) values ($1, $2, $3, $4, $5)',
-            [topic, String(meta.phx_ref), PROCESS_ID, key, JSON.stringify(meta)],
+  function attach(server: http.Server): void {
+    server.on('upgrade', (req, socket, head) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (url.pathname !== '/realtime/v1/websocket') return socket.destroy();
+      const address = req.socket.remoteAddress ?? '';
+      const apikey = (req.headers['x-api-key'] as string | undefined) ?? url.searchParams.get('apikey') ?? '';
+      void keys.verify(apikey).then((v) => {
+        if (!v.ok) {
+          socket.write(
+            'HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\n\r\n{"message":"Invalid API key"}',
           );
+          return socket.destroy();
         }
-      }
-      await db.query(
-        `insert into local_server.broadcasts (origin, kind, topic, event, payload) values ($1, 'presence', $2, 'presence_diff', $3)`,
-        [PROCESS_ID, topic, JSON.stringify({ joins, leaves })],
-      );
-    })().catch(fail);
+        if (!addresses.admit(address)) {
+          socket.write(
+            'HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n\r\n{"message":"Too many connections from this address"}',
+          );
+          return socket.destroy();
+        }
+        wss.handleUpgrade(req, socket, head, (ws) => connect(ws, url, address, v.claims));
+      });
+    });
   }
 
-  function track(client: Client, topic: string, payload: Record<string, unknown>) {
-    const members = presence.get(topic) ?? new Map();
-    presence.set(topic, members);
-    const key = client.channels.get(topic)!.presenceKey;
-    const before = members.get(client);
-    const meta = { ...payload, phx_ref: randomUUID() };
-    members.set(client, { key, meta });
-    const joins = { [key]: { metas: [meta] } };
-    const leaves = before ? { [before.key]: { metas: [before.meta] } } : {};
-    presenceDiff(topic, joins, leaves);
-    sharePresenceDiff(topic, joins, leaves);
-  }
-
-  function untrack(client: Client, topic: string) {
-    const before = presence.get(topic)?.get(client);
-    if (!before) return;
-    presence.get(topic)!.delete(client);
-    if (!presence.get(topic)!.size) presence.delete(topic);
-    const leaves = { [before.key]: { metas: [before.meta] } };
-    presenceDiff(topic, {}, leaves);
-    sharePresenceDiff(topic, {}, leaves);
-  }
-
-  /** Relays a broadcast to the topic's members (the sender too if it joined with self), and acks it. */
-  async function onBroadcast(sender: Client, f: Frame, b: Broadcast) {
-    const channel = sender.channels.get(b.topic);
-    if (!channel) {
-      if (f.ref) reply(sender, f, 'error', { reason: 'You are not a member of this channel.' });
-      return;
-    }
-    const subTopic = b.topic.replace(/^realtime:/, '');
-    if (channel.private && !(await mayUseTopic(db, channel.claims, subTopic, 'write'))) {
-      if (f.ref)
-        reply(sender, f, 'error', {
-          reason: `Unauthorized: You do not have permissions to write to this Channel topic: ${subTopic}`,
-        });
-      return;
-    }
-    publish(b, sender);
-    if (f.ref) reply(sender, f, 'ok', {});
-  }
-
-  /**
-   * Relays a broadcast to this process's members and, over PostgreSQL, to the other server
-   * processes (local_server.broadcasts, followed by id below).
-   */
-  function publish(b: Broadcast, sender: Client | null) {
-    relay(b, sender);
-    if (db.kind !== 'postgres') return;
-    void db
-      .query(
-        'insert into local_server.broadcasts (origin, topic, event, payload, bytes, meta) values ($1, $2, $3, $4, $5, $6)',
-        [
-          PROCESS_ID,
-          b.topic,
-          b.event,
-          b.binary ? null : JSON.stringify(b.payload ?? null),
-          b.binary ? (b.payload as Buffer) : null,
-          b.meta ? JSON.stringify(b.meta) : null,
-        ],
-      )
-      .catch((e: unknown) => log?.(`realtime error: sharing a broadcast: ${String(e)}`));
-  }
-
-  function relay(b: Broadcast, sender: Client | null) {
-    for (const c of clients) {
-      const channel = c.channels.get(b.topic);
-      if (!channel || (c === sender && !channel.self) || c.socket.readyState !== c.socket.OPEN) continue;
-      if (c.vsn.startsWith('1')) {
-        send(c, {
-          joinRef: null,
-          ref: null,
-          topic: b.topic,
-          event: 'broadcast',
-          payload: { type: 'broadcast', event: b.event, payload: b.payload },
-        });
-      } else {
-        c.socket.send(encodeBroadcast(b), { binary: true });
+  // A session ended (signed out, suspended, ended by an admin): its channels end with it, as REST
+  // refuses its token from the next request on.
+  const unlistenSessions = await db.listen('repx_session_ended', (sessionId) => {
+    for (const client of hub.clients) {
+      for (const channel of [...client.channels.values()]) {
+        if (channel.claims.session_id === sessionId) leave(client, channel, 'InvalidJWTToken: The session has ended');
       }
     }
-  }
+  });
 
-  /** Whether the subscriber may read the changed row: the row is re-read as them (a subscriber whose session has ended reads nothing). */
-  async function visibleTo(claims: Claims, change: Change): Promise<boolean> {
-    const id = change.record.id;
-    if (id === undefined) return false;
-    try {
-      const [, rows] = await db.pipeline([
-        callerStatement({ role: String(claims.role ?? 'anon'), claims }, SUBSCRIBER, true),
-        { text: `select 1 from ${quoteIdent(change.schema)}.${quoteIdent(change.table)} where id = $1`, values: [id] },
-      ]);
-      return rows!.length > 0;
-    } catch {
-      return false;
-    }
-  }
-
-  async function onChange(change: Change) {
-    const columns = Object.keys(change.record).map((name) => ({ name, type: 'text' }));
-    for (const client of clients) {
-      for (const channel of client.channels.values()) {
-        const ids = channel.bindings
-          .filter(
-            (b) =>
-              b.schema === change.schema &&
-              (!b.table || b.table === change.table) &&
-              (b.event === '*' || b.event.toUpperCase() === change.type),
-          )
-          .filter((b) => {
-            const filter = parseFilter(b.filter);
-            return !filter || filter === 'unsupported' || String(change.record[filter.column]) === filter.value;
-          })
-          .map((b) => b.id);
-        if (!ids.length || !(await visibleTo(channel.claims, change))) continue;
-        send(client, {
-          joinRef: null,
-          ref: null,
-          topic: channel.topic,
-          event: 'postgres_changes',
-          payload: {
-            ids,
-            data: {
-              schema: change.schema,
-              table: change.table,
-              commit_timestamp: change.commit_timestamp,
-              type: change.type,
-              columns,
-              record: change.record,
-              errors: null,
-            },
-          },
-        });
-      }
-    }
-  }
-
-  const deliver = (change: Change) =>
-    void onChange(change).catch((e: unknown) => log?.(`realtime error: ${String(e)}`));
-  // Tables that change now and then notify (private.notify_realtime); the market's tape is followed by id.
-  const unlisten = await db.listen('repx_realtime', (p) => deliver(JSON.parse(p) as Change));
-  const marketEvents = followById(
-    db,
-    'public',
-    'market_events',
-    ({ record, commit_timestamp }) =>
-      deliver({ schema: 'public', table: 'market_events', type: 'INSERT', commit_timestamp, record }),
-    {
-      log,
-      wanted: () =>
-        [...clients].some((c) =>
-          [...c.channels.values()].some((ch) =>
-            ch.bindings.some((b) => b.schema === 'public' && (!b.table || b.table === 'market_events')),
-          ),
-        ),
-    },
-  );
-  // Broadcasts made through the other server processes (PostgreSQL only: PGlite is one process).
-  const shared =
-    db.kind !== 'postgres'
-      ? null
-      : followById(
-          db,
-          'local_server',
-          'broadcasts',
-          ({ record: r }) => {
-            if (r.origin === PROCESS_ID) return;
-            if (r.kind === 'presence') {
-              const diff = r.payload as { joins: Metas; leaves: Metas };
-              return presenceDiff(String(r.topic), diff.joins, diff.leaves);
-            }
-            const bytes = typeof r.bytes === 'string' ? Buffer.from(r.bytes.replace(/^\\x/, ''), 'hex') : null;
-            relay(
-              {
-                topic: String(r.topic),
-                event: String(r.event),
-                payload: bytes ?? r.payload,
-                binary: bytes !== null,
-                ...(r.meta ? { meta: r.meta as Record<string, unknown> } : {}),
-              },
-              null,
-            );
-          },
-          { log, wanted: () => clients.size > 0 },
-        );
-  // This process's members stay present for the others while it lives.
-  const presenceHeartbeat = setInterval(() => {
-    if (sharedPresence && presence.size) {
-      void db
-        .query('update local_server.presence set seen_at = now() where origin = $1', [PROCESS_ID])
-        .catch((e: unknown) => log?.(`realtime error: presence heartbeat: ${String(e)}`));
-    }
-  }, 20_000);
-  presenceHeartbeat.unref();
   return {
-    /** A broadcast from the REST endpoint (channel.httpSend): no sender among the members. */
-    broadcast: (topic: string, event: string, payload: unknown) =>
-      publish({ topic, event, payload, binary: false }, null),
+    attach,
+    /** The REST broadcast endpoint (/realtime/v1/api/broadcast), for app.ts to mount. */
+    http: broadcast.fromHttp,
     close: async () => {
-      marketEvents.stop();
-      shared?.stop();
-      clearInterval(presenceHeartbeat);
-      if (sharedPresence)
-        await db.query('delete from local_server.presence where origin = $1', [PROCESS_ID]).catch(() => undefined);
-      await unlisten();
-      for (const c of clients) c.socket.terminate();
+      await changes.close();
+      broadcast.close();
+      await presence.close();
+      await unlistenSessions();
+      for (const c of hub.clients) c.socket.terminate();
       wss.close();
     },
   };
