@@ -1,0 +1,128 @@
+import { performance } from 'node:perf_hooks';
+import { rng } from '../../supabase/harness/load';
+import { spawnServer } from '../../supabase/harness/process';
+import { freePort } from '../../supabase/harness/ports';
+import { DEMO_JWT_SECRET } from '../../supabase/server/demo';
+import { cpuPerCall, sampleCpu } from '../lib/cpu';
+
+export type Engine = 'pglite' | 'postgres';
+export const ORDERS = Number(process.env.BENCH_ORDERS ?? 800);
+export const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',') as Engine[];
+export const CONCURRENCY = [1, 8, 32];
+/** Signed-in traders; every concurrency divides it, so a trader never has two orders in flight. */
+export const TRADERS = 32;
+
+export interface Order {
+  side: 'buy' | 'sell';
+  type: 'market' | 'limit';
+  amount: number;
+  price?: number;
+}
+
+/**
+ * Who places order i of a stream, and on which of `books` books: the traders take turns, and with
+ * several books each trader moves to the next book at each turn, so every book meets every trader.
+ * (Worker w of c sends orders w, w + c, ...: with 32 clients, the orders in flight are on 32
+ * different books.) Were order i always trader i % c's on book i % books, each trader would meet
+ * only their own orders, which self-trade prevention expires: nothing would ever trade.
+ */
+export const traderOf = (i: number) => i % TRADERS;
+export const bookOf = (i: number, books: number) => (i + Math.floor(i / TRADERS)) % books;
+
+/** The same stream for every engine: limit orders around $10, three in ten at market. */
+export function orderStream(n: number, seed: number): Order[] {
+  const random = rng(seed);
+  return Array.from({ length: n }, () => {
+    const type = random() < 0.3 ? 'market' : 'limit';
+    return {
+      side: random() < 0.5 ? 'buy' : 'sell',
+      type,
+      amount: 1 + Math.floor(random() * 20),
+      ...(type === 'limit' ? { price: Math.round((9.5 + random()) * 100) / 100 } : {}),
+    } as Order;
+  });
+}
+
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+export const round1 = (n: number) => Math.round(n * 10) / 10;
+export const round2 = (n: number) => Math.round(n * 100) / 100;
+/** The run with the middle rate. */
+export const median = <R extends { perSecond: number }>(runs: R[]) =>
+  [...runs].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(runs.length / 2)];
+
+/** p50 and p99 of latencies in ms, and how many. */
+export function latencySummary(samples: number[]): { p50: number; p99: number; reads: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: round1(percentile(sorted, 50)), p99: round1(percentile(sorted, 99)), reads: sorted.length };
+}
+
+/** The load generator's HTTP transport for supabase-js: the bench's own, or Node's fetch. */
+export type Transport = 'http' | 'node-fetch';
+
+export interface Run {
+  transport: Transport;
+  books: number;
+  clients: number;
+  processes: number;
+  /** Past orders in the database before the run. */
+  history: number;
+  orders: number;
+  refused: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  cpu?: ReturnType<typeof cpuPerCall>;
+}
+
+/**
+ * Runs `calls` calls spread over `concurrency` workers; calls per second, latency percentiles and
+ * (on Linux) the CPU each part spent per call: what bounds a run is on the table with its figures.
+ */
+export async function load(
+  concurrency: number,
+  calls: number,
+  call: (worker: number, i: number) => Promise<boolean>,
+  serverPid?: number,
+) {
+  const latencies: number[] = [];
+  let refused = 0;
+  const cpuBefore = sampleCpu(serverPid);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, w) => {
+      for (let i = w; i < calls; i += concurrency) {
+        const t = performance.now();
+        if (!(await call(w, i))) refused++;
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = sampleCpu(serverPid);
+  latencies.sort((x, y) => x - y);
+  return {
+    perSecond: Math.round(calls / seconds),
+    p50: round1(percentile(latencies, 50)),
+    p99: round1(percentile(latencies, 99)),
+    refused,
+    ...(cpuBefore && cpuAfter ? { cpu: cpuPerCall(cpuBefore, cpuAfter, calls, seconds) } : {}),
+  };
+}
+
+/** The backend in its own process over `store`, with the demo secret and no rate limits. */
+export async function benchServer(store: { env: Record<string, string> }, env: Record<string, string> = {}) {
+  const port = await freePort();
+  const server = await spawnServer({
+    ...store.env,
+    SUPABASE_PORT: String(port),
+    JWT_SECRET: DEMO_JWT_SECRET,
+    RATE_LIMITS: 'off',
+    ...env,
+  });
+  return { server, url: `http://localhost:${port}` };
+}
+
+/** A run's CPU per call by part, as printed. */
+export const cpuText = (cpu: Run['cpu']) =>
+  cpu ? `${cpu.load_generator_ms}, ${cpu.server_ms}, ${cpu.database_ms}; ${cpu.cpus_busy}` : 'n/a (no /proc)';

@@ -1,0 +1,116 @@
+import { performance } from 'node:perf_hooks';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { startBackend } from '../../supabase/server/index';
+import { signedIn } from '../../supabase/harness/clients';
+import { throwAwayStorage } from '../../supabase/harness/backends';
+import { stopServer } from '../../supabase/harness/process';
+import { DEMO_ACCOUNTS, DEMO_JWT_SECRET } from '../../supabase/server/demo';
+import { NO_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
+import { searchPattern } from '../../mf-market/src/market/query';
+import { httpFetch } from '../lib/httpFetch';
+import { benchServer, percentile, round1, type Engine } from './common';
+
+/** Requests of each kind sent to a fresh server before its timings count. */
+const WARM_UP = 30;
+type Timing = { p50: number; p95: number };
+
+/**
+ * `count` tokens, each with a trade a day ago and one an hour ago (derived prices, change, volume).
+ * Loaded in bulk, as one would: the trades without the market-figures trigger, which would
+ * recompute every token (its trades are back-dated) by plans made from statistics that still
+ * describe the seed's few tokens, then the figures recomputed once the tables are analyzed.
+ */
+async function loadMarket(engine: Engine, count: number) {
+  const store = await throwAwayStorage(engine, 'repex_bench_market');
+  const prepared = await startBackend({
+    port: 0,
+    seed: true,
+    jwtSecret: DEMO_JWT_SECRET,
+    rateLimits: NO_RATE_LIMITS,
+    ...store.options,
+  });
+  await prepared.db.exec(`
+    insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
+    select 'Bench Person ' || g, 'bench' || g, (array['Tech Influencer','Business Leader','Fitness Coach','Content Creator','Crypto Expert','Designer'])[1 + g % 6],
+           40 + (g % 60), 1000000, 5 + (g % 100)
+    from generate_series(1, ${count} - (select count(*) from tokens)) g;`);
+  // One transaction each: the trades' references to orders are checked at commit, and a table
+  // with checks pending cannot be altered.
+  await prepared.db.exec('alter table trades disable trigger trades_stats');
+  await prepared.db.exec(`
+    insert into trades (token_id, buyer_id, seller_id, price, amount, taker_side, buyer_fee, seller_fee, created_at, fee_bps)
+    select t.id, (select id from profiles where username = 'sarahchen'), (select id from profiles where username = 'marcusj'),
+           t.issue_price + d, 10, 'buy', round(t.issue_price * 0.2, 2), round(t.issue_price * 0.2, 2), now() - make_interval(hours => h), 200
+    from tokens t, (values (0, 25), (0.5, 1)) v(d, h) where t.username like 'bench%';`);
+  await prepared.db.exec('alter table trades enable trigger trades_stats');
+  await prepared.db.exec('analyze');
+  await prepared.db.exec(`select private.refresh_token_stats(id) from tokens where username like 'bench%'`);
+  await prepared.db.exec('analyze');
+  await prepared.close();
+  return store;
+}
+
+/** p50 and p95 of 50 calls, after WARM_UP left out (V8 and PGlite's WebAssembly still compiling). */
+async function time(run: () => PromiseLike<{ error: unknown }>): Promise<Timing> {
+  const samples: number[] = [];
+  for (let i = 0; i < WARM_UP + 50; i++) {
+    const t = performance.now();
+    const { error } = await run();
+    if (error) throw new Error(JSON.stringify(error));
+    if (i >= WARM_UP) samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: round1(percentile(samples, 50)), p95: round1(percentile(samples, 95)) };
+}
+
+/** As the market screen asks: one page of the view, and its count (per category, or the search's matches). */
+async function marketPages(c: SupabaseClient) {
+  const cols =
+    'id, name, username, category, reputation_score, price, change_24h, volume_24h, market_cap, holders, verified';
+  const term = searchPattern('Person 12')!;
+  const both = async (rows: PromiseLike<{ error: unknown }>, counted: PromiseLike<{ error: unknown }>) => {
+    const [a, b] = await Promise.all([rows, counted]);
+    return { error: a.error ?? b.error };
+  };
+  const page = (sort: string) =>
+    c.from('market_tokens').select(cols).order(sort, { ascending: false }).order('id', { ascending: false });
+  return {
+    first_page: await time(() => both(page('market_cap').range(0, 24), c.from('token_categories').select('tokens'))),
+    search: await time(() =>
+      both(
+        page('market_cap').like('search_text', term).range(0, 24),
+        c.from('tokens').select('id', { count: 'exact', head: true }).like('search_text', term),
+      ),
+    ),
+    category: await time(() =>
+      both(
+        page('change_24h').eq('category', 'Designer').range(0, 24),
+        c.from('token_categories').select('tokens').eq('category', 'Designer'),
+      ),
+    ),
+  };
+}
+
+/** The other screens' reads as the demo trader: dashboard, wallet P&L, trading chart and open orders, profile. */
+async function screenReads(c: SupabaseClient) {
+  const { data: token } = await c.from('tokens').select('id').eq('username', 'sarahchen').single();
+  const p_token = (token as { id: string }).id;
+  return {
+    my_positions: await time(() => c.rpc('my_positions')),
+    my_pnl: await time(() => c.rpc('my_pnl', { p_days: 30 })),
+    price_history: await time(() => c.rpc('price_history', { p_token, p_hours: 24 })),
+    list_open_orders: await time(() => c.rpc('list_open_orders', { p_token })),
+    reputation_components: await time(() => c.rpc('reputation_components', { p_token })),
+  };
+}
+
+/** The market screen's first page, a search and a category with another sort, over `count` tokens; the other screens' reads. */
+export async function benchMarketListing(engine: Engine, count: number) {
+  const store = await loadMarket(engine, count);
+  const { server, url } = await benchServer(store);
+  const c = await signedIn(url, DEMO_ACCOUNTS.user, httpFetch);
+  const result = { tokens: count, ...(await marketPages(c)), reads: await screenReads(c) };
+  await stopServer(server);
+  await store.cleanup();
+  return result;
+}
