@@ -62,6 +62,15 @@ revoke insert, update, delete, truncate on public.exchange_settings from authent
 
 insert into public.exchange_settings default values;
 
+-- Where the project is served from: the public address of its API, whose storage URLs a profile's
+-- images must name (storage.sql). The local server writes it at every start; a hosted project sets
+-- it once to https://<project-ref>.supabase.co (docs/operating.md). Until it is set, no profile
+-- image is accepted.
+create table private.deployment (
+  id boolean primary key default true check (id),
+  public_url text not null check (public_url ~ '^https?://[^/?#@]+$')
+);
+
 -- Raised for every refusal the person can fix; the message is shown as it is.
 create function private.refuse(message text) returns void
 language plpgsql volatile as $$ begin raise exception '%', message using errcode = 'P0001'; end $$;

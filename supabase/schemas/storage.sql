@@ -20,16 +20,17 @@ create policy "users remove their own images" on storage.objects
 -- (the market, every holder's dashboard), so a URL of anyone's choosing would make every viewer's
 -- browser fetch it: a tracking pixel that collects the viewers' addresses, a picture nobody
 -- approved, or a javascript: URL. An image must be a public URL of an object in the person's own
--- folder of the avatars bucket (`<id>/<file>`, as the profile's Edit dialog uploads it). The URL's
--- host is the storage server's public address, which the database cannot know: the shell's
--- Content-Security-Policy lets images come only from there. Only an image that changes is checked,
--- so an older value does not block other edits.
+-- folder of the avatars bucket (`<id>/<file>`, as the profile's Edit dialog uploads it), on this
+-- project's own address (private.deployment): a look-alike path on another host, an internal
+-- address or another port is refused. Only an image that changes is checked, so an older value
+-- does not block other edits.
 create function private.check_profile_images() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
   changed text[] := array[]::text[];
   url text;
   object_name text;
+  origin text := (select d.public_url from private.deployment d);
 begin
   if tg_op = 'INSERT' or new.avatar_url is distinct from old.avatar_url then
     changed := changed || new.avatar_url;
@@ -39,7 +40,8 @@ begin
   end if;
   foreach url in array changed loop
     continue when url is null;
-    object_name := substring(url from '^https?://[^/?#@]+/storage/v1/object/public/avatars/([0-9a-f-]{36}/[A-Za-z0-9._-]+)$');
+    object_name := case when left(url, length(origin) + 1) = origin || '/' then
+      substring(substr(url, length(origin) + 1) from '^/storage/v1/object/public/avatars/([0-9a-f-]{36}/[A-Za-z0-9._-]+)$') end;
     if object_name is null
        or split_part(object_name, '/', 1) <> new.id::text
        or not exists (select 1 from storage.objects o where o.bucket_id = 'avatars' and o.name = object_name) then
@@ -62,3 +64,25 @@ end $$;
 revoke execute on function private.sync_token_avatar() from public;
 create trigger on_profile_avatar_changed after update of avatar_url on public.profiles
   for each row when (old.avatar_url is distinct from new.avatar_url) execute function private.sync_token_avatar();
+
+-- A person keeps at most 20 MB of images in the avatars bucket (four at the bucket's 5 MB limit),
+-- so that one account cannot fill the storage. The person's profile row is locked first, so two
+-- uploads at once count each other. 53400 is a limit reached: the storage server answers 413.
+create function private.check_image_quota() returns trigger
+language plpgsql security definer set search_path = '' as $$
+declare
+  quota constant bigint := 20 * 1024 * 1024;
+  used bigint;
+begin
+  if new.bucket_id <> 'avatars' or new.owner is null then return new; end if;
+  perform 1 from public.profiles where id = new.owner for update;
+  select coalesce(sum((o.metadata ->> 'size')::bigint), 0) into used
+    from storage.objects o where o.bucket_id = new.bucket_id and o.owner = new.owner and o.name <> new.name;
+  if used + coalesce((new.metadata ->> 'size')::bigint, 0) > quota then
+    raise exception 'You can keep up to 20 MB of images: remove one to upload another.' using errcode = '53400';
+  end if;
+  return new;
+end $$;
+revoke execute on function private.check_image_quota() from public;
+create trigger check_image_quota before insert or update on storage.objects
+  for each row execute function private.check_image_quota();

@@ -3,13 +3,14 @@ import { DatabaseUnavailable, type Database } from './db/database';
 import { HttpError, applyCors, bearer, sendEmpty, sendJson } from './http/io';
 import { authRoutes } from './auth/routes';
 import { PasswordHasher } from './auth/passwords';
-import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rateLimit';
+import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './http/rateLimit';
 import type { JwtKeys } from './auth/jwt';
 import type { AuthSettings } from './auth/sessions';
 import { Catalog } from './rest/catalog';
 import { restRoutes, type RequestIdentity } from './rest/routes';
 import { restError } from './rest/errors';
 import { storageRoutes } from './storage/routes';
+import type { ObjectBytes } from './storage/objects';
 
 /** Realtime's REST endpoint (realtime/broadcast.ts), served here with the other HTTP protocols. */
 export type RealtimeHttp = (
@@ -23,6 +24,8 @@ export interface AppOptions {
   db: Database;
   keys: JwtKeys;
   realtime: RealtimeHttp;
+  /** Where storage objects' bytes live (storage/objects.ts). */
+  objectBytes: ObjectBytes;
   jwtExpiry: number;
   passwordMinLength: number;
   /** Seconds after which an unused session ends (0: never). */
@@ -64,7 +67,12 @@ export async function createApp(opts: AppOptions) {
   const passwords = new PasswordHasher();
   const auth = authRoutes(opts.db, settings, passwords, opts.rateLimits ?? DEFAULT_RATE_LIMITS, opts.log);
   const rest = restRoutes(opts.db, () => catalog, opts.log);
-  const storage = storageRoutes(opts.db);
+  const limits = opts.rateLimits ?? DEFAULT_RATE_LIMITS;
+  const storage = storageRoutes(
+    opts.db,
+    opts.objectBytes,
+    new RateLimiter(opts.db, 'upload', limits.upload.capacity, limits.upload.perSeconds),
+  );
 
   /** The gateway's check: every request carries a valid project key (anon or service_role). */
   async function checkApiKey(req: http.IncomingMessage, url: URL): Promise<void> {

@@ -8,6 +8,7 @@ import { createApp } from './app';
 import { createRealtime } from './realtime/server';
 import { DEFAULT_REALTIME_LIMITS, type RealtimeLimits } from './realtime/limits';
 import { JwtKeys } from './auth/jwt';
+import { bytesInDatabase, bytesInFolder, bytesInMemory, type ObjectBytes } from './storage/objects';
 import { simulatedProvider } from './payments/simulated';
 import { startPaymentWorker } from './payments/worker';
 import { schedule } from './schedule';
@@ -87,6 +88,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       db,
       keys,
       realtime: realtime.http,
+      objectBytes: objectBytesFor(opts),
       jwtExpiry: opts.jwtExpiry ?? 3600,
       passwordMinLength: opts.passwordMinLength ?? passwordMinLength({}),
       sessionInactivity,
@@ -121,6 +123,11 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       app.server.listen(port, host, resolve);
     });
     const actual = (app.server.address() as AddressInfo).port;
+    // The address profile images must name (supabase/schemas/core.sql, private.deployment).
+    await db.query(
+      `insert into private.deployment (public_url) values ($1) on conflict (id) do update set public_url = excluded.public_url`,
+      [(opts.publicUrl ?? `http://localhost:${actual}`).replace(/\/+$/, '')],
+    );
     return {
       url: `http://localhost:${actual}`,
       port: actual,
@@ -155,4 +162,13 @@ export async function prepareDatabase(opts: BackendOptions): Promise<void> {
   } finally {
     await db.close();
   }
+}
+
+/**
+ * Where storage objects' bytes live: in the database over PostgreSQL (every process and host reads
+ * the same), beside PGlite's data folder in files (or in memory, with the database).
+ */
+function objectBytesFor(opts: BackendOptions): ObjectBytes {
+  if (opts.databaseUrl) return bytesInDatabase;
+  return opts.dataDir ? bytesInFolder(`${opts.dataDir.replace(/\/+$/, '')}-storage`) : bytesInMemory();
 }

@@ -1,6 +1,7 @@
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
-import { DEMO, signedIn } from '../harness/clients';
+import { ANON_KEY, DEMO, signedIn } from '../harness/clients';
+import { NO_RATE_LIMITS } from '../server/http/rateLimit';
 import { trader } from '../harness/market';
 
 /** A real 1x1 PNG. */
@@ -94,6 +95,10 @@ describe.each(ENGINES)('storage on %s', (engine) => {
       publicUrl(`${me.id}/never-uploaded.png`),
       publicUrl(`${me.id}/avatar.png`).replace('/public/avatars/', '/public/other-bucket/'),
       `${publicUrl(`${me.id}/avatar.png`)}?track=1`,
+      // The right path on another host, an internal address, or another port of this one.
+      publicUrl(`${me.id}/avatar.png`).replace(/^http:\/\/[^/]+/, 'https://tracker.example'),
+      publicUrl(`${me.id}/avatar.png`).replace(/^http:\/\/[^/]+/, 'http://169.254.169.254'),
+      publicUrl(`${me.id}/avatar.png`).replace(/:(\d+)\//, ':1/'),
     ];
     for (const url of refused) {
       for (const column of ['avatar_url', 'cover_url']) {
@@ -124,5 +129,52 @@ describe.each(ENGINES)('storage on %s', (engine) => {
       .eq('id', me.id);
     expect(edits.error).toBeNull();
     expect(await read()).toEqual({ avatar_url: mine, cover_url: null });
+  });
+});
+
+describe.each(ENGINES)('storage limits on %s', (engine) => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor(engine, {
+      rateLimits: { ...NO_RATE_LIMITS, upload: { capacity: 6, perSeconds: 60 } },
+    })();
+  });
+  afterAll(() => backend.close());
+
+  const image = (bytes: number) =>
+    new Blob([Buffer.concat([PNG, Buffer.alloc(bytes - PNG.length)])], { type: 'image/png' });
+
+  it('keeps a person to 20 MB of images, a replaced image counting once, and to a number of uploads a minute', async () => {
+    const me = await trader(backend);
+    const bucket = me.client.storage.from('avatars');
+    for (const name of ['1', '2', '3', '4'])
+      expect((await bucket.upload(`${me.id}/${name}.png`, image(5_000_000))).error).toBeNull();
+    // A replaced image counts once: the four are 20,000,000 bytes of the 20 MB.
+    expect((await bucket.upload(`${me.id}/4.png`, image(5_000_000), { upsert: true })).error).toBeNull();
+    const over = await bucket.upload(`${me.id}/5.png`, image(1_000_000));
+    expect(over.error?.message).toBe('You can keep up to 20 MB of images: remove one to upload another.');
+    expect((await bucket.list(me.id)).data?.map((o) => o.name)).toEqual(['1.png', '2.png', '3.png', '4.png']);
+    // Six uploads a minute here: the seventh waits, and says so.
+    const limited = await bucket.upload(`${me.id}/6.png`, png());
+    expect(limited.error?.message).toMatch(/^Too many uploads: try again in \d+ seconds\.$/);
+    await bucket.remove([`${me.id}/1.png`]);
+    expect((await bucket.list(me.id)).data?.map((o) => o.name)).toEqual(['2.png', '3.png', '4.png']);
+  });
+
+  it('answers a malformed path or form in words, never with a 500', async () => {
+    const me = await trader(backend);
+    const token = (await me.client.auth.getSession()).data.session!.access_token;
+    const headers = { apikey: ANON_KEY, Authorization: `Bearer ${token}` };
+    const publicRead = await fetch(`${backend.url}/storage/v1/object/public/avatars/%E0%A4%A`);
+    expect([publicRead.status, (await publicRead.json()).message]).toEqual([
+      400,
+      'The path holds a malformed percent-escape.',
+    ]);
+    const form = await fetch(`${backend.url}/storage/v1/object/avatars/${me.id}/x.png`, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'multipart/form-data; boundary=abc' },
+      body: '--abc\r\nContent-Disposition: form-data; name="file"\r\n\r\nno end',
+    });
+    expect([form.status, (await form.json()).message]).toEqual([400, 'The multipart body could not be read.']);
   });
 });

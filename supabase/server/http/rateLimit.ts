@@ -53,6 +53,8 @@ export interface RateLimits {
   recovery: { capacity: number; perSeconds: number };
   /** Password recovery emails per email address (GoTrue's one a minute). */
   recoveryEmail: { capacity: number; perSeconds: number };
+  /** Storage uploads per person (or per address, without a session). */
+  upload: { capacity: number; perSeconds: number };
 }
 
 /** GoTrue-like defaults: bursts of 30 per address in 5 minutes; 10 wrong passwords per account in 15. */
@@ -64,6 +66,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   passwordChange: { capacity: 10, perSeconds: 300 },
   recovery: { capacity: 10, perSeconds: 3600 },
   recoveryEmail: { capacity: 1, perSeconds: 60 },
+  upload: { capacity: 10, perSeconds: 60 },
 };
 
 /** For test suites and benchmarks, which sign up and in far more often than people do. */
@@ -75,6 +78,7 @@ export const NO_RATE_LIMITS: RateLimits = {
   passwordChange: UNLIMITED,
   recovery: UNLIMITED,
   recoveryEmail: UNLIMITED,
+  upload: UNLIMITED,
 };
 
 /**
