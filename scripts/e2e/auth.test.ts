@@ -205,6 +205,28 @@ test('sign-in: a wrong password stays on the page with the error; the right one 
   await page.context().close();
 });
 
+test('Sign Out signs this browser out only: the same user on a phone stays signed in', async () => {
+  const user = { email: 'two-browsers@e2e.repx.dev', password: 'two-browsers-pass', username: 'e2e_two_browsers' };
+  const laptop = await freshPage(1280);
+  await signUp(laptop, app, user);
+  const phone = await freshPage(390);
+  await phone.goto(`${app.url}/auth`);
+  await phone.fill('#signin-email', user.email);
+  await phone.fill('#signin-password', user.password);
+  await phone.click('form[aria-label="Sign In"] button[type=submit]');
+  await phone.waitForURL('**/dashboard');
+  await laptop.goto(`${app.url}/dashboard`);
+  await laptop.getByRole('button', { name: 'Sign Out' }).click();
+  await laptop.waitForURL('**/auth');
+  await phone.reload();
+  await phone.locator('[data-remote="portfolio"]').first().waitFor();
+  await phone.goto(`${app.url}/wallet`);
+  await phone.locator('[data-remote="wallet"]').first().waitFor();
+  expect(phone.url()).toMatch(/\/wallet$/);
+  await laptop.context().close();
+  await phone.context().close();
+});
+
 test('a forgotten password: a code by email, a new password, signed in; the old password and the code then fail; Settings asks for the current one', async () => {
   const user = { username: 'e2e_forgetful', email: 'forgetful@e2e.repx.dev', password: 'first-password' };
   const page = await freshPage(390);

@@ -329,3 +329,40 @@ test('with two-step verification on, a withdrawal long after the sign-in asks fo
   expect(await sessionCount()).toBe(before);
   await page.context().close();
 });
+
+test('turning two-step verification on long after the sign-in asks for the password first', async () => {
+  for (const width of [390, 1280]) {
+    const user = {
+      email: `turn-on-late-${width}@e2e.repx.dev`,
+      password: 'turn-on-password',
+      username: `e2e_late_${width}`,
+    };
+    const page = await freshPage(width);
+    await signUp(page, app, user);
+    // The sign-in ages past the 15 minutes; the browser's next token carries its time.
+    await app.backend.db.query(
+      `update auth.sessions set created_at = now() - interval '20 minutes'
+        where user_id = (select id from auth.users where email = $1)`,
+      [user.email],
+    );
+    await page.evaluate(() => {
+      for (const key of Object.keys(localStorage).filter((k) => k.endsWith('-auth-token'))) {
+        const stored = JSON.parse(localStorage.getItem(key)!) as { expires_at: number };
+        localStorage.setItem(key, JSON.stringify({ ...stored, expires_at: Math.floor(Date.now() / 1000) - 10 }));
+      }
+    });
+    await page.goto(`${app.url}/profile`);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Turn On Two-Step Verification' });
+    await dialog.getByText('For your security, enter your password to turn on two-step verification.').waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, `two-step-password-first-${width}.png`) });
+    await page.fill('#two-step-password', 'not-my-password');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.getByText('That password is not right.').waitFor();
+    await page.fill('#two-step-password', user.password);
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.getByRole('img', { name: 'QR code to add RepX to an authenticator app' }).waitFor();
+    await page.context().close();
+  }
+});

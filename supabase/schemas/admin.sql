@@ -26,6 +26,8 @@ alter table public.audit_log enable row level security;
 create policy "admins read the audit log" on public.audit_log for select to authenticated using ((select private.is_admin()));
 revoke all on public.audit_log from anon;
 revoke insert, update, delete, truncate on public.audit_log from authenticated;
+-- Not even the service role writes it: only the functions that act (private.audit) do.
+revoke insert, update, delete, truncate on public.audit_log from service_role;
 create function private.forbid_audit_change() returns trigger
 language plpgsql as $$ begin raise exception 'The audit log is append-only.' using errcode = '42501'; end $$;
 revoke execute on function private.forbid_audit_change() from public;

@@ -79,23 +79,30 @@ describe.each(ENGINES)('auth rate limits on %s', (engine) => {
     }
   });
 
-  it('mails a sign-up code once a minute per address: a retry inside it changes nothing, a resend waits', async () => {
-    const limited = await backendFor(engine, { rateLimits: rateLimitsFromEnv('signUp=10/300') })();
+  it('mails a sign-up code once a minute per address: the same sign-up again inside it changes nothing, another replaces it within its bound, a resend waits', async () => {
+    const limited = await backendFor(engine, { rateLimits: rateLimitsFromEnv('signUp=10/300,signUpRepeat=1/900') })();
     try {
       const c = client(limited.url);
       const email = `minute${Date.now()}@test.repx.dev`;
+      const mails = async () =>
+        (await limited.db.query('select 1 from local_server.outbox where recipient = $1', [email])).length;
       expect((await c.auth.signUp({ email, password: 'first-password' })).error).toBeNull();
+      expect((await c.auth.signUp({ email, password: 'first-password' })).error).toBeNull(); // a double click
+      expect(await mails()).toBe(1);
       expect((await c.auth.signUp({ email, password: 'second-password' })).error).toBeNull();
+      expect(await mails()).toBe(2);
+      const third = await c.auth.signUp({ email, password: 'third-password' });
+      expect(third.error?.message).toMatch(/^For security purposes, you can only request this after \d+ seconds\.$/);
       const resent = await c.auth.resend({ type: 'signup', email });
       expect(resent.error?.status).toBe(429);
       expect(resent.error?.message).toMatch(/^For security purposes, you can only request this after \d+ seconds\.$/);
-      const mails = await limited.db.query('select 1 from local_server.outbox where recipient = $1', [email]);
-      expect(mails).toHaveLength(1);
-      // The one code mailed confirms the password it was mailed for.
+      expect(await mails()).toBe(2);
+      // The latest code confirms the password it was mailed for.
       await confirmSignUp(limited.db, c, email);
       const signIn = (password: string) => client(limited.url).auth.signInWithPassword({ email, password });
-      expect((await signIn('second-password')).error?.message).toBe('Invalid login credentials');
-      expect((await signIn('first-password')).error).toBeNull();
+      expect((await signIn('first-password')).error?.message).toBe('Invalid login credentials');
+      expect((await signIn('third-password')).error?.message).toBe('Invalid login credentials');
+      expect((await signIn('second-password')).error).toBeNull();
     } finally {
       await limited.close();
     }

@@ -10,6 +10,7 @@ import {
   formatInteger,
   formatMoney,
   formatPrice,
+  csvMoney,
   toCsv,
 } from '@repex/shared-ui/ui';
 import { rpc } from './rpc';
@@ -81,12 +82,12 @@ export function Revenue() {
       toCsv(
         [label[0]!.toUpperCase() + label.slice(1), 'Trades', 'Volume (USD)', 'Fee revenue (USD)'],
         [
-          ...rows.map((r) => [r.bucket, r.trades, r.volume.toFixed(2), r.revenue.toFixed(2)]),
+          ...rows.map((r) => [r.bucket, r.trades, csvMoney(r.volume), csvMoney(r.revenue)]),
           [
             'Total',
             rows.reduce((s, r) => s + r.trades, 0),
-            (rows.reduce((s, r) => s + Math.round(r.volume * 100), 0) / 100).toFixed(2),
-            (totalCents / 100).toFixed(2),
+            csvMoney(rows.reduce((s, r) => s + Math.round(r.volume * 100), 0) / 100),
+            csvMoney(totalCents / 100),
           ],
         ],
       ),

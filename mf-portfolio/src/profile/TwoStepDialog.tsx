@@ -3,6 +3,7 @@ import styled from 'styled-components';
 import {
   authenticatorApps,
   enterAppCode,
+  signInAgain,
   supabase,
   toast,
   useQuery,
@@ -78,17 +79,27 @@ function AddAppForm({
   onAdded: () => void;
   onClose: () => void;
 }) {
+  // Turning it on needs a recent sign-in: past it, the password first, then the key.
+  const [password, setPassword] = useState<string>();
   const enrolment = useQuery(async () => {
     const { data, error } = await supabase().auth.mfa.enroll({
       factorType: 'totp',
       friendlyName: name,
       issuer: 'RepX',
     });
+    if (error?.code === 'reauthentication_needed') setPassword('');
     if (error) throw error;
     return data as { id: string; totp: { qr_code: string; secret: string } };
   }, [name]);
   const [code, setCode] = useState('');
   const send = async () => {
+    if (password !== undefined) {
+      const refused = await signInAgain(password, 'turn on two-step verification');
+      if (refused) return refused;
+      setPassword(undefined);
+      enrolment.reload();
+      return null;
+    }
     if (!enrolment.data) return enrolment.error?.message ?? 'The key is still being made. Try again in a moment.';
     const refused = await enterAppCode(enrolment.data.id, code);
     if (refused) return refused;
@@ -96,6 +107,23 @@ function AddAppForm({
     return null;
   };
   const totp = enrolment.data?.totp;
+  if (password !== undefined) {
+    return (
+      <FormDialog title={title} submitLabel="Continue" busyLabel="Signing in..." stayOpen send={send} onClose={onClose}>
+        <Muted role="status">For your security, enter your password to turn on two-step verification.</Muted>
+        <TextField
+          id="two-step-password"
+          label="Your password"
+          type="password"
+          autoComplete="current-password"
+          autoFocus
+          value={password}
+          onValue={setPassword}
+          required
+        />
+      </FormDialog>
+    );
+  }
   return (
     <FormDialog title={title} submitLabel={submitLabel} busyLabel="Checking..." send={send} onClose={onClose}>
       <Muted>

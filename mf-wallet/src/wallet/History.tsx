@@ -9,6 +9,7 @@ import {
   Select,
   downloadCsv,
   formatPrice,
+  csvMoney,
   toCsv,
   DateTime,
 } from '@repex/shared-ui/ui';
@@ -60,8 +61,8 @@ async function exportCsv(kind: Kind) {
     e.created_at,
     e.type,
     e.description,
-    e.amount.toFixed(2),
-    e.balance.toFixed(2),
+    csvMoney(e.amount),
+    csvMoney(e.balance),
     e.status,
     e.message,
   ]);

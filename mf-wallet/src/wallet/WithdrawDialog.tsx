@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import {
   authenticatorApps,
   enterAppCode,
+  signInAgain,
   supabase,
   toast,
   unwrap,
@@ -27,21 +28,6 @@ import type { Cash, Destination, Limits, Payment } from './types';
 import { NOT_AN_AMOUNT, typedAmount } from './typedAmount';
 
 const NEW_ACCOUNT = 'new';
-
-/**
- * Signs the user in again, the proof the database asks for before money leaves when the session's
- * sign-in is not recent. The new session replaces this browser's; the old one is ended.
- */
-async function signInAgain(password: string): Promise<string | null> {
-  const auth = supabase().auth;
-  const old = (await auth.getSession()).data.session;
-  if (!old?.user.email) return 'Sign in again to withdraw.';
-  const { error } = await auth.signInWithPassword({ email: old.user.email, password });
-  if (error) return error.message === 'Invalid login credentials' ? 'That password is not right.' : error.message;
-  // The user's own token ends its own session (GoTrue's logout; the admin API needs no admin key for it).
-  await auth.admin.signOut(old.access_token, 'local');
-  return null;
-}
 
 /**
  * Money out to a saved account (shown masked) that is past its wait; the amount is held at once and
@@ -80,7 +66,7 @@ export function WithdrawDialog({
     const value = typedAmount(amount);
     if (Number.isNaN(value)) return NOT_AN_AMOUNT;
     if (password !== undefined) {
-      const refused = await signInAgain(password);
+      const refused = await signInAgain(password, 'withdraw');
       if (refused) return refused;
       setPassword(undefined);
     }

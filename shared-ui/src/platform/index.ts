@@ -9,7 +9,7 @@ export { Toaster, TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX } from './toast/To
 export { toast, comingSoon, useToastStore, type ToastVariant } from './toast/toastStore';
 export { signOutWithToast } from './signOut';
 export { codeMessage } from './codeMessage';
-export { secondStepDue, authenticatorApps, enterAppCode, type AuthenticatorApp } from './secondStep';
+export { secondStepDue, authenticatorApps, enterAppCode, signInAgain, type AuthenticatorApp } from './secondStep';
 export { useQuery, unwrap, type QueryState } from './data/useQuery';
 export { useMarketEvents, useTableChanges } from './data/useMarketEvents';
 export { useWatchlist } from './data/useWatchlist';

@@ -46,3 +46,19 @@ export async function enterAppCode(factorId: string, code: string): Promise<stri
   const { error } = await supabase().auth.mfa.challengeAndVerify({ factorId, code: code.replace(/\s/g, '') });
   return error ? appCodeMessage(error.message) : null;
 }
+
+/**
+ * Signs the user in again with their password: the proof the backend asks for when the session's
+ * sign-in is not recent (before money leaves, before two-step verification is turned on). The new
+ * session replaces this browser's; the old one is ended. Resolves to the refusal in words, or null.
+ */
+export async function signInAgain(password: string, purpose: string): Promise<string | null> {
+  const auth = supabase().auth;
+  const old = (await auth.getSession()).data.session;
+  if (!old?.user.email) return `Sign in again to ${purpose}.`;
+  const { error } = await auth.signInWithPassword({ email: old.user.email, password });
+  if (error) return error.message === 'Invalid login credentials' ? 'That password is not right.' : error.message;
+  // The user's own token ends its own session (GoTrue's logout; the admin API needs no admin key for it).
+  await auth.admin.signOut(old.access_token, 'local');
+  return null;
+}

@@ -1,17 +1,33 @@
+import { stringify } from 'csv-stringify/sync';
+
 /**
  * CSV as RFC 4180 says and spreadsheets open cleanly: a header row, CRLF line ends, fields quoted
  * when they hold a comma, a quote or a line break (quotes doubled), and a UTF-8 byte-order mark so
- * Excel reads accents and symbols right.
+ * Excel reads accents and symbols right. Written by csv-stringify, whose escape_formulas keeps a
+ * cell someone typed (a name, a reason) from running as a formula when a spreadsheet opens the
+ * file: text starting with =, +, -, @, a tab or a carriage return gets a leading quote. Numbers
+ * are numbers, so a money column's -12.5 stays a number.
  */
-export type CsvValue = string | number | boolean | null | undefined;
+export type CsvValue = string | number | boolean | null | undefined | CsvMoney;
 
-const field = (v: CsvValue): string => {
-  const text = v === null || v === undefined ? '' : String(v);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
+/** An amount of money, written with its two decimals and read as a number: `money(-12.5)` is -12.50. */
+export interface CsvMoney {
+  money: number;
+}
+export const money = (amount: number): CsvMoney => ({ money: amount });
 
 export function toCsv(header: string[], rows: CsvValue[][]): string {
-  return [header, ...rows].map((row) => row.map(field).join(',')).join('\r\n') + '\r\n';
+  return stringify([header, ...rows], {
+    escape_formulas: true,
+    record_delimiter: 'windows',
+    // A lone carriage return would end a record for some readers: such a field is quoted too.
+    quoted_match: /[\r\n]/,
+    cast: {
+      boolean: (value) => String(value),
+      // A number is no formula: its minus sign stays.
+      object: (value) => ({ value: (value as unknown as CsvMoney).money.toFixed(2), escape_formulas: false }),
+    },
+  });
 }
 
 /** Saves `csv` as a file in the browser. */

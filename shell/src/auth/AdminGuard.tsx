@@ -31,7 +31,7 @@ export function AdminGuard({ children }: { children: ReactNode }) {
         if (!live) return;
         if (admin) return setVerdict('admin');
         setVerdict({ redirect: '/dashboard' });
-        await supabase().auth.signOut();
+        await supabase().auth.signOut({ scope: 'local' });
         toast({
           title: 'Access Denied',
           description: 'You do not have administrative privileges.',

@@ -27,11 +27,11 @@ export function AdminSignIn() {
       try {
         admin = await isAdmin(data.user.id);
       } catch {
-        await auth.signOut();
+        await auth.signOut({ scope: 'local' });
         return fail('Authentication Error', 'Could not verify admin status. Please contact support.');
       }
       if (!admin) {
-        await auth.signOut();
+        await auth.signOut({ scope: 'local' });
         return fail('Access Denied', 'You do not have administrative privileges.');
       }
       const to = from?.startsWith('/nra/login/') ? from : '/nra/login/profile';
@@ -41,7 +41,7 @@ export function AdminSignIn() {
       toast({ title: 'Admin Sign In Successful!', description: 'Welcome to the Admin Dashboard.' });
       navigate(to, { replace: true });
     } catch {
-      await auth.signOut().catch(() => undefined);
+      await auth.signOut({ scope: 'local' }).catch(() => undefined);
       fail('An Unexpected Error Occurred', 'Could not complete the sign-in process.');
     }
   });

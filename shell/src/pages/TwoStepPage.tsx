@@ -78,7 +78,7 @@ export function TwoStepPage() {
           {form.busy ? 'Verifying...' : 'Verify'}
         </Button>
       </form>
-      <Other type="button" onClick={() => void supabase().auth.signOut()}>
+      <Other type="button" onClick={() => void supabase().auth.signOut({ scope: 'local' })}>
         Sign in as someone else
       </Other>
     </AuthCard>

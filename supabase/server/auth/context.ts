@@ -8,6 +8,7 @@ import type { Claims } from './jwt';
 import { PASSWORD_MAX_LENGTH } from './passwordPolicy';
 import type { PasswordHasher } from './passwords';
 import type { AuthSettings, SessionClient } from './sessions';
+import { Lockout } from './lockout';
 import { USER_COLUMNS, type UserRow } from './users';
 
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -19,10 +20,43 @@ export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const DUMMY_HASH = '$2b$10$yOFXeToVYbaH7xJxPaejnuqUV0rJAEwp120m1xQtcyOPKtNXoMJgG';
 
 type Body = Record<string, unknown>;
+
+/**
+ * The most user_metadata an account may keep, as JSON. It travels in every access token, and a
+ * token is refused beyond MAX_TOKEN_LENGTH (jwt.ts): without a bound, one account could make its
+ * tokens megabytes long and every request and Realtime join carrying them slow.
+ */
+export const MAX_METADATA_BYTES = 8 * 1024;
+
+/** user_metadata as sent (options.data, PUT /user's data, the admin's user_metadata), within its bound. */
+export function userMetadata(value: unknown): Body {
+  const body = asBody(value);
+  const json = JSON.stringify(body);
+  if (json.includes('\\u0000')) throw authError(400, 'validation_failed', 'Text cannot hold the NUL character.');
+  if (Buffer.byteLength(json) > MAX_METADATA_BYTES)
+    throw authError(422, 'validation_failed', `user_metadata holds at most ${MAX_METADATA_BYTES / 1024} KB.`);
+  return body;
+}
 export function asBody(value: unknown): Body {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Body) : {};
 }
-export const str = (v: unknown) => (typeof v === 'string' ? v : '');
+/** A text field of a request: PostgreSQL keeps no NUL in text, so one is the request's error, said in words. */
+export const str = (v: unknown): string => {
+  if (typeof v !== 'string') return '';
+  if (v.includes('\u0000')) throw authError(400, 'validation_failed', 'Text cannot hold the NUL character.');
+  return v;
+};
+
+/** The longest email accepted anywhere (RFC 5321's limit on an address): longer is no address. */
+const MAX_EMAIL_LENGTH = 254;
+
+/** An email field, trimmed; one too long to be an address is refused as any malformed one. */
+export function emailField(v: unknown): string {
+  const email = str(v).trim();
+  if (email.length > MAX_EMAIL_LENGTH)
+    throw authError(400, 'validation_failed', 'Unable to validate email address: invalid format');
+  return email;
+}
 
 export function checkPassword(password: string, minLength: number): void {
   if (password.length < minLength) throw AuthErrors.weakPassword(minLength);
@@ -49,6 +83,8 @@ export interface AuthContext {
   settings: AuthSettings;
   passwords: PasswordHasher;
   limiter: Record<keyof RateLimits, RateLimiter>;
+  /** Wrong passwords and codes: counted before they are checked, per account and address. */
+  lockout: Lockout;
   /** Takes a token from `name`'s bucket for `key`, or refuses with 429 and Retry-After. */
   limit: (name: keyof RateLimits, key: string, message?: string) => Promise<void>;
   /** The connection's address (a forwarded header is not trusted). */
@@ -75,6 +111,7 @@ export function authContext(
     settings,
     passwords,
     limiter,
+    lockout: new Lockout(db, limits),
     log,
     async limit(name, key, message) {
       const wait = await limiter[name].take(key);

@@ -9,6 +9,14 @@ export interface Claims {
 
 export type VerifyResult = { ok: true; claims: Claims } | { ok: false; reason: 'expired' | 'invalid' };
 
+/**
+ * The longest token accepted anywhere (a header, a query, a Realtime join): GoTrue's tokens are well
+ * under it, user_metadata included (auth/context.ts bounds it).
+ */
+export const MAX_TOKEN_LENGTH = 12 * 1024;
+/** The verified-token cache's bound, in bytes of tokens. */
+const MAX_CACHE_BYTES = 8 * 1024 * 1024;
+
 /** HS256 signing and verification with the project's JWT secret (Supabase's legacy keys). */
 export class JwtKeys {
   private readonly key: Uint8Array;
@@ -18,6 +26,8 @@ export class JwtKeys {
    * time; expiry is still checked at every use, and sessions by the database).
    */
   private readonly verified = new Map<string, Claims>();
+  /** What the cache holds, in bytes of tokens: bounded, however long the tokens a client sends. */
+  private cachedBytes = 0;
 
   constructor(secret: string) {
     if (secret.length < 32) throw new Error('JWT_SECRET must be at least 32 characters long');
@@ -35,21 +45,28 @@ export class JwtKeys {
   }
 
   async verify(token: string): Promise<VerifyResult> {
+    if (token.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'invalid' };
     const known = this.verified.get(token);
     if (known) {
       if (known.exp * 1000 > Date.now()) return { ok: true, claims: known };
-      this.verified.delete(token);
+      this.forget(token);
       return { ok: false, reason: 'expired' };
     }
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       if (typeof payload.role !== 'string' || typeof payload.exp !== 'number') return { ok: false, reason: 'invalid' };
       const claims = Object.freeze(payload) as Claims;
-      if (this.verified.size >= 10_000) this.verified.delete(this.verified.keys().next().value!);
+      while (this.verified.size && (this.verified.size >= 10_000 || this.cachedBytes + token.length > MAX_CACHE_BYTES))
+        this.forget(this.verified.keys().next().value!);
       this.verified.set(token, claims);
+      this.cachedBytes += token.length;
       return { ok: true, claims };
     } catch (error) {
       return { ok: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' };
     }
+  }
+
+  private forget(token: string): void {
+    if (this.verified.delete(token)) this.cachedBytes -= token.length;
   }
 }

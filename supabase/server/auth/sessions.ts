@@ -1,3 +1,4 @@
+import { Lockout } from './lockout';
 import crypto from 'node:crypto';
 import type { Queryable } from '../db/database';
 import type { JwtKeys } from './jwt';
@@ -117,6 +118,7 @@ export async function startSession(
     user.id,
     session!.id,
   ]);
+  await Lockout.signedInFrom(tx, user.id, client.ip);
   return sessionResponse(settings, user, session!.id, refresh, { method, at: Number(session!.at) });
 }
 

@@ -45,14 +45,18 @@ export interface RateLimits {
   signUp: { capacity: number; perSeconds: number };
   /** Token refreshes per address. */
   refresh: { capacity: number; perSeconds: number };
-  /** Failed sign-ins per account (a lockout that an attacker with many addresses also meets). */
+  /** Wrong passwords and codes per account and address (auth/lockout.ts). */
   accountFailures: { capacity: number; perSeconds: number };
+  /** Wrong passwords and codes per account, from addresses it has not signed in from. */
+  strangerFailures: { capacity: number; perSeconds: number };
   /** Password changes per account. */
   passwordChange: { capacity: number; perSeconds: number };
   /** Password recovery emails asked for, per address. */
   recovery: { capacity: number; perSeconds: number };
   /** Password recovery emails per email address (GoTrue's one a minute). */
   recoveryEmail: { capacity: number; perSeconds: number };
+  /** Repeat sign-ups of one address still waiting for its code, inside the minute of its last mail. */
+  signUpRepeat: { capacity: number; perSeconds: number };
   /** Storage uploads per person (or per address, without a session). */
   upload: { capacity: number; perSeconds: number };
 }
@@ -63,9 +67,11 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   signUp: { capacity: 30, perSeconds: 300 },
   refresh: { capacity: 150, perSeconds: 300 },
   accountFailures: { capacity: 10, perSeconds: 900 },
+  strangerFailures: { capacity: 30, perSeconds: 900 },
   passwordChange: { capacity: 10, perSeconds: 300 },
   recovery: { capacity: 10, perSeconds: 3600 },
   recoveryEmail: { capacity: 1, perSeconds: 60 },
+  signUpRepeat: { capacity: 5, perSeconds: 900 },
   upload: { capacity: 10, perSeconds: 60 },
 };
 
@@ -75,9 +81,11 @@ export const NO_RATE_LIMITS: RateLimits = {
   signUp: UNLIMITED,
   refresh: UNLIMITED,
   accountFailures: UNLIMITED,
+  strangerFailures: UNLIMITED,
   passwordChange: UNLIMITED,
   recovery: UNLIMITED,
   recoveryEmail: UNLIMITED,
+  signUpRepeat: UNLIMITED,
   upload: UNLIMITED,
 };
 

@@ -214,6 +214,21 @@ begin
   return case when have >= 1 then 0 else ceil((1 - have) / rate)::integer end;
 end $$;
 
+-- Gives back a token taken from a bucket (a guess that turned out right), up to its capacity.
+create or replace function local_server.rate_refund(p_key text, p_capacity double precision) returns void
+language sql as $$
+  update local_server.rate_buckets set tokens = least(p_capacity, tokens + 1) where key = p_key;
+$$;
+
+-- The addresses each account has signed in from, and when last: an owner guessing at their own
+-- password from a known address is never locked out by strangers' wrong guesses (auth/lockout.ts).
+create table if not exists local_server.known_addresses (
+  user_id uuid not null references auth.users (id) on delete cascade,
+  ip inet not null,
+  last_seen timestamptz not null default now(),
+  primary key (user_id, ip)
+);
+
 -- Realtime broadcasts between server processes over one database: each process relays to its own
 -- members at once and writes the message here; the others follow this table by id.
 create table if not exists local_server.broadcasts (
@@ -259,6 +274,7 @@ language sql as $$
   delete from local_server.broadcasts where created_at < clock_timestamp() - interval '1 minute';
   delete from local_server.presence where seen_at < clock_timestamp() - interval '2 minutes';
   delete from local_server.outbox where created_at < clock_timestamp() - interval '7 days';
+  delete from local_server.known_addresses where last_seen < clock_timestamp() - interval '90 days';
   delete from auth.one_time_tokens where created_at < clock_timestamp() - interval '1 day';
 $$;
 

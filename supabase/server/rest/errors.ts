@@ -29,7 +29,7 @@ export function statusForSqlState(code: string, role: string): number {
 }
 
 /** Codes whose words describe the client's request, which may be shown; anything else is ours. */
-const CLIENT_CLASSES = /^(22|23|P0|42501|42P01|42883|42703|428C9|42804|25006|PT|21)/;
+const CLIENT_CLASSES = /^(22|23|P0|42501|42P01|42883|42703|428C9|42804|42846|25006|PT|21)/;
 
 /**
  * A database error as PostgREST answers it. A client error keeps its message; a server-side one

@@ -56,6 +56,38 @@ export function parseSelect(text: string): SelectItem[] {
   return items.map(parseSelectItem);
 }
 
+/**
+ * The types a selected column may be cast to, as a client formats a value: a cast to a catalog
+ * type (regclass, oid) would look objects up, and one the value cannot take is the request's error.
+ */
+const CASTS = new Set([
+  'text',
+  'varchar',
+  'char',
+  'integer',
+  'int',
+  'int4',
+  'bigint',
+  'int8',
+  'smallint',
+  'int2',
+  'numeric',
+  'decimal',
+  'real',
+  'float4',
+  'float8',
+  'boolean',
+  'bool',
+  'date',
+  'time',
+  'timestamp',
+  'timestamptz',
+  'interval',
+  'uuid',
+  'json',
+  'jsonb',
+]);
+
 function parseSelectItem(item: string): SelectItem {
   if (item === '*') return { kind: 'star' };
   const embed = new RegExp(`^(?:(${IDENT}):)?(${IDENT})(?:!(${IDENT}))?(?:!(inner|left))?\\((.*)\\)$`, 's').exec(item);
@@ -65,7 +97,12 @@ function parseSelectItem(item: string): SelectItem {
     return { kind: 'embed', relation: relation!, alias, inner: isInner, select: parseSelect(inner!) };
   }
   const column = new RegExp(`^(?:(${IDENT}):)?(${IDENT})(?:::(${IDENT}))?$`).exec(item);
-  if (column) return { kind: 'column', alias: column[1], name: column[2]!, cast: column[3] };
+  if (column) {
+    const cast = column[3];
+    if (cast && !CASTS.has(cast.toLowerCase()))
+      throw parseError(`A column cannot be cast to ${cast}.`, `Cast to one of: ${[...CASTS].join(', ')}.`);
+    return { kind: 'column', alias: column[1], name: column[2]!, cast };
+  }
   throw parseError(
     `failed to parse select parameter (${item})`,
     'This server supports columns, aliases, casts, * and embedded resources.',

@@ -2,7 +2,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearer, readJson, sendJson } from '../../http/io';
 import { API_VERSION_HEADER, authError } from '../errors';
 import { USER_COLUMNS, userJson, type UserRow } from '../users';
-import { EMAIL, asBody, checkPassword, findUserByEmail, str, type AuthContext } from '../context';
+import {
+  EMAIL,
+  asBody,
+  checkPassword,
+  findUserByEmail,
+  emailField,
+  str,
+  userMetadata,
+  type AuthContext,
+} from '../context';
 import { emailExists } from './emailChange';
 import { signupDatabaseError } from './signup';
 
@@ -15,7 +24,7 @@ export async function adminCreateUser(ctx: AuthContext, req: IncomingMessage, re
   const verified = await ctx.settings.keys.verify(bearer(req) ?? '');
   if (!verified.ok || verified.claims.role !== 'service_role') throw authError(403, 'not_admin', 'User not allowed');
   const body = asBody(await readJson(req));
-  const email = str(body.email).trim().toLowerCase();
+  const email = emailField(body.email).toLowerCase();
   const password = str(body.password);
   if (!EMAIL.test(email)) throw authError(400, 'validation_failed', 'Unable to validate email address: invalid format');
   if (password) checkPassword(password, ctx.settings.passwordMinLength);
@@ -25,7 +34,7 @@ export async function adminCreateUser(ctx: AuthContext, req: IncomingMessage, re
     .query<UserRow>(
       `insert into auth.users (email, encrypted_password, email_confirmed_at, raw_user_meta_data)
        values ($1, $2, case when $3 then now() end, $4::jsonb) returning ${USER_COLUMNS}`,
-      [email, hash, body.email_confirm === true, JSON.stringify(asBody(body.user_metadata))],
+      [email, hash, body.email_confirm === true, JSON.stringify(userMetadata(body.user_metadata))],
     )
     .catch((error: unknown) => {
       throw signupDatabaseError(error);

@@ -6,7 +6,7 @@ import { API_VERSION_HEADER, AuthErrors, authError } from '../errors';
 import { sendMail } from '../mail';
 import { USER_COLUMNS, userJson, type UserRow } from '../users';
 import { findUserByEmail, type AuthContext } from '../context';
-import { MAILED_CODE, codeMatches, countWrongTry, issueCode, spendCode } from '../codes';
+import { MAILED_CODE, codeMatches, issueCode, spendCode } from '../codes';
 
 /*
  * A new email takes effect only once a code mailed to it is entered, as GoTrue's email change
@@ -53,7 +53,17 @@ export async function askEmailChange(ctx: AuthContext, tx: Queryable, user: User
 }
 
 /** POST /verify, type email_change: the code mailed to the new address makes it the account's email. */
-export async function verifyEmailChange(ctx: AuthContext, res: ServerResponse, email: string, code: string) {
+export async function verifyEmailChange(
+  ctx: AuthContext,
+  res: ServerResponse,
+  email: string,
+  code: string,
+  address: string,
+) {
+  // Wrong codes are bounded per address (auth/lockout.ts) rather than burning the code: a stranger
+  // guessing at the new address must not be able to spend the owner's code.
+  const guess = await ctx.lockout.guess(`email-change:${await ctx.lockout.accountOf(email)}`, address);
+  if (guess.wait > 0) throw AuthErrors.accountLocked(guess.wait);
   let changed: UserRow | null;
   try {
     changed = await ctx.db.transaction(async (tx) => {
@@ -65,12 +75,7 @@ export async function verifyEmailChange(ctx: AuthContext, res: ServerResponse, e
         [email, MAILED_CODE.minutes],
       );
       const mine = held.find((h) => h.live && codeMatches(h.token_hash, h.user_id, code));
-      if (!mine) {
-        // A wrong try counts against each code waiting for this address.
-        for (const h of held.filter((x) => x.live))
-          await countWrongTry(tx, h.user_id, 'email_change_token_new', h.attempts);
-        return null;
-      }
+      if (!mine) return null;
       const [user] = await tx.query<UserRow>(`select ${USER_COLUMNS} from auth.users where id = $1 for update`, [
         mine.user_id,
       ]);
@@ -101,6 +106,7 @@ export async function verifyEmailChange(ctx: AuthContext, res: ServerResponse, e
     throw error;
   }
   if (!changed) throw authError(403, 'otp_expired', 'Token has expired or is invalid');
+  await guess.right();
   // The user, without a new session: the session that asked stays, and its next token carries the
   // new address (GoTrue would also start a session here; auth-js takes either answer).
   sendJson(res, 200, userJson(changed), API_VERSION_HEADER);

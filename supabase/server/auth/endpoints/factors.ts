@@ -22,6 +22,19 @@ const CHALLENGE_SECONDS = 300;
 const RECENT_CODE_SECONDS = 300;
 /** An app and its backup. */
 const MAX_APPS = 2;
+/**
+ * Turning two-step verification on needs a sign-in this recent, as a withdrawal does: a browser
+ * left signed in must not be able to add its own app and lock the owner out with it.
+ */
+const RECENT_SIGN_IN_SECONDS = 15 * 60;
+
+/** The latest time the session's user proved who they are (its amr), in seconds. */
+function provedAt(claims: Claims): number {
+  const times = (Array.isArray(claims.amr) ? claims.amr : []).map((a) =>
+    Number((a as { timestamp?: unknown })?.timestamp),
+  );
+  return Math.max(0, ...times.filter((t) => Number.isFinite(t)));
+}
 
 interface FactorRow {
   id: string;
@@ -62,6 +75,12 @@ export async function enroll(ctx: AuthContext, req: IncomingMessage, res: Server
     );
   if (apps.length && (await recentCodeFrom(ctx, claims)) === null)
     throw authError(403, 'insufficient_aal', 'Enter a code from your authenticator app to add another one.');
+  if (!apps.length && provedAt(claims) < Date.now() / 1000 - RECENT_SIGN_IN_SECONDS)
+    throw authError(
+      401,
+      'reauthentication_needed',
+      'For your security, enter your password to turn on two-step verification.',
+    );
   const friendlyName = str(body.friendly_name).trim().slice(0, 100) || null;
   if (friendlyName && apps.some((f) => f.friendly_name === friendlyName))
     throw authError(
@@ -122,9 +141,8 @@ export async function verifyFactor(ctx: AuthContext, req: IncomingMessage, res: 
   const code = str(body.code).replace(/\s/g, '');
   const challengeId = str(body.challenge_id);
   const factor = await ownFactor(ctx, user, factorId);
-  const account = user.email.toLowerCase();
-  const locked = await ctx.limiter.accountFailures.waitFor(account);
-  if (locked > 0) throw AuthErrors.accountLocked(locked);
+  const guess = await ctx.lockout.guess(user.id, ctx.address(req));
+  if (guess.wait > 0) throw AuthErrors.accountLocked(guess.wait);
   const sessionId = String(claims.session_id ?? '');
   const session = await ctx.db.transaction(async (tx) => {
     const [open] = await tx.query<{ expired: boolean }>(
@@ -188,7 +206,6 @@ export async function verifyFactor(ctx: AuthContext, req: IncomingMessage, res: 
     return sessionResponse(ctx.settings, current, sessionId, refresh, await sessionProof(tx, sessionId));
   });
   if (session === 'wrong' || session === 'used') {
-    await ctx.limiter.accountFailures.take(account);
     throw authError(
       422,
       'mfa_verification_failed',
@@ -197,6 +214,7 @@ export async function verifyFactor(ctx: AuthContext, req: IncomingMessage, res: 
         : 'Invalid TOTP code entered',
     );
   }
+  await guess.right();
   sendJson(res, 200, session, API_VERSION_HEADER);
 }
 

@@ -4,7 +4,7 @@ import { API_VERSION_HEADER, AuthErrors, authError } from '../errors';
 import { sendMail } from '../mail';
 import { startSession, type SessionClient, type SignInMethod } from '../sessions';
 import { USER_COLUMNS, type UserRow } from '../users';
-import { EMAIL, asBody, findUserByEmail, str, type AuthContext } from '../context';
+import { EMAIL, asBody, findUserByEmail, emailField, str, type AuthContext } from '../context';
 import { MAILED_CODE, codeMatches, countWrongTry, issueCode, spendCode, typedCode, type CodeKind } from '../codes';
 import { verifyEmailChange } from './emailChange';
 
@@ -16,9 +16,7 @@ import { verifyEmailChange } from './emailChange';
 
 /** POST /recover: mails a code if the address has an account that may sign in; the answer is the same either way. */
 export async function recover(ctx: AuthContext, req: IncomingMessage, res: ServerResponse) {
-  const email = str(asBody(await readJson(req)).email)
-    .trim()
-    .toLowerCase();
+  const email = emailField(asBody(await readJson(req)).email).toLowerCase();
   if (!EMAIL.test(email)) throw authError(400, 'validation_failed', 'Unable to validate email address: invalid format');
   await ctx.limit('recovery', ctx.address(req));
   const wait = await ctx.limiter.recoveryEmail.take(email);
@@ -57,14 +55,14 @@ export async function verify(ctx: AuthContext, req: IncomingMessage, res: Server
       'Only sign-up, password recovery and email change codes are verified here.',
     );
   }
-  const email = str(body.email).trim().toLowerCase();
+  const email = emailField(body.email).toLowerCase();
   const code = typedCode(str(body.token));
   if (!email || !code) throw authError(400, 'validation_failed', 'Verify requires an email and a token');
   await ctx.limit('signIn', ctx.address(req));
-  if (type === 'email_change') return verifyEmailChange(ctx, res, email, code);
+  if (type === 'email_change') return verifyEmailChange(ctx, res, email, code, ctx.address(req));
   const [kind, method]: [CodeKind, SignInMethod] =
     type === 'recovery' ? ['recovery_token', 'recovery'] : ['confirmation_token', 'otp'];
-  await verifyMailedCode(ctx, res, email, code, ctx.client(req), kind, method);
+  await verifyMailedCode(ctx, res, email, code, ctx.client(req), kind, method, ctx.address(req));
 }
 
 /**
@@ -80,9 +78,10 @@ async function verifyMailedCode(
   client: SessionClient,
   kind: CodeKind,
   method: SignInMethod,
+  address: string,
 ) {
-  const locked = await ctx.limiter.accountFailures.waitFor(email);
-  if (locked > 0) throw AuthErrors.accountLocked(locked);
+  const guess = await ctx.lockout.guess(await ctx.lockout.accountOf(email), address);
+  if (guess.wait > 0) throw AuthErrors.accountLocked(guess.wait);
   const session = await ctx.db.transaction(async (tx) => {
     const user = await findUserByEmail(tx, email);
     if (!user) return null;
@@ -105,9 +104,7 @@ async function verifyMailedCode(
     );
     return startSession(tx, ctx.settings, signedIn!, client, method);
   });
-  if (!session) {
-    await ctx.limiter.accountFailures.take(email);
-    throw authError(403, 'otp_expired', 'Token has expired or is invalid');
-  }
+  if (!session) throw authError(403, 'otp_expired', 'Token has expired or is invalid');
+  await guess.right();
   sendJson(res, 200, session, API_VERSION_HEADER);
 }

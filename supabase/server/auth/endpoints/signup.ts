@@ -7,7 +7,16 @@ import { API_VERSION_HEADER, AuthErrors, authError } from '../errors';
 import { sendMail } from '../mail';
 import { USER_COLUMNS, userJson, type UserRow } from '../users';
 import { MAILED_CODE, issueCode } from '../codes';
-import { EMAIL, asBody, checkPassword, findUserByEmail, str, type AuthContext } from '../context';
+import {
+  EMAIL,
+  asBody,
+  checkPassword,
+  findUserByEmail,
+  emailField,
+  str,
+  userMetadata,
+  type AuthContext,
+} from '../context';
 
 /*
  * Sign-up with confirmations on, as GoTrue does it on a hosted project: the account can sign in
@@ -21,21 +30,30 @@ import { EMAIL, asBody, checkPassword, findUserByEmail, str, type AuthContext } 
 export async function signup(ctx: AuthContext, req: IncomingMessage, res: ServerResponse) {
   await ctx.limit('signUp', ctx.address(req));
   const body = asBody(await readJson(req));
-  const email = str(body.email).trim().toLowerCase();
+  const email = emailField(body.email).toLowerCase();
   const password = str(body.password);
   if (!email && !body.phone) throw authError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
   if (!email) throw authError(422, 'phone_provider_disabled', 'Phone signups are disabled');
   if (!EMAIL.test(email)) throw authError(400, 'validation_failed', 'Unable to validate email address: invalid format');
   if (!password) throw authError(400, 'validation_failed', 'Signup requires a valid password');
   checkPassword(password, ctx.settings.passwordMinLength);
-  const data = asBody(body.data);
+  const data = userMetadata(body.data);
   const hash = await ctx.passwords.hash(password);
   // One mail a minute to an address, whatever asked for it (GoTrue's per-user email limit).
   const mailAllowed = (await ctx.limiter.recoveryEmail.take(email)) === 0;
+  // Inside the minute of the last mail, a sign-up still waiting is replaced only by another
+  // password, within its own bound; decided before the transaction, which holds PGlite's one connection.
+  let sameAgain = false;
+  const waiting = mailAllowed ? undefined : await findUserByEmail(ctx.db, email);
+  if (waiting && !waiting.email_confirmed_at) {
+    sameAgain = !!waiting.encrypted_password && (await ctx.passwords.compare(password, waiting.encrypted_password));
+    const wait = sameAgain ? 0 : await ctx.limiter.signUpRepeat.take(email);
+    if (wait > 0) throw AuthErrors.emailRateLimited(wait);
+  }
   const attempt = () =>
     ctx.db.transaction(async (tx) => {
       const known = await findUserByEmail(tx, email);
-      if (known) return signedUpAgain(ctx, tx, known, { hash, data }, mailAllowed);
+      if (known) return signedUpAgain(ctx, tx, known, { hash, data }, mailAllowed || !sameAgain);
       const [user] = await tx.query<UserRow>(
         `insert into auth.users (email, encrypted_password, raw_user_meta_data)
          values ($1, $2, $3::jsonb) returning ${USER_COLUMNS}`,
@@ -59,10 +77,12 @@ export async function signup(ctx: AuthContext, req: IncomingMessage, res: Server
 
 /**
  * An address that has an account already. Still waiting for its code: the latest sign-up
- * replaces the pending one (password, username, name) and a new code is mailed (inside the
- * minute of the last code, nothing changes), so a person who retries gets what they typed last,
- * and someone who signed the address up beforehand does not keep a password to an account its
- * owner then confirms. The new code's mail says it confirms a repeat sign-up, for the owner to
+ * replaces the pending one (password, username, name) and a new code is mailed, which replaces the
+ * last, so a person who retries gets what they typed last, and someone who signed the address up
+ * beforehand does not keep a password to an account its owner then confirms: the earlier code no
+ * longer confirms anything. Inside the minute of the last mail, the same password again changes
+ * nothing; another password still does, within its own bound (signUpRepeat), and beyond that is
+ * refused in words rather than ignored. The new code's mail says it confirms a repeat sign-up, for the owner to
  * refuse one they did not make. Confirmed: GoTrue's sanitized user (a random id, no identities),
  * and the owner is told, so a person who forgot they had an account learns the way back in.
  */
@@ -71,12 +91,11 @@ async function signedUpAgain(
   tx: Queryable,
   known: UserRow,
   signUp: { hash: string; data: Record<string, unknown> },
+  /** False for the same sign-up again inside the minute: the code already mailed confirms it. */
   mailAllowed: boolean,
 ) {
   const profile = await newAccountProfile(tx, known, signUp.data);
   if (!known.email_confirmed_at) {
-    // A code mailed for each password: inside the minute no new code goes out, so nothing changes
-    // and the code already mailed still confirms the password it was mailed for.
     if (!mailAllowed || known.banned) return userJson(known);
     const [pending] = await tx.query<UserRow>(
       `update auth.users set encrypted_password = $2, raw_user_meta_data = $3::jsonb, updated_at = now()
@@ -185,7 +204,7 @@ export async function resend(ctx: AuthContext, req: IncomingMessage, res: Server
   const body = asBody(await readJson(req));
   if (str(body.type) !== 'signup')
     throw authError(400, 'validation_failed', "Only a sign-up's confirmation code is sent again here.");
-  const email = str(body.email).trim().toLowerCase();
+  const email = emailField(body.email).toLowerCase();
   if (!EMAIL.test(email)) throw authError(400, 'validation_failed', 'Unable to validate email address: invalid format');
   await ctx.limit('recovery', ctx.address(req));
   const wait = await ctx.limiter.recoveryEmail.take(email);

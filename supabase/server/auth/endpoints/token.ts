@@ -3,7 +3,7 @@ import { readJson, sendJson } from '../../http/io';
 import { API_VERSION_HEADER, AuthErrors, authError } from '../errors';
 import { endIfIdle, newRefreshToken, sessionProof, sessionResponse, startSession } from '../sessions';
 import { USER_COLUMNS, type UserRow } from '../users';
-import { DUMMY_HASH, asBody, findUser, findUserByEmail, str, type AuthContext } from '../context';
+import { DUMMY_HASH, asBody, findUser, findUserByEmail, emailField, str, type AuthContext } from '../context';
 
 /** A rotated refresh token may be presented again this long (several tabs refreshing at once). */
 const REUSE_WINDOW_MS = 10_000;
@@ -11,21 +11,17 @@ const REUSE_WINDOW_MS = 10_000;
 /** POST /token?grant_type=password */
 export async function passwordGrant(ctx: AuthContext, req: IncomingMessage, res: ServerResponse) {
   const body = asBody(await readJson(req));
-  const email = str(body.email).trim();
+  const email = emailField(body.email);
   const password = str(body.password);
   if (!email || !password) throw AuthErrors.missingCredentials();
   await ctx.limit('signIn', ctx.address(req));
-  // An account that met too many wrong passwords is locked for a while, from every address.
-  const account = email.toLowerCase();
-  const locked = await ctx.limiter.accountFailures.waitFor(account);
-  if (locked > 0)
-    throw AuthErrors.rateLimited(locked, 'Too many failed sign-in attempts for this account. Try again later.');
+  const guess = await ctx.lockout.guess(await ctx.lockout.accountOf(email), ctx.address(req));
+  if (guess.wait > 0)
+    throw AuthErrors.rateLimited(guess.wait, 'Too many failed sign-in attempts for this account. Try again later.');
   const user = await findUserByEmail(ctx.db, email);
   const ok = await ctx.passwords.compare(password, user?.encrypted_password ?? DUMMY_HASH);
-  if (!user || !user.encrypted_password || !ok) {
-    await ctx.limiter.accountFailures.take(account);
-    throw AuthErrors.invalidCredentials();
-  }
+  if (!user || !user.encrypted_password || !ok) throw AuthErrors.invalidCredentials();
+  await guess.right();
   if (user.banned) throw AuthErrors.banned();
   if (!user.email_confirmed_at) throw authError(400, 'email_not_confirmed', 'Email not confirmed');
   const session = await ctx.db.transaction(async (tx) => {

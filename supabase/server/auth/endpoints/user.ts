@@ -4,7 +4,18 @@ import { API_VERSION_HEADER, AuthErrors, authError } from '../errors';
 import type { Claims } from '../jwt';
 import { sendMail } from '../mail';
 import { userJson, type UserRow } from '../users';
-import { EMAIL, asBody, checkPassword, findUser, findUserByEmail, str, type AuthContext } from '../context';
+import {
+  EMAIL,
+  asBody,
+  checkPassword,
+  findUser,
+  findUserByEmail,
+  emailField,
+  str,
+  userMetadata,
+  MAX_METADATA_BYTES,
+  type AuthContext,
+} from '../context';
 import { askEmailChange, emailExists } from './emailChange';
 import { hasVerifiedFactor } from './factors';
 
@@ -50,15 +61,19 @@ function provedByRecovery(claims: Claims): boolean {
  * lock its owner out, directly or by moving the account's recovery mail to another address.
  * Wrong ones count toward the account's lockout, as at sign-in.
  */
-async function checkCurrentPassword(ctx: AuthContext, user: UserRow, current: string, purpose: string) {
+async function checkCurrentPassword(
+  ctx: AuthContext,
+  address: string,
+  user: UserRow,
+  current: string,
+  purpose: string,
+) {
   if (!current) throw authError(400, 'current_password_required', `Enter your current password to ${purpose}.`);
-  const account = user.email.toLowerCase();
-  const locked = await ctx.limiter.accountFailures.waitFor(account);
-  if (locked > 0) throw AuthErrors.accountLocked(locked);
-  if (!user.encrypted_password || !(await ctx.passwords.compare(current, user.encrypted_password))) {
-    await ctx.limiter.accountFailures.take(account);
+  const guess = await ctx.lockout.guess(user.id, address);
+  if (guess.wait > 0) throw AuthErrors.accountLocked(guess.wait);
+  if (!user.encrypted_password || !(await ctx.passwords.compare(current, user.encrypted_password)))
     throw authError(400, 'current_password_mismatch', 'Your current password is not right.');
-  }
+  await guess.right();
 }
 
 /**
@@ -82,7 +97,7 @@ export async function updateUser(ctx: AuthContext, req: IncomingMessage, res: Se
     const password = str(body.password);
     checkPassword(password, ctx.settings.passwordMinLength);
     await ctx.limit('passwordChange', user.id);
-    if (!checked) await checkCurrentPassword(ctx, user, current, 'choose a new one');
+    if (!checked) await checkCurrentPassword(ctx, ctx.address(req), user, current, 'choose a new one');
     checked = true;
     if (user.encrypted_password && (await ctx.passwords.compare(password, user.encrypted_password))) {
       throw authError(422, 'same_password', 'New password should be different from the old password.');
@@ -91,30 +106,35 @@ export async function updateUser(ctx: AuthContext, req: IncomingMessage, res: Se
   }
   let newEmail: string | null = null;
   if (body.email !== undefined) {
-    const email = str(body.email).trim().toLowerCase();
+    const email = emailField(body.email).toLowerCase();
     if (!EMAIL.test(email))
       throw authError(400, 'validation_failed', 'Unable to validate email address: invalid format');
-    const other = await findUserByEmail(ctx.db, email);
-    if (other && other.id !== user.id) throw emailExists();
     if (email !== user.email.toLowerCase()) {
-      if (!checked) await checkCurrentPassword(ctx, user, current, 'change your email');
+      // The password first: whether another account has the address is no answer for a browser
+      // someone left signed in.
+      if (!checked) await checkCurrentPassword(ctx, ctx.address(req), user, current, 'change your email');
       await ctx.limit('recovery', ctx.address(req));
+      const other = await findUserByEmail(ctx.db, email);
+      if (other && other.id !== user.id) throw emailExists();
       const wait = await ctx.limiter.recoveryEmail.take(email);
       if (wait > 0) throw AuthErrors.emailRateLimited(wait);
       newEmail = email;
     }
   }
   // user_metadata is merged key by key; a key sent as null is removed.
-  const data = body.data === undefined ? {} : asBody(body.data);
+  const data = body.data === undefined ? {} : userMetadata(body.data);
   const updated = await ctx.db.transaction(async (tx) => {
-    await tx.query(
+    const [kept] = await tx.query(
       `update auth.users set
          encrypted_password = coalesce($2, encrypted_password),
          raw_user_meta_data = jsonb_strip_nulls(raw_user_meta_data || $3::jsonb),
          updated_at = now()
-       where id = $1`,
-      [user.id, hash, JSON.stringify(data)],
+       where id = $1 and octet_length(jsonb_strip_nulls(raw_user_meta_data || $3::jsonb)::text) <= $4
+       returning id`,
+      [user.id, hash, JSON.stringify(data), MAX_METADATA_BYTES],
     );
+    if (!kept)
+      throw authError(422, 'validation_failed', `user_metadata holds at most ${MAX_METADATA_BYTES / 1024} KB.`);
     if (newEmail) await askEmailChange(ctx, tx, user, newEmail);
     if (hash) {
       // A new password ends every other session, so whoever knew the old one is out at once.
