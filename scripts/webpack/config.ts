@@ -30,7 +30,11 @@ function base(dir: string, opts: BuildOptions, entry: Configuration['entry']): C
       uniqueName: dir.replace(/-/g, '_'),
       clean: true,
     },
-    resolve: { extensions: ['.tsx', '.ts', '.js'] },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js'],
+      // csv-stringify's default build expects Node's Buffer; its browser build carries its own.
+      alias: { 'csv-stringify/sync$': 'csv-stringify/browser/esm/sync' },
+    },
     module: {
       rules: [
         {
