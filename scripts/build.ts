@@ -10,10 +10,8 @@ import path from 'node:path';
 import webpack, { type Configuration, type Stats } from 'webpack';
 import { remoteConfig, shellConfig, ROOT, type BuildOptions } from './webpack/config';
 import { PACKAGE_DIRS, REMOTE_NAMES, REMOTES, SHELL } from './webpack/packages';
-import { gzippedJs } from './lib/sizes';
+import { LANDING_BUDGET_KB, gzippedJs } from './lib/sizes';
 import { precompress } from './lib/precompress';
-
-const LANDING_BUDGET_KB = 170;
 
 export function configFor(dir: string, opts: BuildOptions): Configuration {
   if (dir === SHELL.dir) return shellConfig(opts);

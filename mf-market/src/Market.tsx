@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router';
 import styled from 'styled-components';
 import { MARKET_TOKEN_COLUMNS, type MarketToken } from '@repex/shared-ui/contracts';
 import { useWatchlist, comingSoon, supabase, unwrap, useMarketEvents, useQuery } from '@repex/shared-ui/platform';

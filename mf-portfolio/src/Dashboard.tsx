@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import styled from 'styled-components';
 import { comingSoon, useAppStore, useMarketEvents, useQuery, useWatchlist } from '@repex/shared-ui/platform';
 import {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from 'react-router';
 import styled from 'styled-components';
 import { MARKET_TOKEN_COLUMNS, type MarketToken } from '@repex/shared-ui/contracts';
 import { useWatchlist, supabase, unwrap, useAppStore, useMarketEvents, useQuery } from '@repex/shared-ui/platform';

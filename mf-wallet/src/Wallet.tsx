@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router';
 import styled from 'styled-components';
 import {
   supabase,
@@ -95,15 +95,16 @@ export default function Wallet() {
     [],
   );
   // An account's wait ends while the page is open: read the accounts again then.
-  const nextReady = accounts.data
-    ?.map((d) => Date.parse(d.usable_from))
-    .filter((t) => t > Date.now())
-    .sort((a, b) => a - b)[0];
   useEffect(() => {
+    const now = Date.now();
+    const nextReady = accounts.data
+      ?.map((d) => Date.parse(d.usable_from))
+      .filter((t) => t > now)
+      .sort((a, b) => a - b)[0];
     if (nextReady === undefined) return;
-    const timer = setTimeout(accounts.reload, Math.min(nextReady - Date.now() + 1000, 2 ** 31 - 1));
+    const timer = setTimeout(accounts.reload, Math.min(nextReady - now + 1000, 2 ** 31 - 1));
     return () => clearTimeout(timer);
-  }, [nextReady, accounts.reload]);
+  }, [accounts.data, accounts.reload]);
   const history = useQuery(async () => {
     let query = supabase().from('wallet_history').select('*').order('position', { ascending: false }).limit(500);
     if (kind !== 'all') query = query.eq('type', kind);

@@ -111,15 +111,22 @@ export async function load(
 }
 
 /** The backend in its own process over `store`, with the demo secret and no rate limits. */
-export async function benchServer(store: { env: Record<string, string> }, env: Record<string, string> = {}) {
+export async function benchServer(
+  store: { env: Record<string, string> },
+  env: Record<string, string> = {},
+  node?: string,
+) {
   const port = await freePort();
-  const server = await spawnServer({
-    ...store.env,
-    SUPABASE_PORT: String(port),
-    JWT_SECRET: DEMO_JWT_SECRET,
-    RATE_LIMITS: 'off',
-    ...env,
-  });
+  const server = await spawnServer(
+    {
+      ...store.env,
+      SUPABASE_PORT: String(port),
+      JWT_SECRET: DEMO_JWT_SECRET,
+      RATE_LIMITS: 'off',
+      ...env,
+    },
+    node,
+  );
   return { server, url: `http://localhost:${port}` };
 }
 

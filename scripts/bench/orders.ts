@@ -64,7 +64,7 @@ const pastOrders = (n: number) => `
   from generate_series(1, ${n}) g, (select array_agg(id) ids from profiles) u, (select array_agg(id) ids from tokens) k;`;
 
 type Store = Awaited<ReturnType<typeof throwAwayStorage>>;
-interface Exchange {
+export interface Exchange {
   store: Store;
   tokens: string[];
   warmUpBook: string;
@@ -72,7 +72,7 @@ interface Exchange {
 }
 
 /** An exchange of BOOKS tokens and TRADERS rich traders over PAST_ORDERS past orders, analyzed. */
-async function prepareExchange(engine: Engine): Promise<Exchange> {
+export async function prepareExchange(engine: Engine): Promise<Exchange> {
   const store = await throwAwayStorage(engine, 'repex_bench');
   const prepared = await startBackend({
     port: 0,
@@ -161,20 +161,26 @@ async function measureRates(
   };
 }
 
-type Plan = { books: number; clients: number; history?: number; transport?: Transport }[];
+export type Plan = { books: number; clients: number; history?: number; transport?: Transport }[];
 
 /** One server with `processes` processes over the exchange: its warm-up, then each run of the plan. */
-async function serve(
+export async function serve(
   ex: Exchange,
   processes: number,
   plan: Plan,
   rated: boolean,
+  /** The Node the server runs on (this one by default). */
+  node?: string,
 ): Promise<{ runs: Run[]; rates?: Rates }> {
-  const { server, url } = await benchServer(ex.store, {
-    SEED: 'false',
-    LOG_REQUESTS: 'false',
-    SERVER_PROCESSES: String(processes),
-  });
+  const { server, url } = await benchServer(
+    ex.store,
+    {
+      SEED: 'false',
+      LOG_REQUESTS: 'false',
+      SERVER_PROCESSES: String(processes),
+    },
+    node,
+  );
   const signIn = (transport: Transport) =>
     Promise.all(
       ex.emails.map((email) =>

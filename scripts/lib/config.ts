@@ -1,4 +1,4 @@
-import { passwordMinLength } from '../../supabase/server/auth/passwordPolicy';
+import { authConfig } from '../../supabase/server/auth/config';
 import { REMOTES, REMOTE_NAMES, SHELL, type RemoteName } from '../webpack/packages';
 
 export interface StackPorts {
@@ -31,8 +31,8 @@ export function runtimeConfig(ports: StackPorts, anonKey?: string) {
   return {
     supabaseUrl: process.env.SUPABASE_URL ?? `http://localhost:${ports.supabase}`,
     supabaseAnonKey,
-    // The auth server's rule (PASSWORD_MIN_LENGTH; set it to a hosted project's setting).
-    passwordMinLength: passwordMinLength(),
+    // The auth server's rule (config.toml or PASSWORD_MIN_LENGTH; set it to a hosted project's setting).
+    passwordMinLength: authConfig().minimumPasswordLength,
     remotes: Object.fromEntries(
       REMOTE_NAMES.map((n) => [
         n,

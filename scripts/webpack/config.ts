@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import webpack, { Compilation, type Compiler, type Configuration } from 'webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
@@ -33,7 +34,12 @@ function base(dir: string, opts: BuildOptions, entry: Configuration['entry']): C
     resolve: {
       extensions: ['.tsx', '.ts', '.js'],
       // csv-stringify's default build expects Node's Buffer; its browser build carries its own.
-      alias: { 'csv-stringify/sync$': 'csv-stringify/browser/esm/sync' },
+      alias: {
+        'csv-stringify/sync$': 'csv-stringify/browser/esm/sync',
+        // The package itself, under a name the shared 'react-router' key does not catch: how the
+        // module the shell provides under that key reaches it (shared-ui/src/router says why).
+        'react-router-package$': 'react-router',
+      },
     },
     module: {
       rules: [
@@ -64,7 +70,12 @@ export function shellConfig(opts: BuildOptions): Configuration {
       dts: false,
       experiments: { asyncStartup: true },
     }),
-    new HtmlWebpackPlugin({ template: './public/index.html', favicon: './public/favicon.svg' }),
+    // The page as text, not as a template: a template is compiled by a child compiler, which
+    // would emit a Node copy of the shared router beside the browser's.
+    new HtmlWebpackPlugin({
+      templateContent: fs.readFileSync(path.join(ROOT, SHELL.dir, 'public/index.html'), 'utf8'),
+      favicon: './public/favicon.svg',
+    }),
   );
   return config;
 }

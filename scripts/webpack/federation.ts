@@ -15,12 +15,17 @@ const SINGLETONS = [
   'react/jsx-runtime',
   'react-dom',
   'react-dom/client',
-  'react-router-dom',
+  'react-router',
   'styled-components',
   'zustand',
   '@supabase/supabase-js',
   '@repex/shared-ui/platform',
 ] as const;
+
+/** What the shell provides under a key, where it is not the package itself (see that file for why). */
+const PROVIDED_FROM: Partial<Record<(typeof SINGLETONS)[number], string>> = {
+  'react-router': path.join(__dirname, '../../shared-ui/src/router/index.ts'),
+};
 
 function versionOf(key: string): string {
   const name = key.startsWith('@') ? key.split('/').slice(0, 2).join('/') : key.split('/')[0]!;
@@ -35,7 +40,7 @@ export function sharedConfig(isHost: boolean) {
         singleton: true,
         requiredVersion: `^${versionOf(key)}`,
         version: versionOf(key),
-        ...(isHost ? {} : { import: false as const }),
+        ...(isHost ? (PROVIDED_FROM[key] ? { import: PROVIDED_FROM[key] } : {}) : { import: false as const }),
       },
     ]),
   );

@@ -1,4 +1,4 @@
-import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { ThemeProvider } from 'styled-components';
 import { useEffect, useState } from 'react';
 import { Toaster } from '@repex/shared-ui/platform';

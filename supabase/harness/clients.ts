@@ -1,5 +1,4 @@
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 
 import type { RequestIdentity } from '../server/db/caller';
 import { JwtKeys } from '../server/auth/jwt';
@@ -11,7 +10,7 @@ export const DEMO = DEMO_ACCOUNTS.user;
 export const ADMIN = DEMO_ACCOUNTS.admin;
 
 /**
- * An unmodified supabase-js client, as a browser tab would have (Node 20 needs the ws transport);
+ * An unmodified supabase-js client, as a browser tab would have (Node's own WebSocket carries Realtime);
  * `vsn` picks Realtime's serializer (supabase-js's default when unset); `fetchImpl` its HTTP
  * transport (Node's fetch when unset).
  */
@@ -25,7 +24,7 @@ export function client(
   return createClient(url, key, {
     auth: { persistSession: false, autoRefreshToken: false },
     global: { headers, ...(fetchImpl ? { fetch: fetchImpl } : {}) },
-    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket, ...(vsn ? { vsn } : {}) },
+    ...(vsn ? { realtime: { vsn } } : {}),
   });
 }
 

@@ -11,7 +11,10 @@ const TAKEN_AT_ONCE = 100;
  * also with several server processes. New mail arrives by NOTIFY; a poll catches what a notice missed.
  */
 
-export async function startAccountMailRelay(db: Database, opts: { pollMs: number; log?: (line: string) => void }) {
+export async function startAccountMailRelay(
+  db: Database,
+  opts: { pollMs: number; siteUrl: string; log?: (line: string) => void },
+) {
   let running: Promise<void> | undefined;
   let again = false;
   const relay = async () => {
@@ -21,7 +24,7 @@ export async function startAccountMailRelay(db: Database, opts: { pollMs: number
         const rows = await tx.query<{ recipient: string; subject: string; body: string }>(
           'select recipient, subject, body from public.take_account_mail()',
         );
-        for (const m of rows) await sendMail(tx, { to: m.recipient, subject: m.subject, text: m.body }, opts.log);
+        for (const m of rows) await sendMail(tx, { to: m.recipient, subject: m.subject, text: m.body }, opts);
         return rows.length;
       });
       if (taken === TAKEN_AT_ONCE) again = true;

@@ -28,6 +28,8 @@ export interface AppOptions {
   objectBytes: ObjectBytes;
   jwtExpiry: number;
   passwordMinLength: number;
+  emailConfirmations: boolean;
+  siteUrl: string;
   /** Seconds after which an unused session ends (0: never). */
   sessionInactivity: number;
   /** The URL clients use, for the JWT issuer. */
@@ -48,6 +50,8 @@ export async function createApp(opts: AppOptions) {
     keys,
     jwtExpiry: opts.jwtExpiry,
     passwordMinLength: opts.passwordMinLength,
+    emailConfirmations: opts.emailConfirmations,
+    siteUrl: opts.siteUrl,
     sessionInactivity: opts.sessionInactivity,
     issuer: `${opts.publicUrl}/auth/v1`,
   };

@@ -13,7 +13,7 @@ import { simulatedProvider } from './payments/simulated';
 import { startPaymentWorker } from './payments/worker';
 import { schedule } from './schedule';
 import { startAccountMailRelay } from './accountMail';
-import { passwordMinLength } from './auth/passwordPolicy';
+import { authConfig } from './auth/config';
 import { DEFAULT_SESSION_INACTIVITY, endIdleSessions } from './auth/sessions';
 import type { RateLimits } from './http/rateLimit';
 import { assertSafeToListen, installationJwtSecret } from './auth/secret';
@@ -31,9 +31,17 @@ export interface BackendOptions {
   pgliteImage?: Blob;
   /** HS256 secret; without it, the installation's own generated secret (kept in the database). */
   jwtSecret?: string;
+  /*
+   * Auth's settings; each one left out is supabase/config.toml's (auth/config.ts), so a test or a
+   * benchmark runs the project as the file describes it.
+   */
   jwtExpiry?: number;
-  /** The shortest password sign-up and a password change accept (PASSWORD_MIN_LENGTH, 6 by default). */
+  /** The shortest password sign-up and a password change accept. */
   passwordMinLength?: number;
+  /** Sign-up waits for the mailed code; off, it answers a session, as GoTrue with autoconfirm. */
+  emailConfirmations?: boolean;
+  /** The app's address, which auth's mail points the reader to. */
+  siteUrl?: string;
   /** Seconds after which a session nobody used (no sign-in, no refresh) ends; 0 keeps sessions until sign-out. */
   sessionInactivity?: number;
   seed?: boolean;
@@ -76,6 +84,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     const publicUrl = opts.publicUrl ?? `http://localhost:${port}`;
     const jwtSecret = opts.jwtSecret ?? (await installationJwtSecret(db));
     const sessionInactivity = opts.sessionInactivity ?? DEFAULT_SESSION_INACTIVITY;
+    const fileAuth = authConfig({});
     assertSafeToListen(host, jwtSecret);
     const keys = new JwtKeys(jwtSecret);
     const realtime = await createRealtime({
@@ -89,8 +98,10 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       keys,
       realtime: realtime.http,
       objectBytes: objectBytesFor(opts),
-      jwtExpiry: opts.jwtExpiry ?? 3600,
-      passwordMinLength: opts.passwordMinLength ?? passwordMinLength({}),
+      jwtExpiry: opts.jwtExpiry ?? fileAuth.jwtExpiry,
+      passwordMinLength: opts.passwordMinLength ?? fileAuth.minimumPasswordLength,
+      emailConfirmations: opts.emailConfirmations ?? fileAuth.emailConfirmations,
+      siteUrl: opts.siteUrl ?? fileAuth.siteUrl,
       sessionInactivity,
       publicUrl,
       rateLimits: opts.rateLimits,
@@ -103,7 +114,11 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       pollMs: 1000,
       log: opts.log,
     });
-    const accountMail = await startAccountMailRelay(db, { pollMs: 10_000, log: opts.log });
+    const accountMail = await startAccountMailRelay(db, {
+      pollMs: 10_000,
+      siteUrl: opts.siteUrl ?? fileAuth.siteUrl,
+      log: opts.log,
+    });
     const jobs = schedule(
       db,
       [

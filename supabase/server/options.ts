@@ -1,13 +1,14 @@
 import path from 'node:path';
 import type { BackendOptions } from './index';
 import { poolSize } from './db/postgres';
-import { passwordMinLength } from './auth/passwordPolicy';
+import { authConfig } from './auth/config';
 import { sessionInactivityFromEnv } from './auth/sessions';
 import { rateLimitsFromEnv } from './http/rateLimit';
 import { realtimeLimitsFromEnv } from './realtime/limits';
 
 /** The backend's settings from the environment (the README's Configuration table). */
 export function backendOptionsFromEnv(): BackendOptions {
+  const auth = authConfig();
   return {
     port: Number(process.env.SUPABASE_PORT ?? 54321),
     host: process.env.SUPABASE_HOST ?? '127.0.0.1',
@@ -15,8 +16,10 @@ export function backendOptionsFromEnv(): BackendOptions {
     databasePool: poolSize(process.env.DB_POOL),
     dataDir: process.env.DATA_DIR ?? path.resolve(__dirname, '../../.data/pglite'),
     jwtSecret: process.env.JWT_SECRET || undefined,
-    jwtExpiry: Number(process.env.JWT_EXPIRY ?? 3600),
-    passwordMinLength: passwordMinLength(),
+    jwtExpiry: auth.jwtExpiry,
+    passwordMinLength: auth.minimumPasswordLength,
+    emailConfirmations: auth.emailConfirmations,
+    siteUrl: auth.siteUrl,
     sessionInactivity: sessionInactivityFromEnv(process.env.SESSION_INACTIVITY_TIMEOUT),
     seed: process.env.SEED !== 'false',
     publicUrl: process.env.SUPABASE_PUBLIC_URL,

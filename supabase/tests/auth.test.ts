@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import type { Backend } from '../server/index';
-import { passwordMinLength } from '../server/auth/passwordPolicy';
+import { authConfig } from '../server/auth/config';
 import { ENGINES, backendFor, eventually } from '../harness/backends';
 import { ADMIN, ANON_KEY, DEMO, JWT_SECRET, SERVICE_ROLE_KEY, client, newUser, signedIn } from '../harness/clients';
 import { confirmSignUp, lastCodeFor, mailsTo } from '../harness/mail';
@@ -422,7 +422,7 @@ describe('the password rule, owned by the auth server', () => {
   });
 
   it('refuses a setting below the specification minimum', () => {
-    expect(() => passwordMinLength({ PASSWORD_MIN_LENGTH: '5' })).toThrow(/PASSWORD_MIN_LENGTH/);
-    expect(passwordMinLength({})).toBe(6);
+    expect(() => authConfig({ PASSWORD_MIN_LENGTH: '5' })).toThrow(/PASSWORD_MIN_LENGTH/);
+    expect(authConfig({}).minimumPasswordLength).toBe(6);
   });
 });

@@ -1,5 +1,4 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ANON_KEY, DEMO, realtimeMember, subscribed } from '../harness/clients';
@@ -62,6 +61,22 @@ describe.each(ENGINES)('Realtime broadcast on %s', (engine) => {
     expect(result).toEqual({ success: true });
     await received(heard, 1);
     expect(heard).toEqual([{ text: 'over HTTP' }]);
+    await listener.removeAllChannels();
+  });
+
+  it('relays a binary httpSend as bytes to a vsn 2.0.0 member; one past the size limit is refused', async () => {
+    const [sender, listener] = await Promise.all([member('2.0.0'), member('2.0.0')]);
+    const topic = `bytes-${Date.now()}`;
+    const heard: unknown[] = [];
+    const rx = listener.channel(topic).on('broadcast', { event: 'blob' }, (m) => heard.push(m.payload));
+    await subscribed(rx);
+    const bytes = new Uint8Array([0, 1, 2, 250, 255]);
+    expect(await sender.channel(topic).httpSend('blob', bytes)).toEqual({ success: true });
+    await received(heard, 1);
+    expect(new Uint8Array(heard[0] as ArrayBuffer)).toEqual(bytes);
+    await expect(sender.channel(topic).httpSend('blob', new Uint8Array(300_000))).rejects.toThrow(
+      "A broadcast's payload has at most 262144 bytes.",
+    );
     await listener.removeAllChannels();
   });
 });
@@ -128,7 +143,6 @@ describe.each(ENGINES)('Realtime private channels on %s', (engine) => {
     const member = await connect(DEMO);
     const outsider = createClient(backend.url, ANON_KEY, {
       auth: { persistSession: false, autoRefreshToken: false },
-      realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
     });
     const email = `outsider${Date.now()}@test.repx.dev`;
     await outsider.auth.signUp({ email, password: 'password-123' });

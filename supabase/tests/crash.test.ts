@@ -1,6 +1,5 @@
 import { SignJWT } from 'jose';
 import { createClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 import { ENGINES } from '../harness/backends';
 import { crashableServer, spawnServer, stopServer } from '../harness/process';
 import { ANON_KEY, JWT_SECRET, signedIn } from '../harness/clients';
@@ -30,7 +29,6 @@ describe.each(ENGINES)('a crash of the server on %s', (engine) => {
     const service = createClient(url, ANON_KEY, {
       auth: { persistSession: false, autoRefreshToken: false },
       global: { headers: { Authorization: `Bearer ${serviceKey}` } },
-      realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
     });
     const traders = await Promise.all(emails.map((email) => signedIn(url, { email, password: 'password-123' })));
 

@@ -147,7 +147,6 @@ describe.each(ENGINES)('Realtime private and public topics on %s', (engine) => {
     owner = await realtimeMember(backend.url);
     other = createClient(backend.url, ANON_KEY, {
       auth: { persistSession: false, autoRefreshToken: false },
-      realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
     });
     const email = `other${Date.now()}@test.repx.dev`;
     await other.auth.signUp({ email, password: 'password-123' });

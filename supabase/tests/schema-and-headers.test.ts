@@ -2,7 +2,6 @@ import type { Backend } from '../server/index';
 import { ENGINES, backendFor, eventually } from '../harness/backends';
 import { ANON_KEY, DEMO, signedIn } from '../harness/clients';
 import { createClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 
 describe.each(ENGINES)("PostgREST's schema reload and request headers on %s", (engine) => {
   let backend: Backend;
@@ -64,7 +63,6 @@ describe.each(ENGINES)("PostgREST's schema reload and request headers on %s", (e
           Authorization: `Bearer ${session.access_token}`,
         },
       },
-      realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
     });
     const { data, error } = await traced.rpc('echo_header', { p_name: 'traceparent' });
     expect(error).toBeNull();

@@ -364,6 +364,8 @@ export function DetailsDialog({
   onRemoveTwoStep: () => void;
   onHalt: (token: OwnToken) => void;
 }) {
+  // When the details were opened: what a bank account's wait is measured against.
+  const [openedAt] = useState(Date.now);
   const details = useQuery(() => rpc<Details>('admin_account_details', { p_user: user.id }), [user.id]);
   const token = useQuery(
     async () =>
@@ -440,7 +442,7 @@ export function DetailsDialog({
                 {b.label} •••• {b.account_last4}, added {when(b.created_at)}
                 {b.removed_at
                   ? `, removed ${when(b.removed_at)}`
-                  : Date.parse(b.usable_from) > Date.now()
+                  : Date.parse(b.usable_from) > openedAt
                     ? `, receives withdrawals from ${when(b.usable_from)}`
                     : ''}
               </li>

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
 import { Button, ErrorState, Field, FormError, Muted, TextField, Textarea } from '@repex/shared-ui/ui';
@@ -44,7 +44,7 @@ const FIELDS = [
   { key: 'token_issue_price', label: 'Issue price ($)', hint: "Default price of a new token's offering." },
 ] as const;
 type Key = (typeof FIELDS)[number]['key'];
-type Settings = Record<Key, number> & { trading_halted: boolean; halt_reason: string | null };
+type Settings = Record<Key, number> & { trading_halted: boolean; halt_reason: string | null; updated_at: string };
 
 const Grid = styled.div`
   display: grid;
@@ -73,25 +73,37 @@ export function SettingsForm({ onSaved }: { onSaved: () => void }) {
     async () => unwrap(await supabase().from('exchange_settings').select('*').single()) as Settings,
     [],
   );
-  const [draft, setDraft] = useState<Record<string, string>>({});
-  const [halted, setHalted] = useState(false);
-  const [haltReason, setHaltReason] = useState('');
+  if (current.error && !current.data)
+    return (
+      <ErrorState title="Settings could not be loaded." message={current.error.message} onRetry={current.reload} />
+    );
+  // The form appears only with the stored values, so nothing typed before they arrive is overwritten;
+  // each saved version starts a fresh form.
+  if (!current.data) return <Muted role="status">Loading settings...</Muted>;
+  return (
+    <SettingsEditor
+      key={current.data.updated_at}
+      settings={current.data}
+      onSaved={() => {
+        current.reload();
+        onSaved();
+      }}
+    />
+  );
+}
+
+function SettingsEditor({ settings: c, onSaved }: { settings: Settings; onSaved: () => void }) {
+  const [draft, setDraft] = useState<Record<string, string>>(() =>
+    Object.fromEntries(FIELDS.map((f) => [f.key, shown(f, c[f.key])])),
+  );
+  const [halted, setHalted] = useState(c.trading_halted);
+  const [haltReason, setHaltReason] = useState(c.halt_reason ?? '');
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    const c = current.data;
-    if (!c) return;
-    setDraft(Object.fromEntries(FIELDS.map((f) => [f.key, shown(f, c[f.key])])));
-    setHalted(c.trading_halted);
-    setHaltReason(c.halt_reason ?? '');
-  }, [current.data]);
-
   const save = async (e: FormEvent) => {
     e.preventDefault();
-    const c = current.data;
-    if (!c) return;
     const changes: Record<string, unknown> = {};
     for (const f of FIELDS) {
       const text = (draft[f.key] ?? '').trim();
@@ -110,8 +122,6 @@ export function SettingsForm({ onSaved }: { onSaved: () => void }) {
         title: 'Settings Saved',
         description: `${Object.keys(changes).length} setting(s) changed; they apply from the next order.`,
       });
-      setReason('');
-      current.reload();
       onSaved();
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
@@ -120,12 +130,6 @@ export function SettingsForm({ onSaved }: { onSaved: () => void }) {
     }
   };
 
-  if (current.error && !current.data)
-    return (
-      <ErrorState title="Settings could not be loaded." message={current.error.message} onRetry={current.reload} />
-    );
-  // The form appears only with the stored values, so nothing typed before they arrive is overwritten.
-  if (!current.data || draft[FIELDS[0].key] === undefined) return <Muted role="status">Loading settings...</Muted>;
   return (
     <Form onSubmit={save} aria-label="System Settings">
       <Halt>

@@ -3,8 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
-import { startBackend, type Backend } from '../../../supabase/server/index';
+import { startBackend, type Backend, type BackendOptions } from '../../../supabase/server/index';
 import { NO_RATE_LIMITS } from '../../../supabase/server/http/rateLimit';
 import { pgliteImage } from '../../../supabase/harness/pgliteImage';
 import { startFrontends, type Stack } from '../../lib/stack';
@@ -31,13 +30,19 @@ export interface E2EApp {
 }
 
 /** The built app, served as in production, on free ports, with a fresh seeded database. */
-export async function startApp(): Promise<E2EApp> {
+/** The app over a fresh backend; `auth` sets what a project's config.toml would (confirmations off, say). */
+export async function startApp(auth: Pick<BackendOptions, 'emailConfirmations'> = {}): Promise<E2EApp> {
   for (const dir of PACKAGE_DIRS) {
     if (!fs.existsSync(path.join(ROOT, dir, 'dist')))
       throw new Error(`${dir}/dist is missing: run npm run build first`);
   }
   // Every server on a free port it takes as it starts, so files running side by side never meet.
-  const backend = await startBackend({ port: 0, rateLimits: NO_RATE_LIMITS, pgliteImage: await pgliteImage() });
+  const backend = await startBackend({
+    port: 0,
+    rateLimits: NO_RATE_LIMITS,
+    pgliteImage: await pgliteImage(),
+    ...auth,
+  });
   const anyPort: StackPorts = {
     shell: 0,
     supabase: backend.port,
@@ -69,7 +74,6 @@ export async function startApp(): Promise<E2EApp> {
 export function nodeClient(app: E2EApp): SupabaseClient {
   return createClient(app.backend.url, app.backend.anonKey, {
     auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
   });
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router-dom';
+import { Navigate, useLocation } from 'react-router';
 import { secondStepDue, supabase, toast, useAppStore } from '@repex/shared-ui/platform';
 import { CenteredStatus } from '@repex/shared-ui/ui';
 import { isAdmin } from './role';
@@ -20,11 +20,7 @@ export function AdminGuard({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (authLoading) return;
-    if (!userId) {
-      // Keep a decision already taken: signing a non-admin out also clears the session.
-      setVerdict((v) => (v === 'checking' ? { redirect: '/nra/login' } : v));
-      return;
-    }
+    if (!userId) return;
     let live = true;
     isAdmin(userId)
       .then(async (admin) => {
@@ -46,7 +42,10 @@ export function AdminGuard({ children }: { children: ReactNode }) {
 
   // The code from the authenticator app first: until then the database does not take the admin as one.
   if (secondStepDue(session)) return <Navigate to="/auth/verify" replace state={{ from: location }} />;
-  if (verdict === 'checking') return <CenteredStatus>Verifying Access...</CenteredStatus>;
-  if (verdict !== 'admin') return <Navigate to={verdict.redirect} replace state={{ from: location }} />;
+  // No session: to the admin sign-in, unless a decision was taken (signing a non-admin out also
+  // clears the session, and they go to the dashboard).
+  const shown: Verdict = !authLoading && !userId && verdict === 'checking' ? { redirect: '/nra/login' } : verdict;
+  if (shown === 'checking') return <CenteredStatus>Verifying Access...</CenteredStatus>;
+  if (shown !== 'admin') return <Navigate to={shown.redirect} replace state={{ from: location }} />;
   return <>{children}</>;
 }

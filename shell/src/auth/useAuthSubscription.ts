@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router';
 import { hasStoredSession, loadSupabase, useAppStore } from '@repex/shared-ui/platform';
 
 let subscribed = false;

@@ -1,4 +1,4 @@
-import { Outlet, matchPath, useLocation } from 'react-router-dom';
+import { Outlet, matchPath, useLocation } from 'react-router';
 import { secondStepDue, useAppStore } from '@repex/shared-ui/platform';
 import type { ComposedRoutes } from '../remotes/routes';
 import { NavBar } from './NavBar';

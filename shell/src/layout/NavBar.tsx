@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, NavLink, useNavigate } from 'react-router-dom';
+import { Link, NavLink, useNavigate } from 'react-router';
 import styled from 'styled-components';
 import { signOutWithToast } from '@repex/shared-ui/platform';
 import { Button, Logo, media } from '@repex/shared-ui/ui';

@@ -1,4 +1,5 @@
-import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { useState } from 'react';
+import { Navigate, useLocation } from 'react-router';
 import { secondStepDue, supabase, toast, useAppStore } from '@repex/shared-ui/platform';
 import { CenteredStatus } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
@@ -12,11 +13,12 @@ const fail = (title: string, description: string) => toast({ title, description,
 /**
  * /auth/nra, spec sections 2, 6 and 8. Signs in, reads the role from `profiles`, and signs a
  * non-admin straight out again. While that runs the page must not redirect, although a session
- * briefly exists, hence `busy`.
+ * briefly exists, hence `busy`. The way on is rendered rather than navigated to: a navigation
+ * is a transition, and the render that ends `busy` would otherwise send the admin to /dashboard first.
  */
 export function AdminSignIn() {
   const { authLoading, session } = useAppStore();
-  const navigate = useNavigate();
+  const [next, setNext] = useState<{ to: string; from?: string } | null>(null);
   const from = (useLocation().state as { from?: { pathname?: string } } | null)?.from?.pathname;
   const form = useForm({ email: '', password: '' }, validateSignIn, async (values) => {
     const auth = supabase().auth;
@@ -36,16 +38,16 @@ export function AdminSignIn() {
       }
       const to = from?.startsWith('/nra/login/') ? from : '/nra/login/profile';
       // With two-step verification on, the code from the app comes first; its page welcomes the admin.
-      if (secondStepDue(data.session))
-        return navigate('/auth/verify', { replace: true, state: { from: { pathname: to } } });
+      if (secondStepDue(data.session)) return setNext({ to: '/auth/verify', from: to });
       toast({ title: 'Admin Sign In Successful!', description: 'Welcome to the Admin Dashboard.' });
-      navigate(to, { replace: true });
+      setNext({ to });
     } catch {
       await auth.signOut({ scope: 'local' }).catch(() => undefined);
       fail('An Unexpected Error Occurred', 'Could not complete the sign-in process.');
     }
   });
 
+  if (next) return <Navigate to={next.to} replace state={next.from ? { from: { pathname: next.from } } : null} />;
   if (authLoading) return <CenteredStatus>Loading...</CenteredStatus>;
   if (session && !form.busy)
     return secondStepDue(session) ? (

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router';
 import styled from 'styled-components';
 import { secondStepDue, supabase, toast } from '@repex/shared-ui/platform';
 import { Button, Tabs, TabsContent, TabsList, TabsTrigger } from '@repex/shared-ui/ui';
@@ -68,12 +68,17 @@ function SignUpForm({ passwordMinLength }: { passwordMinLength: number }) {
   const form = useForm({ username: '', email: '', password: '' }, validate, async (values) => {
     try {
       const username = values.username.trim();
-      const { error } = await supabase().auth.signUp({
+      const { data, error } = await supabase().auth.signUp({
         email: values.email.trim(),
         password: values.password,
         options: { data: { username, full_name: username } },
       });
       if (error) return failToast('Sign up Failed', error.message);
+      // A project with confirmations off ([auth.email] enable_confirmations) signs the account in at once.
+      if (data.session) {
+        toast({ title: 'Sign Up Successful!', description: 'Welcome to RepX.' });
+        return navigate('/');
+      }
       toast({ title: 'Sign Up Successful!', description: 'Please check your email to verify your account.' });
       // The account signs in with the code mailed to it; the confirmation page leads on to /.
       navigate('/auth/confirm', { state: { email: values.email.trim() } });

@@ -1,4 +1,4 @@
-import { Link, Navigate } from 'react-router-dom';
+import { Link, Navigate } from 'react-router';
 import styled from 'styled-components';
 import { useAppStore } from '@repex/shared-ui/platform';
 import { Button, Card, CenteredStatus, Logo, media } from '@repex/shared-ui/ui';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import styled from 'styled-components';
 import { useAppStore } from '@repex/shared-ui/platform';
 import { Button, Logo, Muted, Page, PageTitle } from '@repex/shared-ui/ui';

@@ -19,16 +19,18 @@ interface Props {
  */
 export function RemoteScreen({ remote, module, label }: Props) {
   const [attempt, setAttempt] = useState(0);
-  const [state, setState] = useState<LoadState>({ status: 'loading' });
+  // What the current attempt came to; an attempt that has not settled yet is loading.
+  const [settled, setSettled] = useState<{ attempt: number; state: LoadState }>();
+  const state: LoadState = settled?.attempt === attempt ? settled.state : { status: 'loading' };
 
   useEffect(() => {
     let live = true;
-    setState({ status: 'loading' });
     loadScreen(remote, module, attempt > 0)
-      .then((Screen) => live && setState({ status: 'ready', Screen }))
+      .then((Screen) => live && setSettled({ attempt, state: { status: 'ready', Screen } }))
       .catch((error: unknown) => {
         console.error(`[shell] loading ${remote}/${module} failed`, error);
-        if (live) setState({ status: 'failed', error: error instanceof Error ? error : new Error(String(error)) });
+        const failed = error instanceof Error ? error : new Error(String(error));
+        if (live) setSettled({ attempt, state: { status: 'failed', error: failed } });
       });
     return () => {
       live = false;

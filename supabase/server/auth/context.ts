@@ -10,6 +10,7 @@ import type { PasswordHasher } from './passwords';
 import type { AuthSettings, SessionClient } from './sessions';
 import { Lockout } from './lockout';
 import { USER_COLUMNS, type UserRow } from './users';
+import type { Mailer } from './mail';
 
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /**
@@ -94,6 +95,8 @@ export interface AuthContext {
   /** Verifies the user's access token and that its session and user still exist. */
   authenticate: (req: IncomingMessage) => Promise<{ claims: Claims; user: UserRow }>;
   log?: (line: string) => void;
+  /** Sends auth's mail (a code, a notice) signed with the app's address. */
+  mailer: Mailer;
 }
 
 export function authContext(
@@ -113,6 +116,7 @@ export function authContext(
     limiter,
     lockout: new Lockout(db, limits),
     log,
+    mailer: { siteUrl: settings.siteUrl, log },
     async limit(name, key, message) {
       const wait = await limiter[name].take(key);
       if (wait > 0) throw AuthErrors.rateLimited(wait, message);

@@ -62,7 +62,7 @@ export function authRoutes(
         return sendJson(res, 200, {
           external: { email: true, phone: false, anonymous_users: false },
           disable_signup: false,
-          mailer_autoconfirm: false,
+          mailer_autoconfirm: !settings.emailConfirmations,
           phone_autoconfirm: false,
           sms_provider: '',
           saml_enabled: false,

@@ -9,6 +9,10 @@ export interface AuthSettings {
   /** Access token lifetime in seconds (GoTrue's default: 3600). */
   jwtExpiry: number;
   passwordMinLength: number;
+  /** Sign-up waits for the mailed code ([auth.email] enable_confirmations); off, it answers a session. */
+  emailConfirmations: boolean;
+  /** The app's address ([auth] site_url), which auth's mail points the reader to. */
+  siteUrl: string;
   issuer: string;
   /** A session unused (no sign-in or refresh) this many seconds ends: GoTrue's sessions.inactivity_timeout; 0 never. */
   sessionInactivity: number;

@@ -12,15 +12,20 @@ export class HttpError extends Error {
   }
 }
 
-export async function readBody(req: IncomingMessage): Promise<string> {
+/** The request's body as bytes, refused past `max` bytes. */
+export async function readBytes(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, { code: 'PGRST102', message: 'Request body too large' });
+    if (size > max) throw new HttpError(413, { code: 'PGRST102', message: 'Request body too large' });
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+export async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBytes(req)).toString('utf8');
 }
 
 /** Parses a JSON body; an empty body is `undefined`. */

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { Database } from '../db/database';
 import type { Claims } from '../auth/jwt';
-import { HttpError, readJson, sendEmpty } from '../http/io';
+import { HttpError, readBytes, readJson, sendEmpty } from '../http/io';
 import { mayUseTopic } from './authorize';
 import { followById } from './follow';
 import { encodeBroadcast, type Broadcast, type Frame } from './protocol';
@@ -94,7 +94,16 @@ export function createBroadcast(opts: {
     who: { role: string; claims: Record<string, unknown> },
   ): Promise<void> {
     if (req.method !== 'POST') throw new HttpError(405, { message: 'Use POST.' });
-    const messages = parseMessages(url, await readJson(req));
+    // httpSend sends an ArrayBuffer or a typed array as raw bytes: one binary message, as a socket's.
+    const binary = req.headers['content-type']?.startsWith('application/octet-stream') ?? false;
+    const tooLarge = () =>
+      new HttpError(413, { message: `A broadcast's payload has at most ${limits.maxMessageBytes} bytes.` });
+    const body = binary
+      ? await readBytes(req, limits.maxMessageBytes).catch(() => Promise.reject(tooLarge()))
+      : await readJson(req);
+    const messages = parseMessages(url, body);
+    if (binary && messages.length !== 1)
+      throw new HttpError(400, { message: 'Binary broadcasts go to /api/broadcast/<topic>/events/<event>.' });
     if (who.role === 'anon') throw new HttpError(401, { message: 'Sign in to broadcast.' });
     const address = req.socket.remoteAddress ?? '';
     const budget = httpBudgets.get(address) ?? new Bucket(limits.messagesPerSecond);
@@ -102,8 +111,7 @@ export function createBroadcast(opts: {
     if (!budget.take(messages.length))
       throw new HttpError(429, { message: 'Too many broadcasts: slow down.' }, { 'Retry-After': '1' });
     for (const m of messages) {
-      if (JSON.stringify(m.payload ?? null).length > limits.maxMessageBytes)
-        throw new HttpError(413, { message: `A broadcast's payload has at most ${limits.maxMessageBytes} bytes.` });
+      if (!binary && JSON.stringify(m.payload ?? null).length > limits.maxMessageBytes) throw tooLarge();
       if (m.private && !(await mayUseTopic(db, who.claims as Claims, m.topic, 'write'))) {
         throw new HttpError(403, {
           message: `Unauthorized: You do not have permissions to write to this Channel topic: ${m.topic}`,
@@ -111,11 +119,7 @@ export function createBroadcast(opts: {
       }
     }
     for (const m of messages) {
-      publish(
-        roomKey(m.topic, !!m.private),
-        { topic: m.topic, event: m.event, payload: m.payload, binary: false },
-        null,
-      );
+      publish(roomKey(m.topic, !!m.private), { topic: m.topic, event: m.event, payload: m.payload, binary }, null);
     }
     sendEmpty(res, 202);
   }

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import { supabase } from '../supabase';
 
 let channelCounter = 0;
@@ -16,8 +16,7 @@ export function useTableChanges(
   onChange: (record: Record<string, unknown>) => void,
   delayMs = 150,
 ): void {
-  const callback = useRef(onChange);
-  callback.current = onChange;
+  const callback = useEffectEvent(onChange);
 
   useEffect(() => {
     const client = supabase();
@@ -29,7 +28,7 @@ export function useTableChanges(
         latest = change.new as Record<string, unknown>;
         timer ??= setTimeout(() => {
           timer = undefined;
-          callback.current(latest);
+          callback(latest);
         }, delayMs);
       })
       .subscribe();

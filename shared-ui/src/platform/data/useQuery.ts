@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 
 export interface QueryState<T> {
   data: T | undefined;
@@ -19,14 +19,14 @@ export function useQuery<T>(load: () => Promise<T>, deps: readonly unknown[]): Q
     loading: true,
   });
   const [tick, setTick] = useState(0);
-  const loader = useRef(load);
-  loader.current = load;
+  const loader = useEffectEvent(load);
 
   useEffect(() => {
     let live = true;
+    // A new request starts: the last data stays shown, marked as loading again.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setState((s) => ({ ...s, loading: true }));
-    loader
-      .current()
+    loader()
       .then((data) => live && setState({ data, error: undefined, loading: false }))
       .catch(
         (error: unknown) =>

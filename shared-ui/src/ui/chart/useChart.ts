@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 import { useTheme } from 'styled-components';
 import type { IChartApi } from 'lightweight-charts';
 import type { Theme } from '../theme';
@@ -19,8 +19,7 @@ export function useChart<T>(
 ) {
   const box = useRef<HTMLDivElement>(null);
   const theme = useTheme();
-  const latestDraw = useRef(draw);
-  latestDraw.current = draw;
+  const drawLatest = useEffectEvent(draw);
 
   useEffect(() => {
     if (!box.current || !data?.length) return;
@@ -41,7 +40,7 @@ export function useChart<T>(
         handleScroll: false,
         handleScale: false,
       });
-      latestDraw.current(chart, { AreaSeries, LineSeries }, data, theme);
+      drawLatest(chart, { AreaSeries, LineSeries }, data, theme);
       chart.timeScale().fitContent();
       cleanup = () => chart.remove();
     });

@@ -1,3 +1,4 @@
+import { Link, MemoryRouter } from 'react-router';
 import { render, screen } from '@testing-library/react';
 import { ThemeProvider } from 'styled-components';
 import { theme } from '../theme';
@@ -19,13 +20,15 @@ describe('Button', () => {
     expect(screen.getByText('link-sm')).toHaveAttribute('type', 'button');
   });
 
-  it('renders as one link, without a button inside it or a type, when given as', () => {
+  it('renders as one link, without a button inside it or a type, when given as (a router link, as the screens use it)', () => {
     render(
-      <ThemeProvider theme={theme}>
-        <Button as="a" href="/market" $size="sm">
-          Trade
-        </Button>
-      </ThemeProvider>,
+      <MemoryRouter>
+        <ThemeProvider theme={theme}>
+          <Button as={Link} to="/market" $size="sm">
+            Trade
+          </Button>
+        </ThemeProvider>
+      </MemoryRouter>,
     );
     const link = screen.getByRole('link', { name: 'Trade' });
     expect(link).toHaveAttribute('href', '/market');

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import styled from 'styled-components';
 import { Button } from '@repex/shared-ui/ui';
 import { Field } from './Field';

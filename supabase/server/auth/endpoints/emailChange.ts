@@ -37,7 +37,7 @@ export async function askEmailChange(ctx: AuthContext, tx: Queryable, user: User
         `Enter this code in RepX to make ${email} your account's email: your code is ${code}.\n` +
         `It works once, for ${MAILED_CODE.minutes} minutes. If you did not ask for it, ignore this email.`,
     },
-    ctx.log,
+    ctx.mailer,
   );
   await sendMail(
     tx,
@@ -48,7 +48,7 @@ export async function askEmailChange(ctx: AuthContext, tx: Queryable, user: User
         `Someone signed in to your RepX account asked to change its email to ${email}. It changes once the code mailed there is entered.\n` +
         'If it was not you, reset your password now with Forgot password? on the sign-in page.',
     },
-    ctx.log,
+    ctx.mailer,
   );
 }
 
@@ -96,7 +96,7 @@ export async function verifyEmailChange(
           subject: 'Your RepX email was changed',
           text: `Your RepX account's email was changed from ${user!.email} to ${email}. If it was not you, contact support at once.`,
         },
-        ctx.log,
+        ctx.mailer,
       );
       return row!;
     });

@@ -190,7 +190,7 @@ export async function verifyFactor(ctx: AuthContext, req: IncomingMessage, res: 
               subject: 'Two-step verification is on',
               text: 'Two-step verification is now on for your RepX account: signing in asks for a code from your authenticator app. If it was not you, reset your password now and contact support.',
             },
-        ctx.log,
+        ctx.mailer,
       );
     }
     await tx.query('update auth.refresh_tokens set revoked = true, updated_at = now() where session_id::text = $1', [
@@ -250,7 +250,7 @@ export async function unenroll(ctx: AuthContext, req: IncomingMessage, res: Serv
           subject: 'An authenticator app was removed',
           text: 'An authenticator app was removed from your RepX account, and whoever was signed in with its codes was signed out. Two-step verification stays on with your other app. If it was not you, reset your password now and contact support.',
         },
-        ctx.log,
+        ctx.mailer,
       );
       return;
     }
@@ -267,7 +267,7 @@ export async function unenroll(ctx: AuthContext, req: IncomingMessage, res: Serv
         subject: 'Two-step verification is off',
         text: 'Two-step verification was turned off for your RepX account: signing in asks for your password only. If it was not you, reset your password now and contact support.',
       },
-      ctx.log,
+      ctx.mailer,
     );
   });
   sendJson(res, 200, { id: factor.id }, API_VERSION_HEADER);

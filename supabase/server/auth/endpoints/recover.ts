@@ -34,7 +34,7 @@ export async function recover(ctx: AuthContext, req: IncomingMessage, res: Serve
             `Someone asked to reset the password of your RepX account. Your code is ${code}.\n` +
             `It works once, for ${MAILED_CODE.minutes} minutes. If it was not you, ignore this email: your password stays as it is.`,
         },
-        ctx.log,
+        ctx.mailer,
       );
     });
   }

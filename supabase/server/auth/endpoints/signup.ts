@@ -7,6 +7,7 @@ import { API_VERSION_HEADER, AuthErrors, authError } from '../errors';
 import { sendMail } from '../mail';
 import { USER_COLUMNS, userJson, type UserRow } from '../users';
 import { MAILED_CODE, issueCode } from '../codes';
+import { signUpSignedIn } from './signupSignedIn';
 import {
   EMAIL,
   asBody,
@@ -19,14 +20,14 @@ import {
 } from '../context';
 
 /*
- * Sign-up with confirmations on, as GoTrue does it on a hosted project: the account can sign in
+ * Sign-up with confirmations on ([auth.email] enable_confirmations, RepX's setting), as GoTrue does it on a hosted project: the account can sign in
  * once the code mailed to its address is entered (POST /verify type signup). Until then account
  * mail (withdrawals, new sign-ins) would go to an address nobody proved to own, and a typo in it
  * would take the way back in (a password reset) with it. The answer is the same bare user
  * whether or not the address already has an account, so sign-up tells nobody which addresses do.
  */
 
-/** POST /signup: a new account waiting for the code mailed to it. */
+/** POST /signup: a new account waiting for the code mailed to it, or signed in where confirmations are off. */
 export async function signup(ctx: AuthContext, req: IncomingMessage, res: ServerResponse) {
   await ctx.limit('signUp', ctx.address(req));
   const body = asBody(await readJson(req));
@@ -39,6 +40,10 @@ export async function signup(ctx: AuthContext, req: IncomingMessage, res: Server
   checkPassword(password, ctx.settings.passwordMinLength);
   const data = userMetadata(body.data);
   const hash = await ctx.passwords.hash(password);
+  if (!ctx.settings.emailConfirmations)
+    return signUpSignedIn(ctx, req, res, { email, hash, data }).catch((error: unknown) => {
+      throw signupDatabaseError(error);
+    });
   // One mail a minute to an address, whatever asked for it (GoTrue's per-user email limit).
   const mailAllowed = (await ctx.limiter.recoveryEmail.take(email)) === 0;
   // Inside the minute of the last mail, a sign-up still waiting is replaced only by another
@@ -120,7 +125,7 @@ async function signedUpAgain(
           'Someone tried to create a RepX account with this email address, which has one already.\n' +
           'If it was you, sign in instead, or use Forgot password? on the sign-in page. If it was not, there is nothing to do.',
       },
-      ctx.log,
+      ctx.mailer,
     );
   }
   const now = new Date().toISOString();
@@ -195,7 +200,7 @@ export async function mailConfirmationCode(
         : `Welcome to RepX. To finish creating your account, enter this code where you signed up: your code is ${code}.\n` +
           `${lasts} If you did not sign up, ignore this email: without the code the account cannot be used.`,
     },
-    ctx.log,
+    ctx.mailer,
   );
 }
 

@@ -151,7 +151,7 @@ export async function updateUser(ctx: AuthContext, req: IncomingMessage, res: Se
           subject: 'Your RepX password was changed',
           text: 'Your RepX password was changed. If it was not you, reset your password now with Forgot password? on the sign-in page.',
         },
-        ctx.log,
+        ctx.mailer,
       );
     }
     return (await findUser(tx, user.id))!;
