@@ -72,7 +72,9 @@ describe.each(ENGINES)('saved bank accounts on %s', (engine) => {
       subject: 'A withdrawal was requested from your RepX account',
       body:
         'A withdrawal of $100.00 to Checking •••• 6789 was requested from your RepX account.\n' +
-        'If it was not you, cancel it in your Wallet while it is pending, then reset your password with Forgot password? on the sign-in page.',
+        'If it was not you, cancel it in your Wallet while it is pending, then reset your password with Forgot password? on the sign-in page.\n\n' +
+        // Signed with the app's address, [auth] site_url of supabase/config.toml.
+        'RepX · http://localhost:3000',
     });
     // Sent mail is kept a week.
     await backend.db.query(`update private.account_mail set sent_at = now() - interval '8 days' where user_id = $1`, [
