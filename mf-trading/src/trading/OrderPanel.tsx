@@ -11,7 +11,6 @@ import {
   describeResult,
   formatPrice,
   formatTokens,
-  type OrderResult,
 } from '@repex/shared-ui/ui';
 import type { BookPick } from './OrderBook';
 import {
@@ -207,7 +206,7 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
         toast({ title: 'Order Failed', description: error.message || 'Something went wrong', variant: 'destructive' });
         return;
       }
-      toast(describeResult(data as OrderResult, tokenName, type === 'limit' ? Number(limitText) : undefined));
+      toast(describeResult(data, tokenName, type === 'limit' ? Number(limitText) : undefined));
       onPlaced();
     } catch (err) {
       toast({

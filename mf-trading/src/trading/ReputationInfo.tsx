@@ -1,5 +1,4 @@
 import styled from 'styled-components';
-import type { ReputationComponents } from '@repex/shared-ui/contracts';
 import { supabase, unwrap, useQuery } from '@repex/shared-ui/platform';
 import { Muted, formatCount, formatInteger, formatMoney } from '@repex/shared-ui/ui';
 
@@ -29,7 +28,7 @@ const Box = styled.details`
 /** How the reputation score is computed: the database's formula, part by part, for this token. */
 export function ReputationInfo({ tokenId }: { tokenId: string }) {
   const q = useQuery(
-    async () => unwrap(await supabase().rpc('reputation_components', { p_token: tokenId })) as ReputationComponents,
+    async () => unwrap(await supabase().rpc('reputation_components', { p_token: tokenId })),
     [tokenId],
   );
   const c = q.data;

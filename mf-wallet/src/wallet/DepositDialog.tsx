@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { supabase, toast } from '@repex/shared-ui/platform';
 import { FormDialog, TextField, formatPrice } from '@repex/shared-ui/ui';
-import type { Limits, Payment } from './types';
+import type { Limits } from './types';
 import { NOT_AN_AMOUNT, typedAmount } from './typedAmount';
 
 /**
@@ -22,7 +22,7 @@ export function DepositDialog({ limits, onClose }: { limits: Limits | undefined;
       p_idempotency_key: idempotencyKey,
     });
     if (refused) return refused.message;
-    const payment = data as Payment;
+    const payment = data;
     toast({
       title: 'Deposit Pending',
       description: `${formatPrice(payment.amount)} from ${payment.method} is being confirmed.`,

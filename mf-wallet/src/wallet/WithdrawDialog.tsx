@@ -24,7 +24,7 @@ import {
   formatTime,
 } from '@repex/shared-ui/ui';
 import { accountName, isReady, waitFor } from './BankAccounts';
-import type { Cash, Destination, Limits, Payment } from './types';
+import type { Cash, Destination, Limits } from './types';
 import { NOT_AN_AMOUNT, typedAmount } from './typedAmount';
 
 const NEW_ACCOUNT = 'new';
@@ -91,7 +91,7 @@ export function WithdrawDialog({
       }
       return refused.message;
     }
-    const payment = data as Payment;
+    const payment = data;
     toast({
       title: 'Withdrawal Requested',
       description: `${formatPrice(payment.amount)} to ${payment.method} is held until it is paid out.`,

@@ -34,12 +34,3 @@ export interface Destination {
   /** When it may first receive a withdrawal. */
   usable_from: string;
 }
-
-export interface Payment {
-  id: number;
-  reference: string;
-  status: string;
-  amount: number;
-  method: string;
-  message: string | null;
-}

@@ -9,3 +9,5 @@ export {
   type ReputationComponents,
 } from './data';
 export { parseRemoteManifest, type RemoteManifest, type RemoteRoute, type RouteAccess } from './remoteManifest';
+export type { Database, FunctionArgs, FunctionName, FunctionResult } from './typedDatabase';
+export type { OrderResult, Payment } from './results';

@@ -1,4 +1,8 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient as AnyClient } from '@supabase/supabase-js';
+import type { Database } from '../contracts/typedDatabase';
+
+/** The page's client, typed by the database (contracts/typedDatabase.ts). */
+export type SupabaseClient = AnyClient<Database>;
 import { toast } from './toast/toastStore';
 
 /**
@@ -21,7 +25,7 @@ export function loadSupabase(): Promise<SupabaseClient> {
   if (!settings) return Promise.reject(new Error('configureSupabase() has not run'));
   const { url, anonKey } = settings;
   loading ??= import('@supabase/supabase-js').then(({ createClient }) => {
-    client = createClient(url, anonKey, {
+    client = createClient<Database>(url, anonKey, {
       auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: false },
       global: { fetch: signOutWhenSessionEnded },
     });

@@ -34,4 +34,4 @@ export { Logo } from './primitives/Logo';
 export { WatchStar } from './primitives/WatchStar';
 export { useChart, MONEY_SCALE, type Charts } from './chart/useChart';
 export { EditOrderDialog, type RestingOrder } from './orders/EditOrderDialog';
-export { describeResult, type OrderResult } from './orders/orderResult';
+export { describeResult } from './orders/orderResult';

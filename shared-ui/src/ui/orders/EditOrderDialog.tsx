@@ -4,7 +4,7 @@ import { formatInteger } from '../format';
 import { TextField } from '../primitives/Dialog';
 import { FormDialog } from '../primitives/FormDialog';
 import { Muted } from '../primitives/States';
-import { describeResult, type OrderResult } from './orderResult';
+import { describeResult } from './orderResult';
 
 /** A resting limit order, as the screens that offer Edit list it. */
 export interface RestingOrder {
@@ -52,7 +52,7 @@ export function EditOrderDialog({
       return null;
     }
     if (error) return error.message;
-    const result = describeResult(data as OrderResult, tokenName, p ?? undefined);
+    const result = describeResult(data, tokenName, p ?? undefined);
     toast({ ...result, title: result.title === 'Order Placed' ? 'Order Changed' : result.title });
     onChanged();
     return null;

@@ -1,4 +1,5 @@
-import { describeResult, type OrderResult } from './orderResult';
+import type { OrderResult } from '../../contracts/results';
+import { describeResult } from './orderResult';
 
 const base: OrderResult = {
   order_id: 1,

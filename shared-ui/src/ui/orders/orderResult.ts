@@ -1,17 +1,5 @@
+import type { OrderResult } from '../../contracts/results';
 import { formatPrice, formatTokens } from '../format';
-
-/** What place_order answers (supabase/schemas/trading.sql). */
-export interface OrderResult {
-  order_id: number;
-  status: 'open' | 'filled' | 'cancelled';
-  side: 'buy' | 'sell';
-  type: 'market' | 'limit';
-  amount: number;
-  filled: number;
-  resting: number;
-  average_price: number | null;
-  total: number;
-}
 
 /** The toast that tells the user what happened to their order. */
 export function describeResult(
