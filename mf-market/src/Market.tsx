@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import styled from 'styled-components';
-import { MARKET_TOKEN_COLUMNS, type MarketToken } from '@repex/shared-ui/contracts';
-import { useWatchlist, comingSoon, supabase, unwrap, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
+import { useWatchlist, comingSoon, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
 import {
   Button,
   Card,
@@ -25,7 +24,8 @@ import {
   formatPrice,
   media,
 } from '@repex/shared-ui/ui';
-import { PAGE_SIZE, SORTS, readQuery, searchPattern, writeQuery, type MarketQuery } from './market/query';
+import { loadCategories, loadSummary, loadTokens } from './market/data';
+import { PAGE_SIZE, SORTS, readQuery, writeQuery, type MarketQuery } from './market/query';
 
 const Toolbar = styled.div`
   display: grid;
@@ -64,49 +64,6 @@ const Pager = styled.div`
   flex-wrap: wrap;
 `;
 
-interface Summary {
-  total_market_cap: number;
-  volume_24h: number;
-  active_tokens: number;
-  total_traders: number;
-}
-
-async function loadTokens(q: MarketQuery): Promise<{ rows: MarketToken[]; total: number }> {
-  const [column, direction] = q.sort.split('.');
-  const search = searchPattern(q.search);
-  let rows = supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS);
-  if (search) rows = rows.like('search_text', search);
-  if (q.category !== 'all') rows = rows.eq('category', q.category);
-  const from = (q.page - 1) * PAGE_SIZE;
-  // Ties go the same way as the sort, so one index per figure serves both directions.
-  const ascending = direction === 'asc';
-  const [page, total] = await Promise.all([
-    rows
-      .order(column!, { ascending })
-      .order('id', { ascending })
-      .range(from, from + PAGE_SIZE - 1),
-    countTokens(search, q.category),
-  ]);
-  return { rows: unwrap(page) as MarketToken[], total };
-}
-
-/**
- * How many tokens match: without a search, the database's per-category counts (a few rows); with
- * one, the matches counted on the token table (its search column), not on the derived view.
- */
-async function countTokens(search: string | null, category: string): Promise<number> {
-  if (!search) {
-    let counts = supabase().from('token_categories').select('tokens');
-    if (category !== 'all') counts = counts.eq('category', category);
-    return (unwrap(await counts) as { tokens: number }[]).reduce((n, c) => n + c.tokens, 0);
-  }
-  let count = supabase().from('tokens').select('id', { count: 'exact', head: true }).like('search_text', search);
-  if (category !== 'all') count = count.eq('category', category);
-  const { count: n, error } = await count;
-  if (error) throw new Error(error.message);
-  return n ?? 0;
-}
-
 /** Spec section 2, Market screen. Search, filter, sort and paging run in the database. */
 export default function Market() {
   const watchlist = useWatchlist();
@@ -124,17 +81,8 @@ export default function Market() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [searchText]);
 
-  const summary = useQuery(
-    async () => unwrap(await supabase().from('market_summary').select('*').single()) as Summary,
-    [],
-  );
-  const categories = useQuery(
-    async () =>
-      (
-        unwrap(await supabase().from('token_categories').select('category').order('category')) as { category: string }[]
-      ).map((c) => c.category),
-    [],
-  );
+  const summary = useQuery(loadSummary, []);
+  const categories = useQuery(loadCategories, []);
   const tokens = useQuery(() => loadTokens(query), [query.search, query.category, query.sort, query.page]);
   // Prices, volumes and holders move when anyone trades: follow them live.
   useMarketEvents(

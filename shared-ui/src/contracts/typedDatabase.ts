@@ -7,7 +7,9 @@ import type { OrderResult, Payment } from './results';
  * say laid over it, as Supabase's guide does with its generated types:
  *  - a function's arguments may be null: a SQL function takes null for any argument and each of
  *    RepX's refuses a missing value in words, which the screens show as the database says it;
- *  - jsonb results have the shapes results.ts declares.
+ *  - jsonb results have the shapes results.ts declares;
+ *  - PostgreSQL calls every column of a view nullable; the ones that can be null are named below,
+ *    and the others are not null, as the views' definitions (supabase/schemas) make them.
  */
 type Public = Generated['public'];
 type Functions = Public['Functions'];
@@ -23,14 +25,32 @@ interface JsonResults {
 
 type Nullable<A> = { [K in keyof A]: A[K] | null };
 
+type Views = Public['Views'];
+
+/** The columns of each view that can be null (a token without an owner or a picture, say). */
+interface NullableViewColumns {
+  market_summary: never;
+  market_tokens: 'owner_id' | 'avatar_url';
+  my_trades: never;
+  order_book: never;
+  recent_trades: never;
+  token_categories: never;
+  wallet_history: 'message' | 'wallet_id' | 'trade_id';
+}
+
+type ViewRow<V extends keyof Views> = {
+  [C in keyof Views[V]['Row']]: C extends NullableViewColumns[V] ? Views[V]['Row'][C] : NonNullable<Views[V]['Row'][C]>;
+};
+
 type TypedFunction<F extends keyof Functions> = {
   Args: Nullable<Functions[F]['Args']>;
   Returns: F extends keyof JsonResults ? JsonResults[F] : Functions[F]['Returns'];
 };
 
 export type Database = {
-  public: Omit<Public, 'Functions'> & {
+  public: Omit<Public, 'Functions' | 'Views'> & {
     Functions: { [F in keyof Functions]: TypedFunction<F> };
+    Views: { [V in keyof Views]: { Row: ViewRow<V>; Relationships: Views[V]['Relationships'] } };
   };
 };
 

@@ -48,7 +48,9 @@ export function useQuery<T>(load: () => Promise<T>, deps: readonly unknown[]): Q
 }
 
 /** Turns a supabase-js result into its data, or throws its error with the server's message. */
-export function unwrap<T>(result: { data: T | null; error: { message: string } | null }): T {
+export function unwrap<R extends { data: unknown; error: { message: string } | null }>(
+  result: R,
+): Extract<R, { error: null }>['data'] {
   if (result.error) throw new Error(result.error.message);
-  return result.data as T;
+  return result.data;
 }
