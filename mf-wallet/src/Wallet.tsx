@@ -6,6 +6,7 @@ import {
   toast,
   unwrap,
   useAppStore,
+  useExchangeSettings,
   useMarketEvents,
   useQuery,
   useTableChanges,
@@ -30,7 +31,7 @@ import { History, type Kind } from './wallet/History';
 import { ProfitLoss } from './wallet/ProfitLoss';
 import { WithdrawDialog } from './wallet/WithdrawDialog';
 import { AddBankAccountDialog, BankAccounts } from './wallet/BankAccounts';
-import type { Cash, Destination, HistoryEntry, Limits } from './wallet/types';
+import type { Cash, Destination, HistoryEntry } from './wallet/types';
 
 const Balance = styled(Card)`
   display: flex;
@@ -79,10 +80,7 @@ export default function Wallet() {
       ) as Cash | null,
     [userId],
   );
-  const limits = useQuery(
-    async () => unwrap(await supabase().from('exchange_settings').select('*').single()) as Limits,
-    [],
-  );
+  const limits = useExchangeSettings();
   const accounts = useQuery(
     async () =>
       unwrap(

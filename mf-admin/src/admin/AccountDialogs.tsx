@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import styled from 'styled-components';
-import { supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
+import { supabase, toast, unwrap, useExchangeSettings, useQuery } from '@repex/shared-ui/platform';
 import {
   Button,
   Dialog,
@@ -16,7 +16,7 @@ import {
   FormDialog,
 } from '@repex/shared-ui/ui';
 import { rpc } from './rpc';
-import type { AdminUser, Application, Defaults, OwnToken } from './types';
+import type { AdminUser, Application, OwnToken } from './types';
 
 /** One admin action in a dialog: the form, the server's refusal shown in place, a toast on success. */
 function ActionDialog({
@@ -74,16 +74,7 @@ export function ApproveDialog({ user, onClose, onDone }: Props) {
       ),
     [user.application_id],
   );
-  const defaults = useQuery(
-    async () =>
-      unwrap(
-        await supabase()
-          .from('exchange_settings')
-          .select('token_supply, token_founder_bps, token_issue_price')
-          .single(),
-      ) as Defaults,
-    [],
-  );
+  const defaults = useExchangeSettings();
   const [supply, setSupply] = useState('');
   const [price, setPrice] = useState('');
   const a = application.data;

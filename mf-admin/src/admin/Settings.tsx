@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
-import { supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
+import { toast, useExchangeSettings } from '@repex/shared-ui/platform';
 import { Button, ErrorState, Field, FormError, Muted, TextField, Textarea } from '@repex/shared-ui/ui';
 import { rpc } from './rpc';
 
@@ -69,10 +69,7 @@ const stored = (f: (typeof FIELDS)[number], text: string) =>
 
 /** System Settings: every setting of the exchange, changed in one audited call. */
 export function SettingsForm({ onSaved }: { onSaved: () => void }) {
-  const current = useQuery(
-    async () => unwrap(await supabase().from('exchange_settings').select('*').single()) as Settings,
-    [],
-  );
+  const current = useExchangeSettings();
   if (current.error && !current.data)
     return (
       <ErrorState title="Settings could not be loaded." message={current.error.message} onRetry={current.reload} />

@@ -60,9 +60,3 @@ export interface AuditEntry {
   after: Record<string, unknown> | null;
   reason: string | null;
 }
-
-export interface Defaults {
-  token_supply: number;
-  token_founder_bps: number;
-  token_issue_price: number;
-}

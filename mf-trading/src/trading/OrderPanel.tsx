@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import styled, { css } from 'styled-components';
-import { supabase, toast, unwrap, useQuery, useTableChanges } from '@repex/shared-ui/platform';
+import { supabase, toast, useExchangeSettings } from '@repex/shared-ui/platform';
 import {
   Button,
   Card,
@@ -163,22 +163,7 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
   }, [picks]);
 
   // The fee, limits and market band are the exchange's settings, followed live (an admin may change them at any time).
-  const settings = useQuery(
-    async () =>
-      unwrap(
-        await supabase()
-          .from('exchange_settings')
-          .select('fee_bps, max_price, min_order_amount, market_band_bps')
-          .single(),
-      ) as {
-        fee_bps: number;
-        max_price: number;
-        min_order_amount: number;
-        market_band_bps: number;
-      },
-    [],
-  );
-  useTableChanges('exchange_settings', undefined, settings.reload);
+  const settings = useExchangeSettings();
   const feeBps = settings.data?.fee_bps;
   const limitError = type === 'limit' ? limitPriceError(limitText, settings.data?.max_price) : null;
   const effectivePrice = type === 'limit' && !limitError ? Number(limitText) : price;

@@ -13,3 +13,4 @@ export { secondStepDue, authenticatorApps, enterAppCode, signInAgain, type Authe
 export { useQuery, unwrap, type QueryState } from './data/useQuery';
 export { useMarketEvents, useTableChanges } from './data/useMarketEvents';
 export { useWatchlist } from './data/useWatchlist';
+export { useExchangeSettings, type ExchangeSettings } from './data/useExchangeSettings';
