@@ -2,9 +2,7 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import styled from 'styled-components';
 import {
-  supabase,
   toast,
-  unwrap,
   useAppStore,
   useExchangeSettings,
   useMarketEvents,
@@ -31,7 +29,7 @@ import { History, type Kind } from './wallet/History';
 import { ProfitLoss } from './wallet/ProfitLoss';
 import { WithdrawDialog } from './wallet/WithdrawDialog';
 import { AddBankAccountDialog, BankAccounts } from './wallet/BankAccounts';
-import type { Cash, Destination, HistoryEntry } from './wallet/types';
+import { cancelWithdrawal, loadBankAccounts, loadCash, loadHistory } from './wallet/data';
 
 const Balance = styled(Card)`
   display: flex;
@@ -69,29 +67,9 @@ export default function Wallet() {
   const setOpen = (action: Open) => setParams(action ? { action } : {}, { replace: true });
   const [kind, setKind] = useState<Kind>('all');
 
-  const cash = useQuery(
-    async () =>
-      unwrap(
-        await supabase()
-          .from('cash_accounts')
-          .select('available, reserved, pending_withdrawal')
-          .eq('user_id', userId)
-          .maybeSingle(),
-      ) as Cash | null,
-    [userId],
-  );
+  const cash = useQuery(() => loadCash(userId), [userId]);
   const limits = useExchangeSettings();
-  const accounts = useQuery(
-    async () =>
-      unwrap(
-        await supabase()
-          .from('payout_destinations')
-          .select('id, label, account_last4, usable_from')
-          .is('removed_at', null)
-          .order('created_at'),
-      ) as Destination[],
-    [],
-  );
+  const accounts = useQuery(loadBankAccounts, []);
   // An account's wait ends while the page is open: read the accounts again then.
   useEffect(() => {
     const now = Date.now();
@@ -103,11 +81,7 @@ export default function Wallet() {
     const timer = setTimeout(accounts.reload, Math.min(nextReady - now + 1000, 2 ** 31 - 1));
     return () => clearTimeout(timer);
   }, [accounts.data, accounts.reload]);
-  const history = useQuery(async () => {
-    let query = supabase().from('wallet_history').select('*').order('position', { ascending: false }).limit(500);
-    if (kind !== 'all') query = query.eq('type', kind);
-    return unwrap(await query) as HistoryEntry[];
-  }, [kind]);
+  const history = useQuery(() => loadHistory(kind), [kind]);
 
   const [version, setVersion] = useState(0);
   const reload = () => {
@@ -138,9 +112,9 @@ export default function Wallet() {
     100,
   );
 
-  const cancelWithdrawal = async (id: number) => {
-    const { error } = await supabase().rpc('cancel_withdrawal', { p_id: id });
-    if (error) return toast({ title: 'Cancel Failed', description: error.message, variant: 'destructive' });
+  const cancel = async (id: number) => {
+    const refused = await cancelWithdrawal(id);
+    if (refused) return toast({ title: 'Cancel Failed', description: refused, variant: 'destructive' });
     toast({ title: 'Withdrawal Cancelled', description: 'The funds are available again.' });
     reload();
   };
@@ -184,7 +158,7 @@ export default function Wallet() {
             <TabsTrigger value="pnl">Profit &amp; Loss</TabsTrigger>
           </TabsList>
           <TabsContent value="history">
-            <History history={history} kind={kind} onKind={setKind} onCancel={(id) => void cancelWithdrawal(id)} />
+            <History history={history} kind={kind} onKind={setKind} onCancel={(id) => void cancel(id)} />
           </TabsContent>
           <TabsContent value="pnl">
             <ProfitLoss version={version} />

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { supabase, toast, type QueryState } from '@repex/shared-ui/platform';
+import { toast, type QueryState } from '@repex/shared-ui/platform';
 import {
   Badge,
   Button,
@@ -16,7 +16,8 @@ import {
   RowList,
   formatCount,
 } from '@repex/shared-ui/ui';
-import type { Destination, Limits } from './types';
+import type { Limits } from './types';
+import { addBankAccount, loadBankAccount, removeBankAccount, type Destination } from './data';
 
 export const accountName = (d: Pick<Destination, 'label' | 'account_last4'>) => `${d.label} •••• ${d.account_last4}`;
 const from = (iso: string) => `${formatDate(iso)} at ${formatTime(iso)}`;
@@ -110,8 +111,8 @@ function RemoveDialog({
   onRemoved: () => void;
 }) {
   const send = async () => {
-    const { error } = await supabase().rpc('remove_payout_destination', { p_id: account.id });
-    if (error) return error.message;
+    const refused = await removeBankAccount(account.id);
+    if (refused) return refused;
     toast({ title: 'Bank Account Removed', description: `${accountName(account)} can no longer receive withdrawals.` });
     onRemoved();
     return null;
@@ -149,17 +150,10 @@ export function AddBankAccountDialog({
   const [label, setLabel] = useState('');
   const [account, setAccount] = useState('');
   const send = async () => {
-    const { data: id, error } = await supabase().rpc('add_payout_destination', {
-      p_label: label,
-      p_account_number: account,
-    });
-    if (error) return error.message;
-    const { data: saved } = await supabase()
-      .from('payout_destinations')
-      .select('id, label, account_last4, usable_from')
-      .eq('id', id as string)
-      .single();
-    const d = saved as Destination | null;
+    const saved = await addBankAccount(label, account);
+    if ('refused' in saved) return saved.refused;
+    // Said with its wait; were the read to fail, the account is saved all the same.
+    const d = await loadBankAccount(saved.id).catch(() => null);
     toast({
       title: 'Bank Account Saved',
       description: !d

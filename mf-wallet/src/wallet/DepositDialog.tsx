@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
-import { supabase, toast } from '@repex/shared-ui/platform';
+import { toast } from '@repex/shared-ui/platform';
 import { FormDialog, TextField, formatPrice } from '@repex/shared-ui/ui';
 import type { Limits } from './types';
+import { createDeposit } from './data';
 import { NOT_AN_AMOUNT, typedAmount } from './typedAmount';
 
 /**
@@ -16,11 +17,7 @@ export function DepositDialog({ limits, onClose }: { limits: Limits | undefined;
   const send = async () => {
     const value = typedAmount(amount);
     if (Number.isNaN(value)) return NOT_AN_AMOUNT;
-    const { data, error: refused } = await supabase().rpc('create_deposit', {
-      p_amount: value,
-      p_card: card,
-      p_idempotency_key: idempotencyKey,
-    });
+    const { data, error: refused } = await createDeposit(value, card, idempotencyKey);
     if (refused) return refused.message;
     const payment = data;
     toast({

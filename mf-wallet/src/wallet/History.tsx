@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { supabase, toast, type QueryState } from '@repex/shared-ui/platform';
+import { toast, type QueryState } from '@repex/shared-ui/platform';
 import {
   DataTable,
   Badge,
@@ -13,7 +13,7 @@ import {
   toCsv,
   DateTime,
 } from '@repex/shared-ui/ui';
-import type { HistoryEntry } from './types';
+import { loadWholeHistory, type HistoryEntry } from './data';
 
 export const KINDS = [
   { value: 'all', label: 'All movements' },
@@ -42,22 +42,17 @@ const Signed = styled.td<{ $value: number; $void: boolean }>`
   font-weight: 600;
   white-space: nowrap;
 `;
-const STATUS_VARIANT = {
-  Completed: 'up',
-  Failed: 'down',
-  Cancelled: 'secondary',
-  Pending: 'secondary',
-  Processing: 'secondary',
-} as const;
+/** A movement's status as a badge; the ones not named here (pending, processing, cancelled) are plain. */
+const STATUS_VARIANT: Record<string, 'up' | 'down'> = { Completed: 'up', Failed: 'down' };
 
 const signed = (n: number) => `${n >= 0 ? '+' : '-'}${formatPrice(Math.abs(n))}`;
 
 async function exportCsv(kind: Kind) {
-  let query = supabase().from('wallet_history').select('*').order('position');
-  if (kind !== 'all') query = query.eq('type', kind);
-  const { data, error } = await query;
-  if (error) return toast({ title: 'Export Failed', description: error.message, variant: 'destructive' });
-  const rows = (data as HistoryEntry[]).map((e) => [
+  const data = await loadWholeHistory(kind).catch((error: Error) => {
+    toast({ title: 'Export Failed', description: error.message, variant: 'destructive' });
+  });
+  if (!data) return;
+  const rows = data.map((e) => [
     e.created_at,
     e.type,
     e.description,
@@ -144,7 +139,7 @@ export function History({
               <DateTime iso={e.created_at} />
             </td>
             <td>
-              <Badge $variant={STATUS_VARIANT[e.status]}>{e.status}</Badge>
+              <Badge $variant={STATUS_VARIANT[e.status] ?? 'secondary'}>{e.status}</Badge>
               {e.type === 'Withdrawal' && e.status === 'Pending' && e.wallet_id !== null && (
                 <Button $size="sm" $variant="ghost" onClick={() => onCancel(e.wallet_id!)}>
                   Cancel

@@ -1,6 +1,7 @@
 import styled, { useTheme } from 'styled-components';
 import { type PnlPoint } from '@repex/shared-ui/contracts';
-import { supabase, unwrap, useQuery } from '@repex/shared-ui/platform';
+import { useQuery } from '@repex/shared-ui/platform';
+import { loadPnl } from './data';
 import {
   CardGrid,
   Change,
@@ -37,7 +38,7 @@ const Legend = styled.p`
 
 /** Realized and unrealized P&L over the last 30 days, computed by the database (public.my_pnl). */
 export function ProfitLoss({ version }: { version: number }) {
-  const pnl = useQuery(async () => unwrap(await supabase().rpc('my_pnl', { p_days: 30 })) as PnlPoint[], [version]);
+  const pnl = useQuery(() => loadPnl(30), [version]);
   const theme = useTheme();
   const points = pnl.data;
   const now = points?.[points.length - 1];

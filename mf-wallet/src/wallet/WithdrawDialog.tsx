@@ -1,14 +1,5 @@
 import { useMemo, useState } from 'react';
-import {
-  authenticatorApps,
-  enterAppCode,
-  signInAgain,
-  supabase,
-  toast,
-  unwrap,
-  useQuery,
-  type AuthenticatorApp,
-} from '@repex/shared-ui/platform';
+import { enterAppCode, signInAgain, toast, useQuery, type AuthenticatorApp } from '@repex/shared-ui/platform';
 import {
   AppChoice,
   Button,
@@ -24,7 +15,8 @@ import {
   formatTime,
 } from '@repex/shared-ui/ui';
 import { accountName, isReady, waitFor } from './BankAccounts';
-import type { Cash, Destination, Limits } from './types';
+import type { Limits } from './types';
+import { createWithdrawal, loadWithdrawalHold, myAuthenticatorApps, type Cash, type Destination } from './data';
 import { NOT_AN_AMOUNT, typedAmount } from './typedAmount';
 
 const NEW_ACCOUNT = 'new';
@@ -60,7 +52,7 @@ export function WithdrawDialog({
   const [apps, setApps] = useState<AuthenticatorApp[]>([]);
   const [app, setApp] = useState<string>();
   // Withdrawals wait a day after a password or email change: said before anything is typed.
-  const heldUntil = useQuery(async () => unwrap(await supabase().rpc('my_withdrawal_hold')) as string | null, []);
+  const heldUntil = useQuery(loadWithdrawalHold, []);
 
   const send = async () => {
     const value = typedAmount(amount);
@@ -76,14 +68,10 @@ export function WithdrawDialog({
       if (refused) return refused;
       setAppCode(undefined);
     }
-    const { data, error: refused } = await supabase().rpc('create_withdrawal', {
-      p_amount: value,
-      p_destination: destination ?? null,
-      p_idempotency_key: idempotencyKey,
-    });
+    const { data, error: refused } = await createWithdrawal(value, destination ?? null, idempotencyKey);
     if (refused) {
       if (refused.hint === 'reauthenticate') {
-        const on = authenticatorApps((await supabase().auth.getSession()).data.session?.user.factors);
+        const on = await myAuthenticatorApps();
         setApps(on);
         setApp(on[0]?.id);
         if (on.length) setAppCode('');

@@ -1,0 +1,84 @@
+import { authenticatorApps, supabase, unwrap } from '@repex/shared-ui/platform';
+
+/**
+ * The wallet's reads and calls, typed by the database (contracts/typedDatabase.ts). A read throws
+ * the database's message; a call answers the refusal's message, or null when it went through.
+ */
+
+export const loadCash = async (userId: string) =>
+  unwrap(
+    await supabase()
+      .from('cash_accounts')
+      .select('available, reserved, pending_withdrawal')
+      .eq('user_id', userId)
+      .maybeSingle(),
+  );
+export type Cash = NonNullable<Awaited<ReturnType<typeof loadCash>>>;
+
+const DESTINATION = 'id, label, account_last4, usable_from';
+
+/** The bank accounts withdrawals can go to, oldest first. */
+export const loadBankAccounts = async () =>
+  unwrap(await supabase().from('payout_destinations').select(DESTINATION).is('removed_at', null).order('created_at'));
+export type Destination = Awaited<ReturnType<typeof loadBankAccounts>>[number];
+
+export const loadBankAccount = async (id: string) =>
+  unwrap(await supabase().from('payout_destinations').select(DESTINATION).eq('id', id).maybeSingle());
+
+/** Saves a bank account; its id, or the database's refusal. */
+export async function addBankAccount(
+  label: string,
+  accountNumber: string,
+): Promise<{ refused: string } | { id: string }> {
+  const { data, error } = await supabase().rpc('add_payout_destination', {
+    p_label: label,
+    p_account_number: accountNumber,
+  });
+  return error ? { refused: error.message } : { id: data };
+}
+
+export async function removeBankAccount(id: string): Promise<string | null> {
+  const { error } = await supabase().rpc('remove_payout_destination', { p_id: id });
+  return error?.message ?? null;
+}
+
+/** Every movement of cash of one kind (or all), newest first: the last 500, as the table shows them. */
+export async function loadHistory(kind: string) {
+  let query = supabase().from('wallet_history').select('*').order('position', { ascending: false }).limit(500);
+  if (kind !== 'all') query = query.eq('type', kind);
+  return unwrap(await query);
+}
+export type HistoryEntry = Awaited<ReturnType<typeof loadHistory>>[number];
+
+/** Every movement of one kind (or all), oldest first, for the CSV export. */
+export async function loadWholeHistory(kind: string) {
+  let query = supabase().from('wallet_history').select('*').order('position');
+  if (kind !== 'all') query = query.eq('type', kind);
+  return unwrap(await query);
+}
+
+export async function cancelWithdrawal(id: number): Promise<string | null> {
+  const { error } = await supabase().rpc('cancel_withdrawal', { p_id: id });
+  return error?.message ?? null;
+}
+
+/** Until when withdrawals wait after a password or email change, if they do. */
+export const loadWithdrawalHold = async (): Promise<string | null> =>
+  unwrap(await supabase().rpc('my_withdrawal_hold'));
+
+/** The caller's profit and loss over the last `days` days, a point a day and now. */
+export const loadPnl = async (days: number) => unwrap(await supabase().rpc('my_pnl', { p_days: days }));
+
+export const createDeposit = (amount: number | null, card: string, idempotencyKey: string) =>
+  supabase().rpc('create_deposit', { p_amount: amount, p_card: card, p_idempotency_key: idempotencyKey });
+
+export const createWithdrawal = (amount: number | null, destination: string | null, idempotencyKey: string) =>
+  supabase().rpc('create_withdrawal', {
+    p_amount: amount,
+    p_destination: destination,
+    p_idempotency_key: idempotencyKey,
+  });
+
+/** The authenticator apps of the signed-in account, to ask one for a code before money leaves. */
+export const myAuthenticatorApps = async () =>
+  authenticatorApps((await supabase().auth.getSession()).data.session?.user.factors);
