@@ -32,33 +32,23 @@ export async function loadDashboard(userId: string): Promise<DashboardData> {
     db.from('cash_accounts').select('available').eq('user_id', userId).maybeSingle().then(unwrap),
     db.from('tokens').select('id').eq('owner_id', userId).maybeSingle().then(unwrap),
   ]);
-  const ownTokenId = (own as { id: string } | null)?.id ?? null;
-  const points = pnl as PnlPoint[];
-  const held = (positions as Position[]).map((p) => p.token_id);
+  const ownTokenId = own?.id ?? null;
+  const held = positions.map((p) => p.token_id);
   const halted = held.length
-    ? ((await db.from('tokens').select('id').in('id', held).not('halt_reason', 'is', null).then(unwrap)) as {
-        id: string;
-      }[])
+    ? await db.from('tokens').select('id').in('id', held).not('halt_reason', 'is', null).then(unwrap)
     : [];
   return {
     halted: new Set(halted.map((t) => t.id)),
-    positions: positions as Position[],
-    summary: points[points.length - 1]!,
-    trades: (trades as MyTrade[]).filter((t) => t.token_id !== ownTokenId),
-    cash: (cash as { available: number } | null)?.available ?? 0,
+    positions,
+    summary: pnl[pnl.length - 1]!,
+    trades: trades.filter((t) => t.token_id !== ownTokenId),
+    cash: cash?.available ?? 0,
     ownTokenId,
   };
 }
 
 export async function loadWatchlist(): Promise<MarketToken[]> {
-  const ids = ((await supabase().from('watchlist').select('token_id').then(unwrap)) as { token_id: string }[]).map(
-    (w) => w.token_id,
-  );
+  const ids = (await supabase().from('watchlist').select('token_id').then(unwrap)).map((w) => w.token_id);
   if (!ids.length) return [];
-  return (await supabase()
-    .from('market_tokens')
-    .select(MARKET_TOKEN_COLUMNS)
-    .in('id', ids)
-    .order('name')
-    .then(unwrap)) as MarketToken[];
+  return supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS).in('id', ids).order('name').then(unwrap);
 }

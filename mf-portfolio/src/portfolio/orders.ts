@@ -1,26 +1,11 @@
 import { MARKET_TOKEN_COLUMNS, type MarketToken } from '@repex/shared-ui/contracts';
 import { supabase, unwrap } from '@repex/shared-ui/platform';
 
-/** One of the caller's orders, as public.orders keeps it. */
-export interface MyOrder {
-  id: number;
-  token_id: string;
-  side: 'buy' | 'sell';
-  type: 'market' | 'limit';
-  price: number | null;
-  amount: number;
-  filled: number;
-  status: 'open' | 'filled' | 'cancelled';
-  created_at: string;
-}
-
 /** Orders with the tokens they are on (for the person's name and avatar). */
 export async function withTokens<T extends { token_id: string }>(orders: T[]): Promise<(T & { token: MarketToken })[]> {
   if (!orders.length) return [];
   const ids = [...new Set(orders.map((o) => o.token_id))];
-  const tokens = unwrap(
-    await supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS).in('id', ids),
-  ) as MarketToken[];
+  const tokens = unwrap(await supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS).in('id', ids));
   const byId = new Map(tokens.map((t) => [t.id, t]));
   return orders.flatMap((o) => (byId.has(o.token_id) ? [{ ...o, token: byId.get(o.token_id)! }] : []));
 }
@@ -29,7 +14,7 @@ export const ORDER_COLUMNS = 'id, token_id, side, type, price, amount, filled, s
 
 /** The caller's open orders on every token, newest first. */
 export async function loadOpenOrders() {
-  return withTokens(unwrap(await supabase().rpc('list_open_orders', { p_limit: 500 })) as MyOrder[]);
+  return withTokens(unwrap(await supabase().rpc('list_open_orders', { p_limit: 500 })));
 }
 
 /** The caller's last 50 orders that are no longer open (row-level security: their own). */
@@ -43,9 +28,12 @@ export async function loadOrderHistory() {
         .order('created_at', { ascending: false })
         .order('id', { ascending: false })
         .limit(50),
-    ) as MyOrder[],
+    ),
   );
 }
+
+/** One of the caller's orders, as public.orders keeps it. */
+export type MyOrder = Awaited<ReturnType<typeof loadOrderHistory>>[number];
 
 /** An order that is no longer open, in words: filled, cancelled, or partly filled and the rest cancelled. */
 export function orderOutcome(o: Pick<MyOrder, 'status' | 'filled'>): string {

@@ -10,7 +10,7 @@ export interface ProfileData {
   achievements: { id: number; title: string; description: string; achieved_on: string }[];
   recent: MyTrade[];
   /** The latest trades of the user's token, by anyone (the public tape). */
-  tokenTrades: { id: number; type: 'buy' | 'sell'; amount: number; price: number; value: number; created_at: string }[];
+  tokenTrades: { id: number; type: string; amount: number; price: number; value: number; created_at: string }[];
 }
 
 export async function loadProfile(userId: string): Promise<ProfileData> {
@@ -26,7 +26,7 @@ export async function loadProfile(userId: string): Promise<ProfileData> {
       .then(unwrap),
     db.from('my_trades').select('*').order('created_at', { ascending: false }).limit(5).then(unwrap),
   ]);
-  const own = token as MarketToken | null;
+  const own = token;
   let ownedOfOwn = 0;
   let history: ProfileData['history'] = [];
   let tokenTrades: ProfileData['tokenTrades'] = [];
@@ -43,17 +43,17 @@ export async function loadProfile(userId: string): Promise<ProfileData> {
         .limit(20)
         .then(unwrap),
     ]);
-    ownedOfOwn = (holding as { amount: number } | null)?.amount ?? 0;
-    history = hist as ProfileData['history'];
-    tokenTrades = trades as ProfileData['tokenTrades'];
+    ownedOfOwn = holding?.amount ?? 0;
+    history = hist;
+    tokenTrades = trades;
   }
   return {
-    profile: profile as Profile,
+    profile,
     token: own,
     ownedOfOwn,
     history,
-    achievements: achievements as ProfileData['achievements'],
-    recent: recent as MyTrade[],
+    achievements,
+    recent,
     tokenTrades,
   };
 }

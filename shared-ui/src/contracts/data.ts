@@ -1,83 +1,28 @@
-/** Rows of the read models the screens use (see supabase/schemas). Numbers are JSON numbers. */
-export interface MarketToken {
-  id: string;
-  owner_id: string | null;
-  name: string;
-  username: string;
-  category: string;
-  reputation_score: number;
-  avatar_url: string | null;
-  verified: boolean;
-  total_supply: number;
-  price: number;
-  change_24h: number;
-  volume_24h: number;
-  market_cap: number;
-  holders: number;
-  available_supply: number;
-  /** Trading in it is halted by the exchange (the reason is on the token). */
-  halted: boolean;
-}
+import type { Database } from './typedDatabase';
 
-export interface MyTrade {
-  id: number;
-  token_id: string;
-  name: string;
-  username: string;
-  type: 'buy' | 'sell';
-  amount: number;
-  price: number;
-  value: number;
-  fee: number;
-  total: number;
-  created_at: string;
-}
+/*
+ * Rows of the read models the screens use, as the database's generated types have them
+ * (npm run db:types; supabase/schemas). Numbers are JSON numbers.
+ */
+type Public = Database['public'];
 
-export interface Profile {
-  id: string;
-  username: string;
-  full_name: string;
-  bio: string;
-  location: string;
-  avatar_url: string | null;
-  cover_url: string | null;
-  role: 'user' | 'admin';
-  status: 'active' | 'suspended';
-  verified: boolean;
-  followers: number;
-  following: number;
-  engagement_rate: number;
-  created_at: string;
-}
+/** A row of public.market_tokens: a token with its market figures. */
+export type MarketToken = Omit<Public['Views']['market_tokens']['Row'], 'search_text'>;
+
+/** A row of public.my_trades: one of the caller's trades, from their side. */
+export type MyTrade = Public['Views']['my_trades']['Row'];
+
+/** A row of public.profiles. */
+export type Profile = Public['Tables']['profiles']['Row'];
 
 export const MARKET_TOKEN_COLUMNS =
   'id, owner_id, name, username, category, reputation_score, avatar_url, verified, total_supply, price, change_24h, volume_24h, market_cap, holders, available_supply, halted';
 
 /** A point of public.my_pnl: the caller's profit & loss at a moment (the last one is now). */
-export interface PnlPoint {
-  at: string;
-  realized: number;
-  unrealized: number;
-  invested: number;
-  value: number;
-}
+export type PnlPoint = Public['Functions']['my_pnl']['Returns'][number];
 
 /** A row of public.my_positions: a token the caller holds, its cost and its P&L. */
-export interface Position {
-  token_id: string;
-  name: string;
-  username: string;
-  category: string;
-  avatar_url: string | null;
-  verified: boolean;
-  tokens: number;
-  avg_price: number;
-  cost: number;
-  price: number;
-  value: number;
-  pnl: number;
-  pnl_percent: number;
-}
+export type Position = Public['Functions']['my_positions']['Returns'][number];
 
 /** `reputation_components(token)`: the reputation score's parts (points) and the facts behind them. */
 export interface ReputationComponents {

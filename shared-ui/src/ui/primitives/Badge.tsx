@@ -65,7 +65,7 @@ export function HaltedBadge() {
   );
 }
 
-/** The side of an order or a trade: Buy in green, Sell in red. */
-export function SideBadge({ side }: { side: 'buy' | 'sell' }) {
+/** The side of an order or a trade ('buy' or 'sell', as the database's checks keep it): Buy in green, Sell in red. */
+export function SideBadge({ side }: { side: string }) {
   return <Badge $variant={side === 'buy' ? 'up' : 'down'}>{side === 'buy' ? 'Buy' : 'Sell'}</Badge>;
 }
