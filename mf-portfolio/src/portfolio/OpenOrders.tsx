@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { supabase, toast, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
+import { cancelAllOrders, cancelOrder, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
 import { Bar } from './Bar';
 import { OrderCells } from './OrderCells';
 import { loadOpenOrders, type MyOrder } from './orders';
@@ -31,23 +31,15 @@ export function OpenOrders({ toggle }: { toggle: ReactNode }) {
 
   const cancel = async (id: number) => {
     setBusy(id);
-    const { error } = await supabase().rpc('cancel_order', { p_order: id });
+    await cancelOrder(id);
     setBusy(null);
-    if (error) toast({ title: 'Cancel Failed', description: error.message, variant: 'destructive' });
-    else toast({ title: 'Order Cancelled', description: `Order #${id} was cancelled and its funds released.` });
     orders.reload();
   };
   const cancelAll = async () => {
     setBusy('all');
-    const { data, error } = await supabase().rpc('cancel_all_orders');
+    await cancelAllOrders();
     setBusy(null);
     setConfirming(false);
-    if (error) toast({ title: 'Cancel Failed', description: error.message, variant: 'destructive' });
-    else
-      toast({
-        title: 'Orders Cancelled',
-        description: `${plural(data as number)} cancelled; ${data === 1 ? 'its' : 'their'} funds are released.`,
-      });
     orders.reload();
   };
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { codeMessage, supabase, toast } from '@repex/shared-ui/platform';
+import { codeMessage, toast } from '@repex/shared-ui/platform';
+import { askEmailChange, confirmEmailChange } from './account';
 import { Button, FormDialog, Muted, TextField } from '@repex/shared-ui/ui';
 
 /** The email asked for, and the password that asked (kept to send a new code; absent for a change asked earlier). */
@@ -11,11 +12,8 @@ interface Asked {
 /** Asks the auth server to mail a code to `email`; null when sent, else the refusal in words. */
 async function askForCode(email: string, password: string, current: string | undefined): Promise<string | null> {
   if (email.toLowerCase() === current?.toLowerCase()) return 'That is already your email.';
-  const { error } = await supabase().auth.updateUser({ email, current_password: password });
-  if (!error) return null;
-  return error.message === 'Unable to validate email address: invalid format'
-    ? 'Enter a valid email address.'
-    : error.message;
+  const refused = await askEmailChange(email, password);
+  return refused === 'Unable to validate email address: invalid format' ? 'Enter a valid email address.' : refused;
 }
 
 /**
@@ -84,10 +82,8 @@ export function EmailDialog({
   }
 
   const confirm = async () => {
-    const { error } = await supabase().auth.verifyOtp({ email: asked.email, token: code.trim(), type: 'email_change' });
-    if (error) return codeMessage(error.message);
-    // This session's next token carries the new address.
-    await supabase().auth.refreshSession();
+    const refused = await confirmEmailChange(asked.email, code.trim());
+    if (refused) return codeMessage(refused);
     toast({ title: 'Email Changed', description: `You now sign in with ${asked.email}.` });
     return null;
   };

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { type Profile } from '@repex/shared-ui/contracts';
-import { authenticatorApps, supabase, toast, useQuery } from '@repex/shared-ui/platform';
+import { authenticatorApps, toast, useQuery } from '@repex/shared-ui/platform';
+import { changePassword, loadAccount, updateProfile, uploadImage } from './account';
 import { Button, Field, FormDialog, FormError, Input, Muted, TextField, Textarea } from '@repex/shared-ui/ui';
 
 /**
@@ -31,11 +32,10 @@ function ImageField({
     // Named by its type, not its file name: the bucket takes only images, and a profile keeps
     // only names of letters, digits, dots and dashes (the database's rule).
     const path = `${userId}/${kind}-${Date.now()}.${file.type.split('/')[1] || 'img'}`;
-    const bucket = supabase().storage.from('avatars');
-    const { error } = await bucket.upload(path, file, { contentType: file.type, upsert: true });
+    const uploaded = await uploadImage(path, file);
     setBusy(false);
-    if (error) return onError(`${label}: ${error.message}`);
-    onUploaded(bucket.getPublicUrl(path).data.publicUrl);
+    if ('refused' in uploaded) return onError(`${label}: ${uploaded.refused}`);
+    onUploaded(uploaded.url);
   };
   return (
     <Field label={label} htmlFor={id} hint={busy ? 'Uploading...' : 'An image: PNG, JPEG, GIF or WebP.'}>
@@ -77,17 +77,14 @@ export function EditProfileDialog({
   const [cover, setCover] = useState(profile.cover_url);
   const [uploadError, setUploadError] = useState<string>();
   const submit = async () => {
-    const { error } = await supabase()
-      .from('profiles')
-      .update({
-        full_name: name.trim(),
-        bio: bio.trim(),
-        location: location.trim(),
-        avatar_url: avatar,
-        cover_url: cover,
-      })
-      .eq('id', profile.id);
-    if (error) return error.message; // the database's words: its rules for names, bios and images
+    const refused = await updateProfile(profile.id, {
+      full_name: name.trim(),
+      bio: bio.trim(),
+      location: location.trim(),
+      avatar_url: avatar,
+      cover_url: cover,
+    });
+    if (refused) return refused; // the database's words: its rules for names, bios and images
     toast({ title: 'Profile Updated', description: 'Your changes are saved.' });
     onSaved();
     return null;
@@ -145,7 +142,7 @@ export function SettingsDialog({
   /** Opens the apps of the verification that is on (true), or Turn On (false). */
   onTwoStep: (on: boolean) => void;
 }) {
-  const user = useQuery(async () => (await supabase().auth.getUser()).data.user, []);
+  const user = useQuery(loadAccount, []);
   const email: AccountEmail = { current: user.data?.email, pending: user.data?.new_email };
   const apps = authenticatorApps(user.data?.factors);
   const [current, setCurrent] = useState('');
@@ -153,8 +150,8 @@ export function SettingsDialog({
   const [confirm, setConfirm] = useState('');
   const submit = async () => {
     if (password !== confirm) return 'The two passwords differ.';
-    const { error } = await supabase().auth.updateUser({ password, current_password: current });
-    if (error) return error.message;
+    const refused = await changePassword(password, current);
+    if (refused) return refused;
     toast({ title: 'Password Changed', description: 'Your other sessions have been signed out.' });
     return null;
   };

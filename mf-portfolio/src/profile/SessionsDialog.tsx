@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
+import { toast, useQuery } from '@repex/shared-ui/platform';
+import { endOtherSessions, endSession, loadSessions, type Session } from './account';
 import {
   Badge,
   Button,
@@ -13,41 +14,32 @@ import {
   RowList,
 } from '@repex/shared-ui/ui';
 
-interface Session {
-  id: string;
-  signed_in_at: string;
-  last_seen_at: string;
-  user_agent: string | null;
-  ip: string | null;
-  current: boolean;
-}
-
 const when = (iso: string) => `${formatDate(iso)}, ${formatTime(iso)}`;
 
 /** Where the user is signed in: each session's browser, address and times; one, or every other, signed out. */
 export function SessionsDialog({ onClose }: { onClose: () => void }) {
-  const sessions = useQuery(async () => unwrap(await supabase().rpc('my_sessions')) as Session[], []);
+  const sessions = useQuery(loadSessions, []);
   const [busy, setBusy] = useState(false);
   const others = sessions.data?.filter((s) => !s.current) ?? [];
 
   const endOne = async (s: Session) => {
     setBusy(true);
-    const { error } = await supabase().rpc('end_my_session', { p_session: s.id });
+    const refused = await endSession(s.id);
     setBusy(false);
     toast(
-      error
-        ? { title: 'Sign out Failed', description: error.message, variant: 'destructive' }
+      refused
+        ? { title: 'Sign out Failed', description: refused, variant: 'destructive' }
         : { title: 'Session Signed Out', description: `${deviceName(s.user_agent)} is no longer signed in.` },
     );
     sessions.reload();
   };
   const endOthers = async () => {
     setBusy(true);
-    const { error } = await supabase().auth.signOut({ scope: 'others' });
+    const refused = await endOtherSessions();
     setBusy(false);
     toast(
-      error
-        ? { title: 'Sign out Failed', description: error.message || 'Something went wrong', variant: 'destructive' }
+      refused !== null
+        ? { title: 'Sign out Failed', description: refused || 'Something went wrong', variant: 'destructive' }
         : { title: 'Other Sessions Signed Out', description: 'Only this browser is still signed in.' },
     );
     sessions.reload();

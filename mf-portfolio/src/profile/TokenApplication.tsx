@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { supabase, toast, unwrap, useQuery, useTableChanges } from '@repex/shared-ui/platform';
+import { toast, useQuery, useTableChanges } from '@repex/shared-ui/platform';
+import { applyForToken, loadCategories, loadLatestApplication } from './account';
 import {
   Badge,
   Button,
@@ -14,15 +15,6 @@ import {
   formatDate,
   FormDialog,
 } from '@repex/shared-ui/ui';
-
-interface Application {
-  id: number;
-  display_name: string;
-  category: string;
-  status: 'pending' | 'approved' | 'rejected';
-  reason: string | null;
-  created_at: string;
-}
 
 const PLATFORMS = [
   { key: 'x', label: 'X (Twitter)' },
@@ -64,19 +56,7 @@ export function TokenApplication({
   fullName: string;
   onIssued: () => void;
 }) {
-  const latest = useQuery(
-    async () =>
-      unwrap(
-        await supabase()
-          .from('token_applications')
-          .select('id, display_name, category, status, reason, created_at')
-          .eq('user_id', userId)
-          .order('created_at', { ascending: false })
-          .limit(1)
-          .maybeSingle(),
-      ) as Application | null,
-    [userId],
-  );
+  const latest = useQuery(() => loadLatestApplication(userId), [userId]);
   const [applying, setApplying] = useState(false);
   useTableChanges(
     'token_applications',
@@ -133,23 +113,15 @@ export function TokenApplication({
 }
 
 function ApplyDialog({ fullName, onClose, onSent }: { fullName: string; onClose: () => void; onSent: () => void }) {
-  const categories = useQuery(
-    async () => unwrap(await supabase().from('categories').select('name').order('position')) as { name: string }[],
-    [],
-  );
+  const categories = useQuery(loadCategories, []);
   const [name, setName] = useState(fullName);
   const [category, setCategory] = useState('');
   const [bio, setBio] = useState('');
   const [socials, setSocials] = useState<Record<string, string>>({});
 
   const send = async () => {
-    const { error: refused } = await supabase().rpc('apply_for_token', {
-      p_display_name: name,
-      p_category: category,
-      p_bio: bio,
-      p_socials: socials,
-    });
-    if (refused) return refused.message;
+    const refused = await applyForToken({ name, category, bio, socials });
+    if (refused) return refused;
     toast({ title: 'Application Sent', description: 'An administrator will review it shortly.' });
     onSent();
     return null;
@@ -171,8 +143,8 @@ function ApplyDialog({ fullName, onClose, onSent }: { fullName: string; onClose:
             Choose a category
           </option>
           {categories.data?.map((c) => (
-            <option key={c.name} value={c.name}>
-              {c.name}
+            <option key={c} value={c}>
+              {c}
             </option>
           ))}
         </Select>

@@ -4,11 +4,11 @@ import {
   authenticatorApps,
   enterAppCode,
   signInAgain,
-  supabase,
   toast,
   useQuery,
   type AuthenticatorApp,
 } from '@repex/shared-ui/platform';
+import { enrollApp, loadAccount, removeApp } from './account';
 import {
   Button,
   Dialog,
@@ -82,14 +82,10 @@ function AddAppForm({
   // Turning it on needs a recent sign-in: past it, the password first, then the key.
   const [password, setPassword] = useState<string>();
   const enrolment = useQuery(async () => {
-    const { data, error } = await supabase().auth.mfa.enroll({
-      factorType: 'totp',
-      friendlyName: name,
-      issuer: 'RepX',
-    });
+    const { data, error } = await enrollApp(name);
     if (error?.code === 'reauthentication_needed') setPassword('');
     if (error) throw error;
-    return data as { id: string; totp: { qr_code: string; secret: string } };
+    return data;
   }, [name]);
   const [code, setCode] = useState('');
   const send = async () => {
@@ -219,12 +215,10 @@ function RemoveAppDialog({
 }) {
   const [code, setCode] = useState('');
   const send = async () => {
-    const refused = await enterAppCode((keep ?? app).id, code);
+    const wrongCode = await enterAppCode((keep ?? app).id, code);
+    if (wrongCode) return wrongCode;
+    const refused = await removeApp(app.id);
     if (refused) return refused;
-    const { error } = await supabase().auth.mfa.unenroll({ factorId: app.id });
-    if (error) return error.message;
-    // The session's user and token no longer carry the app.
-    await supabase().auth.refreshSession();
     toast(
       keep
         ? { title: 'Authenticator App Removed', description: `Two-step verification stays on with “${keep.name}”.` }
@@ -253,11 +247,7 @@ function RemoveAppDialog({
 
 /** Two-step verification that is on: the apps (an app and perhaps its backup), each removable; a backup added. */
 export function AppsDialog({ onClose }: { onClose: () => void }) {
-  const apps = useQuery(async () => {
-    const { data, error } = await supabase().auth.getUser();
-    if (error) throw error;
-    return authenticatorApps(data.user.factors);
-  }, []);
+  const apps = useQuery(async () => authenticatorApps((await loadAccount()).factors), []);
   const [step, setStep] = useState<'add' | AuthenticatorApp | null>(null);
   const list = apps.data ?? [];
   const back = () => {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { supabase, toast } from '@repex/shared-ui/platform';
+import { cancelOrder } from '@repex/shared-ui/platform';
 import {
   Button,
   Card,
@@ -44,10 +44,8 @@ export function OpenOrders({
   const [editing, setEditing] = useState<OpenOrder | null>(null);
   const cancel = async (id: number) => {
     setCancelling(id);
-    const { error } = await supabase().rpc('cancel_order', { p_order: id });
+    await cancelOrder(id);
     setCancelling(null);
-    if (error) toast({ title: 'Cancel Failed', description: error.message, variant: 'destructive' });
-    else toast({ title: 'Order Cancelled', description: `Order #${id} was cancelled and its funds released.` });
     onChanged();
   };
   return (
