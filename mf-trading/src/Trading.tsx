@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import styled from 'styled-components';
-import { MARKET_TOKEN_COLUMNS, type MarketToken } from '@repex/shared-ui/contracts';
-import { useWatchlist, supabase, unwrap, useAppStore, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
+import { useWatchlist, useAppStore } from '@repex/shared-ui/platform';
 import {
   Avatar,
   Badge,
@@ -30,16 +29,15 @@ import {
   formatTime,
   media,
 } from '@repex/shared-ui/ui';
-import { OpenOrders, type OpenOrder } from './trading/OpenOrders';
-import { OrderBook, type BookLevel, type BookPick } from './trading/OrderBook';
+import { OpenOrders } from './trading/OpenOrders';
+import { OrderBook, type BookPick } from './trading/OrderBook';
 import { ReputationInfo } from './trading/ReputationInfo';
 import { useWatchers } from './trading/useWatchers';
+import { UUID, useTrading } from './trading/useTrading';
 import { OrderPanel } from './trading/OrderPanel';
-import { PriceChart, type PricePoint } from './trading/PriceChart';
-import { RecentTrades, TAPE_LENGTH, type TapeTrade } from './trading/RecentTrades';
+import { PriceChart } from './trading/PriceChart';
+import { RecentTrades } from './trading/RecentTrades';
 import type { Side } from './trading/orderMath';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const Header = styled.div`
   display: flex;
@@ -116,88 +114,6 @@ const Info = styled.dl`
   }
 `;
 
-interface Mine {
-  cash: number;
-  held: number;
-}
-
-/** A trading halt the exchange put on the token, if any (admin_set_token_halt). */
-interface Halt {
-  halt_reason: string | null;
-  halted_at: string | null;
-}
-
-function useTrading(tokenId: string, userId: string | undefined) {
-  const valid = UUID.test(tokenId);
-  const token = useQuery(async () => {
-    if (!valid) return null;
-    return unwrap(
-      await supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS).eq('id', tokenId).maybeSingle(),
-    ) as MarketToken | null;
-  }, [tokenId]);
-  const history = useQuery(
-    async () =>
-      valid ? (unwrap(await supabase().rpc('price_history', { p_token: tokenId, p_hours: 24 })) as PricePoint[]) : [],
-    [tokenId],
-  );
-  const book = useQuery(
-    async () =>
-      valid
-        ? (unwrap(
-            await supabase().from('order_book').select('side, price, amount').eq('token_id', tokenId),
-          ) as BookLevel[])
-        : [],
-    [tokenId],
-  );
-  const tape = useQuery(
-    async () =>
-      valid
-        ? (unwrap(
-            await supabase()
-              .from('recent_trades')
-              .select('id, price, amount, type, created_at')
-              .eq('token_id', tokenId)
-              .order('created_at', { ascending: false })
-              .order('id', { ascending: false })
-              .limit(TAPE_LENGTH),
-          ) as TapeTrade[])
-        : [],
-    [tokenId],
-  );
-  const mine = useQuery(async (): Promise<Mine> => {
-    const [cash, holding] = await Promise.all([
-      supabase().from('cash_accounts').select('available').eq('user_id', userId!).maybeSingle(),
-      valid
-        ? supabase().from('holdings').select('available').eq('user_id', userId!).eq('token_id', tokenId).maybeSingle()
-        : { data: null, error: null },
-    ]);
-    const c = unwrap(cash) as { available: number } | null;
-    const h = unwrap(holding) as { available: number } | null;
-    return { cash: c?.available ?? 0, held: h?.available ?? 0 };
-  }, [tokenId, userId]);
-  const orders = useQuery(
-    async () => (valid ? (unwrap(await supabase().rpc('list_open_orders', { p_token: tokenId })) as OpenOrder[]) : []),
-    [tokenId, userId],
-  );
-  // The halt's reason and time are read only while the market says the token is halted.
-  const halted = token.data?.halted ?? false;
-  const halt = useQuery(
-    async () =>
-      halted
-        ? (unwrap(
-            await supabase().from('tokens').select('halt_reason, halted_at').eq('id', tokenId).maybeSingle(),
-          ) as Halt | null)
-        : null,
-    [tokenId, halted],
-  );
-  // Anyone's trade or order on this token, or a halt, refreshes everything derived from the book and trades.
-  const refresh = () => {
-    for (const q of [token, history, book, tape, mine, orders, halt]) q.reload();
-  };
-  useMarketEvents(valid ? tokenId : null, refresh);
-  return { token, history, book, tape, mine, orders, halt, refresh };
-}
-
 /** /trading/{id}: the token whose id is in the URL, spec section 2, Trading. */
 export default function Trading() {
   const watchlist = useWatchlist();
@@ -206,7 +122,7 @@ export default function Trading() {
   const [params] = useSearchParams();
   const initialSide: Side = params.get('side') === 'sell' ? 'sell' : 'buy';
   const me = useAppStore((s) => s.session?.user.id);
-  const { token, history, book, tape, mine, orders, halt, refresh } = useTrading(tokenId, me);
+  const { token, history, book, tape, mine, orders, halt } = useTrading(tokenId, me);
   const halted = halt.data?.halt_reason ? halt.data : null;
   const [pick, setPick] = useState<(BookPick & { tokenId: string }) | undefined>();
 
@@ -306,7 +222,6 @@ export default function Trading() {
               held={mine.data.held}
               initialSide={initialSide}
               pick={pick?.tokenId === t.id ? pick : undefined}
-              onPlaced={refresh}
             />
           ) : mine.error ? (
             <Card>
@@ -315,7 +230,7 @@ export default function Trading() {
           ) : (
             <Skeleton $height="520px" />
           )}
-          {orders.data && t && <OpenOrders orders={orders.data} tokenName={t.name} onChanged={refresh} />}
+          {orders.data && t && <OpenOrders orders={orders.data} tokenName={t.name} />}
           <Card aria-label="Token Info">
             <CardTitle>Token Info</CardTitle>
             <Info>

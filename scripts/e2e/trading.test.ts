@@ -122,9 +122,20 @@ test('an open order can be cancelled from the trading screen; a refused order sa
   await page.goto(`${app.url}/trading/${emma!.id}`);
   await page.getByTestId('your-balance').filter({ hasText: '200 tokens' }).waitFor();
 
+  // What placing an order costs the screen in reads: the order's market event names what changed
+  // (the book), and the screen reads again the book, the user's orders, cash and tokens, no more.
+  const reads: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith('/rest/v1/') && !url.pathname.endsWith('/rpc/place_order')) reads.push(url.pathname);
+  });
   await placeOrder(page, { side: 'Sell', type: 'Limit', amount: 50, price: '99.00' });
   await page.getByTestId('open-order').first().waitFor();
   await page.getByTestId('your-balance').filter({ hasText: '150 tokens' }).waitFor(); // 50 held back by the order
+  await page.waitForTimeout(1500); // time for any further read, were there one
+  expect(reads.length).toBeGreaterThan(0);
+  expect(reads.length <= 4 ? 'at most 4 reads' : reads.join(', ')).toBe('at most 4 reads');
+  page.removeAllListeners('request');
 
   // Edit: the order is replaced at its new terms; a refused change leaves it as it was.
   await page.getByTestId('open-order').first().getByRole('button', { name: 'Edit' }).click();

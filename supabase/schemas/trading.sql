@@ -128,14 +128,14 @@ create policy "own trades" on public.trades
 revoke all on public.trades from anon;
 revoke insert, update, delete, truncate on public.trades from authenticated;
 
--- A public signal that a book or the tape changed: it names no account, so any signed-in user may
--- follow it. It is not announced by NOTIFY inside the trading transaction: on PostgreSQL every
+-- A public signal that a book, the tape or a token's halt changed (its kind says which, so a screen
+-- reads again only what changed): it names no account, so any signed-in user may follow it. It is not announced by NOTIFY inside the trading transaction: on PostgreSQL every
 -- notifying commit takes one global lock, which would serialize all trading. Readers follow it by
 -- id instead (the local server's Realtime polls it; Supabase Realtime reads the publication).
 create table public.market_events (
   id bigint generated always as identity primary key,
   token_id uuid not null references public.tokens (id) on delete cascade,
-  kind text not null check (kind in ('trade', 'book')),
+  kind text not null check (kind in ('trade', 'book', 'halt')),
   created_at timestamptz not null default now()
 );
 create index market_events_time_idx on public.market_events (created_at);
@@ -728,7 +728,7 @@ begin
      set halt_reason = case when p_halted then reason end,
          halted_at = case when p_halted then coalesce(tok.halted_at, now()) end
    where id = p_token;
-  insert into public.market_events (token_id, kind) values (p_token, 'book');
+  insert into public.market_events (token_id, kind) values (p_token, 'halt');
   if tok.owner_id is not null then
     insert into private.account_mail (user_id, subject, body)
     values (tok.owner_id,

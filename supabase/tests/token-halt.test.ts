@@ -41,6 +41,9 @@ describe.each(ENGINES)('halting trading in one token on %s', (engine) => {
     expect(await listed()).toEqual({ halted: true });
     expect((await halt(token, false)).error).toBeNull();
     expect(await listed()).toEqual({ halted: false });
+    // Screens following the token hear of each as a halt, not as a change of its book or tape.
+    const events = await someone.client.from('market_events').select('kind').eq('token_id', token).order('id');
+    expect(events.data).toEqual([{ kind: 'halt' }, { kind: 'halt' }]);
     // The token's person is told of each, by mail.
     const mail = await suite.backend.db.query<{ subject: string; body: string }>(
       'select subject, body from private.account_mail where user_id = $1 order by id',

@@ -15,7 +15,7 @@ import {
   FormDialog,
   formatCount,
 } from '@repex/shared-ui/ui';
-import { HaltDialog } from './AccountDialogs';
+import { HaltDialog } from './dialogs/AccountActionDialogs';
 import { act, rpc } from './rpc';
 import type { OwnToken } from './types';
 

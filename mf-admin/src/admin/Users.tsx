@@ -12,15 +12,9 @@ import {
   formatDate,
   formatInteger,
 } from '@repex/shared-ui/ui';
-import {
-  ApproveDialog,
-  DetailsDialog,
-  HaltDialog,
-  RejectDialog,
-  RemoveTwoStepDialog,
-  SignOutDialog,
-  SuspendDialog,
-} from './AccountDialogs';
+import { HaltDialog, RemoveTwoStepDialog, SignOutDialog, SuspendDialog } from './dialogs/AccountActionDialogs';
+import { ApproveDialog, RejectDialog } from './dialogs/ApplicationDialogs';
+import { DetailsDialog } from './dialogs/DetailsDialog';
 import { act, rpc } from './rpc';
 import type { AdminUser, OwnToken } from './types';
 

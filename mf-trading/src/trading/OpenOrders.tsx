@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import { cancelOrder } from '@repex/shared-ui/platform';
+import type { OpenOrder } from './data';
 import {
   Button,
   Card,
@@ -22,31 +23,15 @@ const Actions = styled.div`
   justify-content: flex-end;
 `;
 
-export interface OpenOrder {
-  id: number;
-  side: 'buy' | 'sell';
-  price: number;
-  amount: number;
-  filled: number;
-}
-
 /** The user's resting orders on this token, each with Edit and Cancel. */
-export function OpenOrders({
-  orders,
-  tokenName,
-  onChanged,
-}: {
-  orders: OpenOrder[];
-  tokenName: string;
-  onChanged: () => void;
-}) {
+export function OpenOrders({ orders, tokenName }: { orders: OpenOrder[]; tokenName: string }) {
   const [cancelling, setCancelling] = useState<number | null>(null);
   const [editing, setEditing] = useState<OpenOrder | null>(null);
   const cancel = async (id: number) => {
     setCancelling(id);
+    // The cancel's market event has the list read again.
     await cancelOrder(id);
     setCancelling(null);
-    onChanged();
   };
   return (
     <Card aria-label="Your Open Orders">
@@ -91,9 +76,7 @@ export function OpenOrders({
           </Table>
         </TableScroll>
       )}
-      {editing && (
-        <EditOrderDialog order={editing} tokenName={tokenName} onClose={() => setEditing(null)} onChanged={onChanged} />
-      )}
+      {editing && <EditOrderDialog order={editing} tokenName={tokenName} onClose={() => setEditing(null)} />}
     </Card>
   );
 }

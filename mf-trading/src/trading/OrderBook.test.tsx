@@ -1,7 +1,8 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { ThemeProvider } from 'styled-components';
 import { theme } from '@repex/shared-ui/ui';
-import { OrderBook, type BookLevel, type BookPick } from './OrderBook';
+import type { BookLevel } from './data';
+import { OrderBook, type BookPick } from './OrderBook';
 
 const LEVELS: BookLevel[] = [
   { side: 'buy', price: 9.5, amount: 10 },

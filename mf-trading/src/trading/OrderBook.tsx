@@ -1,11 +1,7 @@
 import styled from 'styled-components';
 import { Muted, Table, formatInteger, formatPrice } from '@repex/shared-ui/ui';
 
-export interface BookLevel {
-  side: 'buy' | 'sell';
-  price: number;
-  amount: number;
-}
+import type { BookLevel } from './data';
 
 export const BOOK_DEPTH = 5;
 

@@ -1,6 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
-import styled, { css } from 'styled-components';
-import { supabase, toast, useExchangeSettings } from '@repex/shared-ui/platform';
+import {
+  AmountRow,
+  Confirm,
+  Field,
+  FieldError,
+  Lines,
+  Note,
+  Row,
+  Shortcuts,
+  Toggle,
+  ToggleButton,
+} from './OrderPanel.styles';
+import { toast, useExchangeSettings } from '@repex/shared-ui/platform';
+import { placeOrder } from './data';
 import {
   Button,
   Card,
@@ -29,89 +41,6 @@ import {
   type Side,
 } from './orderMath';
 
-const Toggle = styled.div`
-  display: grid;
-  grid-template-columns: 1fr 1fr;
-  gap: 4px;
-  padding: 4px;
-  border-radius: ${({ theme }) => theme.radius.md};
-  background: ${({ theme }) => theme.colors.surfaceRaised};
-  margin-bottom: 14px;
-`;
-const ToggleButton = styled.button.attrs({ type: 'button' })<{ $active: boolean; $tone?: Side }>`
-  border: 0;
-  height: 36px;
-  border-radius: ${({ theme }) => theme.radius.sm};
-  font-weight: 700;
-  cursor: pointer;
-  color: ${({ theme }) => theme.colors.muted};
-  background: transparent;
-  ${({ $active, $tone, theme }) =>
-    $active &&
-    css`
-      color: #fff;
-      background: ${$tone === 'buy' ? theme.colors.upSolid : $tone === 'sell' ? theme.colors.downSolid : theme.colors.bg};
-    `}
-`;
-const AmountRow = styled.div`
-  display: grid;
-  grid-template-columns: 40px 1fr 40px;
-  gap: 6px;
-`;
-const Shortcuts = styled.div`
-  display: grid;
-  grid-template-columns: repeat(4, 1fr);
-  gap: 6px;
-  margin: 8px 0 14px;
-`;
-const Lines = styled.dl`
-  margin: 0 0 14px;
-  display: grid;
-  grid-template-columns: 1fr auto;
-  gap: 6px;
-  font-size: 14px;
-  dt {
-    color: ${({ theme }) => theme.colors.muted};
-  }
-  dd {
-    margin: 0;
-    text-align: right;
-    font-variant-numeric: tabular-nums;
-  }
-  .total {
-    font-weight: 700;
-    font-size: 16px;
-  }
-`;
-const Field = styled.div`
-  margin-bottom: 14px;
-`;
-const Confirm = styled.div`
-  border: 1px solid ${({ theme }) => theme.colors.border};
-  border-radius: ${({ theme }) => theme.radius.md};
-  padding: 14px;
-  margin-bottom: 14px;
-  background: ${({ theme }) => theme.colors.surfaceRaised};
-  p {
-    margin: 0 0 10px;
-  }
-`;
-const Row = styled.div`
-  display: grid;
-  grid-template-columns: 1fr 1fr;
-  gap: 8px;
-`;
-const Note = styled.p`
-  margin: 6px 0 0;
-  color: ${({ theme }) => theme.colors.muted};
-  font-size: 13px;
-`;
-const FieldError = styled.p`
-  margin: 6px 0 0;
-  color: ${({ theme }) => theme.colors.down};
-  font-size: 13px;
-`;
-
 interface Props {
   tokenId: string;
   tokenName: string;
@@ -122,14 +51,13 @@ interface Props {
   /** The last price chosen in the order book (a new object for each choice), if any. */
   pick?: BookPick;
   /** Called after an order was accepted, so the screen refreshes at once. */
-  onPlaced: () => void;
 }
 
 /**
  * Spec sections 4, 5 and 9: the order form. The rules here guide the user; the database
  * function place_order enforces them all again, whoever calls it.
  */
-export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide, pick, onPlaced }: Props) {
+export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide, pick }: Props) {
   const [side, setSide] = useState<Side>(initialSide);
   const [type, setType] = useState<OrderType>('market');
   const [amount, setAmount] = useState(DEFAULT_AMOUNT);
@@ -180,19 +108,18 @@ export function OrderPanel({ tokenId, tokenName, price, cash, held, initialSide,
   const place = async () => {
     setBusy(true);
     try {
-      const { data, error } = await supabase().rpc('place_order', {
-        p_token: tokenId,
-        p_side: side,
-        p_type: type,
-        p_amount: amount,
-        ...(type === 'limit' ? { p_price: Number(limitText) } : {}),
+      const { data, error } = await placeOrder({
+        tokenId,
+        side,
+        type,
+        amount,
+        ...(type === 'limit' ? { price: Number(limitText) } : {}),
       });
       if (error) {
         toast({ title: 'Order Failed', description: error.message || 'Something went wrong', variant: 'destructive' });
         return;
       }
       toast(describeResult(data, tokenName, type === 'limit' ? Number(limitText) : undefined));
-      onPlaced();
     } catch (err) {
       toast({
         title: 'Order Failed',

@@ -6,11 +6,7 @@ const Box = styled.div`
   height: 280px;
 `;
 
-export interface PricePoint {
-  bucket: string;
-  /** Null for an hour that ended before the token was listed. */
-  price: number | null;
-}
+import type { PricePoint } from './data';
 
 /**
  * Hourly closing prices, drawn by lightweight-charts (TradingView's financial charting library),

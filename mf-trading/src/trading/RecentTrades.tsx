@@ -1,14 +1,6 @@
 import { Muted, Table, formatInteger, formatPrice, formatTime, SideBadge } from '@repex/shared-ui/ui';
 
-export interface TapeTrade {
-  id: number;
-  price: number;
-  amount: number;
-  type: 'buy' | 'sell';
-  created_at: string;
-}
-
-export const TAPE_LENGTH = 5;
+import type { TapeTrade } from './data';
 
 export function RecentTrades({ trades }: { trades: TapeTrade[] }) {
   return (

@@ -1,5 +1,6 @@
 import styled from 'styled-components';
-import { supabase, unwrap, useQuery } from '@repex/shared-ui/platform';
+import { useQuery } from '@repex/shared-ui/platform';
+import { loadReputationComponents } from './data';
 import { Muted, formatCount, formatInteger, formatMoney } from '@repex/shared-ui/ui';
 
 const Box = styled.details`
@@ -27,10 +28,7 @@ const Box = styled.details`
 
 /** How the reputation score is computed: the database's formula, part by part, for this token. */
 export function ReputationInfo({ tokenId }: { tokenId: string }) {
-  const q = useQuery(
-    async () => unwrap(await supabase().rpc('reputation_components', { p_token: tokenId })),
-    [tokenId],
-  );
+  const q = useQuery(() => loadReputationComponents(tokenId), [tokenId]);
   const c = q.data;
   const rows: [string, string, number | undefined, number][] = c
     ? [

@@ -7,20 +7,23 @@ import type { OrderResult, Payment } from './results';
  * say laid over it, as Supabase's guide does with its generated types:
  *  - a function's arguments may be null: a SQL function takes null for any argument and each of
  *    RepX's refuses a missing value in words, which the screens show as the database says it;
- *  - jsonb results have the shapes results.ts declares;
+ *  - jsonb results have the shapes results.ts declares, and a table a function returns has the
+ *    nulls it can return (the catalog calls each of its columns not null);
  *  - PostgreSQL calls every column of a view nullable; the ones that can be null are named below,
  *    and the others are not null, as the views' definitions (supabase/schemas) make them.
  */
 type Public = Generated['public'];
 type Functions = Public['Functions'];
 
-/** The shape each jsonb result has, by function. */
+/** The shape of each result the catalog cannot tell, by function. */
 interface JsonResults {
   place_order: OrderResult;
   replace_order: OrderResult;
   create_deposit: Payment;
   create_withdrawal: Payment;
   reputation_components: ReputationComponents;
+  /** An hour that ended before the token was listed has no price. */
+  price_history: { bucket: string; price: number | null }[];
 }
 
 type Nullable<A> = { [K in keyof A]: A[K] | null };

@@ -12,6 +12,6 @@ export { cancelOrder, cancelAllOrders } from './orders';
 export { codeMessage } from './codeMessage';
 export { secondStepDue, authenticatorApps, enterAppCode, signInAgain, type AuthenticatorApp } from './secondStep';
 export { useQuery, unwrap, type QueryState } from './data/useQuery';
-export { useMarketEvents, useTableChanges } from './data/useMarketEvents';
+export { useMarketEvents, useTableChanges, type MarketEventKind } from './data/useMarketEvents';
 export { useWatchlist } from './data/useWatchlist';
 export { useExchangeSettings, type ExchangeSettings } from './data/useExchangeSettings';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { supabase, toast, useTableChanges } from '@repex/shared-ui/platform';
+import { supabase, toast, useMarketEvents } from '@repex/shared-ui/platform';
 import { fillNotice, type FilledOrder } from './fillNotice';
 
 /** The user's trades read per check. */
@@ -80,7 +80,14 @@ export function FillNotices({ userId }: { userId: string }) {
       if (again.current) void check();
     }
   };
-  // Any trade anywhere may be against one of ours; a busy market is checked a few times a second.
-  useTableChanges('market_events', undefined, () => void check(), 250);
+  // Any trade anywhere may be against one of ours (a change of a book or a halt fills nothing); a
+  // busy market is checked a few times a second.
+  useMarketEvents(
+    null,
+    (kinds) => {
+      if (kinds.has('trade')) void check();
+    },
+    250,
+  );
   return null;
 }

@@ -1,5 +1,5 @@
 import { act, renderHook } from '@testing-library/react';
-import { useTableChanges } from './useMarketEvents';
+import { useMarketEvents, useTableChanges, type MarketEventKind } from './useMarketEvents';
 
 // The hook's own logic under test: how it coalesces changes. A stand-in for supabase-js's channel
 // hands it changes; the real Realtime path is covered by the integration and end-to-end tests.
@@ -45,5 +45,34 @@ describe('useTableChanges', () => {
     });
     expect(seen.length).toBeGreaterThanOrEqual(6);
     expect(seen.at(-1)).toBe(18);
+  });
+
+  it('hands on every row of the burst, so none of its kinds of change is lost to the last', () => {
+    const bursts: unknown[][] = [];
+    renderHook(() => useTableChanges('market_events', undefined, (_row, burst) => bursts.push(burst), 150));
+    act(() => {
+      deliver({ new: { id: 1 } });
+      deliver({ new: { id: 2 } });
+      jest.advanceTimersByTime(150);
+      deliver({ new: { id: 3 } });
+      jest.advanceTimersByTime(150);
+    });
+    expect(bursts).toEqual([[{ id: 1 }, { id: 2 }], [{ id: 3 }]]);
+  });
+});
+
+describe('useMarketEvents', () => {
+  it('says which kinds of change a burst held', () => {
+    const seen: Set<MarketEventKind>[] = [];
+    renderHook(() => useMarketEvents('token', (kinds) => seen.push(kinds), 150));
+    act(() => {
+      deliver({ new: { id: 1, kind: 'trade' } });
+      deliver({ new: { id: 2, kind: 'book' } });
+      deliver({ new: { id: 3, kind: 'book' } });
+      jest.advanceTimersByTime(150);
+      deliver({ new: { id: 4, kind: 'halt' } });
+      jest.advanceTimersByTime(150);
+    });
+    expect(seen).toEqual([new Set(['trade', 'book']), new Set(['halt'])]);
   });
 });

@@ -31,7 +31,8 @@ export function EditOrderDialog({
   order: RestingOrder;
   tokenName: string;
   onClose: () => void;
-  onChanged: () => void;
+  /** Reads the orders again; a screen that follows the market's events has them read on the event. */
+  onChanged?: () => void;
 }) {
   const [amount, setAmount] = useState(String(order.amount - order.filled));
   const [price, setPrice] = useState(order.price.toFixed(2));
@@ -48,13 +49,13 @@ export function EditOrderDialog({
     });
     if (error?.code === 'PT409') {
       toast({ title: 'Order Not Changed', description: error.message, variant: 'destructive' });
-      onChanged();
+      onChanged?.();
       return null;
     }
     if (error) return error.message;
     const result = describeResult(data, tokenName, p ?? undefined);
     toast({ ...result, title: result.title === 'Order Placed' ? 'Order Changed' : result.title });
-    onChanged();
+    onChanged?.();
     return null;
   };
   return (

@@ -1,0 +1,86 @@
+import styled, { css } from 'styled-components';
+import type { Side } from './orderMath';
+
+/** The order panel's styles (OrderPanel.tsx is its view). */
+export const Toggle = styled.div`
+  display: grid;
+  grid-template-columns: 1fr 1fr;
+  gap: 4px;
+  padding: 4px;
+  border-radius: ${({ theme }) => theme.radius.md};
+  background: ${({ theme }) => theme.colors.surfaceRaised};
+  margin-bottom: 14px;
+`;
+export const ToggleButton = styled.button.attrs({ type: 'button' })<{ $active: boolean; $tone?: Side }>`
+  border: 0;
+  height: 36px;
+  border-radius: ${({ theme }) => theme.radius.sm};
+  font-weight: 700;
+  cursor: pointer;
+  color: ${({ theme }) => theme.colors.muted};
+  background: transparent;
+  ${({ $active, $tone, theme }) =>
+    $active &&
+    css`
+      color: #fff;
+      background: ${$tone === 'buy' ? theme.colors.upSolid : $tone === 'sell' ? theme.colors.downSolid : theme.colors.bg};
+    `}
+`;
+export const AmountRow = styled.div`
+  display: grid;
+  grid-template-columns: 40px 1fr 40px;
+  gap: 6px;
+`;
+export const Shortcuts = styled.div`
+  display: grid;
+  grid-template-columns: repeat(4, 1fr);
+  gap: 6px;
+  margin: 8px 0 14px;
+`;
+export const Lines = styled.dl`
+  margin: 0 0 14px;
+  display: grid;
+  grid-template-columns: 1fr auto;
+  gap: 6px;
+  font-size: 14px;
+  dt {
+    color: ${({ theme }) => theme.colors.muted};
+  }
+  dd {
+    margin: 0;
+    text-align: right;
+    font-variant-numeric: tabular-nums;
+  }
+  .total {
+    font-weight: 700;
+    font-size: 16px;
+  }
+`;
+export const Field = styled.div`
+  margin-bottom: 14px;
+`;
+export const Confirm = styled.div`
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radius.md};
+  padding: 14px;
+  margin-bottom: 14px;
+  background: ${({ theme }) => theme.colors.surfaceRaised};
+  p {
+    margin: 0 0 10px;
+  }
+`;
+export const Row = styled.div`
+  display: grid;
+  grid-template-columns: 1fr 1fr;
+  gap: 8px;
+`;
+export const Note = styled.p`
+  margin: 6px 0 0;
+  color: ${({ theme }) => theme.colors.muted};
+  font-size: 13px;
+`;
+export const FieldError = styled.p`
+  margin: 6px 0 0;
+  color: ${({ theme }) => theme.colors.down};
+  font-size: 13px;
+`;

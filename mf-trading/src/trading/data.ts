@@ -1,0 +1,67 @@
+import { MARKET_TOKEN_COLUMNS } from '@repex/shared-ui/contracts';
+import { supabase, unwrap } from '@repex/shared-ui/platform';
+
+/** The trading screen's reads and its one call, typed by the database (contracts/typedDatabase.ts). */
+
+/** How many of the latest trades the tape shows. */
+export const TAPE_LENGTH = 5;
+
+export const loadToken = async (tokenId: string) =>
+  unwrap(await supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS).eq('id', tokenId).maybeSingle());
+
+/** Hourly closes over the last 24 hours (public.price_history). */
+export const loadPriceHistory = async (tokenId: string) =>
+  unwrap(await supabase().rpc('price_history', { p_token: tokenId, p_hours: 24 }));
+export type PricePoint = Awaited<ReturnType<typeof loadPriceHistory>>[number];
+
+/** The book: resting limit orders summed by side and price (public.order_book). */
+export const loadBook = async (tokenId: string) =>
+  unwrap(await supabase().from('order_book').select('side, price, amount').eq('token_id', tokenId));
+export type BookLevel = Awaited<ReturnType<typeof loadBook>>[number];
+
+/** The tape: the latest trades, newest first. */
+export const loadTape = async (tokenId: string) =>
+  unwrap(
+    await supabase()
+      .from('recent_trades')
+      .select('id, price, amount, type, created_at')
+      .eq('token_id', tokenId)
+      .order('created_at', { ascending: false })
+      .order('id', { ascending: false })
+      .limit(TAPE_LENGTH),
+  );
+export type TapeTrade = Awaited<ReturnType<typeof loadTape>>[number];
+
+/** What the user may spend and sell here: available cash, and available tokens of this one. */
+export async function loadMine(userId: string, tokenId: string) {
+  const [cash, holding] = await Promise.all([
+    supabase().from('cash_accounts').select('available').eq('user_id', userId).maybeSingle(),
+    supabase().from('holdings').select('available').eq('user_id', userId).eq('token_id', tokenId).maybeSingle(),
+  ]);
+  return { cash: unwrap(cash)?.available ?? 0, held: unwrap(holding)?.available ?? 0 };
+}
+
+/** The user's resting orders on this token. */
+export const loadOpenOrders = async (tokenId: string) =>
+  // A resting order is a limit order, so it has a price (a market order never rests).
+  unwrap(await supabase().rpc('list_open_orders', { p_token: tokenId })).flatMap((o) =>
+    o.price === null ? [] : [{ ...o, price: o.price }],
+  );
+export type OpenOrder = Awaited<ReturnType<typeof loadOpenOrders>>[number];
+
+/** A trading halt the exchange put on the token (admin_set_token_halt), if any. */
+export const loadHalt = async (tokenId: string) =>
+  unwrap(await supabase().from('tokens').select('halt_reason, halted_at').eq('id', tokenId).maybeSingle());
+
+export const placeOrder = (order: { tokenId: string; side: string; type: string; amount: number; price?: number }) =>
+  supabase().rpc('place_order', {
+    p_token: order.tokenId,
+    p_side: order.side,
+    p_type: order.type,
+    p_amount: order.amount,
+    ...(order.price !== undefined ? { p_price: order.price } : {}),
+  });
+
+/** How the token's reputation score is made up: the database's formula, part by part. */
+export const loadReputationComponents = async (tokenId: string) =>
+  unwrap(await supabase().rpc('reputation_components', { p_token: tokenId }));
