@@ -32,6 +32,26 @@ export default tseslint.config(
     },
   },
   {
+    // Files a reader can hold: no source file over 300 lines (tests and generated files aside).
+    files: ['**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'scripts/e2e/**', 'supabase/tests/**', 'shared-ui/src/contracts/database.ts'],
+    rules: { 'max-lines': ['error', { max: 300 }] },
+  },
+  {
+    // A remote's components are views: their reads and calls go through the remote's data module
+    // (or the platform's hooks), typed by the database, never through the client directly.
+    files: ['mf-*/src/**/*.tsx', 'shared-ui/src/ui/**/*.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='supabase']",
+          message: "A component reads and calls through its remote's data module, not supabase().",
+        },
+      ],
+    },
+  },
+  {
     // The architecture's import rules. The UI kit is bundled into every package, so a relative
     // import of the platform from it would put a second store or Supabase client into a remote;
     // it goes through the package name, which Module Federation resolves to the shell's one copy.

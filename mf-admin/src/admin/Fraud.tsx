@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import styled from 'styled-components';
-import { supabase, toast, unwrap, useQuery } from '@repex/shared-ui/platform';
+import { toast, useQuery } from '@repex/shared-ui/platform';
+import { loadTokenHalts } from './data';
 import {
   DataTable,
   Badge,
@@ -74,15 +75,7 @@ export function Fraud({ onChanged, version }: { onChanged: () => void; version: 
   const [confirming, setConfirming] = useState<Alert | null>(null);
   // The alerted tokens' trading halts, so an admin can halt one while the alert is reviewed.
   const tokenIds = [...new Set((alerts.data ?? []).flatMap((a) => (a.token_id ? [a.token_id] : [])))];
-  const tokens = useQuery(
-    async () =>
-      tokenIds.length
-        ? (unwrap(
-            await supabase().from('tokens').select('id, name, halt_reason, halted_at').in('id', tokenIds),
-          ) as OwnToken[])
-        : [],
-    [tokenIds.join()],
-  );
+  const tokens = useQuery(() => loadTokenHalts(tokenIds), [tokenIds.join()]);
   const tokenOf = (a: Alert) => tokens.data?.find((t) => t.id === a.token_id);
   const [halting, setHalting] = useState<OwnToken | null>(null);
 

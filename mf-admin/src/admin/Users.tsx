@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import styled from 'styled-components';
 import { useAppStore, useQuery } from '@repex/shared-ui/platform';
 import {
   DataTable,
@@ -16,40 +15,8 @@ import { HaltDialog, RemoveTwoStepDialog, SignOutDialog, SuspendDialog } from '.
 import { ApproveDialog, RejectDialog } from './dialogs/ApplicationDialogs';
 import { DetailsDialog } from './dialogs/DetailsDialog';
 import { act, rpc } from './rpc';
+import { Actions, Badges, Pager, Toolbar } from './Users.styles';
 import type { AdminUser, OwnToken } from './types';
-
-const Actions = styled.div`
-  display: flex;
-  gap: 6px;
-  flex-wrap: wrap;
-`;
-const Badges = styled.div`
-  display: flex;
-  gap: 4px;
-  flex-wrap: wrap;
-`;
-
-const Toolbar = styled.div`
-  display: flex;
-  gap: 8px;
-  flex-wrap: wrap;
-  margin-bottom: 12px;
-  input {
-    flex: 1;
-    min-width: 200px;
-  }
-  select {
-    width: auto;
-    min-width: 150px;
-  }
-`;
-const Pager = styled.div`
-  display: flex;
-  justify-content: space-between;
-  align-items: center;
-  gap: 8px;
-  margin-top: 12px;
-`;
 
 const PAGE = 25;
 const FILTERS = [

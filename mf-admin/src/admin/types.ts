@@ -28,12 +28,7 @@ export interface AdminUser {
 }
 
 /** The token an account's person has, with its trading halt if any. */
-export interface OwnToken {
-  id: string;
-  name: string;
-  halt_reason: string | null;
-  halted_at: string | null;
-}
+export type { OwnToken } from './data';
 
 export interface Application {
   id: number;

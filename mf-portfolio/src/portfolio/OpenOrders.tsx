@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { cancelAllOrders, cancelOrder, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
+import { cancelAllOrders, cancelOrder, replaceOrder, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
 import { Bar } from './Bar';
 import { OrderCells } from './OrderCells';
 import { loadOpenOrders, type MyOrder } from './orders';
@@ -108,6 +108,7 @@ export function OpenOrders({ toggle }: { toggle: ReactNode }) {
         <EditOrderDialog
           order={{ ...editing, price: editing.price }}
           tokenName={editing.token.name}
+          replace={replaceOrder}
           onClose={() => setEditing(null)}
           onChanged={orders.reload}
         />

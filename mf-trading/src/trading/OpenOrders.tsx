@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { cancelOrder } from '@repex/shared-ui/platform';
+import { cancelOrder, replaceOrder } from '@repex/shared-ui/platform';
 import type { OpenOrder } from './data';
 import {
   Button,
@@ -76,7 +76,14 @@ export function OpenOrders({ orders, tokenName }: { orders: OpenOrder[]; tokenNa
           </Table>
         </TableScroll>
       )}
-      {editing && <EditOrderDialog order={editing} tokenName={tokenName} onClose={() => setEditing(null)} />}
+      {editing && (
+        <EditOrderDialog
+          order={editing}
+          tokenName={tokenName}
+          replace={replaceOrder}
+          onClose={() => setEditing(null)}
+        />
+      )}
     </Card>
   );
 }

@@ -8,7 +8,7 @@ export { useAppStore, type AppState } from './store';
 export { Toaster, TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX } from './toast/Toaster';
 export { toast, comingSoon, useToastStore, type ToastVariant } from './toast/toastStore';
 export { signOutWithToast } from './signOut';
-export { cancelOrder, cancelAllOrders } from './orders';
+export { cancelOrder, cancelAllOrders, replaceOrder } from './orders';
 export { codeMessage } from './codeMessage';
 export { secondStepDue, authenticatorApps, enterAppCode, signInAgain, type AuthenticatorApp } from './secondStep';
 export { useQuery, unwrap, type QueryState } from './data/useQuery';

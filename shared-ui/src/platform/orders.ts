@@ -24,3 +24,18 @@ export async function cancelAllOrders(): Promise<boolean> {
     });
   return !error;
 }
+
+/**
+ * Replaces a resting order at new terms (replace_order: cancel and place in one transaction),
+ * unless it traded since `order.filled` was read: then the database changes nothing (PT409).
+ */
+export const replaceOrder = async (
+  order: { id: number; filled: number },
+  terms: { amount: number | null; price: number | null },
+) =>
+  await supabase().rpc('replace_order', {
+    p_order: order.id,
+    p_amount: terms.amount,
+    p_price: terms.price,
+    p_filled: order.filled,
+  });

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import { supabase, unwrap, useQuery } from '@repex/shared-ui/platform';
+import { useQuery } from '@repex/shared-ui/platform';
+import { loadOwnToken } from '../data';
 import {
   Button,
   Dialog,
@@ -73,17 +74,7 @@ export function DetailsDialog({
   // When the details were opened: what a bank account's wait is measured against.
   const [openedAt] = useState(Date.now);
   const details = useQuery(() => rpc<Details>('admin_account_details', { p_user: user.id }), [user.id]);
-  const token = useQuery(
-    async () =>
-      unwrap(
-        await supabase()
-          .from('tokens')
-          .select('id, name, halt_reason, halted_at')
-          .eq('owner_id', user.id)
-          .maybeSingle(),
-      ) as OwnToken | null,
-    [user.id],
-  );
+  const token = useQuery(() => loadOwnToken(user.id), [user.id]);
   const d = details.data;
   const t = token.data;
   return (

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { supabase, toast } from '@repex/shared-ui/platform';
+import { toast } from '@repex/shared-ui/platform';
+import type { OrderResult } from '../../contracts/results';
 import { formatInteger } from '../format';
 import { TextField } from '../primitives/Dialog';
 import { FormDialog } from '../primitives/FormDialog';
@@ -20,17 +21,24 @@ export interface RestingOrder {
  * order as any other; its refusal is shown here and the old order stays. An order that traded
  * while the dialog was open is left as it is: the dialog closes, says so, and the list reloads.
  * In the UI kit because two remotes offer it (the trading screen and the dashboard's Orders tab),
- * and a remote never imports another.
+ * and a remote never imports another; the call itself is the platform's `replaceOrder`, handed in
+ * as `replace`, so the kit holds no client.
  */
 export function EditOrderDialog({
   order,
   tokenName,
   onClose,
   onChanged,
+  replace,
 }: {
   order: RestingOrder;
   tokenName: string;
   onClose: () => void;
+  /** Replaces the order at the new terms, unless it traded meanwhile (the database's PT409). */
+  replace: (
+    order: RestingOrder,
+    terms: { amount: number | null; price: number | null },
+  ) => Promise<{ data: OrderResult; error: null } | { data: null; error: { code: string; message: string } }>;
   /** Reads the orders again; a screen that follows the market's events has them read on the event. */
   onChanged?: () => void;
 }) {
@@ -41,12 +49,7 @@ export function EditOrderDialog({
     if (Number.isNaN(a) || Number.isNaN(p))
       return 'Write the amount and the price as plain numbers, like 20 and 12.50.';
     // Made against the order as shown: if it traded meanwhile, the database changes nothing (PT409).
-    const { data, error } = await supabase().rpc('replace_order', {
-      p_order: order.id,
-      p_amount: a,
-      p_price: p,
-      p_filled: order.filled,
-    });
+    const { data, error } = await replace(order, { amount: a ?? null, price: p ?? null });
     if (error?.code === 'PT409') {
       toast({ title: 'Order Not Changed', description: error.message, variant: 'destructive' });
       onChanged?.();
