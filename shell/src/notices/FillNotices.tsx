@@ -1,17 +1,10 @@
 import { useEffect, useRef } from 'react';
-import { supabase, toast, useMarketEvents } from '@repex/shared-ui/platform';
-import { fillNotice, type FilledOrder } from './fillNotice';
+import { toast, useMarketEvents } from '@repex/shared-ui/platform';
+import { latestTradeId, ordersNow, tradesAfter, type OwnTrade } from './data';
+import { fillNotice } from './fillNotice';
 
 /** The user's trades read per check. */
 const PAGE = 200;
-
-interface OwnTrade {
-  id: number;
-  buy_order_id: number | null;
-  sell_order_id: number | null;
-  buyer_id: string;
-  taker_side: 'buy' | 'sell';
-}
 
 /** The user's order in a trade where it was the resting one (the maker), if it was. */
 function restingOrder(t: OwnTrade, userId: string): number | null {
@@ -36,14 +29,11 @@ export function FillNotices({ userId }: { userId: string }) {
   useEffect(() => {
     seen.current = null;
     let live = true;
-    void supabase()
-      .from('trades')
-      .select('id')
-      .order('id', { ascending: false })
-      .limit(1)
-      .then(({ data }) => {
-        if (live) seen.current = (data?.[0] as { id: number } | undefined)?.id ?? 0;
-      });
+    latestTradeId()
+      .then((id) => {
+        if (live) seen.current = id;
+      })
+      .catch(() => undefined);
     return () => {
       live = false;
     };
@@ -58,23 +48,16 @@ export function FillNotices({ userId }: { userId: string }) {
     busy.current = true;
     again.current = false;
     try {
-      const { data: trades } = await supabase()
-        .from('trades')
-        .select('id, buy_order_id, sell_order_id, buyer_id, taker_side')
-        .gt('id', seen.current)
-        .order('id')
-        .limit(PAGE);
-      if (!trades?.length) return;
-      seen.current = (trades.at(-1) as OwnTrade).id;
+      const trades = await tradesAfter(seen.current, PAGE);
+      if (!trades.length) return;
+      seen.current = trades.at(-1)!.id;
       if (trades.length === PAGE) again.current = true; // more since: the next page after this one
-      const ids = [...new Set((trades as OwnTrade[]).map((t) => restingOrder(t, userId)).filter((id) => id !== null))];
+      const ids = [...new Set(trades.map((t) => restingOrder(t, userId)).filter((id) => id !== null))];
       if (!ids.length) return;
-      const { data: orders } = await supabase()
-        .from('orders')
-        .select('id, side, price, amount, filled, status, tokens(name)')
-        .in('id', ids);
-      const notice = fillNotice((orders ?? []) as unknown as FilledOrder[]);
+      const notice = fillNotice(await ordersNow(ids));
       if (notice) toast(notice);
+    } catch {
+      // A notice is a courtesy: a read that failed is tried again at the next trade, from the same point.
     } finally {
       busy.current = false;
       if (again.current) void check();

@@ -1,4 +1,5 @@
-import { fillNotice, type FilledOrder } from './fillNotice';
+import type { FilledOrder } from './data';
+import { fillNotice } from './fillNotice';
 
 const order = (o: Partial<FilledOrder>): FilledOrder => ({
   id: 7,

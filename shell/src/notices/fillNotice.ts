@@ -1,15 +1,6 @@
 import { formatInteger, formatPrice, formatTokens } from '@repex/shared-ui/ui';
 
-/** One of the user's resting orders that traded, as the orders table has it now. */
-export interface FilledOrder {
-  id: number;
-  side: 'buy' | 'sell';
-  price: number;
-  amount: number;
-  filled: number;
-  status: 'open' | 'filled' | 'cancelled';
-  tokens: { name: string } | null;
-}
+import type { FilledOrder } from './data';
 
 /**
  * What to tell the user when someone traded against their resting orders. A resting order trades
