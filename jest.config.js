@@ -1,5 +1,17 @@
 /** One runner, three projects: unit (jsdom), integration (the real server) and e2e (Chromium). */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }];
+/*
+ * jose ships only ES modules. Jest loads them as they are on Node 24.9 and later (require(esm));
+ * on older Nodes (22) they are compiled to CommonJS first, so the suite runs on both.
+ */
+const [major, minor] = process.versions.node.split('.').map(Number);
+const loadsEsm = major > 24 || (major === 24 && minor >= 9);
+const transforms = loadsEsm
+  ? { transform: { '^.+\\.tsx?$': tsJest } }
+  : {
+      transform: { '^.+\\.tsx?$': tsJest, '^.+/node_modules/jose/.+\\.js$': '<rootDir>/scripts/jest/esmToCjs.cjs' },
+      transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+    };
 
 module.exports = {
   // A global option in Jest 29: integration and e2e files start databases (PGlite takes seconds
@@ -22,7 +34,7 @@ module.exports = {
         '<rootDir>/scripts/lib',
       ],
       testMatch: ['**/*.test.ts', '**/*.test.tsx'],
-      transform: { '^.+\\.tsx?$': tsJest },
+      ...transforms,
       globals: { __BUILD_ID__: 'test' },
       setupFilesAfterEnv: ['<rootDir>/scripts/jest/unit-setup.ts'],
     },
@@ -31,14 +43,14 @@ module.exports = {
       testEnvironment: 'node',
       roots: ['<rootDir>/supabase/tests'],
       testMatch: ['**/*.test.ts'],
-      transform: { '^.+\\.tsx?$': tsJest },
+      ...transforms,
     },
     {
       displayName: 'e2e',
       testEnvironment: 'node',
       roots: ['<rootDir>/scripts/e2e'],
       testMatch: ['**/*.test.ts'],
-      transform: { '^.+\\.tsx?$': tsJest },
+      ...transforms,
     },
   ],
 };

@@ -62,7 +62,9 @@ export class JwtKeys {
       this.cachedBytes += token.length;
       return { ok: true, claims };
     } catch (error) {
-      return { ok: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' };
+      // By jose's documented error code rather than its class, which a second copy of jose would not match.
+      const expired = (error as { code?: unknown } | null)?.code === errors.JWTExpired.code;
+      return { ok: false, reason: expired ? 'expired' : 'invalid' };
     }
   }
 
