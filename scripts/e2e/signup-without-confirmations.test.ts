@@ -38,7 +38,7 @@ test('sign-up signs in at once and leads to the dashboard; the same address agai
   const again = await signUpWith(390, email, 'e2e_open_again');
   await expect(toastText(again, 'Sign up Failed')).resolves.toEqual({
     title: 'Sign up Failed',
-    description: 'User already registered',
+    description: 'An account with this email already exists. Sign in, or reset your password.',
     variant: 'destructive',
   });
   expect(again.url()).toBe(`${app.url}/auth`);

@@ -73,6 +73,12 @@ function SignUpForm({ passwordMinLength }: { passwordMinLength: number }) {
         password: values.password,
         options: { data: { username, full_name: username } },
       });
+      // GoTrue's words for an address taken, where confirmations are off, said as a person would.
+      if (error?.code === 'user_already_exists')
+        return failToast(
+          'Sign up Failed',
+          'An account with this email already exists. Sign in, or reset your password.',
+        );
       if (error) return failToast('Sign up Failed', error.message);
       // A project with confirmations off ([auth.email] enable_confirmations) signs the account in at once.
       if (data.session) {
