@@ -25,7 +25,6 @@ import { Fraud } from './admin/Fraud';
 import { Revenue } from './admin/Revenue';
 import { SettingsForm } from './admin/Settings';
 import { rpc } from './admin/rpc';
-import type { Stats } from './admin/types';
 import { Users } from './admin/Users';
 
 const Header = styled.header`
@@ -50,7 +49,7 @@ const Brand = styled.div`
 export default function Admin() {
   const navigate = useNavigate();
   const [version, setVersion] = useState(0);
-  const stats = useQuery(() => rpc<Stats>('admin_dashboard_stats'), [version]);
+  const stats = useQuery(() => rpc('admin_dashboard_stats'), [version]);
   const s = stats.data;
   const changed = () => setVersion((v) => v + 1);
 

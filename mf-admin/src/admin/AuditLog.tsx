@@ -3,7 +3,6 @@ import styled from 'styled-components';
 import { useQuery } from '@repex/shared-ui/platform';
 import { DataTable, Button, Select, downloadCsv, toCsv, DateTime } from '@repex/shared-ui/ui';
 import { rpc } from './rpc';
-import type { AuditEntry } from './types';
 
 const ACTIONS = [
   ['', 'All actions'],
@@ -46,10 +45,7 @@ const describe = (v: Record<string, unknown> | null) =>
 /** Every admin action, append-only in the database: who, when, what, before and after, and why. */
 export function AuditLog({ version }: { version: number }) {
   const [action, setAction] = useState('');
-  const log = useQuery(
-    () => rpc<AuditEntry[]>('admin_audit_log', { p_action: action || null, p_limit: 500 }),
-    [action, version],
-  );
+  const log = useQuery(() => rpc('admin_audit_log', { p_action: action || null, p_limit: 500 }), [action, version]);
   const exportCsv = () =>
     downloadCsv(
       'repx-audit-log.csv',

@@ -18,21 +18,8 @@ import {
 } from '@repex/shared-ui/ui';
 import { HaltDialog } from './dialogs/AccountActionDialogs';
 import { act, rpc } from './rpc';
+import type { FraudAlert as Alert } from '@repex/shared-ui/contracts';
 import type { OwnToken } from './types';
-
-interface Alert {
-  id: number;
-  rule: string;
-  severity: 'low' | 'medium' | 'high';
-  status: 'open' | 'reviewing' | 'dismissed' | 'confirmed';
-  summary: string;
-  accounts: { id: string; username: string }[];
-  token_id: string | null;
-  token_name: string | null;
-  evidence: { trades?: number[]; orders?: number[] };
-  note: string | null;
-  updated_at: string;
-}
 
 const RULES: Record<string, string> = {
   wash_trading: 'Wash trading',
@@ -71,7 +58,7 @@ const ids = (label: string, list?: number[]) =>
 
 /** Fraud Detection: alerts raised by the database's rules, reviewed here; every decision audited. */
 export function Fraud({ onChanged, version }: { onChanged: () => void; version: number }) {
-  const alerts = useQuery(() => rpc<Alert[]>('admin_list_alerts', {}), [version]);
+  const alerts = useQuery(() => rpc('admin_list_alerts', {}), [version]);
   const [confirming, setConfirming] = useState<Alert | null>(null);
   // The alerted tokens' trading halts, so an admin can halt one while the alert is reviewed.
   const tokenIds = [...new Set((alerts.data ?? []).flatMap((a) => (a.token_id ? [a.token_id] : [])))];
@@ -90,7 +77,7 @@ export function Fraud({ onChanged, version }: { onChanged: () => void; version: 
       onChanged,
     );
   const scan = () =>
-    act<number>(
+    act(
       'admin_run_fraud_scan',
       {},
       (seen) => ({
@@ -205,7 +192,7 @@ function ConfirmDialog({ alert, onClose, onDone }: { alert: Alert; onClose: () =
   const [note, setNote] = useState('');
   const [suspend, setSuspend] = useState(true);
   const send = async () => {
-    const result = await rpc<{ suspended: number }>('admin_review_alert', {
+    const result = await rpc('admin_review_alert', {
       p_id: alert.id,
       p_status: 'confirmed',
       p_note: note,

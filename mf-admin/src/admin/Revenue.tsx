@@ -15,14 +15,6 @@ import {
 } from '@repex/shared-ui/ui';
 import { rpc } from './rpc';
 
-interface Row {
-  bucket: string;
-  starts: string;
-  trades: number;
-  volume: number;
-  revenue: number;
-}
-
 const GROUPS = [
   ['day', 'By day'],
   ['week', 'By week'],
@@ -68,7 +60,7 @@ export function Revenue() {
   const [group, setGroup] = useState<(typeof GROUPS)[number][0]>('day');
   const [period, setPeriod] = useState<(typeof PERIODS)[number][0]>('30');
   const days = period === 'all' ? null : Number(period);
-  const report = useQuery(() => rpc<Row[]>('admin_revenue', { p_group: group, p_days: days }), [group, days]);
+  const report = useQuery(() => rpc('admin_revenue', { p_group: group, p_days: days }), [group, days]);
   const rows = report.data;
   const totalCents = (rows ?? []).reduce((s, r) => s + Math.round(r.revenue * 100), 0);
   const max = Math.max(0, ...(rows ?? []).map((r) => r.revenue));

@@ -101,7 +101,7 @@ function SettingsEditor({ settings: c, onSaved }: { settings: Settings; onSaved:
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
-    const changes: Record<string, unknown> = {};
+    const changes: Record<string, number | boolean | string | null> = {};
     for (const f of FIELDS) {
       const text = (draft[f.key] ?? '').trim();
       const value = stored(f, text);

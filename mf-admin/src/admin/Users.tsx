@@ -62,7 +62,7 @@ export function Users({ version, onChanged }: { version: number; onChanged: () =
   const [sortKey, direction] = sort.split(':');
   const users = useQuery(
     () =>
-      rpc<AdminUser[]>('admin_list_users', {
+      rpc('admin_list_users', {
         p_search: search || null,
         p_filter: filter,
         p_sort: sortKey,

@@ -10,4 +10,15 @@ export {
 } from './data';
 export { parseRemoteManifest, type RemoteManifest, type RemoteRoute, type RouteAccess } from './remoteManifest';
 export type { Database, FunctionArgs, FunctionName, FunctionResult } from './typedDatabase';
-export type { OrderResult, Payment } from './results';
+export type {
+  AccountDetails,
+  AdminUserRow,
+  AlertReview,
+  AuditEntry,
+  DashboardStats,
+  FraudAlert,
+  OrderResult,
+  Payment,
+  RevenueRow,
+  TokenApplicationRow,
+} from './results';

@@ -27,3 +27,130 @@ export interface Payment {
   method: string;
   message: string | null;
 }
+
+/* The admin's functions (supabase/schemas/admin.sql and fraud.sql). */
+
+/** admin_dashboard_stats: the admin dashboard's figures. */
+export interface DashboardStats {
+  total_users: number;
+  active_users: number;
+  suspended_users: number;
+  fraud_alerts: number;
+  daily_volume: number;
+  revenue_24h: number;
+  trades_24h: number;
+  pending_applications: number;
+}
+
+/** A row of admin_list_users: an account as User Management lists it. */
+export interface AdminUserRow {
+  id: string;
+  username: string;
+  full_name: string;
+  email: string;
+  role: 'user' | 'admin';
+  status: 'active' | 'suspended';
+  verified: boolean;
+  joined: string;
+  trades_30d: number;
+  application_id: number | null;
+  /** Whether the sign-up's mailed code was entered; an account waiting for it cannot sign in yet. */
+  confirmed: boolean;
+  /** How many accounts match the search and filter (the same on every row of a page). */
+  total: number;
+}
+
+/** A row of admin_list_applications: a token application waiting for a decision. */
+export interface TokenApplicationRow {
+  id: number;
+  user_id: string;
+  username: string;
+  email: string;
+  display_name: string;
+  category: string;
+  bio: string;
+  socials: { platform: string; handle: string; url: string }[];
+  created_at: string;
+  /** Tokens already on the market under the same name (letter case and spacing aside). */
+  namesakes: { name: string; username: string; verified: boolean }[];
+}
+
+/** A row of admin_audit_log. */
+export interface AuditEntry {
+  id: number;
+  created_at: string;
+  actor: string | null;
+  action: string;
+  target_username: string | null;
+  target: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  reason: string | null;
+}
+
+/** A row of admin_list_alerts: what a fraud rule found. */
+export interface FraudAlert {
+  id: number;
+  rule: string;
+  severity: 'low' | 'medium' | 'high';
+  status: 'open' | 'reviewing' | 'dismissed' | 'confirmed';
+  summary: string;
+  accounts: { id: string; username: string }[];
+  token_id: string | null;
+  token_name: string | null;
+  evidence: { trades?: number[]; orders?: number[] };
+  note: string | null;
+  updated_at: string;
+}
+
+/** A row of admin_revenue: one period's trades, volume and fees. */
+export interface RevenueRow {
+  bucket: string;
+  starts: string;
+  trades: number;
+  volume: number;
+  revenue: number;
+}
+
+/** admin_account_details: everything about one account the admin's Details dialog shows. */
+export interface AccountDetails {
+  profile: {
+    full_name: string;
+    username: string;
+    email: string;
+    status: string;
+    verified: boolean;
+    created_at: string;
+    last_sign_in_at: string | null;
+    /** An authenticator app is on (two-step verification). */
+    two_step: boolean;
+  };
+  cash: { available: number; reserved: number; pending_withdrawal: number };
+  holdings: { token: string; amount: number; reserved: number }[];
+  open_orders: { id: number; token: string; side: string; price: number; amount: number }[];
+  trades: { id: number; token: string; side: string; price: number; amount: number; created_at: string }[];
+  payments: { id: number; type: string; amount: number; status: string; method: string | null; created_at: string }[];
+  bank_accounts: {
+    id: string;
+    label: string;
+    account_last4: string;
+    created_at: string;
+    usable_from: string;
+    removed_at: string | null;
+  }[];
+  sessions: {
+    id: string;
+    created_at: string;
+    refreshed_at: string | null;
+    user_agent: string | null;
+    ip: string | null;
+  }[];
+  activity: { created_at: string; actor: string | null; action: string; reason: string | null }[];
+}
+
+/** admin_review_alert: the decision, and how many accounts it suspended. */
+export interface AlertReview {
+  id: number;
+  status: string;
+  suspended: number;
+}

@@ -1,6 +1,17 @@
 import type { Database as Generated } from './database';
 import type { ReputationComponents } from './data';
-import type { OrderResult, Payment } from './results';
+import type {
+  AccountDetails,
+  AdminUserRow,
+  AlertReview,
+  AuditEntry,
+  DashboardStats,
+  FraudAlert,
+  OrderResult,
+  Payment,
+  RevenueRow,
+  TokenApplicationRow,
+} from './results';
 
 /*
  * The browser's Database type: the generated one (npm run db:types), with what the catalog cannot
@@ -24,9 +35,19 @@ interface JsonResults {
   reputation_components: ReputationComponents;
   /** An hour that ended before the token was listed has no price. */
   price_history: { bucket: string; price: number | null }[];
+  admin_dashboard_stats: DashboardStats;
+  admin_account_details: AccountDetails;
+  admin_review_alert: AlertReview;
+  // Tables whose columns can be null, or hold jsonb, where the catalog says neither.
+  admin_list_users: AdminUserRow[];
+  admin_list_applications: TokenApplicationRow[];
+  admin_audit_log: AuditEntry[];
+  admin_list_alerts: FraudAlert[];
+  admin_revenue: RevenueRow[];
 }
 
-type Nullable<A> = { [K in keyof A]: A[K] | null };
+/** Each argument may be null; a function without arguments takes an empty object. */
+type Nullable<A> = [A] extends [never] ? Record<string, never> : { [K in keyof A]: A[K] | null };
 
 type Views = Public['Views'];
 

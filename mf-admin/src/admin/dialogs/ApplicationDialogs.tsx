@@ -3,7 +3,6 @@ import styled from 'styled-components';
 import { useExchangeSettings, useQuery } from '@repex/shared-ui/platform';
 import { TextField, Muted, formatInteger, formatPrice } from '@repex/shared-ui/ui';
 import { rpc } from '../rpc';
-import type { Application } from '../types';
 import { ActionDialog, ReasonField, type Props } from './ActionDialog';
 
 const Namesakes = styled.p`
@@ -18,9 +17,7 @@ const Namesakes = styled.p`
 export function ApproveDialog({ user, onClose, onDone }: Props) {
   const application = useQuery(
     async () =>
-      (await rpc<Application[]>('admin_list_applications', { p_status: 'pending' })).find(
-        (a) => a.id === user.application_id,
-      ),
+      (await rpc('admin_list_applications', { p_status: 'pending' })).find((a) => a.id === user.application_id),
     [user.application_id],
   );
   const defaults = useExchangeSettings();

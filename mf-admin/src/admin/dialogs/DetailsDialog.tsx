@@ -14,41 +14,6 @@ import {
 import { rpc } from '../rpc';
 import type { AdminUser, OwnToken } from '../types';
 
-interface Details {
-  profile: {
-    full_name: string;
-    username: string;
-    email: string;
-    status: string;
-    verified: boolean;
-    created_at: string;
-    last_sign_in_at: string | null;
-    /** An authenticator app is on (two-step verification). */
-    two_step: boolean;
-  };
-  cash: { available: number; reserved: number; pending_withdrawal: number };
-  holdings: { token: string; amount: number; reserved: number }[];
-  open_orders: { id: number; token: string; side: string; price: number; amount: number }[];
-  trades: { id: number; token: string; side: string; price: number; amount: number; created_at: string }[];
-  payments: { id: number; type: string; amount: number; status: string; method: string | null; created_at: string }[];
-  bank_accounts: {
-    id: string;
-    label: string;
-    account_last4: string;
-    created_at: string;
-    usable_from: string;
-    removed_at: string | null;
-  }[];
-  sessions: {
-    id: string;
-    created_at: string;
-    refreshed_at: string | null;
-    user_agent: string | null;
-    ip: string | null;
-  }[];
-  activity: { created_at: string; actor: string | null; action: string; reason: string | null }[];
-}
-
 const Section = ({ title, empty, children }: { title: string; empty: boolean; children: ReactNode }) => (
   <section>
     <h3 style={{ margin: '4px 0', fontSize: 14 }}>{title}</h3>
@@ -73,7 +38,7 @@ export function DetailsDialog({
 }) {
   // When the details were opened: what a bank account's wait is measured against.
   const [openedAt] = useState(Date.now);
-  const details = useQuery(() => rpc<Details>('admin_account_details', { p_user: user.id }), [user.id]);
+  const details = useQuery(() => rpc('admin_account_details', { p_user: user.id }), [user.id]);
   const token = useQuery(() => loadOwnToken(user.id), [user.id]);
   const d = details.data;
   const t = token.data;
