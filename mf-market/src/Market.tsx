@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import styled from 'styled-components';
 import { useWatchlist, comingSoon, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
 import {
@@ -7,25 +7,20 @@ import {
   Card,
   CardGrid,
   DataTable,
-  HaltedBadge,
-  Change,
   Input,
   Muted,
   Page,
   PageTitle,
-  PersonCell,
-  Progress,
-  WatchStar,
   Select,
   StatCard,
-  formatChange,
   formatInteger,
   formatMoney,
-  formatPrice,
   media,
 } from '@repex/shared-ui/ui';
 import { loadCategories, loadSummary, loadTokens } from './market/data';
-import { PAGE_SIZE, SORTS, readQuery, writeQuery, type MarketQuery } from './market/query';
+import { MarketPager } from './market/MarketPager';
+import { MarketRow } from './market/MarketRow';
+import { SORTS, readQuery, writeQuery, type MarketQuery } from './market/query';
 
 const Toolbar = styled.div`
   display: grid;
@@ -38,30 +33,6 @@ const Toolbar = styled.div`
   ${media.phone} {
     grid-template-columns: minmax(0, 1fr);
   }
-`;
-const Score = styled.div`
-  display: flex;
-  align-items: center;
-  gap: 8px;
-  min-width: 120px;
-  span {
-    font-weight: 600;
-    width: 36px;
-  }
-`;
-const RowActions = styled.div`
-  display: flex;
-  align-items: center;
-  justify-content: flex-end;
-  gap: 4px;
-`;
-const Pager = styled.div`
-  display: flex;
-  align-items: center;
-  justify-content: space-between;
-  gap: 12px;
-  margin-top: 16px;
-  flex-wrap: wrap;
 `;
 
 /** Spec section 2, Market screen. Search, filter, sort and paging run in the database. */
@@ -93,7 +64,6 @@ export default function Market() {
     },
     500,
   );
-  const pages = tokens.data ? Math.max(1, Math.ceil(tokens.data.total / PAGE_SIZE)) : 1;
 
   return (
     <Page data-remote="market">
@@ -161,81 +131,15 @@ export default function Market() {
           empty="No reputation stocks found matching your criteria."
         >
           {(t) => (
-            <tr key={t.id} data-testid="market-row">
-              <td className="full">
-                <PersonCell person={t} />
-              </td>
-              <td className="full" data-label="Reputation">
-                <Score>
-                  <span>{t.reputation_score.toFixed(1)}</span>
-                  <Progress value={t.reputation_score} label={`Reputation score ${t.reputation_score} of 100`} />
-                </Score>
-              </td>
-              <td className="num" data-label="Price">
-                {formatPrice(t.price)}
-                {t.halted && (
-                  <>
-                    {' '}
-                    <HaltedBadge />
-                  </>
-                )}
-              </td>
-              <td className="num" data-label="24h">
-                <Change $value={t.change_24h}>
-                  {t.change_24h > 0 ? '▲ ' : t.change_24h < 0 ? '▼ ' : ''}
-                  {formatChange(t.change_24h)}
-                </Change>
-              </td>
-              <td className="num" data-label="Cap">
-                {formatMoney(t.market_cap)}
-              </td>
-              <td className="num" data-label="Volume">
-                {formatMoney(t.volume_24h)}
-              </td>
-              <td className="num" data-label="Holders">
-                {formatInteger(t.holders)}
-              </td>
-              <td className="full">
-                <RowActions>
-                  <WatchStar
-                    on={watchlist.watched.has(t.id)}
-                    name={t.name}
-                    onToggle={() => void watchlist.toggle(t.id, t.name)}
-                  />
-                  <Button as={Link} to={`/trading/${t.id}`} $size="sm">
-                    Trade
-                  </Button>
-                </RowActions>
-              </td>
-            </tr>
+            <MarketRow
+              key={t.id}
+              token={t}
+              watched={watchlist.watched.has(t.id)}
+              onToggleWatch={() => void watchlist.toggle(t.id, t.name)}
+            />
           )}
         </DataTable>
-        {tokens.data && tokens.data.total > PAGE_SIZE && (
-          <Pager>
-            <Muted>
-              {formatInteger((query.page - 1) * PAGE_SIZE + 1)}–
-              {formatInteger(Math.min(query.page * PAGE_SIZE, tokens.data.total))} of {formatInteger(tokens.data.total)}
-            </Muted>
-            <div style={{ display: 'flex', gap: 8 }}>
-              <Button
-                $variant="outline"
-                $size="sm"
-                disabled={query.page <= 1}
-                onClick={() => update({ page: query.page - 1 })}
-              >
-                Previous
-              </Button>
-              <Button
-                $variant="outline"
-                $size="sm"
-                disabled={query.page >= pages}
-                onClick={() => update({ page: query.page + 1 })}
-              >
-                Next
-              </Button>
-            </div>
-          </Pager>
-        )}
+        {tokens.data && <MarketPager total={tokens.data.total} page={query.page} onPage={(page) => update({ page })} />}
       </Card>
     </Page>
   );

@@ -1,0 +1,36 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { ThemeProvider } from 'styled-components';
+import { theme } from '@repex/shared-ui/ui';
+import { MarketPager } from './MarketPager';
+
+const pager = (total: number, page: number, onPage = jest.fn()) =>
+  render(
+    <ThemeProvider theme={theme}>
+      <MarketPager total={total} page={page} onPage={onPage} />
+    </ThemeProvider>,
+  );
+
+describe('the market pager', () => {
+  it('is not there when one page holds every token', () => {
+    const { container } = pager(25, 1);
+    expect(container).toBeEmptyDOMElement();
+  });
+
+  it('says which tokens of how many are shown, and moves a page at a time within the pages', () => {
+    const onPage = jest.fn();
+    pager(60, 1, onPage);
+    expect(screen.getByText(/^1–25 of 60$/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(onPage).toHaveBeenCalledWith(2);
+  });
+
+  it('shows what is left on the last page, and stops there', () => {
+    const onPage = jest.fn();
+    pager(60, 3, onPage);
+    expect(screen.getByText(/^51–60 of 60$/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+    fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(onPage).toHaveBeenCalledWith(2);
+  });
+});
