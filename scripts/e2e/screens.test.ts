@@ -357,6 +357,8 @@ test('wallet: balance and history from the database', async () => {
     return (await tx.query<{ realized: string; unrealized: string }>('select realized, unrealized from my_pnl(1)'))[0]!;
   });
   await page.getByTestId('pnl-chart').waitFor();
+  // The chart's box is there before its figures arrive: wait for the figures, then read them whole.
+  await page.getByTestId('stat-Realized P&L').filter({ hasText: '$' }).waitFor();
   expect(await page.getByTestId('stat-Realized P&L').innerText()).toBe(formatSignedMoney(Number(pnl.realized)));
   expect(await page.getByTestId('stat-Unrealized P&L').innerText()).toBe(formatSignedMoney(Number(pnl.unrealized)));
   await shoot('wallet-pnl');

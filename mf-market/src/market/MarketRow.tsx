@@ -4,14 +4,13 @@ import type { MarketToken } from '@repex/shared-ui/contracts';
 import {
   Button,
   Change,
-  HaltedBadge,
+  TokenPrice,
   PersonCell,
   Progress,
   WatchStar,
   formatChange,
   formatInteger,
   formatMoney,
-  formatPrice,
 } from '@repex/shared-ui/ui';
 
 const Score = styled.div`
@@ -53,13 +52,7 @@ export function MarketRow({
         </Score>
       </td>
       <td className="num" data-label="Price">
-        {formatPrice(token.price)}
-        {token.halted && (
-          <>
-            {' '}
-            <HaltedBadge />
-          </>
-        )}
+        <TokenPrice price={token.price} halted={token.halted} />
       </td>
       <td className="num" data-label="24h">
         <Change $value={token.change_24h}>

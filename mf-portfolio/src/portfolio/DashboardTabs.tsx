@@ -7,7 +7,7 @@ import {
   Change,
   EmptyState,
   Muted,
-  HaltedBadge,
+  TokenPrice,
   PersonCell,
   SkeletonRows,
   StackedTable,
@@ -61,13 +61,7 @@ export function HoldingsTab({ data }: { data: DashboardData | undefined }) {
                   {formatPrice(pos.avg_price)}
                 </td>
                 <td className="num" data-label="Now">
-                  {formatPrice(pos.price)}
-                  {data?.halted.has(pos.token_id) && (
-                    <>
-                      {' '}
-                      <HaltedBadge />
-                    </>
-                  )}
+                  <TokenPrice price={pos.price} halted={data.halted.has(pos.token_id)} />
                 </td>
                 <td className="num" data-label="Value">
                   {formatPrice(pos.value)}
@@ -107,46 +101,44 @@ export function HoldingsTab({ data }: { data: DashboardData | undefined }) {
 /** The user's trades, newest first. */
 export function TransactionsTab({ data }: { data: DashboardData | undefined }) {
   return (
-    <>
-      <TableScroll>
-        <StackedTable aria-label="Transactions">
-          <thead>
-            <tr>
-              <th>Type</th>
-              <th>Person</th>
-              <th className="num">Tokens</th>
-              <th className="num">Price</th>
-              <th className="num">Total</th>
-              <th>Date &amp; Time</th>
+    <TableScroll>
+      <StackedTable aria-label="Transactions">
+        <thead>
+          <tr>
+            <th>Type</th>
+            <th>Person</th>
+            <th className="num">Tokens</th>
+            <th className="num">Price</th>
+            <th className="num">Total</th>
+            <th>Date &amp; Time</th>
+          </tr>
+        </thead>
+        <tbody>
+          {!data && <SkeletonRows rows={3} columns={6} />}
+          {data?.trades.map((t) => (
+            <tr key={t.id} data-testid="transaction-row">
+              <td>
+                <SideBadge side={t.type} />
+              </td>
+              <td>{t.name}</td>
+              <td className="num" data-label="Tokens">
+                {formatInteger(t.amount)}
+              </td>
+              <td className="num" data-label="Price">
+                {formatPrice(t.price)}
+              </td>
+              <td className="num" data-label="Total">
+                {formatPrice(t.total)}
+              </td>
+              <td>
+                <DateTime iso={t.created_at} />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {!data && <SkeletonRows rows={3} columns={6} />}
-            {data?.trades.map((t) => (
-              <tr key={t.id} data-testid="transaction-row">
-                <td>
-                  <SideBadge side={t.type} />
-                </td>
-                <td>{t.name}</td>
-                <td className="num" data-label="Tokens">
-                  {formatInteger(t.amount)}
-                </td>
-                <td className="num" data-label="Price">
-                  {formatPrice(t.price)}
-                </td>
-                <td className="num" data-label="Total">
-                  {formatPrice(t.total)}
-                </td>
-                <td>
-                  <DateTime iso={t.created_at} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </StackedTable>
-        {data?.trades.length === 0 && <EmptyState>No transactions yet.</EmptyState>}
-      </TableScroll>
-    </>
+          ))}
+        </tbody>
+      </StackedTable>
+      {data?.trades.length === 0 && <EmptyState>No transactions yet.</EmptyState>}
+    </TableScroll>
   );
 }
 
@@ -159,58 +151,46 @@ export function WatchlistTab({
   stars: ReturnType<typeof useWatchlist>;
 }) {
   return (
-    <>
-      <DataTable
-        label="Watchlist"
-        head={
-          <>
-            <th>Person</th>
-            <th className="num">Price</th>
-            <th className="num">24h Change</th>
-            <th>Category</th>
-            <th aria-label="Action" />
-          </>
-        }
-        rows={watchlist.data}
-        error={watchlist.error}
-        errorTitle="Your watchlist could not be loaded."
-        onRetry={watchlist.reload}
-        skeleton={[3, 5]}
-        empty="Your watchlist is empty. Star a token on the market to follow it here."
-      >
-        {(t) => (
-          <tr key={t.id} data-testid="watchlist-row">
-            <td className="full">
-              <PersonCell person={t} withCategory={false} />
-            </td>
-            <td className="num" data-label="Price">
-              {formatPrice(t.price)}
-              {t.halted && (
-                <>
-                  {' '}
-                  <HaltedBadge />
-                </>
-              )}
-            </td>
-            <td className="num" data-label="24h">
-              <Change $value={t.change_24h}>{formatChange(t.change_24h)}</Change>
-            </td>
-            <td>{t.category}</td>
-            <td>
-              <div style={{ display: 'flex', gap: 4, alignItems: 'center', justifyContent: 'flex-end' }}>
-                <WatchStar
-                  on={stars.watched.has(t.id)}
-                  name={t.name}
-                  onToggle={() => void stars.toggle(t.id, t.name)}
-                />
-                <Button as={Link} to={`/trading/${t.id}`} $size="sm">
-                  Trade
-                </Button>
-              </div>
-            </td>
-          </tr>
-        )}
-      </DataTable>
-    </>
+    <DataTable
+      label="Watchlist"
+      head={
+        <>
+          <th>Person</th>
+          <th className="num">Price</th>
+          <th className="num">24h Change</th>
+          <th>Category</th>
+          <th aria-label="Action" />
+        </>
+      }
+      rows={watchlist.data}
+      error={watchlist.error}
+      errorTitle="Your watchlist could not be loaded."
+      onRetry={watchlist.reload}
+      skeleton={[3, 5]}
+      empty="Your watchlist is empty. Star a token on the market to follow it here."
+    >
+      {(t) => (
+        <tr key={t.id} data-testid="watchlist-row">
+          <td className="full">
+            <PersonCell person={t} withCategory={false} />
+          </td>
+          <td className="num" data-label="Price">
+            <TokenPrice price={t.price} halted={t.halted} />
+          </td>
+          <td className="num" data-label="24h">
+            <Change $value={t.change_24h}>{formatChange(t.change_24h)}</Change>
+          </td>
+          <td>{t.category}</td>
+          <td>
+            <div style={{ display: 'flex', gap: 4, alignItems: 'center', justifyContent: 'flex-end' }}>
+              <WatchStar on={stars.watched.has(t.id)} name={t.name} onToggle={() => void stars.toggle(t.id, t.name)} />
+              <Button as={Link} to={`/trading/${t.id}`} $size="sm">
+                Trade
+              </Button>
+            </div>
+          </td>
+        </tr>
+      )}
+    </DataTable>
   );
 }

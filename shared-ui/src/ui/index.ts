@@ -20,7 +20,7 @@ export { StackedTable, Table, TableScroll } from './primitives/Table';
 export { RowList } from './primitives/RowList';
 export { DataTable } from './primitives/DataTable';
 export { Input, Select, Label, Textarea } from './primitives/Input';
-export { Badge, HaltedBadge, SideBadge, VerifiedBadge, type BadgeVariant } from './primitives/Badge';
+export { Badge, HaltedBadge, SideBadge, TokenPrice, VerifiedBadge, type BadgeVariant } from './primitives/Badge';
 export { DateTime } from './primitives/DateTime';
 export { Avatar } from './primitives/Avatar';
 export { PersonCell, type Person } from './primitives/PersonCell';

@@ -1,4 +1,5 @@
 import styled, { css } from 'styled-components';
+import { formatPrice } from '../format';
 
 export type BadgeVariant = 'default' | 'secondary' | 'outline' | 'up' | 'down' | 'verified';
 
@@ -62,6 +63,21 @@ export function HaltedBadge() {
     <Badge $variant="down" title="Trading in this token is halted by the exchange">
       Halted
     </Badge>
+  );
+}
+
+/** A token's price as the tables show it, marked Halted while the exchange halts its trading. */
+export function TokenPrice({ price, halted }: { price: number; halted: boolean }) {
+  return (
+    <>
+      {formatPrice(price)}
+      {halted && (
+        <>
+          {' '}
+          <HaltedBadge />
+        </>
+      )}
+    </>
   );
 }
 
