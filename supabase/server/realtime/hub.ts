@@ -38,8 +38,8 @@ export interface Client {
   apiClaims: Claims;
   /** By topic as joined. */
   channels: Map<string, Channel>;
-  /** Topics whose join is being checked: they count toward the channels a client may hold. */
-  joining: Set<string>;
+  /** Joins being checked, by topic: they count toward the channels a client may hold. */
+  joining: Map<string, Frame>;
   messages: Bucket;
   joins: Bucket;
 }

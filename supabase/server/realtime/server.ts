@@ -72,19 +72,21 @@ export async function createRealtime(opts: {
     else client.channels.delete(channel.topic);
   }
 
-  /** A client past a limit: told in reply to what it sent and on each of its channels, then disconnected. */
+  /** A client past a limit: told in reply to what it sent, on each of its channels and each join still being
+   * checked, then disconnected. */
   function offend(client: Client, reason: string, f?: Frame): void {
     if (f?.ref) hub.reply(client, f, 'error', { reason });
+    for (const pending of client.joining.values()) hub.reply(client, pending, 'error', { reason });
     for (const channel of [...client.channels.values()]) leave(client, channel, reason);
     client.socket.close(1008, reason.slice(0, 120));
   }
 
   async function join(client: Client, f: Frame): Promise<void> {
     if (!client.joins.take()) return offend(client, 'ClientJoinRateLimitReached: Too many joins per second', f);
-    const held = new Set([...client.channels.keys(), ...client.joining]);
+    const held = new Set([...client.channels.keys(), ...client.joining.keys()]);
     if (!held.has(f.topic) && held.size >= limits.channelsPerClient)
       return offend(client, 'ChannelRateLimitReached: Too many channels', f);
-    client.joining.add(f.topic);
+    client.joining.set(f.topic, f);
     try {
       await checkAndJoin(client, f);
     } finally {
@@ -210,7 +212,7 @@ export async function createRealtime(opts: {
       address,
       apiClaims,
       channels: new Map(),
-      joining: new Set(),
+      joining: new Map(),
       messages: new Bucket(limits.messagesPerSecond),
       joins: new Bucket(limits.joinsPerSecond),
     };
