@@ -23,21 +23,3 @@ export type PnlPoint = Public['Functions']['my_pnl']['Returns'][number];
 
 /** A row of public.my_positions: a token the caller holds, its cost and its P&L. */
 export type Position = Public['Functions']['my_positions']['Returns'][number];
-
-/** `reputation_components(token)`: the reputation score's parts (points) and the facts behind them. */
-export interface ReputationComponents {
-  verified: number;
-  holders: number;
-  volume: number;
-  stability: number;
-  age: number;
-  alerts: number;
-  score: number;
-  facts: {
-    holders: number;
-    volume_30d: number;
-    price_variation_7d: number | null;
-    account_age_days: number;
-    open_alerts: number;
-  };
-}

@@ -6,7 +6,6 @@ export {
   type PnlPoint,
   type Position,
   type Profile,
-  type ReputationComponents,
 } from './data';
 export { parseRemoteManifest, type RemoteManifest, type RemoteRoute, type RouteAccess } from './remoteManifest';
 export type { Database, FunctionArgs, FunctionName, FunctionResult } from './typedDatabase';
@@ -19,6 +18,7 @@ export type {
   FraudAlert,
   OrderResult,
   Payment,
+  ReputationComponents,
   RevenueRow,
   TokenApplicationRow,
 } from './results';

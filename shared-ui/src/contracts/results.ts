@@ -154,3 +154,21 @@ export interface AlertReview {
   status: string;
   suspended: number;
 }
+
+/** `reputation_components(token)`: the reputation score's parts (points) and the facts behind them. */
+export interface ReputationComponents {
+  verified: number;
+  holders: number;
+  volume: number;
+  stability: number;
+  age: number;
+  alerts: number;
+  score: number;
+  facts: {
+    holders: number;
+    volume_30d: number;
+    price_variation_7d: number | null;
+    account_age_days: number;
+    open_alerts: number;
+  };
+}

@@ -1,5 +1,4 @@
 import type { Database as Generated } from './database';
-import type { ReputationComponents } from './data';
 import type {
   AccountDetails,
   AdminUserRow,
@@ -9,6 +8,7 @@ import type {
   FraudAlert,
   OrderResult,
   Payment,
+  ReputationComponents,
   RevenueRow,
   TokenApplicationRow,
 } from './results';
