@@ -16,11 +16,11 @@ import {
   formatInteger,
   formatMoney,
   media,
+  Pager,
 } from '@repex/shared-ui/ui';
 import { loadCategories, loadSummary, loadTokens } from './market/data';
-import { MarketPager } from './market/MarketPager';
 import { MarketRow } from './market/MarketRow';
-import { SORTS, readQuery, writeQuery, type MarketQuery } from './market/query';
+import { PAGE_SIZE, SORTS, readQuery, writeQuery, type MarketQuery } from './market/query';
 
 const Toolbar = styled.div`
   display: grid;
@@ -139,7 +139,9 @@ export default function Market() {
             />
           )}
         </DataTable>
-        {tokens.data && <MarketPager total={tokens.data.total} page={query.page} onPage={(page) => update({ page })} />}
+        {tokens.data && (
+          <Pager total={tokens.data.total} page={query.page} pageSize={PAGE_SIZE} onPage={(page) => update({ page })} />
+        )}
       </Card>
     </Page>
   );

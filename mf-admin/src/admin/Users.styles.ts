@@ -26,10 +26,3 @@ export const Toolbar = styled.div`
     min-width: 150px;
   }
 `;
-export const Pager = styled.div`
-  display: flex;
-  justify-content: space-between;
-  align-items: center;
-  gap: 8px;
-  margin-top: 12px;
-`;

@@ -8,6 +8,7 @@ export const TAPE_LENGTH = 5;
 
 export const loadToken = async (tokenId: string) =>
   unwrap(await supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS).eq('id', tokenId).maybeSingle());
+export type TradedToken = NonNullable<Awaited<ReturnType<typeof loadToken>>>;
 
 /** Hourly closes over the last 24 hours (public.price_history). */
 export const loadPriceHistory = async (tokenId: string) =>

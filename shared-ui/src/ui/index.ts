@@ -24,6 +24,7 @@ export { Badge, HaltedBadge, SideBadge, TokenPrice, VerifiedBadge, type BadgeVar
 export { DateTime } from './primitives/DateTime';
 export { Avatar } from './primitives/Avatar';
 export { PersonCell, type Person } from './primitives/PersonCell';
+export { Pager } from './primitives/Pager';
 export { Progress } from './primitives/Progress';
 export { Tabs, TabsList, TabsTrigger, TabsContent } from './primitives/Tabs';
 export { Dialog, DialogActions, Field, FormError, TextField } from './primitives/Dialog';

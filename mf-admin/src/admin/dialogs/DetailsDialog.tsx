@@ -1,26 +1,10 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@repex/shared-ui/platform';
 import { loadOwnToken } from '../data';
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  FormError,
-  Muted,
-  deviceName,
-  formatInteger,
-  formatPrice,
-} from '@repex/shared-ui/ui';
+import { Button, Dialog, DialogActions, FormError, Muted } from '@repex/shared-ui/ui';
 import { rpc } from '../rpc';
+import { AccountDetailsBody } from './AccountDetailsBody';
 import type { AdminUser, OwnToken } from '../types';
-
-const Section = ({ title, empty, children }: { title: string; empty: boolean; children: ReactNode }) => (
-  <section>
-    <h3 style={{ margin: '4px 0', fontSize: 14 }}>{title}</h3>
-    {empty ? <Muted>None.</Muted> : <ul style={{ margin: 0, paddingLeft: 18, fontSize: 13 }}>{children}</ul>}
-  </section>
-);
-const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Details: one account as the operator needs it, including the admin actions taken on it. */
 export function DetailsDialog({
@@ -46,88 +30,7 @@ export function DetailsDialog({
     <Dialog title={`@${user.username}`} onClose={onClose}>
       {!d && !details.error && <Muted>Loading...</Muted>}
       {details.error && <FormError>{details.error.message}</FormError>}
-      {d && (
-        <div data-testid="account-details" style={{ display: 'flex', flexDirection: 'column', gap: 10 }}>
-          <div>
-            <strong>{d.profile.full_name}</strong> · {d.profile.email} · {d.profile.status}
-            {d.profile.verified ? ' · verified' : ''}
-            <br />
-            <Muted>
-              Joined {when(d.profile.created_at)}; last sign-in{' '}
-              {d.profile.last_sign_in_at ? when(d.profile.last_sign_in_at) : 'never'}; two-step verification{' '}
-              {d.profile.two_step ? 'on' : 'off'}
-            </Muted>
-          </div>
-          {t && (
-            <div data-testid="own-token">
-              Token {t.name}:{' '}
-              {t.halt_reason === null ? 'trading open' : `trading halted since ${when(t.halted_at!)}: ${t.halt_reason}`}
-            </div>
-          )}
-          <div>
-            Cash {formatPrice(d.cash.available)} available, {formatPrice(d.cash.reserved)} reserved,{' '}
-            {formatPrice(d.cash.pending_withdrawal)} held for withdrawals
-          </div>
-          <Section title="Holdings" empty={!d.holdings.length}>
-            {d.holdings.map((h) => (
-              <li key={h.token}>
-                {formatInteger(h.amount)} {h.token}
-                {h.reserved ? ` (${formatInteger(h.reserved)} in orders)` : ''}
-              </li>
-            ))}
-          </Section>
-          <Section title="Open orders" empty={!d.open_orders.length}>
-            {d.open_orders.map((o) => (
-              <li key={o.id}>
-                #{o.id} {o.side} {formatInteger(o.amount)} {o.token} at {formatPrice(o.price)}
-              </li>
-            ))}
-          </Section>
-          <Section title="Latest trades" empty={!d.trades.length}>
-            {d.trades.map((t) => (
-              <li key={t.id}>
-                #{t.id} {t.side} {formatInteger(t.amount)} {t.token} at {formatPrice(t.price)}, {when(t.created_at)}
-              </li>
-            ))}
-          </Section>
-          <Section title="Deposits and withdrawals" empty={!d.payments.length}>
-            {d.payments.map((p) => (
-              <li key={p.id}>
-                {p.type} {formatPrice(p.amount)} {p.status}
-                {p.method ? `, ${p.method}` : ''}, {when(p.created_at)}
-              </li>
-            ))}
-          </Section>
-          <Section title="Bank accounts" empty={!d.bank_accounts.length}>
-            {d.bank_accounts.map((b) => (
-              <li key={b.id}>
-                {b.label} •••• {b.account_last4}, added {when(b.created_at)}
-                {b.removed_at
-                  ? `, removed ${when(b.removed_at)}`
-                  : Date.parse(b.usable_from) > openedAt
-                    ? `, receives withdrawals from ${when(b.usable_from)}`
-                    : ''}
-              </li>
-            ))}
-          </Section>
-          <Section title="Sessions" empty={!d.sessions.length}>
-            {d.sessions.map((s) => (
-              <li key={s.id}>
-                {deviceName(s.user_agent)}, {s.ip ?? 'unknown address'}, since {when(s.created_at)}
-                {s.refreshed_at ? `, refreshed ${when(s.refreshed_at)}` : ''}
-              </li>
-            ))}
-          </Section>
-          <Section title="Admin actions on this account" empty={!d.activity.length}>
-            {d.activity.map((a) => (
-              <li key={a.created_at + a.action}>
-                {when(a.created_at)}: {a.action} by @{a.actor}
-                {a.reason ? `: ${a.reason}` : ''}
-              </li>
-            ))}
-          </Section>
-        </div>
-      )}
+      {d && <AccountDetailsBody d={d} t={t} openedAt={openedAt} />}
       <DialogActions>
         {t && (
           <Button type="button" $variant={t.halt_reason === null ? 'destructive' : 'default'} onClick={() => onHalt(t)}>

@@ -1,17 +1,17 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { ThemeProvider } from 'styled-components';
-import { theme } from '@repex/shared-ui/ui';
-import { MarketPager } from './MarketPager';
+import { theme } from '../theme';
+import { Pager } from './Pager';
 
 const pager = (total: number, page: number, onPage = jest.fn()) =>
   render(
     <ThemeProvider theme={theme}>
-      <MarketPager total={total} page={page} onPage={onPage} />
+      <Pager total={total} page={page} pageSize={25} onPage={onPage} />
     </ThemeProvider>,
   );
 
-describe('the market pager', () => {
-  it('is not there when one page holds every token', () => {
+describe('the pager', () => {
+  it('is not there when one page holds every row', () => {
     const { container } = pager(25, 1);
     expect(container).toBeEmptyDOMElement();
   });

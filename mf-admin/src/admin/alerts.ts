@@ -1,0 +1,16 @@
+/** The fraud rules' names as an admin reads them (supabase/schemas/fraud.sql raises the alerts). */
+export const RULES: Record<string, string> = {
+  wash_trading: 'Wash trading',
+  ring: 'Ring',
+  spoofing: 'Spoofing',
+  cancel_ratio: 'Cancel-to-fill ratio',
+  concentration: 'Concentration',
+  new_account: 'New account, big trades',
+};
+export const SEVERITY = { high: 'down', medium: 'secondary', low: 'secondary' } as const;
+
+/** Evidence ids, at most twelve of them named. */
+export const ids = (label: string, list?: number[]) =>
+  list?.length
+    ? `${label} #${list.slice(0, 12).join(', #')}${list.length > 12 ? ` and ${list.length - 12} more` : ''}`
+    : '';

@@ -1,0 +1,77 @@
+import styled from 'styled-components';
+import { Card, Muted, media } from '@repex/shared-ui/ui';
+
+export const Header = styled.div`
+  display: flex;
+  align-items: center;
+  gap: 16px;
+  flex-wrap: wrap;
+  h1 {
+    margin: 0;
+    font-size: 26px;
+    display: flex;
+    align-items: center;
+    gap: 8px;
+  }
+`;
+export const PriceBlock = styled.div`
+  margin-left: auto;
+  text-align: right;
+  strong {
+    display: block;
+    font-size: 28px;
+  }
+  ${media.phone} {
+    margin-left: 0;
+    text-align: left;
+  }
+`;
+export const Watching = styled(Muted)`
+  display: block;
+  font-size: 13px;
+`;
+/**
+ * Wide: the chart and the book on the left, the order panel beside them. Narrow: one column in
+ * which the order panel follows the chart, so a phone user who tapped Trade reaches it without
+ * scrolling past the book. The DOM follows the narrow order, so focus and reading order match.
+ */
+export const Layout = styled.div`
+  display: grid;
+  grid-template-columns: minmax(0, 1fr) 360px;
+  grid-template-rows: auto 1fr;
+  grid-template-areas: 'chart side' 'book side';
+  gap: 16px;
+  align-items: start;
+  ${media.tablet} {
+    grid-template-columns: minmax(0, 1fr);
+    grid-template-rows: none;
+    grid-template-areas: 'chart' 'side' 'book';
+  }
+`;
+export const ChartCard = styled(Card)`
+  grid-area: chart;
+`;
+export const BookCard = styled(Card)`
+  grid-area: book;
+`;
+export const SideColumn = styled.div`
+  grid-area: side;
+  display: flex;
+  flex-direction: column;
+  gap: 16px;
+  min-width: 0;
+`;
+export const Info = styled.dl`
+  margin: 0;
+  display: grid;
+  grid-template-columns: 1fr auto;
+  gap: 10px;
+  dt {
+    color: ${({ theme }) => theme.colors.muted};
+  }
+  dd {
+    margin: 0;
+    font-weight: 600;
+    text-align: right;
+  }
+`;
