@@ -42,15 +42,15 @@ export default tseslint.config(
     },
   },
   {
-    // A remote's components are views: their reads and calls go through the remote's data module
-    // (or the platform's hooks), typed by the database, never through the client directly.
-    files: ['mf-*/src/**/*.tsx', 'shared-ui/src/ui/**/*.tsx'],
+    // Components are views: their reads and calls go through their package's data module (the
+    // shell's auth/data.ts, a remote's data.ts) or the platform's hooks, never the client directly.
+    files: ['shell/src/**/*.tsx', 'mf-*/src/**/*.tsx', 'shared-ui/src/ui/**/*.tsx'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
           selector: "CallExpression[callee.name='supabase']",
-          message: "A component reads and calls through its remote's data module, not supabase().",
+          message: "A component reads and calls through its package's data module, not supabase().",
         },
       ],
     },

@@ -1,8 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { secondStepDue, supabase, toast, useAppStore } from '@repex/shared-ui/platform';
+import { secondStepDue, toast, useAppStore } from '@repex/shared-ui/platform';
 import { CenteredStatus } from '@repex/shared-ui/ui';
-import { isAdmin } from './role';
+import { isAdmin, signOutHere } from './data';
 
 type Verdict = 'checking' | 'admin' | { redirect: string };
 
@@ -27,7 +27,7 @@ export function AdminGuard({ children }: { children: ReactNode }) {
         if (!live) return;
         if (admin) return setVerdict('admin');
         setVerdict({ redirect: '/dashboard' });
-        await supabase().auth.signOut({ scope: 'local' });
+        await signOutHere();
         toast({
           title: 'Access Denied',
           description: 'You do not have administrative privileges.',

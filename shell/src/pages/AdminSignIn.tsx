@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { secondStepDue, supabase, toast, useAppStore } from '@repex/shared-ui/platform';
+import { secondStepDue, toast, useAppStore } from '@repex/shared-ui/platform';
 import { CenteredStatus } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
 import { CredentialsForm } from '../auth/forms/CredentialsForm';
 import { useForm } from '../auth/forms/useForm';
 import { validateSignIn } from '../auth/forms/validation';
-import { isAdmin } from '../auth/role';
+import { isAdmin, signIn, signOutHere } from '../auth/data';
 
 const fail = (title: string, description: string) => toast({ title, description, variant: 'destructive' });
 
@@ -21,19 +21,18 @@ export function AdminSignIn() {
   const [next, setNext] = useState<{ to: string; from?: string } | null>(null);
   const from = (useLocation().state as { from?: { pathname?: string } } | null)?.from?.pathname;
   const form = useForm({ email: '', password: '' }, validateSignIn, async (values) => {
-    const auth = supabase().auth;
     try {
-      const { data, error } = await auth.signInWithPassword({ email: values.email.trim(), password: values.password });
+      const { data, error } = await signIn(values.email.trim(), values.password);
       if (error || !data.user) return fail('Sign in Failed', error?.message || 'Invalid credentials.');
       let admin: boolean;
       try {
         admin = await isAdmin(data.user.id);
       } catch {
-        await auth.signOut({ scope: 'local' });
+        await signOutHere();
         return fail('Authentication Error', 'Could not verify admin status. Please contact support.');
       }
       if (!admin) {
-        await auth.signOut({ scope: 'local' });
+        await signOutHere();
         return fail('Access Denied', 'You do not have administrative privileges.');
       }
       const to = from?.startsWith('/nra/login/') ? from : '/nra/login/profile';
@@ -42,7 +41,7 @@ export function AdminSignIn() {
       toast({ title: 'Admin Sign In Successful!', description: 'Welcome to the Admin Dashboard.' });
       setNext({ to });
     } catch {
-      await auth.signOut({ scope: 'local' }).catch(() => undefined);
+      await signOutHere().catch(() => undefined);
       fail('An Unexpected Error Occurred', 'Could not complete the sign-in process.');
     }
   });

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import styled from 'styled-components';
-import { secondStepDue, supabase, toast } from '@repex/shared-ui/platform';
+import { secondStepDue, toast } from '@repex/shared-ui/platform';
 import { Button, Tabs, TabsContent, TabsList, TabsTrigger } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
 import { CredentialsForm } from '../auth/forms/CredentialsForm';
 import { Field } from '../auth/forms/Field';
 import { useForm } from '../auth/forms/useForm';
 import { validateSignIn, validateSignUp } from '../auth/forms/validation';
+import { signIn, signUp } from '../auth/data';
 
 const Unconfirmed = styled.p`
   margin: 16px 0 0;
@@ -28,7 +29,7 @@ function SignInForm() {
   const form = useForm({ email: '', password: '' }, validateSignIn, async (values) => {
     try {
       const email = values.email.trim();
-      const { data, error } = await supabase().auth.signInWithPassword({ email, password: values.password });
+      const { data, error } = await signIn(email, values.password);
       setUnconfirmed(error?.code === 'email_not_confirmed' ? email : undefined);
       if (error) return failToast('Sign in Failed', error.message);
       // With two-step verification on, the code from the app comes first; its page welcomes the user.
@@ -68,11 +69,7 @@ function SignUpForm({ passwordMinLength }: { passwordMinLength: number }) {
   const form = useForm({ username: '', email: '', password: '' }, validate, async (values) => {
     try {
       const username = values.username.trim();
-      const { data, error } = await supabase().auth.signUp({
-        email: values.email.trim(),
-        password: values.password,
-        options: { data: { username, full_name: username } },
-      });
+      const { data, error } = await signUp(values.email.trim(), values.password, username);
       // GoTrue's words for an address taken, where confirmations are off, said as a person would.
       if (error?.code === 'user_already_exists')
         return failToast(

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { codeMessage, supabase, toast } from '@repex/shared-ui/platform';
+import { codeMessage, toast } from '@repex/shared-ui/platform';
 import { Button } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
 import { Links, Sent } from '../auth/forms/AuthText';
 import { CodeField, Field } from '../auth/forms/Field';
 import { useForm } from '../auth/forms/useForm';
 import { validateRecoveryCode, validateRecoveryEmail } from '../auth/forms/validation';
+import { resendSignUpCode, verifyMailedCode } from '../auth/data';
 
 const fail = (title: string, description: string) => toast({ title, description, variant: 'destructive' });
 
@@ -14,7 +15,7 @@ async function sendNewCode(email: string): Promise<void> {
   const wrong = validateRecoveryEmail({ email }).email;
   if (wrong) return fail('Could Not Send Code', wrong);
   try {
-    const { error } = await supabase().auth.resend({ type: 'signup', email });
+    const { error } = await resendSignUpCode(email);
     if (error) return fail('Could Not Send Code', error.message);
     toast({ title: 'Check Your Email', description: `If ${email} is waiting for a code, a new one is on its way.` });
   } catch (err) {
@@ -38,7 +39,7 @@ export function ConfirmEmailPage() {
   const form = useForm({ email: typed, code: '' }, validate, async (v) => {
     const email = known || v.email.trim();
     try {
-      const { error } = await supabase().auth.verifyOtp({ email, token: v.code.replace(/\s/g, ''), type: 'signup' });
+      const { error } = await verifyMailedCode(email, v.code, 'signup');
       if (error) return fail('Confirmation Failed', codeMessage(error.message));
       toast({ title: 'Email Confirmed', description: 'Welcome to RepX! Your account is ready.' });
       navigate('/', { replace: true });

@@ -5,7 +5,6 @@ import {
   codeMessage,
   enterAppCode,
   secondStepDue,
-  supabase,
   toast,
   type AuthenticatorApp,
 } from '@repex/shared-ui/platform';
@@ -20,12 +19,13 @@ import {
   validateRecoveryEmail,
   validateNewPassword,
 } from '../auth/forms/validation';
+import { sendRecoveryCode, setPassword, verifyMailedCode } from '../auth/data';
 
 const fail = (title: string, description: string) => toast({ title, description, variant: 'destructive' });
 
 async function sendCode(email: string): Promise<boolean> {
   try {
-    const { error } = await supabase().auth.resetPasswordForEmail(email);
+    const { error } = await sendRecoveryCode(email);
     if (error) {
       fail('Could Not Send Code', error.message);
       return false;
@@ -82,10 +82,9 @@ function ChooseNewPassword({
     ...validateNewPassword(v, passwordMinLength),
   });
   const form = useForm({ code: '', appCode: '', password: '' }, validate, async ({ code, appCode, password }) => {
-    const auth = supabase().auth;
     try {
       if (!verified) {
-        const { data, error } = await auth.verifyOtp({ email, token: code.replace(/\s/g, ''), type: 'recovery' });
+        const { data, error } = await verifyMailedCode(email, code, 'recovery');
         if (error) return fail('Reset Failed', codeMessage(error.message));
         onVerified();
         if (secondStepDue(data.session)) {
@@ -103,7 +102,7 @@ function ChooseNewPassword({
         if (refused) return fail('Reset Failed', refused);
         setApps([]);
       }
-      const { error } = await auth.updateUser({ password });
+      const { error } = await setPassword(password);
       if (error) return fail('Reset Failed', error.message);
       toast({ title: 'Password Updated', description: 'You are signed in with your new password.' });
       navigate('/', { replace: true });

@@ -1,19 +1,13 @@
 import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import styled from 'styled-components';
-import {
-  authenticatorApps,
-  enterAppCode,
-  secondStepDue,
-  supabase,
-  toast,
-  useAppStore,
-} from '@repex/shared-ui/platform';
+import { authenticatorApps, enterAppCode, secondStepDue, toast, useAppStore } from '@repex/shared-ui/platform';
 import { Button, CenteredStatus } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
 import { AppChoiceField, CodeField } from '../auth/forms/Field';
 import { useForm } from '../auth/forms/useForm';
 import { appCodeError } from '../auth/forms/validation';
+import { signOutHere } from '../auth/data';
 
 const Other = styled.button`
   display: block;
@@ -78,7 +72,7 @@ export function TwoStepPage() {
           {form.busy ? 'Verifying...' : 'Verify'}
         </Button>
       </form>
-      <Other type="button" onClick={() => void supabase().auth.signOut({ scope: 'local' })}>
+      <Other type="button" onClick={() => void signOutHere()}>
         Sign in as someone else
       </Other>
     </AuthCard>
