@@ -25,6 +25,9 @@ const Viewport = styled(ToastPrimitive.Viewport)`
   padding: 20px;
   list-style: none;
   outline: none;
+  /* A modal dialog makes the page inert to the pointer; toasts stay usable above it (Dialog lets
+     a click on them through without closing). */
+  pointer-events: auto;
   ${media.phone} {
     top: auto;
     bottom: 0;
@@ -122,7 +125,7 @@ export function Toaster() {
           <Close aria-label="Close">×</Close>
         </Root>
       ))}
-      <Viewport hotkey={['F8']} />
+      <Viewport hotkey={['F8']} data-toasts />
     </ToastPrimitive.Provider>
   );
 }

@@ -1,9 +1,10 @@
-import { useEffect, useEffectEvent, useId, useRef, type InputHTMLAttributes, type ReactNode } from 'react';
+import * as RadixDialog from '@radix-ui/react-dialog';
+import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { media } from '../theme';
 import { Input } from './Input';
 
-const Backdrop = styled.div`
+const Overlay = styled(RadixDialog.Overlay)`
   position: fixed;
   inset: 0;
   z-index: 50;
@@ -17,7 +18,7 @@ const Backdrop = styled.div`
     padding: 0;
   }
 `;
-const Panel = styled.div`
+const Panel = styled(RadixDialog.Content)`
   width: min(460px, 100%);
   max-height: calc(100vh - 32px);
   overflow-y: auto;
@@ -28,6 +29,7 @@ const Panel = styled.div`
   display: flex;
   flex-direction: column;
   gap: 14px;
+  outline: none;
   ${media.phone} {
     border-radius: 16px 16px 0 0;
     max-height: 92vh;
@@ -49,34 +51,47 @@ export const DialogActions = styled.div`
   }
 `;
 
+/** Where the toasts are (the platform's Toaster): a dialog lets them be used without closing. */
+const TOASTS = '[data-toasts]';
+
 /**
- * A modal: labelled by its title, closed by Escape or a click outside, focus moved into it on
- * open and given back to what had it on close.
+ * A modal on Radix's Dialog: in a portal, labelled by its title, focus held inside it while open
+ * and given back to what had it on close, the page behind it neither scrolled nor read out, and
+ * closed by Escape or a click outside. It opens on its first field or action (a Close marked
+ * data-dialog-close is passed over), so a form can be typed into at once.
  */
 export function Dialog({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
-  const titleId = useId();
-  const panel = useRef<HTMLDivElement>(null);
-  const close = useEffectEvent(onClose);
-
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    const first = panel.current?.querySelector<HTMLElement>('input, select, textarea, button:not([data-dialog-close])');
-    (first ?? panel.current)?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close();
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      before?.focus?.();
-    };
-  }, []);
-
+  // What had focus when the dialog opened. Radix gives focus back to a Dialog.Trigger; these dialogs
+  // are opened by the screens' own buttons, so the dialog remembers it.
+  const [opener] = useState(() => document.activeElement as HTMLElement | null);
   return (
-    <Backdrop onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <Panel ref={panel} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
-        <h2 id={titleId}>{title}</h2>
-        {children}
-      </Panel>
-    </Backdrop>
+    <RadixDialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <RadixDialog.Portal>
+        <Overlay>
+          <Panel
+            aria-describedby={undefined}
+            onOpenAutoFocus={(e) => {
+              const first = (e.currentTarget as HTMLElement).querySelector<HTMLElement>(
+                'input, select, textarea, button:not([data-dialog-close])',
+              );
+              if (!first) return;
+              e.preventDefault();
+              first.focus();
+            }}
+            onCloseAutoFocus={(e) => {
+              e.preventDefault();
+              opener?.focus?.();
+            }}
+            onInteractOutside={(e) => {
+              if ((e.target as Element | null)?.closest?.(TOASTS)) e.preventDefault();
+            }}
+          >
+            <RadixDialog.Title>{title}</RadixDialog.Title>
+            {children}
+          </Panel>
+        </Overlay>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
   );
 }
 
