@@ -29,7 +29,7 @@ const timing = (t: { p50: number; p95: number }) => `${t.p50} / ${t.p95} ms`;
 
 async function marketSection(engines: Record<string, Record<string, unknown>>) {
   console.log('\nListing the market (HTTP, one page of 25 with exact count; p50 / p95 of 50, after 30 to warm up):');
-  console.log('engine       tokens   by market cap          search   category + sort');
+  console.log('engine       tokens   by market cap          search   category + sort  advanced filters');
   const screenReads: string[] = [];
   for (const engine of ENGINES) {
     for (const count of engine === 'postgres' ? [10_000, 100_000] : [10_000]) {
@@ -38,8 +38,9 @@ async function marketSection(engines: Record<string, Record<string, unknown>>) {
       engines[engine]![key] = m.first_page;
       engines[engine]![key.replace('page', 'search')] = m.search;
       engines[engine]![key.replace('page', 'category')] = m.category;
+      engines[engine]![key.replace('page', 'advanced')] = m.advanced_filters;
       console.log(
-        `${engine.padEnd(10)} ${String(count).padStart(8)} ${timing(m.first_page).padStart(15)} ${timing(m.search).padStart(15)} ${timing(m.category).padStart(17)}`,
+        `${engine.padEnd(10)} ${String(count).padStart(8)} ${timing(m.first_page).padStart(15)} ${timing(m.search).padStart(15)} ${timing(m.category).padStart(17)} ${timing(m.advanced_filters).padStart(17)}`,
       );
       if (count !== 10_000) continue;
       engines[engine]!.screen_reads_ms = m.reads;

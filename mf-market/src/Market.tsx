@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import styled from 'styled-components';
-import { useWatchlist, comingSoon, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
+import { useWatchlist, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
 import {
   Button,
   Card,
@@ -20,7 +20,8 @@ import {
 } from '@repex/shared-ui/ui';
 import { loadCategories, loadSummary, loadTokens } from './market/data';
 import { MarketRow } from './market/MarketRow';
-import { PAGE_SIZE, SORTS, readQuery, writeQuery, type MarketQuery } from './market/query';
+import { AdvancedFilters } from './market/AdvancedFilters';
+import { PAGE_SIZE, SORTS, activeFilters, readQuery, writeQuery, type MarketQuery } from './market/query';
 
 const Toolbar = styled.div`
   display: grid;
@@ -41,6 +42,8 @@ export default function Market() {
   const [params, setParams] = useSearchParams();
   const query = readQuery(params);
   const [searchText, setSearchText] = useState(query.search);
+  const filtersSet = activeFilters(query.filters);
+  const [filtersOpen, setFiltersOpen] = useState(filtersSet > 0);
   const update = (change: Partial<MarketQuery>) =>
     setParams(writeQuery({ ...query, page: 1, ...change }), { replace: true });
 
@@ -54,7 +57,7 @@ export default function Market() {
 
   const summary = useQuery(loadSummary, []);
   const categories = useQuery(loadCategories, []);
-  const tokens = useQuery(() => loadTokens(query), [query.search, query.category, query.sort, query.page]);
+  const tokens = useQuery(() => loadTokens(query), [params.toString()]);
   // Prices, volumes and holders move when anyone trades: follow them live.
   useMarketEvents(
     null,
@@ -88,7 +91,11 @@ export default function Market() {
             value={searchText}
             onChange={(e) => setSearchText(e.target.value)}
           />
-          <Select aria-label="Category" value={query.category} onChange={(e) => update({ category: e.target.value })}>
+          <Select
+            aria-label="Category"
+            value={query.category}
+            onChange={(e) => update({ category: e.target.value, filters: { ...query.filters, categories: [] } })}
+          >
             <option value="all">All Categories</option>
             {(categories.data ?? []).map((c) => (
               <option key={c} value={c}>
@@ -103,10 +110,17 @@ export default function Market() {
               </option>
             ))}
           </Select>
-          <Button $variant="outline" onClick={() => comingSoon('Advanced Filters')}>
-            Advanced Filters
+          <Button $variant="outline" aria-expanded={filtersOpen} onClick={() => setFiltersOpen(!filtersOpen)}>
+            Advanced Filters{filtersSet > 0 && ` (${filtersSet})`}
           </Button>
         </Toolbar>
+        {filtersOpen && (
+          <AdvancedFilters
+            filters={query.filters}
+            categories={categories.data ?? []}
+            onApply={(filters) => update({ filters, ...(filters.categories.length ? { category: 'all' } : {}) })}
+          />
+        )}
 
         <DataTable
           label="Reputation tokens"

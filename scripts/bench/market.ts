@@ -6,7 +6,14 @@ import { throwAwayStorage } from '../../supabase/harness/backends';
 import { stopServer } from '../../supabase/harness/process';
 import { DEMO_ACCOUNTS, DEMO_JWT_SECRET } from '../../supabase/server/demo';
 import { NO_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
-import { searchPattern } from '../../mf-market/src/market/query';
+import {
+  NO_FILTERS,
+  conditions,
+  readQuery,
+  searchPattern,
+  where,
+  type Filterable,
+} from '../../mf-market/src/market/query';
 import { httpFetch } from '../lib/httpFetch';
 import { benchServer, percentile, round1, type Engine } from './common';
 
@@ -74,6 +81,26 @@ async function marketPages(c: SupabaseClient) {
   };
   const page = (sort: string) =>
     c.from('market_tokens').select(cols).order(sort, { ascending: false }).order('id', { ascending: false });
+  // Every Advanced Filter set at once, as the market screen sends them (mf-market/src/market/query.ts).
+  const advanced = conditions({
+    ...readQuery(new URLSearchParams()),
+    filters: {
+      ...NO_FILTERS,
+      ranges: {
+        price: { min: 10, max: 90 },
+        score: { min: 50 },
+        change: { min: -50 },
+        cap: { min: 1 },
+        volume: { min: 1 },
+      },
+      verifiedOnly: false,
+      hideHalted: true,
+      categories: ['Designer', 'Tech Influencer', 'Fitness Coach'],
+    },
+  });
+  // The bench's client is untyped, which PostgREST's builder types cannot follow through a generic.
+  type Builder = PromiseLike<{ error: unknown }> & Filterable<Builder>;
+  const filtered = (query: unknown) => where(query as Builder, advanced);
   return {
     first_page: await time(() => both(page('market_cap').range(0, 24), c.from('token_categories').select('tokens'))),
     search: await time(() =>
@@ -86,6 +113,12 @@ async function marketPages(c: SupabaseClient) {
       both(
         page('change_24h').eq('category', 'Designer').range(0, 24),
         c.from('token_categories').select('tokens').eq('category', 'Designer'),
+      ),
+    ),
+    advanced_filters: await time(() =>
+      both(
+        filtered(page('market_cap').range(0, 24)),
+        filtered(c.from('market_tokens').select('id', { count: 'exact', head: true })),
       ),
     ),
   };

@@ -105,10 +105,65 @@ test('market: figures from the database, search, filter, sort in the URL, empty 
     cheapest.name,
   );
   await expect(page.getByLabel('Sort by').inputValue()).resolves.toBe('price.asc');
-
-  await page.getByRole('button', { name: 'Advanced Filters' }).click();
-  await toastText(page, 'Advanced Filters Coming Soon!');
 });
+
+for (const width of [1280, 390]) {
+  test(`market: Advanced Filters narrow the market in the database, live in the URL, and clear in one click at ${width} px`, async () => {
+    const view = await (await app.newContext({ width })).newPage();
+    await signIn(view, app);
+    await view.goto(`${app.url}/market?sort=price.asc`);
+    await view.locator('[data-remote=market] [data-testid=market-row]').first().waitFor();
+    await view.getByRole('button', { name: 'Advanced Filters' }).click();
+    const panel = view.getByRole('form', { name: 'Advanced Filters' });
+
+    // Bad input is said, by range, and changes nothing.
+    await panel.getByLabel('Price (USD), minimum').fill('cheap');
+    await panel.getByLabel('Market cap (USD), minimum').fill('500');
+    await panel.getByLabel('Market cap (USD), maximum').fill('100');
+    await panel.getByRole('button', { name: 'Apply Filters' }).click();
+    await panel.getByText('Enter a number, like 12.50.').waitFor();
+    await panel.getByText('The minimum is above the maximum.').waitFor();
+    expect(new URL(view.url()).search).toBe('?sort=price.asc');
+
+    // Price of 40 and more, verified only, halted hidden, two categories: what the database says.
+    await panel.getByLabel('Price (USD), minimum').fill('40');
+    await panel.getByLabel('Market cap (USD), minimum').fill('');
+    await panel.getByLabel('Market cap (USD), maximum').fill('');
+    await panel.getByLabel('Verified only').check();
+    await panel.getByLabel('Hide halted tokens').check();
+    await panel.getByLabel('Tech Influencer').check();
+    await panel.getByLabel('Business Leader').check();
+    if (width === 390)
+      await view.screenshot({ path: path.join(SCREENSHOTS, `market-filters-${width}.png`), fullPage: true });
+    await panel.getByRole('button', { name: 'Apply Filters' }).click();
+    await view.waitForURL(
+      /price_min=40.*verified=1&live=1&cat=Business\+Leader&cat=Tech\+Influencer|price_min=40.*verified=1&live=1&cat=Tech\+Influencer&cat=Business\+Leader/,
+    );
+    const expected = await app.backend.db.query<{ name: string }>(
+      `select name from market_tokens where price >= 40 and verified and not halted
+         and category in ('Tech Influencer', 'Business Leader') order by price, id`,
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    const names = () =>
+      view.$$eval('[data-remote=market] [data-testid=market-row]', (rows) => rows.map((r) => r.textContent ?? ''));
+    await eventually(async () => (await names()).length, expected.length);
+    const shown = await names();
+    expected.forEach((t, i) => expect(shown[i]).toContain(t.name));
+    await view.getByRole('button', { name: 'Advanced Filters (4)' }).waitFor();
+    if (width === 1280)
+      await view.screenshot({ path: path.join(SCREENSHOTS, `market-filters-${width}.png`), fullPage: true });
+
+    // A reload keeps them; Clear all takes every one away.
+    await view.reload();
+    await expect(
+      view.getByRole('form', { name: 'Advanced Filters' }).getByLabel('Verified only').isChecked(),
+    ).resolves.toBe(true);
+    await view.getByRole('button', { name: 'Clear all' }).click();
+    await view.waitForURL((u) => u.search === '?sort=price.asc');
+    await view.getByRole('button', { name: 'Advanced Filters', exact: true }).waitFor();
+    await view.context().close();
+  });
+}
 
 test('trading: the token of the URL, its book, tape and info, and every order-panel rule', async () => {
   const t = await one<{

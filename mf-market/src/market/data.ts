@@ -1,44 +1,43 @@
 import { MARKET_TOKEN_COLUMNS } from '@repex/shared-ui/contracts';
 import { supabase, unwrap } from '@repex/shared-ui/platform';
-import { PAGE_SIZE, searchPattern, type MarketQuery } from './query';
+import { PAGE_SIZE, activeFilters, conditions, searchPattern, where, type MarketQuery } from './query';
 
 /** The market's reads, typed by the database (contracts/typedDatabase.ts). */
 
 /** A page of the market as `q` asks for it, and how many tokens match in all. */
 export async function loadTokens(q: MarketQuery) {
   const [column, direction] = q.sort.split('.') as [string, string];
-  const search = searchPattern(q.search);
-  let rows = supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS);
-  if (search) rows = rows.like('search_text', search);
-  if (q.category !== 'all') rows = rows.eq('category', q.category);
   const from = (q.page - 1) * PAGE_SIZE;
   // Ties go the same way as the sort, so one index per figure serves both directions.
   const ascending = direction === 'asc';
   const [page, total] = await Promise.all([
-    rows
+    where(supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS), conditions(q))
       .order(column, { ascending })
       .order('id', { ascending })
       .range(from, from + PAGE_SIZE - 1),
-    countTokens(search, q.category),
+    countTokens(q),
   ]);
   return { rows: unwrap(page), total };
 }
 
 /**
- * How many tokens match: without a search, the database's per-category counts (a few rows); with
- * one, the matches counted on the token table (its search column), not on the derived view.
+ * How many tokens match: with advanced filters, counted on the view they filter; else without a
+ * search, the database's per-category counts (a few rows); with one, the matches counted on the
+ * token table (its search column), not on the derived view.
  */
-async function countTokens(search: string | null, category: string): Promise<number> {
-  if (!search) {
+async function countTokens(q: MarketQuery): Promise<number> {
+  const search = searchPattern(q.search);
+  if (!search && !activeFilters(q.filters)) {
     let counts = supabase().from('token_categories').select('tokens');
-    if (category !== 'all') counts = counts.eq('category', category);
+    if (q.category !== 'all') counts = counts.eq('category', q.category);
     return unwrap(await counts).reduce((n, c) => n + c.tokens, 0);
   }
-  let count = supabase().from('tokens').select('id', { count: 'exact', head: true }).like('search_text', search);
-  if (category !== 'all') count = count.eq('category', category);
-  const { count: n, error } = await count;
+  const counted = { count: 'exact', head: true } as const;
+  const { count, error } = activeFilters(q.filters)
+    ? await where(supabase().from('market_tokens').select('id', counted), conditions(q))
+    : await where(supabase().from('tokens').select('id', counted), conditions(q));
   if (error) throw new Error(error.message);
-  return n ?? 0;
+  return count ?? 0;
 }
 
 /** The four figures above the market table. */
