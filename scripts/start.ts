@@ -1,12 +1,12 @@
 /**
- * npm start: builds every package (unless SKIP_BUILD=true), starts the backend on the embedded
+ * npm start: deploys every package as a new release (unless SKIP_BUILD=true), starts the backend on the embedded
  * database (or DATABASE_URL), serves the shell and each remote on its own port, and prints the
  * URL to open with the demo credentials.
  */
 import { startBackend } from '../supabase/server/index';
 import { backendOptionsFromEnv } from '../supabase/server/options';
 import { PGLITE_DURABILITY_NOTE } from '../supabase/server/db/pglite';
-import { build } from './build';
+import { deployRelease } from './deploy';
 import { portsFromEnv } from './lib/config';
 import { startFrontends } from './lib/stack';
 import { PACKAGE_DIRS } from './webpack/packages';
@@ -15,8 +15,8 @@ import { DEMO_ACCOUNTS } from '../supabase/server/demo';
 async function main() {
   const ports = portsFromEnv();
   if (process.env.SKIP_BUILD !== 'true') {
-    console.log('Building the shell and the five remotes...');
-    await build(PACKAGE_DIRS, { mode: 'production', buildId: process.env.BUILD_ID });
+    console.log('Building the shell and the five remotes (a new release of each: npm run releases)...');
+    for (const dir of PACKAGE_DIRS) await deployRelease(dir);
   }
   const backend = await startBackend({ ...backendOptionsFromEnv(), port: ports.supabase });
   const frontends = await startFrontends(ports, backend.anonKey);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import styled from 'styled-components';
 import { useAppStore } from '@repex/shared-ui/platform';
@@ -19,10 +19,12 @@ import {
 } from '@repex/shared-ui/ui';
 import { DepositDialog } from './wallet/DepositDialog';
 import { History, type Kind } from './wallet/History';
-import { ProfitLoss } from './wallet/ProfitLoss';
 import { WithdrawDialog } from './wallet/WithdrawDialog';
 import { AddBankAccountDialog, BankAccounts } from './wallet/BankAccounts';
 import { useWallet } from './wallet/useWallet';
+
+// The P&L tab's chart library is fetched when the tab is first opened, not with the wallet.
+const ProfitLoss = lazy(() => import('./wallet/ProfitLoss').then((m) => ({ default: m.ProfitLoss })));
 
 const Balance = styled(Card)`
   display: flex;
@@ -104,7 +106,9 @@ export default function Wallet() {
             <History history={history} kind={kind} onKind={setKind} onCancel={(id) => void cancel(id)} />
           </TabsContent>
           <TabsContent value="pnl">
-            <ProfitLoss version={version} />
+            <Suspense fallback={<Skeleton $height="300px" />}>
+              <ProfitLoss version={version} />
+            </Suspense>
           </TabsContent>
         </Tabs>
       </Card>

@@ -1,9 +1,17 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { REMOTES, REMOTE_NAMES, SHELL, type RemoteName } from '../webpack/packages';
 import { ROOT } from '../webpack/config';
 import { runtimeConfig, type StackPorts } from './config';
 import { securityHeaders } from './securityHeaders';
+import { LIVE_FILE, releasesDir } from './releases';
 import { serveStatic, type RunningServer } from './staticServer';
+
+/** What a package is served from: its releases once one is live (npm run deploy), else its dist/. */
+export function servedDir(pkg: string): string {
+  const releases = releasesDir(path.join(ROOT, pkg));
+  return fs.existsSync(path.join(releases, LIVE_FILE)) ? releases : path.join(ROOT, pkg, 'dist');
+}
 
 export interface Stack {
   shell: RunningServer;
@@ -22,13 +30,18 @@ export interface Stack {
  * 0 takes a free one when the server starts (no other process can take it between choosing and
  * listening, as with tests running side by side); the shell's config names the ports taken.
  */
-export async function startFrontends(asked: StackPorts, anonKey?: string): Promise<Stack> {
+export async function startFrontends(
+  asked: StackPorts,
+  anonKey?: string,
+  /** Where a package's files are: its live release or dist/ by default; tests serve dist/. */
+  dirOf: (pkg: string) => string = servedDir,
+): Promise<Stack> {
   const ports: StackPorts = { ...asked, remotes: { ...asked.remotes } };
   const remotes = {} as Record<RemoteName, RunningServer | null>;
   const startRemote = async (name: RemoteName, dir?: string) => {
     await remotes[name]?.close();
     const server = await serveStatic({
-      dir: dir ?? path.join(ROOT, REMOTES[name].dir, 'dist'),
+      dir: dir ?? dirOf(REMOTES[name].dir),
       port: ports.remotes[name],
     });
     remotes[name] = server;
@@ -41,7 +54,7 @@ export async function startFrontends(asked: StackPorts, anonKey?: string): Promi
   for (const name of REMOTE_NAMES) await startRemote(name);
   const config = runtimeConfig(ports, anonKey);
   const shell = await serveStatic({
-    dir: path.join(ROOT, SHELL.dir, 'dist'),
+    dir: dirOf(SHELL.dir),
     port: ports.shell,
     spa: true,
     documents: { '/config.json': () => config },

@@ -1,8 +1,12 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import sirv from 'sirv';
+import path from 'node:path';
+import sirv, { type RequestHandler } from 'sirv';
+import { LIVE_FILE, liveRelease, releaseIds } from './releases';
 
 export interface StaticServerOptions {
+  /** A build folder, or a package's releases folder (one with a LIVE file: lib/releases.ts). */
   dir: string;
   port: number;
   host?: string;
@@ -23,10 +27,11 @@ export interface RunningServer {
 /** Files whose name never changes must be revalidated, so a redeployed remote shows on reload. */
 const MUTABLE = /(^|\/)(index\.html|remoteEntry\.js|mf-manifest\.json|mf-stats\.json|routes\.json)$/;
 
-/** A static file server for one built package, with CORS so the shell's page may load remotes. */
-export function serveStatic(opts: StaticServerOptions): Promise<RunningServer> {
-  const files = sirv(opts.dir, {
-    single: opts.spa ?? false,
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
+
+function filesOf(dir: string, opts: StaticServerOptions, single: boolean): RequestHandler {
+  return sirv(dir, {
+    single,
     dev: true, // look files up per request, so a remote rebuilt in place is served at once
     etag: true,
     // The build writes .br and .gz beside each asset: sent as the browser accepts, never compressed per request.
@@ -41,9 +46,43 @@ export function serveStatic(opts: StaticServerOptions): Promise<RunningServer> {
       );
     },
   });
+}
+
+/**
+ * A releases folder: the entry points (and the shell's page) from the live release, read at each
+ * request so a deploy or a rollback shows at once; any other file, a content-hashed chunk, from
+ * the live release or else the newest kept release that has it, so a page opened on an earlier
+ * release keeps working after a deploy.
+ */
+function releasesOf(root: string, opts: StaticServerOptions): Handler {
+  const handlers = new Map<string, RequestHandler>();
+  const of = (id: string, single = false) => {
+    const key = `${id}:${single}`;
+    if (!handlers.has(key)) handlers.set(key, filesOf(path.join(root, id), opts, single));
+    return handlers.get(key)!;
+  };
+  return (req, res, notFound) => {
+    const live = liveRelease(root);
+    if (!live) return notFound();
+    const file = (req.url ?? '/').split('?')[0]!;
+    const older = MUTABLE.test(file)
+      ? []
+      : releaseIds(root)
+          .reverse()
+          .filter((id) => id !== live);
+    const tries = [...[live, ...older].map((id) => of(id)), ...(opts.spa ? [of(live, true)] : [])];
+    const attempt = (i: number): void => (i < tries.length ? tries[i]!(req, res, () => attempt(i + 1)) : notFound());
+    attempt(0);
+  };
+}
+
+/** A static file server for one built package, with CORS so the shell's page may load remotes. */
+export function serveStatic(opts: StaticServerOptions): Promise<RunningServer> {
+  const files: Handler = fs.existsSync(path.join(opts.dir, LIVE_FILE))
+    ? releasesOf(opts.dir, opts)
+    : filesOf(opts.dir, opts, opts.spa ?? false);
   const server = http.createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    const doc = opts.documents?.[path];
+    const doc = opts.documents?.[(req.url ?? '/').split('?')[0]!];
     if (doc) {
       res.writeHead(200, {
         ...opts.headers,

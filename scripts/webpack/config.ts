@@ -12,9 +12,11 @@ export interface BuildOptions {
   mode: 'production' | 'development';
   /** Output folder; defaults to <package>/dist. */
   outDir?: string;
-  /** Shown by each screen as data-build, so a redeploy is visible. */
+  /** Shown by each screen as data-build and written in a remote's routes.json, so a redeploy is visible. */
   buildId?: string;
 }
+
+const buildIdOf = (opts: BuildOptions) => opts.buildId ?? new Date().toISOString();
 
 function base(dir: string, opts: BuildOptions, entry: Configuration['entry']): Configuration {
   const pkgDir = path.join(ROOT, dir);
@@ -54,7 +56,7 @@ function base(dir: string, opts: BuildOptions, entry: Configuration['entry']): C
     performance: { hints: false },
     infrastructureLogging: { level: 'error' },
     stats: 'errors-warnings',
-    plugins: [new webpack.DefinePlugin({ __BUILD_ID__: JSON.stringify(opts.buildId ?? new Date().toISOString()) })],
+    plugins: [new webpack.DefinePlugin({ __BUILD_ID__: JSON.stringify(buildIdOf(opts)) })],
   };
 }
 
@@ -83,7 +85,8 @@ export function shellConfig(opts: BuildOptions): Configuration {
 export function remoteConfig(name: RemoteName, opts: BuildOptions): Configuration {
   const remote = REMOTES[name];
   // No entry of its own: browsers load only remoteEntry.js and the exposed chunks.
-  const config = base(remote.dir, opts, {});
+  const build = buildIdOf(opts);
+  const config = base(remote.dir, { ...opts, buildId: build }, {});
   config.plugins!.push(
     new ModuleFederationPlugin({
       name,
@@ -95,7 +98,8 @@ export function remoteConfig(name: RemoteName, opts: BuildOptions): Configuratio
       dts: false,
       experiments: { asyncStartup: true },
     }),
-    // The remote's routes for the shell, as data: written from the same manifest as `exposes`.
+    // The remote's routes for the shell, as data: written from the same manifest as `exposes`,
+    // with the build's id, by which the shell tells a newer release from the one it loaded.
     {
       apply(compiler: Compiler) {
         compiler.hooks.thisCompilation.tap('RemoteRoutes', (compilation) => {
@@ -104,7 +108,7 @@ export function remoteConfig(name: RemoteName, opts: BuildOptions): Configuratio
             () => {
               compilation.emitAsset(
                 ROUTES_FILE,
-                new compiler.webpack.sources.RawSource(`${JSON.stringify(remote.manifest, null, 2)}\n`),
+                new compiler.webpack.sources.RawSource(`${JSON.stringify({ ...remote.manifest, build }, null, 2)}\n`),
               );
             },
           );

@@ -86,7 +86,7 @@ function AppRoutes({
 }
 
 /** While the remotes' routes are being read: none yet, and an unknown address waits for them. */
-const READING: ComposedRoutes = { routes: [], nav: [], unavailable: [] };
+const READING: ComposedRoutes = { routes: [], nav: [], unavailable: [], builds: {} };
 
 export function App({ routes, passwordMinLength }: { routes: Promise<ComposedRoutes>; passwordMinLength: number }) {
   const [composed, setComposed] = useState<ComposedRoutes | null>(null);

@@ -48,7 +48,8 @@ export async function startApp(auth: Pick<BackendOptions, 'emailConfirmations'> 
     supabase: backend.port,
     remotes: Object.fromEntries(REMOTE_NAMES.map((n) => [n, 0])) as Record<RemoteName, number>,
   };
-  const frontends = await startFrontends(anyPort, backend.anonKey);
+  // The build under test (npm run build), whatever release a developer has deployed.
+  const frontends = await startFrontends(anyPort, backend.anonKey, (pkg) => path.join(ROOT, pkg, 'dist'));
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],

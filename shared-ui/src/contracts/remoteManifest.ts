@@ -24,6 +24,8 @@ export interface RemoteRoute {
 
 export interface RemoteManifest {
   routes: RemoteRoute[];
+  /** The build that wrote it (its release id once deployed), as its screens show it in data-build. */
+  build?: string;
 }
 
 /** Checks a manifest read over the network: a remote's file is data, not trusted code. */
@@ -46,5 +48,6 @@ export function parseRemoteManifest(value: unknown, remote: string): RemoteManif
       ...(r.nav ? { nav: { label: r.nav.label, order: r.nav.order } } : {}),
     };
   });
-  return { routes };
+  const build = (value as RemoteManifest).build;
+  return { routes, ...(typeof build === 'string' && build ? { build } : {}) };
 }

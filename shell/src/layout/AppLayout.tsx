@@ -1,7 +1,10 @@
 import { Outlet, matchPath, useLocation } from 'react-router';
 import { secondStepDue, useAppStore } from '@repex/shared-ui/platform';
 import type { ComposedRoutes } from '../remotes/routes';
+import { useNewRelease } from '../remotes/useNewRelease';
+import { AboutVersions } from './AboutVersions';
 import { NavBar } from './NavBar';
+import { NewReleaseNotice } from './NewReleaseNotice';
 import { FillNotices } from '../notices/FillNotices';
 
 /**
@@ -17,11 +20,14 @@ export function AppLayout({ composed }: { composed: ComposedRoutes }) {
     path === '/auth/nra' ||
     composed.routes.some((r) => r.access === 'admin' && matchPath(r.path, path));
   const member = session && !secondStepDue(session) && !inAdmin;
+  const newRelease = useNewRelease(composed.builds);
   return (
     <>
       {member && <NavBar links={composed.nav} />}
       {member && <FillNotices userId={session.user.id} />}
       <Outlet />
+      {member && <AboutVersions builds={composed.builds} />}
+      {newRelease && <NewReleaseNotice />}
     </>
   );
 }

@@ -40,11 +40,36 @@ export function RemoteScreen({ remote, module, label }: Props) {
   const retry = () => setAttempt((n) => n + 1);
 
   if (state.status === 'loading') return <CenteredStatus aria-busy="true">Loading...</CenteredStatus>;
-  if (state.status === 'failed') return <RemoteUnavailable label={label} onRetry={retry} />;
+  if (state.status === 'failed')
+    return isChunkGone(state.error) ? (
+      <RemoteReplaced label={label} />
+    ) : (
+      <RemoteUnavailable label={label} onRetry={retry} />
+    );
   return (
     <RenderBoundary key={attempt} label={label} onRetry={retry}>
       <state.Screen />
     </RenderBoundary>
+  );
+}
+
+/**
+ * A part of the screen's code that no longer exists where the page's copy of the remote says:
+ * a release removed since the page was opened. The service is up; a reload fetches the new one.
+ */
+const isChunkGone = (error: Error) =>
+  error.name === 'ChunkLoadError' || /Loading (css )?chunk [^ ]+ failed/i.test(error.message);
+
+function RemoteReplaced({ label }: { label: string }) {
+  return (
+    <Page data-testid="remote-replaced">
+      <ErrorState
+        title={`A new version of the ${label} screen is out.`}
+        message="This page was opened on an earlier version, whose files are gone. Reload to get the new one; nothing you saved is lost."
+        retryLabel="Reload"
+        onRetry={() => window.location.reload()}
+      />
+    </Page>
   );
 }
 
@@ -62,20 +87,23 @@ function RemoteUnavailable({ label, onRetry }: { label: string; onRetry: () => v
 
 class RenderBoundary extends Component<
   { label: string; onRetry: () => void; children: ReactNode },
-  { failed: boolean }
+  { failed: Error | null }
 > {
-  state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
+  state: { failed: Error | null } = { failed: null };
+  static getDerivedStateFromError(error: unknown) {
+    return { failed: error instanceof Error ? error : new Error(String(error)) };
   }
   componentDidCatch(error: unknown) {
     console.error(`[shell] the ${this.props.label} screen crashed`, error);
   }
   render() {
-    return this.state.failed ? (
-      <RemoteUnavailable label={this.props.label} onRetry={this.props.onRetry} />
+    const { failed } = this.state;
+    if (!failed) return this.props.children;
+    // A part of the screen fetched later (a tab's code) can be gone too.
+    return isChunkGone(failed) ? (
+      <RemoteReplaced label={this.props.label} />
     ) : (
-      this.props.children
+      <RemoteUnavailable label={this.props.label} onRetry={this.props.onRetry} />
     );
   }
 }

@@ -2,6 +2,11 @@ import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime
 import type { ComponentType } from 'react';
 
 let entries: Record<string, string> = {};
+/** The remotes whose code this page has loaded: the ones a newer release matters for. */
+export const loadedRemotes = new Set<string>();
+
+/** The remotes' entries, as /config.json names them. */
+export const remoteEntries = () => entries;
 
 /** Registers every remote from run-time config; nothing is fetched until a route needs it. */
 export function registerConfiguredRemotes(remotes: Record<string, string>): void {
@@ -20,5 +25,6 @@ export async function loadScreen(remote: string, module: string, retry: boolean)
   if (retry) registerRemotes([{ name: remote, entry }], { force: true });
   const mod = await loadRemote<{ default?: ComponentType }>(`${remote}/${module.replace(/^\.\//, '')}`);
   if (!mod?.default) throw new Error(`${remote}/${module} has no default export`);
+  loadedRemotes.add(remote);
   return mod.default;
 }

@@ -22,14 +22,24 @@ export function EmptyState({ children }: { children: ReactNode }) {
 }
 
 /** A failure: a message, and a Retry button when trying again can help. */
-export function ErrorState({ title, message, onRetry }: { title: string; message?: string; onRetry?: () => void }) {
+export function ErrorState({
+  title,
+  message,
+  onRetry,
+  retryLabel = 'Retry',
+}: {
+  title: string;
+  message?: string;
+  onRetry?: () => void;
+  retryLabel?: string;
+}) {
   return (
     <Box role="alert">
       <Heading>{title}</Heading>
       {message && <span>{message}</span>}
       {onRetry && (
         <Button $variant="outline" onClick={onRetry}>
-          Retry
+          {retryLabel}
         </Button>
       )}
     </Box>
