@@ -12,7 +12,7 @@ jest.setTimeout(600_000);
 
 let app: E2EApp;
 const roots = {} as Record<RemoteName, string>;
-const DIRS = { wallet: 'mf-wallet', portfolio: 'mf-portfolio' } as const;
+const DIRS = { wallet: 'mf-wallet', portfolio: 'mf-portfolio', trading: 'mf-trading' } as const;
 type Deployed = keyof typeof DIRS;
 
 beforeAll(async () => {
@@ -47,7 +47,10 @@ const navigate = (page: Page, to: string) =>
 const buildOf = (page: Page, remote: string) =>
   page.locator(`[data-remote="${remote}"]`).first().getAttribute('data-build');
 
-/** A page on the dashboard (the Profile screen's code not yet fetched) and one on the wallet (its P&L tab's not yet). */
+/**
+ * A page on the dashboard (the Profile screen's code not yet fetched), one on the wallet (its P&L
+ * tab's not yet) and one on a token's trading screen (its reputation breakdown's not yet).
+ */
 async function openPages(width: number) {
   const context = await app.newContext({ width });
   const dashboard = await context.newPage();
@@ -56,15 +59,22 @@ async function openPages(width: number) {
   const wallet = await context.newPage();
   await wallet.goto(`${app.url}/wallet`);
   await wallet.locator('[data-remote="wallet"]').first().waitFor();
+  const trading = await context.newPage();
+  await trading.goto(`${app.url}/market`);
+  await trading
+    .locator('[data-testid=market-row]', { hasText: 'Sarah Chen' })
+    .getByRole('link', { name: 'Trade' })
+    .click();
+  await trading.locator('[data-remote="trading"]').first().waitFor();
   const failures: string[] = [];
-  for (const page of [dashboard, wallet]) {
+  for (const page of [dashboard, wallet, trading]) {
     page.on('pageerror', (e) => failures.push(e.message));
     page.on(
       'console',
       (m) => m.type() === 'error' && /ChunkLoadError|Loading chunk/.test(m.text()) && failures.push(m.text()),
     );
   }
-  return { context, dashboard, wallet, failures };
+  return { context, dashboard, wallet, trading, failures };
 }
 
 test('a remote deployed while pages are open: their lazy parts keep working on the old release, a reload shows the new one, a rollback the old again, pruning keeps what is referenced', async () => {
@@ -73,19 +83,30 @@ test('a remote deployed while pages are open: their lazy parts keep working on t
     await deploy(name);
     await app.frontends.startRemote(name, roots[name]);
   }
-  const first = { wallet: liveRelease(roots.wallet)!, portfolio: liveRelease(roots.portfolio)! };
+  const first = {
+    wallet: liveRelease(roots.wallet)!,
+    portfolio: liveRelease(roots.portfolio)!,
+    trading: liveRelease(roots.trading)!,
+  };
   const pages = await Promise.all([1280, 390].map(openPages));
   for (const p of pages) expect(await buildOf(p.wallet, 'wallet')).toBe(first.wallet);
 
   // 2. A new release of each, while the pages stay open; nothing else is rebuilt.
   const before = builtFiles();
-  const second = { wallet: await deploy('wallet'), portfolio: await deploy('portfolio') };
+  const second = {
+    wallet: await deploy('wallet'),
+    portfolio: await deploy('portfolio'),
+    trading: await deploy('trading'),
+  };
   expect(builtFiles()).toEqual(before);
 
   for (const p of pages) {
     // 3. The parts not yet loaded come from the release the page was opened on.
     await p.wallet.getByRole('tab', { name: 'Profit & Loss' }).click();
     await p.wallet.getByText('Realized P&L').first().waitFor();
+    await p.trading.getByText('How is the reputation score computed?').click();
+    await p.trading.getByTestId('reputation-info').getByText('Score now').waitFor();
+    expect(await buildOf(p.trading, 'trading')).toBe(first.trading);
     await navigate(p.dashboard, '/profile');
     await p.dashboard.getByRole('tab', { name: 'Achievements' }).waitFor();
     expect(await buildOf(p.dashboard, 'portfolio')).toBe(first.portfolio);

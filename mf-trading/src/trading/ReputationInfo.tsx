@@ -1,7 +1,9 @@
 import styled from 'styled-components';
-import { useQuery } from '@repex/shared-ui/platform';
-import { loadReputationComponents } from './data';
-import { Muted, formatCount, formatInteger, formatMoney } from '@repex/shared-ui/ui';
+import { lazy, Suspense, useState } from 'react';
+import { Muted } from '@repex/shared-ui/ui';
+
+// The breakdown, its code and its read, only once someone opens it.
+const ReputationBreakdown = lazy(() => import('./ReputationBreakdown'));
 
 const Box = styled.details`
   font-size: 14px;
@@ -28,57 +30,18 @@ const Box = styled.details`
 
 /** How the reputation score is computed: the database's formula, part by part, for this token. */
 export function ReputationInfo({ tokenId }: { tokenId: string }) {
-  const q = useQuery(() => loadReputationComponents(tokenId), [tokenId]);
-  const c = q.data;
-  const rows: [string, string, number | undefined, number][] = c
-    ? [
-        ['Verified person', c.verified ? 'yes' : 'no', c.verified, 15],
-        ['Holders', formatInteger(c.facts.holders), c.holders, 20],
-        ['Traded volume, 30 days', formatMoney(c.facts.volume_30d), c.volume, 20],
-        [
-          'Price stability, 7 days',
-          c.facts.price_variation_7d === null
-            ? 'too few trades'
-            : `${(c.facts.price_variation_7d * 100).toFixed(1)}% variation`,
-          c.stability,
-          20,
-        ],
-        ['Time on RepX', formatCount(c.facts.account_age_days, 'day'), c.age, 15],
-        ['Open fraud alerts', formatInteger(c.facts.open_alerts), c.alerts, 10],
-      ]
-    : [];
+  const [opened, setOpened] = useState(false);
   return (
-    <Box data-testid="reputation-info">
+    <Box data-testid="reputation-info" onToggle={(e) => e.currentTarget.open && setOpened(true)}>
       <summary>How is the reputation score computed?</summary>
       <Muted>
         From what the exchange knows, recomputed hourly; no outside or AI figure. The score shown above is the last
         hourly one.
       </Muted>
-      {c && (
-        <table>
-          <tbody>
-            {rows.map(([label, fact, points, max]) => (
-              <tr key={label}>
-                <td>{label}</td>
-                <td>
-                  <Muted>{fact}</Muted>
-                </td>
-                <td>
-                  {points?.toFixed(1)} / {max}
-                </td>
-              </tr>
-            ))}
-            <tr>
-              <td>
-                <strong>Score now</strong>
-              </td>
-              <td />
-              <td>
-                <strong>{c.score.toFixed(1)} / 100</strong>
-              </td>
-            </tr>
-          </tbody>
-        </table>
+      {opened && (
+        <Suspense fallback={<Muted>Loading...</Muted>}>
+          <ReputationBreakdown tokenId={tokenId} />
+        </Suspense>
       )}
     </Box>
   );

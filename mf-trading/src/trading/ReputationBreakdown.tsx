@@ -1,0 +1,56 @@
+import { useQuery } from '@repex/shared-ui/platform';
+import { Muted, formatCount, formatInteger, formatMoney } from '@repex/shared-ui/ui';
+import { loadReputationComponents } from './data';
+
+/** The database's reputation formula, part by part, for this token (fetched when first asked for). */
+export default function ReputationBreakdown({ tokenId }: { tokenId: string }) {
+  const q = useQuery(() => loadReputationComponents(tokenId), [tokenId]);
+  const c = q.data;
+  const rows: [string, string, number | undefined, number][] = c
+    ? [
+        ['Verified person', c.verified ? 'yes' : 'no', c.verified, 15],
+        ['Holders', formatInteger(c.facts.holders), c.holders, 20],
+        ['Traded volume, 30 days', formatMoney(c.facts.volume_30d), c.volume, 20],
+        [
+          'Price stability, 7 days',
+          c.facts.price_variation_7d === null
+            ? 'too few trades'
+            : `${(c.facts.price_variation_7d * 100).toFixed(1)}% variation`,
+          c.stability,
+          20,
+        ],
+        ['Time on RepX', formatCount(c.facts.account_age_days, 'day'), c.age, 15],
+        ['Open fraud alerts', formatInteger(c.facts.open_alerts), c.alerts, 10],
+      ]
+    : [];
+  return (
+    <>
+      {c && (
+        <table>
+          <tbody>
+            {rows.map(([label, fact, points, max]) => (
+              <tr key={label}>
+                <td>{label}</td>
+                <td>
+                  <Muted>{fact}</Muted>
+                </td>
+                <td>
+                  {points?.toFixed(1)} / {max}
+                </td>
+              </tr>
+            ))}
+            <tr>
+              <td>
+                <strong>Score now</strong>
+              </td>
+              <td />
+              <td>
+                <strong>{c.score.toFixed(1)} / 100</strong>
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
