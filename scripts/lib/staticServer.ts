@@ -65,14 +65,18 @@ function releasesOf(root: string, opts: StaticServerOptions): Handler {
     const live = liveRelease(root);
     if (!live) return notFound();
     const file = (req.url ?? '/').split('?')[0]!;
-    const older = MUTABLE.test(file)
-      ? []
-      : releaseIds(root)
-          .reverse()
-          .filter((id) => id !== live);
-    const tries = [...[live, ...older].map((id) => of(id)), ...(opts.spa ? [of(live, true)] : [])];
-    const attempt = (i: number): void => (i < tries.length ? tries[i]!(req, res, () => attempt(i + 1)) : notFound());
-    attempt(0);
+    const last = () => (opts.spa ? of(live, true)(req, res, notFound) : notFound());
+    // The kept releases are listed only when the live one lacks the file (a page older than it).
+    const older = () => {
+      const ids = MUTABLE.test(file)
+        ? []
+        : releaseIds(root)
+            .reverse()
+            .filter((id) => id !== live);
+      const attempt = (i: number): void => (i < ids.length ? of(ids[i]!)(req, res, () => attempt(i + 1)) : last());
+      attempt(0);
+    };
+    of(live)(req, res, older);
   };
 }
 
