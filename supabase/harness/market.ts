@@ -96,12 +96,25 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
     problems.push(`more ${r.username} tokens held than issued`);
   }
   for (const r of await q(`select c.user_id from cash_accounts c where c.reserved <>
-      (select coalesce(sum(o.reserved), 0) from orders o where o.user_id = c.user_id and o.status = 'open' and o.side = 'buy')`)) {
-    problems.push(`reserved cash of ${r.user_id} does not match its open buy orders`);
+      (select coalesce(sum(o.reserved), 0) from orders o where o.user_id = c.user_id and o.status in ('open', 'pending') and o.side = 'buy')`)) {
+    problems.push(`reserved cash of ${r.user_id} does not match its open buy orders and stops`);
   }
   for (const r of await q(`select h.user_id, h.token_id from holdings h where h.reserved <>
-      (select coalesce(sum(o.amount - o.filled), 0) from orders o where o.user_id = h.user_id and o.token_id = h.token_id and o.status = 'open' and o.side = 'sell')`)) {
-    problems.push(`reserved tokens of ${r.user_id} in ${r.token_id} do not match its open sell orders`);
+      (select coalesce(sum(o.amount - o.filled), 0) from orders o where o.user_id = h.user_id and o.token_id = h.token_id and o.side = 'sell'
+         and (o.status = 'open' or (o.status = 'pending' and o.oco_with is null)))`)) {
+    problems.push(`reserved tokens of ${r.user_id} in ${r.token_id} do not match its open sell orders and stops`);
+  }
+  // A waiting stop never has a trigger the last price has reached (it would have run); a pair's
+  // waiting stop sells no more than its take-profit has left.
+  for (const r of await q(`select o.id from orders o
+      join lateral (select coalesce((select price from trades where token_id = o.token_id order by created_at desc, id desc limit 1),
+                                    (select issue_price from tokens where id = o.token_id)) as last) p on true
+      where o.status = 'pending' and ((o.side = 'buy' and o.stop_price <= p.last) or (o.side = 'sell' and o.stop_price >= p.last))`)) {
+    problems.push(`stop ${r.id} waits though the last price has reached its trigger`);
+  }
+  for (const r of await q(`select s.id from orders s join orders l on l.id = s.oco_with
+      where s.status = 'pending' and s.stop_price is not null and (l.status <> 'open' or s.amount <> l.amount - l.filled)`)) {
+    problems.push(`stop ${r.id} of a pair does not follow its take-profit`);
   }
   for (const r of await q(`select token_id from order_book group by token_id
       having max(price) filter (where side = 'buy') >= min(price) filter (where side = 'sell')`)) {

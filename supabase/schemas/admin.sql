@@ -90,7 +90,7 @@ begin
   update public.profiles set status = p_status where id = p_user;
   if p_status = 'suspended' then
     -- Each book's lock first, as the engine takes it, then the order.
-    for o in select id, token_id from public.orders where user_id = p_user and status = 'open' order by token_id, id loop
+    for o in select id, token_id from public.orders where user_id = p_user and status in ('open', 'pending') order by token_id, id loop
       perform 1 from public.tokens where id = o.token_id for update;
       perform private.release_order(o.id);
       insert into public.market_events (token_id, kind) values (o.token_id, 'book');
@@ -235,7 +235,7 @@ begin
     'holdings', coalesce((select jsonb_agg(jsonb_build_object('token', k.name, 'token_id', k.id, 'amount', h.amount, 'reserved', h.reserved) order by h.amount desc)
       from public.holdings h join public.tokens k on k.id = h.token_id where h.user_id = p_user and h.amount > 0), '[]'),
     'open_orders', coalesce((select jsonb_agg(jsonb_build_object('id', o.id, 'token', k.name, 'side', o.side, 'price', o.price, 'amount', o.amount - o.filled, 'created_at', o.created_at) order by o.created_at desc)
-      from public.orders o join public.tokens k on k.id = o.token_id where o.user_id = p_user and o.status = 'open'), '[]'),
+      from public.orders o join public.tokens k on k.id = o.token_id where o.user_id = p_user and o.status in ('open', 'pending')), '[]'),
     'trades', coalesce((select jsonb_agg(x order by x.created_at desc) from (
       select t.id, k.name as token, case when t.buyer_id = p_user then 'buy' else 'sell' end as side, t.price, t.amount, t.created_at
       from public.trades t join public.tokens k on k.id = t.token_id where t.buyer_id = p_user or t.seller_id = p_user

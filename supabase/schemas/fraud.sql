@@ -75,7 +75,7 @@ begin
   for r in
     select o.user_id, o.token_id, count(*) as n, array_agg(o.id order by o.id) as orders, sum(o.price * o.amount) as value
     from public.orders o
-    where o.created_at > since and o.status = 'cancelled' and o.filled = 0 and o.type = 'limit'
+    where o.created_at > since and o.status = 'cancelled' and o.filled = 0 and o.type = 'limit' and o.time_in_force in ('gtc', 'gtd')
       and o.price * o.amount >= spoof_min_value and o.closed_at - o.created_at <= spoof_max_life
     group by o.user_id, o.token_id
     having count(*) >= spoof_min_count
@@ -90,7 +90,7 @@ begin
   for r in
     select o.user_id, count(*) filter (where o.status = 'cancelled' and o.filled = 0) as cancels, count(*) filter (where o.filled > 0) as fills,
            (array_agg(o.id order by o.id desc) filter (where o.status = 'cancelled' and o.filled = 0))[1:50] as orders
-    from public.orders o where o.created_at > since
+    from public.orders o where o.created_at > since and o.time_in_force in ('gtc', 'gtd') -- an ioc or fok order cancels by design
     group by o.user_id
     having count(*) filter (where o.status = 'cancelled' and o.filled = 0) >= ratio_min_cancels
        and count(*) filter (where o.status = 'cancelled' and o.filled = 0) > ratio_factor * count(*) filter (where o.filled > 0)

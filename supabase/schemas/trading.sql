@@ -40,7 +40,9 @@ create table public.orders (
   filled bigint not null default 0 check (filled >= 0 and filled <= amount),
   -- Cash still held back for a resting buy order (value + fee of what is left, at its limit).
   reserved numeric(14, 2) not null default 0 check (reserved >= 0),
-  status text not null default 'open' check (status in ('open', 'filled', 'cancelled')),
+  -- open: on the book; pending: a stop waiting off the book for its trigger; filled, cancelled,
+  -- expired (a good-til-date order past its time): closed.
+  status text not null default 'open' check (status in ('open', 'pending', 'filled', 'cancelled', 'expired')),
   -- The order's time in the book: taken after the book's lock, so it follows every order before it.
   created_at timestamptz not null default now(),
   -- Fees are charged on each order's cumulative value: a fill pays fee(value filled so far) minus
@@ -50,7 +52,21 @@ create table public.orders (
   fees_paid numeric(14, 2) not null default 0 check (fees_paid >= 0),
   -- When the order stopped being open (filled or cancelled): spoofing is about how fast (fraud.sql).
   closed_at timestamptz,
-  check ((type = 'limit') = (price is not null))
+  check ((type = 'limit') = (price is not null)),
+  -- How long the order lives (docs/trading.md): gtc until cancelled, ioc fills what crosses and
+  -- cancels the rest, fok fills entirely at once or is refused, gtd until expires_at.
+  time_in_force text not null default 'gtc' check (time_in_force in ('gtc', 'ioc', 'fok', 'gtd')),
+  expires_at timestamptz,
+  -- A post-only order was refused if it would have taken liquidity: it only ever made it.
+  post_only boolean not null default false,
+  -- A stop: off the book until the last trade price reaches stop_price (at or above it for a buy,
+  -- at or below it for a sell); then it enters the book as its type, at triggered_at.
+  stop_price numeric(12, 2) check (stop_price > 0),
+  triggered_at timestamptz,
+  -- One-cancels-the-other: the take-profit limit and the stop of one pair name each other.
+  oco_with bigint,
+  check ((time_in_force = 'gtd') = (expires_at is not null)),
+  check (status <> 'pending' or stop_price is not null)
 );
 create index orders_user_idx on public.orders (user_id, created_at desc);
 -- The book, each side best first: rank is the price for asks and minus the price for bids, then
@@ -60,8 +76,14 @@ create index orders_book_rank_idx on public.orders
   (token_id, side, (case when side = 'buy' then -price else price end), created_at, id) where status = 'open';
 -- A user's open orders newest first, all tokens or one: each list read in its index's order, so a
 -- page stops at its end (list_open_orders).
-create index orders_open_user_rank_idx on public.orders (user_id, created_at desc, id desc) where status = 'open';
-create index orders_open_user_token_idx on public.orders (user_id, token_id, created_at desc, id desc) where status = 'open';
+create index orders_open_user_rank_idx on public.orders (user_id, created_at desc, id desc) where status in ('open', 'pending');
+create index orders_open_user_token_idx on public.orders (user_id, token_id, created_at desc, id desc) where status in ('open', 'pending');
+-- Each book's waiting stops, the one its trigger crossed first at the head: the lowest buy
+-- trigger, the highest sell trigger, then the oldest (private.trigger_stops).
+create index orders_stops_idx on public.orders
+  (token_id, side, (case when side = 'buy' then stop_price else -stop_price end), id) where status = 'pending';
+-- Good-til-date orders still live, soonest first (private.expire_orders).
+create index orders_expiry_idx on public.orders (expires_at) where status in ('open', 'pending') and expires_at is not null;
 alter table public.orders enable row level security;
 create policy "own orders" on public.orders
   for select to authenticated using (user_id = (select auth.uid()) or (select private.is_admin()));
@@ -146,44 +168,82 @@ revoke all on public.market_events from anon;
 revoke insert, update, delete, truncate on public.market_events from authenticated;
 
 -- Places an order: the caller's, now, in one transaction. Returns what happened to it (filled,
--- resting, cancelled), its average price, value, fee and total.
+-- resting, cancelled, or pending for a stop), its average price, value, fee and total. A trade it
+-- makes may trigger waiting stops: they run in this same transaction (private.trigger_stops).
 create function public.place_order(
-  p_token uuid, p_side text, p_type text, p_amount numeric, p_price numeric default null
+  p_token uuid, p_side text, p_type text, p_amount numeric, p_price numeric default null,
+  p_time_in_force text default 'gtc', p_expires_at timestamptz default null, p_post_only boolean default false,
+  p_stop_price numeric default null
 ) returns jsonb language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
-  uid uuid := auth.uid();
-  settings public.exchange_settings := private.check_order_request(auth.uid(), p_side, p_type, p_amount, p_price);
-  tok record;
-  v_amount bigint;
-  v_order bigint;
+  settings public.exchange_settings := private.check_order_request(auth.uid(), p_side, p_type, p_amount, p_price,
+    p_time_in_force, p_expires_at, p_post_only, p_stop_price);
+  tok public.tokens := private.lock_book(p_token, p_amount);
+  result jsonb;
+begin
+  if p_stop_price is not null then
+    return private.hold_stop(auth.uid(), tok, p_side, p_type, p_amount::bigint, p_price, p_stop_price,
+      coalesce(p_time_in_force, 'gtc'), p_expires_at, settings.fee_bps);
+  end if;
+  result := private.execute_order(auth.uid(), tok, null, p_side, p_type, p_amount::bigint, p_price,
+    coalesce(p_time_in_force, 'gtc'), p_expires_at, coalesce(p_post_only, false), settings.fee_bps, null);
+  if (result->>'value')::numeric > 0 then perform private.trigger_stops(tok, settings.fee_bps); end if;
+  return result;
+end $$;
+revoke execute on function public.place_order(uuid, text, text, numeric, numeric, text, timestamp with time zone, boolean, numeric) from public, anon;
+
+-- The book's lock: one order at a time per token. Refuses an unknown or halted token and an amount
+-- above its supply. Returns the token's row.
+create function private.lock_book(p_token uuid, p_amount numeric) returns public.tokens
+language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+declare
+  tok public.tokens;
+begin
+  select * into tok from public.tokens where id = p_token for update;
+  if not found then raise exception 'There is no such token.' using errcode = 'P0001'; end if;
+  if tok.halt_reason is not null then
+    raise exception 'Trading in % is halted: %. Cancelling open orders still works.', tok.name, rtrim(tok.halt_reason, '.')
+      using errcode = 'P0001';
+  end if;
+  if p_amount > tok.total_supply then
+    raise exception 'The amount cannot exceed the total supply of % tokens.', tok.total_supply using errcode = '22023';
+  end if;
+  return tok;
+end $$;
+revoke execute on function private.lock_book(uuid, numeric) from public;
+
+-- Runs an order against the book and settles it. The caller holds the book's lock and has checked
+-- the request. p_order is a triggered stop's row (null: a new order); p_budget caps what a buy
+-- spends (a triggered stop-market buy spends no more than it reserved).
+create function private.execute_order(
+  p_user uuid, tok public.tokens, p_order bigint, p_side text, p_type text, p_amount bigint, p_price numeric,
+  p_tif text, p_expires_at timestamptz, p_post_only boolean, p_bps integer, p_budget numeric
+) returns jsonb language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+declare
+  v_order bigint := p_order;
   budget numeric;
   matched record;
   spent numeric;
   rest_cost numeric := 0;
   final_status text;
   fee_sum numeric := 0;
-  book_time timestamptz;
+  -- The order's time in the book: after the book's lock, so it follows every order before it.
+  book_time timestamptz := clock_timestamp();
+  -- What is left of a limit order rests, unless its time in force says it may not.
+  rests boolean;
 begin
-  -- The book's lock: one order at a time per token.
-  select id, name, total_supply, owner_id, halt_reason into tok from public.tokens where id = p_token for update;
-  if not found then raise exception 'There is no such token.' using errcode = 'P0001'; end if;
-  if tok.halt_reason is not null then
-    raise exception 'Trading in % is halted: %. Cancelling open orders still works.', tok.name, rtrim(tok.halt_reason, '.')
-      using errcode = 'P0001';
+  budget := private.check_order_funds(p_user, tok.id, tok.name, p_side, p_type, p_amount, p_price, p_bps);
+  if p_budget is not null then budget := least(budget, p_budget); end if;
+  if p_post_only or p_tif = 'fok' then
+    perform private.check_maker_terms(p_user, tok, p_side, p_amount, p_price, p_post_only);
   end if;
-  book_time := clock_timestamp(); -- the order's time in the book: after the book's lock, so it follows every order before it
-  if p_amount > tok.total_supply then
-    raise exception 'The amount cannot exceed the total supply of % tokens.', tok.total_supply using errcode = '22023';
-  end if;
-  v_amount := p_amount::bigint;
-  budget := private.check_order_funds(uid, p_token, tok.name, p_side, p_type, v_amount, p_price, settings.fee_bps);
 
   -- The order's id, drawn now: its trades name it, and its row is written once it is settled.
-  v_order := nextval(pg_get_serial_sequence('public.orders', 'id'));
+  if v_order is null then v_order := nextval(pg_get_serial_sequence('public.orders', 'id')); end if;
 
-  matched := private.match_order(uid, p_token, v_order, p_side, p_type, v_amount, p_price, budget, settings.fee_bps);
+  matched := private.match_order(p_user, tok.id, v_order, p_side, p_type, p_amount, p_price, budget, p_bps);
   if p_type = 'market' and jsonb_array_length(matched.fills) = 0 then
-    if exists (select 1 from public.orders where token_id = p_token and status = 'open' and user_id <> uid
+    if exists (select 1 from public.orders where token_id = tok.id and status = 'open' and user_id <> p_user
                  and side = case when p_side = 'buy' then 'sell' else 'buy' end) then
       raise exception 'Insufficient funds: you cannot afford one % token at the best price.', tok.name using errcode = 'P0001';
     end if;
@@ -191,15 +251,16 @@ begin
       case when p_side = 'buy' then 'sell' else 'buy' end, tok.name,
       case when p_side = 'buy' then 'seller' else 'buyer' end using errcode = 'P0001';
   end if;
+  rests := p_type = 'limit' and matched.remaining > 0 and p_tif in ('gtc', 'gtd');
 
   -- Every account involved, cash then holdings, in ascending user id (no deadlocks): the caller and
   -- the makers it met; the person behind an offering receives its proceeds, so their cash is locked too.
   perform 1 from public.cash_accounts
-   where user_id = any(uid || matched.makers || case when tok.owner_id is not null
+   where user_id = any(p_user || matched.makers || case when tok.owner_id is not null
                                                       and private.issuance_account() = any(matched.makers)
                                                     then array[tok.owner_id] else '{}' end)
    order by user_id for update;
-  perform 1 from public.holdings where token_id = p_token and user_id = any(uid || matched.makers)
+  perform 1 from public.holdings where token_id = tok.id and user_id = any(p_user || matched.makers)
    order by user_id for update;
 
   -- Own resting orders met while matching are expired (self-trade prevention).
@@ -208,68 +269,321 @@ begin
   end if;
 
   -- What was read before the locks still holds.
-  spent := matched.spent_value + private.fee(matched.spent_value, settings.fee_bps);
+  spent := matched.spent_value + private.fee(matched.spent_value, p_bps);
   if p_side = 'buy' then
-    rest_cost := case when p_type = 'limit' and matched.remaining > 0
-      then private.trade_value(p_price, matched.remaining) + private.fee(matched.spent_value + private.trade_value(p_price, matched.remaining), settings.fee_bps)
-           - private.fee(matched.spent_value, settings.fee_bps) else 0 end;
-    if (select available from public.cash_accounts where user_id = uid) < spent + rest_cost then
+    rest_cost := case when rests
+      then private.trade_value(p_price, matched.remaining) + private.fee(matched.spent_value + private.trade_value(p_price, matched.remaining), p_bps)
+           - private.fee(matched.spent_value, p_bps) else 0 end;
+    if (select available from public.cash_accounts where user_id = p_user) < spent + rest_cost then
       raise exception 'Insufficient funds: your available cash changed while the order was placed. Please try again.' using errcode = 'P0001';
     end if;
   else
     -- An assignment rather than `perform`: no executor of its own. A sell's budget is 0, and unused.
-    budget := private.check_order_funds(uid, p_token, tok.name, p_side, p_type, v_amount, p_price, settings.fee_bps);
+    budget := private.check_order_funds(p_user, tok.id, tok.name, p_side, p_type, p_amount, p_price, p_bps);
   end if;
 
   if jsonb_array_length(matched.fills) > 0 then
-    fee_sum := private.settle_fills(p_token, p_side, matched.fills, book_time, settings.fee_bps);
+    fee_sum := private.settle_fills(tok.id, p_side, matched.fills, book_time, p_bps);
   end if;
 
   -- What is left of a limit order rests on the book, its cost or tokens held back.
-  if p_type = 'limit' and matched.remaining > 0 then
+  if rests then
     if p_side = 'buy' then
-      update public.cash_accounts set available = available - rest_cost, reserved = reserved + rest_cost where user_id = uid;
+      update public.cash_accounts set available = available - rest_cost, reserved = reserved + rest_cost where user_id = p_user;
     else
-      update public.holdings set reserved = reserved + matched.remaining where user_id = uid and token_id = p_token;
+      update public.holdings set reserved = reserved + matched.remaining where user_id = p_user and token_id = tok.id;
     end if;
     final_status := 'open';
   else
     final_status := case when matched.remaining = 0 then 'filled' else 'cancelled' end;
   end if;
-  insert into public.orders (id, user_id, token_id, side, type, price, amount, filled, filled_value, fees_paid,
-                             reserved, status, created_at, closed_at)
+  -- A triggered stop's row is there already: it enters the book now, at its trigger's time.
+  insert into public.orders as o (id, user_id, token_id, side, type, price, amount, filled, filled_value, fees_paid,
+                             reserved, status, created_at, closed_at, time_in_force, expires_at, post_only)
   overriding system value
-  values (v_order, uid, p_token, p_side, p_type, p_price, v_amount, v_amount - matched.remaining, matched.spent_value,
-          fee_sum, rest_cost, final_status, book_time, case when final_status <> 'open' then clock_timestamp() end);
+  values (v_order, p_user, tok.id, p_side, p_type, p_price, p_amount, p_amount - matched.remaining, matched.spent_value,
+          fee_sum, rest_cost, final_status, book_time, case when final_status <> 'open' then clock_timestamp() end,
+          p_tif, p_expires_at, p_post_only)
+  on conflict (id) do update
+    set filled = excluded.filled, filled_value = excluded.filled_value, fees_paid = excluded.fees_paid,
+        reserved = excluded.reserved, status = excluded.status, created_at = excluded.created_at,
+        closed_at = excluded.closed_at;
 
   insert into public.market_events (token_id, kind)
-  values (p_token, case when matched.spent_value > 0 then 'trade' else 'book' end);
+  values (tok.id, case when matched.spent_value > 0 then 'trade' else 'book' end);
 
   return jsonb_build_object(
     'order_id', v_order,
     'status', final_status,
     'side', p_side,
     'type', p_type,
-    'amount', v_amount,
-    'filled', v_amount - matched.remaining,
+    'time_in_force', p_tif,
+    'amount', p_amount,
+    'filled', p_amount - matched.remaining,
     'resting', case when final_status = 'open' then matched.remaining else 0 end,
-    'average_price', case when v_amount > matched.remaining then round(matched.spent_value / (v_amount - matched.remaining), 2) end,
+    'average_price', case when p_amount > matched.remaining then round(matched.spent_value / (p_amount - matched.remaining), 2) end,
     'value', matched.spent_value,
     'fee', fee_sum,
     'total', case when p_side = 'buy' then matched.spent_value + fee_sum else matched.spent_value - fee_sum end
   );
 end $$;
-revoke execute on function public.place_order(uuid, text, text, numeric, numeric) from public, anon;
+revoke execute on function private.execute_order(uuid, public.tokens, bigint, text, text, bigint, numeric, text, timestamp with time zone, boolean, integer, numeric) from public;
+
+-- A post-only order must not take liquidity, and a fill-or-kill order must fill entirely at once:
+-- both are refused, in words, before anything is matched. Others' orders count for a fill-or-kill
+-- (one's own are expired, never filled); any order at a crossing price refuses a post-only, as
+-- nodejs-order-book does.
+create function private.check_maker_terms(
+  p_user uuid, tok public.tokens, p_side text, p_amount bigint, p_price numeric, p_post_only boolean
+) returns void language plpgsql stable security definer set search_path = '' as $$
+declare
+  other text := case when p_side = 'buy' then 'sell' else 'buy' end;
+  best numeric;
+  offered bigint;
+begin
+  if p_post_only then
+    select case when p_side = 'buy' then min(price) else max(price) end into best
+      from public.orders where token_id = tok.id and side = other and status = 'open'
+       and (case when p_side = 'buy' then price <= p_price else price >= p_price end);
+    if best is not null then
+      perform private.refuse(format('Post-only: at %s this order would trade at once with the best %s at %s, so it was not placed. Choose a price %s %s, or turn post-only off.',
+        private.money(p_price), case when p_side = 'buy' then 'ask' else 'bid' end, private.money(best),
+        case when p_side = 'buy' then 'below' else 'above' end, private.money(best)));
+    end if;
+  else
+    select coalesce(sum(amount - filled), 0) into offered
+      from public.orders where token_id = tok.id and side = other and status = 'open' and user_id <> p_user
+       and (case when p_side = 'buy' then price <= p_price else price >= p_price end);
+    if offered < p_amount then
+      perform private.refuse(format('Fill or kill: %s %s tokens are %s at %s or better right now, fewer than the %s asked, so nothing was placed.',
+        offered, tok.name, case when p_side = 'buy' then 'offered' else 'bid for' end, private.money(p_price), p_amount));
+    end if;
+  end if;
+end $$;
+revoke execute on function private.check_maker_terms(uuid, public.tokens, text, bigint, numeric, boolean) from public;
+
+-- A token's last price: its last trade's, or its issue price before a trade. PL/pgSQL: the
+-- maintained figures are defined later, in market.sql.
+create function private.last_price(p_token uuid) returns numeric
+language plpgsql stable security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+begin
+  return coalesce((select s.price from private.token_stats s where s.token_id = p_token),
+                  (select t.issue_price from public.tokens t where t.id = p_token));
+end $$;
+revoke execute on function private.last_price(uuid) from public;
+
+-- The furthest price a market order accepts, `ref` moved by the market band
+-- (exchange_settings.market_band_bps), rounded to the cent inward: the most a buy pays, the least
+-- a sell accepts.
+create function private.band_edge(ref numeric, p_side text) returns numeric
+language sql stable security definer set search_path = '' as $$
+  select case when p_side = 'buy' then floor(ref * (1 + e.market_band_bps / 10000.0) * 100) / 100
+              else ceil(ref * (1 - e.market_band_bps / 10000.0) * 100) / 100 end
+  from public.exchange_settings e
+$$;
+revoke execute on function private.band_edge(numeric, text) from public;
+
+-- Holds a stop off the book until its trigger (private.trigger_stops), reserving now what it may
+-- spend, as a resting order does: a sell its tokens; a stop-limit buy its limit's value and fee; a
+-- stop-market buy the value and fee of its amount at the band's edge from the trigger, the most a
+-- market buy may pay when the price reaches the trigger (should the price be beyond by then, it
+-- fills what that covers and cancels the rest). The stop leg of a pair (p_oco_with) shares its
+-- take-profit's tokens and reserves none of its own.
+create function private.hold_stop(
+  p_user uuid, tok public.tokens, p_side text, p_type text, p_amount bigint, p_price numeric, p_stop numeric,
+  p_tif text, p_expires_at timestamptz, p_bps integer, p_oco_with bigint default null
+) returns jsonb language plpgsql security definer set search_path = '' as $$
+declare
+  last numeric := private.last_price(tok.id);
+  cost numeric := 0;
+  v_order bigint;
+begin
+  perform private.check_stop_terms(p_side, p_type, p_price, p_stop, last);
+  if p_side = 'buy' then
+    cost := private.buy_cost(coalesce(p_price, private.band_edge(p_stop, 'buy')), p_amount, p_bps);
+    perform private.check_order_funds(p_user, tok.id, tok.name, 'buy', 'limit', p_amount,
+      coalesce(p_price, private.band_edge(p_stop, 'buy')), p_bps);
+    update public.cash_accounts set available = available - cost, reserved = reserved + cost where user_id = p_user;
+  elsif p_oco_with is null then
+    perform private.check_order_funds(p_user, tok.id, tok.name, 'sell', p_type, p_amount, p_price, p_bps);
+    update public.holdings set reserved = reserved + p_amount where user_id = p_user and token_id = tok.id;
+  end if;
+  insert into public.orders (user_id, token_id, side, type, price, amount, reserved, status, created_at,
+                             time_in_force, expires_at, stop_price, oco_with)
+  values (p_user, tok.id, p_side, p_type, p_price, p_amount, cost, 'pending', clock_timestamp(),
+          p_tif, p_expires_at, p_stop, p_oco_with)
+  returning id into v_order;
+  insert into public.market_events (token_id, kind) values (tok.id, 'book');
+  return jsonb_build_object('order_id', v_order, 'status', 'pending', 'side', p_side, 'type', p_type,
+    'time_in_force', p_tif, 'amount', p_amount, 'filled', 0, 'resting', 0, 'stop_price', p_stop,
+    'average_price', null, 'value', 0, 'fee', 0, 'total', 0, 'reserved', cost);
+end $$;
+revoke execute on function private.hold_stop(uuid, public.tokens, text, text, bigint, numeric, numeric, text, timestamp with time zone, integer, bigint) from public;
+
+-- A stop waits for the price to move to it: a buy stop's trigger above the last price, a sell
+-- stop's below (at it, it would trigger at once). A stop-limit's limit lies on the far side of its
+-- trigger, so that it can trade once triggered: at or above it for a buy, at or below for a sell.
+create function private.check_stop_terms(p_side text, p_type text, p_price numeric, p_stop numeric, last numeric)
+returns void language plpgsql stable security definer set search_path = '' as $$
+begin
+  if p_side = 'buy' and p_stop <= last then
+    perform private.refuse(format('A buy stop triggers when the price rises to it, so its trigger must be above the last price of %s. To buy now, place a market or limit order.', private.money(last)));
+  elsif p_side = 'sell' and p_stop >= last then
+    perform private.refuse(format('A sell stop triggers when the price falls to it, so its trigger must be below the last price of %s. To sell now, place a market or limit order.', private.money(last)));
+  end if;
+  if p_type = 'limit' and p_side = 'buy' and p_price < p_stop then
+    perform private.refuse(format('A buy stop-limit''s limit price must be at or above its trigger of %s: it buys once the price has risen there.', private.money(p_stop)));
+  elsif p_type = 'limit' and p_side = 'sell' and p_price > p_stop then
+    perform private.refuse(format('A sell stop-limit''s limit price must be at or below its trigger of %s: it sells once the price has fallen there.', private.money(p_stop)));
+  end if;
+end $$;
+revoke execute on function private.check_stop_terms(text, text, numeric, numeric, numeric) from public;
+
+-- Runs the book's stops that the last price has reached, in the transaction of the trade that moved
+-- it. One at a time, in a fixed order: buy stops before sell stops, the trigger the price crossed
+-- first (lowest buy, highest sell), then the oldest; the last price is read again after each, so
+-- one stop's fills may trigger the next (a cascade). Each stop enters the book at its trigger's
+-- time as its owner's order, through the same engine, fees and band. One that cannot trade then (a
+-- market stop facing an empty book or band, a fill-or-kill that cannot fill, funds that changed) is
+-- cancelled and its reservation released, without undoing the trade that triggered it. At most
+-- 1,000 stops run per transaction; any left wait for the next trade. Returns how many ran.
+create function private.trigger_stops(tok public.tokens, p_bps integer) returns integer
+language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+declare
+  -- The cascade's bound: enough for any book we have seen, and an order's time stays bounded.
+  cap constant integer := 1000;
+  last numeric;
+  s public.orders;
+  n integer := 0;
+begin
+  while n < cap loop
+    last := private.last_price(tok.id);
+    select * into s from public.orders o
+     where o.token_id = tok.id and o.side = 'buy' and o.status = 'pending' and o.stop_price <= last
+     order by o.token_id, o.side, (case when o.side = 'buy' then o.stop_price else -o.stop_price end), o.id
+     limit 1 for update;
+    if not found then
+      select * into s from public.orders o
+       where o.token_id = tok.id and o.side = 'sell' and o.status = 'pending' and -o.stop_price <= -last
+       order by o.token_id, o.side, (case when o.side = 'buy' then o.stop_price else -o.stop_price end), o.id
+       limit 1 for update;
+      exit when not found;
+    end if;
+    n := n + 1;
+    begin
+      update public.orders set triggered_at = clock_timestamp() where id = s.id;
+      if s.side = 'buy' then
+        update public.cash_accounts set available = available + s.reserved, reserved = reserved - s.reserved where user_id = s.user_id;
+      elsif s.oco_with is null then
+        update public.holdings set reserved = reserved - s.amount where user_id = s.user_id and token_id = tok.id;
+      else
+        perform private.release_order(s.oco_with); -- the take-profit gives the pair's tokens back
+      end if;
+      perform private.execute_order(s.user_id, tok, s.id, s.side, s.type, s.amount, s.price, s.time_in_force,
+        s.expires_at, false, p_bps, case when s.side = 'buy' then s.reserved end);
+    exception when sqlstate 'P0001' or sqlstate '22023' then
+      perform private.release_order(s.id);
+    end;
+  end loop;
+  return n;
+end $$;
+revoke execute on function private.trigger_stops(public.tokens, integer) from public;
+
+-- A take-profit and a stop on one holding, one cancelling the other, in one transaction: a sell
+-- limit above the last price and a sell stop (market, or limit at p_stop_limit) below it, on one
+-- reservation of the tokens, held by the take-profit. When the take-profit fills, the stop is
+-- cancelled; when it partly fills, the stop shrinks to what is left (private.oco_follow); when the
+-- stop triggers, the take-profit is cancelled; cancelling either cancels both. Holdings are never
+-- short, so a pair protects a holding: it sells.
+create function public.place_oco(
+  p_token uuid, p_amount numeric, p_take_profit numeric, p_stop_price numeric, p_stop_limit numeric default null,
+  p_time_in_force text default 'gtc', p_expires_at timestamptz default null
+) returns jsonb language plpgsql security definer set search_path = '' as $$
+declare
+  settings public.exchange_settings := private.check_order_request(auth.uid(), 'sell', 'limit', p_amount, p_take_profit,
+    p_time_in_force, p_expires_at, false, null);
+  tok public.tokens;
+  tif text := coalesce(p_time_in_force, 'gtc');
+  take_profit jsonb;
+  stop jsonb;
+begin
+  if tif not in ('gtc', 'gtd') then
+    perform private.refuse('A take-profit and stop pair waits for the price: its time in force is gtc or gtd.');
+  end if;
+  perform private.check_order_request(auth.uid(), 'sell', case when p_stop_limit is null then 'market' else 'limit' end,
+    p_amount, p_stop_limit, tif, p_expires_at, false, p_stop_price);
+  tok := private.lock_book(p_token, p_amount);
+  if p_take_profit <= private.last_price(p_token) then
+    perform private.refuse(format('A take-profit sells above the last price of %s: set it higher, or sell now with a market or limit order.',
+      private.money(private.last_price(p_token))));
+  end if;
+  perform private.check_stop_terms('sell', case when p_stop_limit is null then 'market' else 'limit' end,
+    p_stop_limit, p_stop_price, private.last_price(p_token));
+  take_profit := private.execute_order(auth.uid(), tok, null, 'sell', 'limit', p_amount::bigint, p_take_profit, tif,
+    p_expires_at, false, settings.fee_bps, null);
+  if take_profit->>'status' = 'open' then
+    stop := private.hold_stop(auth.uid(), tok, 'sell', case when p_stop_limit is null then 'market' else 'limit' end,
+      (take_profit->>'resting')::bigint, p_stop_limit, p_stop_price, tif, p_expires_at, settings.fee_bps,
+      (take_profit->>'order_id')::bigint);
+    update public.orders set oco_with = (stop->>'order_id')::bigint where id = (take_profit->>'order_id')::bigint;
+  end if;
+  if (take_profit->>'value')::numeric > 0 then perform private.trigger_stops(tok, settings.fee_bps); end if;
+  return jsonb_build_object('take_profit', take_profit, 'stop', stop);
+end $$;
+revoke execute on function public.place_oco(uuid, numeric, numeric, numeric, numeric, text, timestamp with time zone) from public, anon;
+
+-- A pair's take-profit filled: all of it cancels its stop; part of it shrinks the stop to what is
+-- left, so the stop never sells tokens the take-profit sold.
+create function private.oco_follow() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if new.filled = new.amount then
+    update public.orders set status = 'cancelled' where id = new.oco_with and status = 'pending' and triggered_at is null;
+  else
+    update public.orders set amount = new.amount - new.filled where id = new.oco_with and status = 'pending' and triggered_at is null;
+  end if;
+  return null;
+end $$;
+revoke execute on function private.oco_follow() from public;
+create trigger orders_oco_follow after update of filled on public.orders
+  for each row when (new.oco_with is not null and new.stop_price is null and new.filled > old.filled)
+  execute function private.oco_follow();
+
+-- Expires good-til-date orders past their time, each book's lock first, as the engine takes them;
+-- their reservations are released. Run every few seconds by the local server's scheduler; on a
+-- hosted project by pg_cron: select cron.schedule('expire-orders', '5 seconds', 'select private.expire_orders()').
+create function private.expire_orders() returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
+  o record;
+  n integer := 0;
+begin
+  for o in
+    select id, token_id from public.orders
+    where status in ('open', 'pending') and expires_at is not null and expires_at <= now()
+    order by expires_at limit 500
+  loop
+    perform 1 from public.tokens where id = o.token_id for update;
+    perform private.release_order(o.id, 'expired');
+    insert into public.market_events (token_id, kind) values (o.token_id, 'book');
+    n := n + 1;
+  end loop;
+  return n;
+end $$;
+revoke execute on function private.expire_orders() from public;
 
 -- The request's checks, before the book's lock: who is asking, what, and the exchange's limits.
 -- Returns the settings row, read once for the whole order.
 create function private.check_order_request(
-  p_user uuid, p_side text, p_type text, p_amount numeric, p_price numeric
+  p_user uuid, p_side text, p_type text, p_amount numeric, p_price numeric,
+  p_tif text default 'gtc', p_expires_at timestamptz default null, p_post_only boolean default false,
+  p_stop_price numeric default null
 ) returns public.exchange_settings language plpgsql stable security definer set search_path = ''
 set plan_cache_mode = force_generic_plan as $$
 declare
   settings public.exchange_settings;
   read record;
+  tif text := coalesce(p_tif, 'gtc');
 begin
   if p_user is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
   perform private.require_second_step();
@@ -294,6 +608,7 @@ begin
   elsif p_price is not null then
     raise exception 'A market order takes no price: it trades at the best prices in the book.' using errcode = '22023';
   end if;
+  perform private.check_order_terms(settings, p_type, tif, p_expires_at, p_post_only, p_stop_price);
   if read.suspended then
     raise exception 'Your account is suspended: trading is disabled.' using errcode = '42501';
   end if;
@@ -304,13 +619,58 @@ begin
   if p_amount < settings.min_order_amount then
     raise exception 'The minimum order is % tokens.', settings.min_order_amount using errcode = '22023';
   end if;
-  if p_type = 'limit' and (select count(*) from public.orders where user_id = p_user and status = 'open') >= settings.max_open_orders then
-    raise exception 'You have % open orders, the most allowed. Cancel one before placing another limit order.',
+  if (p_type = 'limit' or p_stop_price is not null)
+     and (select count(*) from public.orders where user_id = p_user and status in ('open', 'pending')) >= settings.max_open_orders then
+    raise exception 'You have % open orders, the most allowed. Cancel one before placing another limit or stop order.',
       settings.max_open_orders using errcode = 'P0001';
   end if;
   return settings;
 end $$;
-revoke execute on function private.check_order_request(uuid, text, text, numeric, numeric) from public;
+revoke execute on function private.check_order_request(uuid, text, text, numeric, numeric, text, timestamp with time zone, boolean, numeric) from public;
+
+-- How long an order lives, whether it may take liquidity, and its trigger: each term on its own,
+-- then the terms together.
+create function private.check_order_terms(
+  settings public.exchange_settings, p_type text, tif text, p_expires_at timestamptz, p_post_only boolean, p_stop_price numeric
+) returns void language plpgsql stable security definer set search_path = '' as $$
+begin
+  if tif not in ('gtc', 'ioc', 'fok', 'gtd') then
+    perform private.refuse('The time in force must be gtc (good til cancelled), ioc (immediate or cancel), fok (fill or kill) or gtd (good til date).');
+  end if;
+  if tif = 'gtd' and p_expires_at is null then
+    perform private.refuse('A good-til-date order needs the date and time it expires.');
+  elsif tif <> 'gtd' and p_expires_at is not null then
+    perform private.refuse('Only a good-til-date (gtd) order takes an expiry.');
+  elsif tif = 'gtd' and p_expires_at < now() + interval '1 minute' then
+    perform private.refuse('A good-til-date order must expire at least one minute from now.');
+  elsif tif = 'gtd' and p_expires_at > now() + interval '90 days' then
+    perform private.refuse('A good-til-date order expires within 90 days; for longer, use good til cancelled.');
+  end if;
+  if p_type = 'market' and tif = 'fok' then
+    perform private.refuse('Fill or kill is for limit orders: a market order already fills what it can at once and cancels the rest.');
+  elsif p_type = 'market' and tif = 'gtd' and p_stop_price is null then
+    perform private.refuse('A market order never waits, so it cannot be good til a date: use a limit order, or a stop.');
+  end if;
+  if coalesce(p_post_only, false) then
+    if p_type <> 'limit' or p_stop_price is not null then
+      perform private.refuse('Post-only is for limit orders placed on the book now.');
+    elsif tif in ('ioc', 'fok') then
+      perform private.refuse('A post-only order waits on the book, so it cannot be immediate or cancel, nor fill or kill.');
+    end if;
+  end if;
+  if p_stop_price is not null then
+    if p_stop_price = 'NaN' or p_stop_price <= 0 then
+      perform private.refuse('A stop needs a trigger price above $0.00.');
+    elsif p_stop_price <> round(p_stop_price, 2) then
+      perform private.refuse('The trigger price has at most two decimals.');
+    elsif p_stop_price > settings.max_price then
+      perform private.refuse(format('The trigger price cannot exceed %s.', private.money(settings.max_price)));
+    elsif p_type = 'market' and tif = 'ioc' then
+      perform private.refuse('A stop-market order becomes a market order, which is immediate or cancel already: use gtc or gtd for how long it waits.');
+    end if;
+  end if;
+end $$;
+revoke execute on function private.check_order_terms(public.exchange_settings, text, text, timestamp with time zone, boolean, numeric) from public;
 
 -- What the caller can spend or sell now: for a sell, the tokens not held back; for a limit buy,
 -- enough available cash for its value and fee. Returns the available cash (0 for a sell). Run
@@ -358,13 +718,10 @@ declare
   other text := case when p_side = 'buy' then 'sell' else 'buy' end;
   -- A market order's band: the token's last price (its issue price before a trade) and the
   -- exchange's distance from it, the furthest price a market buy pays or a market sell accepts.
-  ref numeric := case when p_type = 'market' then coalesce(
-    (select s.price from private.token_stats s where s.token_id = p_token),
-    (select t.issue_price from public.tokens t where t.id = p_token)) end;
-  band numeric := case when p_type = 'market' then (select e.market_band_bps from public.exchange_settings e) / 10000.0 end;
+  ref numeric := case when p_type = 'market' then private.last_price(p_token) end;
   -- The worst rank the order accepts, as ranked on the other side: its limit price, or the band's edge.
-  worst numeric := case when p_type = 'market' and p_side = 'buy' then floor(ref * (1 + band) * 100) / 100
-                        when p_type = 'market' then -ceil(ref * (1 - band) * 100) / 100
+  worst numeric := case when p_type = 'market' and p_side = 'buy' then private.band_edge(ref, 'buy')
+                        when p_type = 'market' then -private.band_edge(ref, 'sell')
                         when p_side = 'buy' then p_price else -p_price end;
   book cursor for
     select o.id, o.user_id, o.price, o.amount - o.filled as open_amount, o.reserved
@@ -415,7 +772,8 @@ begin
     where o.token_id = p_token and o.side = other and o.status = 'open' and o.user_id <> p_user) > worst then
     raise exception 'No % order for % is within % of its last price (%): a market order trades no further from it. Place a limit order at the price you accept.',
       other, (select t.name from public.tokens t where t.id = p_token),
-      rtrim(rtrim(to_char(band * 100, 'FM990.99'), '0'), '.') || '%', '$' || to_char(ref, 'FM999,999,990.00')
+      rtrim(rtrim(to_char((select e.market_band_bps from public.exchange_settings e) / 100.0, 'FM990.99'), '0'), '.') || '%',
+      '$' || to_char(ref, 'FM999,999,990.00')
       using errcode = 'P0001';
   end if;
 end $$;
@@ -536,28 +894,32 @@ returns numeric language sql immutable as $$
 $$;
 revoke execute on function private.fill_fee(numeric, numeric, numeric, numeric, integer) from public;
 
--- Cancels an open order and releases what it held back. The caller holds the book's lock.
-create function private.release_order(p_order bigint) returns void
+-- Closes an open order or a waiting stop (cancelled, or expired) and releases what it held back.
+-- Cancelling one order of a take-profit and stop pair cancels the other. The caller holds the
+-- book's lock.
+create function private.release_order(p_order bigint, p_status text default 'cancelled') returns void
 language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
   o public.orders;
 begin
   select * into o from public.orders where id = p_order for update;
-  if o.status <> 'open' then return; end if;
+  -- Closed already, or a stop entering the book now (private.trigger_stops).
+  if o.status not in ('open', 'pending') or (o.status = 'pending' and o.triggered_at is not null) then return; end if;
   if o.side = 'buy' then
     update public.cash_accounts set reserved = reserved - o.reserved, available = available + o.reserved where user_id = o.user_id;
-  else
+  elsif not (o.status = 'pending' and o.oco_with is not null) then -- a pair's waiting stop holds no tokens of its own
     update public.holdings set reserved = reserved - (o.amount - o.filled) where user_id = o.user_id and token_id = o.token_id;
   end if;
-  update public.orders set status = 'cancelled', reserved = 0 where id = p_order;
+  update public.orders set status = p_status, reserved = 0 where id = p_order;
+  if o.oco_with is not null then perform private.release_order(o.oco_with, p_status); end if;
 end $$;
-revoke execute on function private.release_order(bigint) from public;
+revoke execute on function private.release_order(bigint, text) from public;
 
 -- The time an order stops being open, whoever closes it.
 create function private.stamp_closed() returns trigger
 language plpgsql as $$
 begin
-  if new.status <> 'open' and old.status = 'open' then new.closed_at := clock_timestamp(); end if;
+  if new.status not in ('open', 'pending') and old.status in ('open', 'pending') then new.closed_at := clock_timestamp(); end if;
   return new;
 end $$;
 revoke execute on function private.stamp_closed() from public;
@@ -577,7 +939,7 @@ begin
   if not found then raise exception 'You have no order #%.', p_order using errcode = 'P0001'; end if;
   perform 1 from public.tokens where id = o.token_id for update; -- the book's lock first
   select * into o from public.orders where id = p_order for update;
-  if o.status <> 'open' then raise exception 'Order #% is already %.', p_order, o.status using errcode = 'P0001'; end if;
+  if o.status not in ('open', 'pending') then raise exception 'Order #% is already %.', p_order, o.status using errcode = 'P0001'; end if;
   perform private.release_order(p_order);
   insert into public.market_events (token_id, kind) values (o.token_id, 'book');
   return jsonb_build_object('order_id', p_order, 'status', 'cancelled', 'released_tokens',
@@ -598,11 +960,11 @@ begin
   if uid is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
   perform private.require_second_step();
   select coalesce(array_agg(distinct token_id order by token_id), '{}') into books
-  from public.orders where user_id = uid and status = 'open' and (p_token is null or token_id = p_token);
+  from public.orders where user_id = uid and status in ('open', 'pending') and (p_token is null or token_id = p_token);
   perform 1 from public.tokens where id = any (books) order by id for update;
   for o in
     select id from public.orders
-    where user_id = uid and status = 'open' and token_id = any (books)
+    where user_id = uid and status in ('open', 'pending') and token_id = any (books)
     order by id for update
   loop
     perform private.release_order(o);
@@ -613,20 +975,31 @@ begin
 end $$;
 revoke execute on function public.cancel_all_orders(uuid) from public, anon;
 
--- Edits a resting order: cancels it and places its new terms, in one transaction. A refused new
--- order (cash, a halt, bad input) leaves the old one as it was; the new one takes the book's time
--- of now and trades at once if it crosses, as replaced orders do on most exchanges. `p_filled` is
--- what the owner saw filled: if a taker met the order meanwhile, nothing is changed (PostgREST's
--- 409), so an edit never puts back what was taken.
-create function public.replace_order(p_order bigint, p_amount numeric, p_price numeric, p_filled bigint default null)
-returns jsonb language plpgsql security definer set search_path = '' as $$
+-- Edits a resting order or a waiting stop: cancels it and places its new terms, in one
+-- transaction. A refused new order (cash, a halt, bad input) leaves the old one as it was; the new
+-- one takes the book's time of now and trades at once if it crosses, as replaced orders do on most
+-- exchanges. It keeps the old one's time in force and post-only. A stop keeps its type and takes a
+-- new trigger (p_stop_price, or its old one); p_price is a stop-limit's limit (none for a
+-- stop-market). `p_filled` is what the owner saw filled: if a taker met the order meanwhile,
+-- nothing is changed (PostgREST's 409), so an edit never puts back what was taken. A pair's order
+-- is not edited on its own: cancelling it cancels both.
+create function public.replace_order(
+  p_order bigint, p_amount numeric, p_price numeric, p_filled bigint default null, p_stop_price numeric default null
+) returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   o public.orders;
   filled_now bigint;
+  stop numeric;
 begin
   select * into o from public.orders where id = p_order and user_id = auth.uid();
-  if o.status = 'open' and p_amount = o.amount - o.filled and p_price = o.price then
-    raise exception 'Order #% already rests at that price and amount.', p_order using errcode = 'P0001';
+  stop := case when o.status = 'pending' then coalesce(p_stop_price, o.stop_price) end;
+  if o.status in ('open', 'pending') and p_amount = o.amount - o.filled and p_price is not distinct from o.price
+     and stop is not distinct from o.stop_price then
+    raise exception 'Order #% already % at that price and amount.', p_order,
+      case when o.status = 'pending' then 'waits' else 'rests' end using errcode = 'P0001';
+  end if;
+  if o.oco_with is not null and o.status in ('open', 'pending') then
+    perform private.refuse(format('Order #%s is one of a take-profit and stop pair: cancel the pair and place it again.', p_order));
   end if;
   -- It refuses a caller signed out, an order not theirs, one no longer open.
   perform public.cancel_order(p_order);
@@ -635,9 +1008,10 @@ begin
     raise exception 'Order #% traded while you were changing it: % of % tokens are filled now, % left. Nothing was changed.',
       p_order, filled_now, o.amount, o.amount - filled_now using errcode = 'PT409';
   end if;
-  return public.place_order(o.token_id, o.side, 'limit', p_amount, p_price) || jsonb_build_object('replaced', p_order);
+  return public.place_order(o.token_id, o.side, case when stop is null then 'limit' else o.type end, p_amount, p_price,
+    o.time_in_force, o.expires_at, o.post_only, stop) || jsonb_build_object('replaced', p_order);
 end $$;
-revoke execute on function public.replace_order(bigint, numeric, numeric, bigint) from public, anon;
+revoke execute on function public.replace_order(bigint, numeric, numeric, bigint, numeric) from public, anon;
 
 -- The caller's open orders, newest first, all tokens or one, a page at a time. Each case has its
 -- own statement and its own index holding the list's whole order, so the kept generic plan walks
@@ -649,13 +1023,13 @@ begin
   if p_token is null then
     return query
     select * from public.orders
-    where user_id = (select auth.uid()) and status = 'open'
+    where user_id = (select auth.uid()) and status in ('open', 'pending')
     order by created_at desc, id desc
     limit least(greatest(coalesce(p_limit, 100), 1), 500) offset greatest(coalesce(p_offset, 0), 0);
   else
     return query
     select * from public.orders
-    where user_id = (select auth.uid()) and status = 'open' and token_id = p_token
+    where user_id = (select auth.uid()) and status in ('open', 'pending') and token_id = p_token
     order by created_at desc, id desc
     limit least(greatest(coalesce(p_limit, 100), 1), 500) offset greatest(coalesce(p_offset, 0), 0);
   end if;

@@ -181,7 +181,7 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
         expect((await placeOrder(t.client, token, 'buy', 'limit', 5, 5 + i)).error).toBeNull();
       }
       expect((await placeOrder(t.client, token, 'buy', 'limit', 5, 8)).error?.message).toBe(
-        'You have 2 open orders, the most allowed. Cancel one before placing another limit order.',
+        'You have 2 open orders, the most allowed. Cancel one before placing another limit or stop order.',
       );
     } finally {
       await suite.admin.rpc('admin_update_settings', { p_changes: { min_order_amount: 1, max_open_orders: 200 } });

@@ -56,7 +56,7 @@ export function OpenOrders({ toggle }: { toggle: ReactNode }) {
           Cancel All
         </Button>
       </Bar>
-      {count > 0 && <Muted>{plural(count)} on the book.</Muted>}
+      {count > 0 && <Muted>{plural(count)} open or waiting.</Muted>}
       <DataTable
         label="Open Orders"
         head={
@@ -74,7 +74,7 @@ export function OpenOrders({ toggle }: { toggle: ReactNode }) {
         errorTitle="Your open orders could not be loaded."
         onRetry={orders.reload}
         skeleton={[2, 6]}
-        empty="You have no open orders. A limit order that does not fill at once waits here."
+        empty="You have no open orders. A limit order that does not fill at once, or a stop, waits here."
       >
         {(o) => (
           <tr key={o.id} data-testid="open-order-row">
@@ -91,7 +91,7 @@ export function OpenOrders({ toggle }: { toggle: ReactNode }) {
                 <Button as={Link} to={`/trading/${o.token_id}`} $size="sm" $variant="ghost">
                   Trade
                 </Button>
-                {o.price !== null && (
+                {o.oco_with === null && (
                   <Button $size="sm" $variant="ghost" disabled={busy !== null} onClick={() => setEditing(o)}>
                     Edit
                   </Button>
@@ -104,9 +104,9 @@ export function OpenOrders({ toggle }: { toggle: ReactNode }) {
           </tr>
         )}
       </DataTable>
-      {editing && editing.price !== null && (
+      {editing && (
         <EditOrderDialog
-          order={{ ...editing, price: editing.price }}
+          order={editing}
           tokenName={editing.token.name}
           replace={replaceOrder}
           onClose={() => setEditing(null)}

@@ -1,4 +1,4 @@
-import { PersonCell, SideBadge, formatPrice } from '@repex/shared-ui/ui';
+import { OrderPrice, PersonCell, SideBadge } from '@repex/shared-ui/ui';
 import type { MarketToken } from '@repex/shared-ui/contracts';
 import type { MyOrder } from './orders';
 
@@ -13,7 +13,7 @@ export function OrderCells({ order }: { order: MyOrder & { token: MarketToken } 
         <SideBadge side={order.side} />
       </td>
       <td className="num" data-label="Price">
-        {order.price === null ? 'Market' : formatPrice(order.price)}
+        <OrderPrice order={order} />
       </td>
     </>
   );

@@ -6,5 +6,7 @@ describe('orderOutcome', () => {
     expect(orderOutcome({ status: 'cancelled', filled: 0 })).toBe('Cancelled');
     expect(orderOutcome({ status: 'cancelled', filled: 4 })).toBe('Partly filled');
     expect(orderOutcome({ status: 'open', filled: 4 })).toBe('Open');
+    expect(orderOutcome({ status: 'expired', filled: 0 })).toBe('Expired');
+    expect(orderOutcome({ status: 'expired', filled: 3 })).toBe('Partly filled, expired');
   });
 });

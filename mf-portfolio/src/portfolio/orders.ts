@@ -10,7 +10,8 @@ export async function withTokens<T extends { token_id: string }>(orders: T[]): P
   return orders.flatMap((o) => (byId.has(o.token_id) ? [{ ...o, token: byId.get(o.token_id)! }] : []));
 }
 
-export const ORDER_COLUMNS = 'id, token_id, side, type, price, amount, filled, status, created_at';
+export const ORDER_COLUMNS =
+  'id, token_id, side, type, price, amount, filled, status, created_at, stop_price, oco_with, time_in_force, expires_at';
 
 /** The caller's open orders on every token, newest first. */
 export async function loadOpenOrders() {
@@ -24,7 +25,7 @@ export async function loadOrderHistory() {
       await supabase()
         .from('orders')
         .select(ORDER_COLUMNS)
-        .neq('status', 'open')
+        .not('status', 'in', '(open,pending)')
         .order('created_at', { ascending: false })
         .order('id', { ascending: false })
         .limit(50),
@@ -35,9 +36,11 @@ export async function loadOrderHistory() {
 /** One of the caller's orders, as public.orders keeps it. */
 export type MyOrder = Awaited<ReturnType<typeof loadOrderHistory>>[number];
 
-/** An order that is no longer open, in words: filled, cancelled, or partly filled and the rest cancelled. */
+/** An order that is no longer open, in words: filled, cancelled or expired, or partly filled and the rest cancelled or expired. */
 export function orderOutcome(o: Pick<MyOrder, 'status' | 'filled'>): string {
   if (o.status === 'filled') return 'Filled';
   if (o.status === 'open') return 'Open';
+  if (o.status === 'pending') return 'Waiting';
+  if (o.status === 'expired') return o.filled > 0 ? 'Partly filled, expired' : 'Expired';
   return o.filled > 0 ? 'Partly filled' : 'Cancelled';
 }

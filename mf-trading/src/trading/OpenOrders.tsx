@@ -10,9 +10,9 @@ import {
   Table,
   TableScroll,
   formatInteger,
-  formatPrice,
   SideBadge,
   EditOrderDialog,
+  OrderPrice,
 } from '@repex/shared-ui/ui';
 
 // On a phone the two buttons stack rather than push the row past the card.
@@ -23,7 +23,7 @@ const Actions = styled.div`
   justify-content: flex-end;
 `;
 
-/** The user's resting orders on this token, each with Edit and Cancel. */
+/** The user's resting orders and waiting stops on this token, each with Edit (not a pair's) and Cancel. */
 export function OpenOrders({ orders, tokenName }: { orders: OpenOrder[]; tokenName: string }) {
   const [cancelling, setCancelling] = useState<number | null>(null);
   const [editing, setEditing] = useState<OpenOrder | null>(null);
@@ -55,16 +55,20 @@ export function OpenOrders({ orders, tokenName }: { orders: OpenOrder[]; tokenNa
                   <td>
                     <SideBadge side={o.side} />
                   </td>
-                  <td className="num">{formatPrice(o.price)}</td>
+                  <td className="num">
+                    <OrderPrice order={o} />
+                  </td>
                   <td className="num">
                     {formatInteger(o.amount - o.filled)}
                     {o.filled > 0 && <Muted> of {formatInteger(o.amount)}</Muted>}
                   </td>
                   <td>
                     <Actions>
-                      <Button $size="sm" $variant="ghost" onClick={() => setEditing(o)}>
-                        Edit
-                      </Button>
+                      {o.oco_with === null && (
+                        <Button $size="sm" $variant="ghost" onClick={() => setEditing(o)}>
+                          Edit
+                        </Button>
+                      )}
                       <Button $size="sm" $variant="outline" disabled={cancelling === o.id} onClick={() => cancel(o.id)}>
                         Cancel
                       </Button>

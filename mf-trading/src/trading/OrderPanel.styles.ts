@@ -2,9 +2,9 @@ import styled, { css } from 'styled-components';
 import type { Side } from './orderMath';
 
 /** The order panel's styles (OrderPanel.tsx is its view). */
-export const Toggle = styled.div`
+export const Toggle = styled.div<{ $columns?: number }>`
   display: grid;
-  grid-template-columns: 1fr 1fr;
+  grid-template-columns: repeat(${({ $columns }) => $columns ?? 2}, 1fr);
   gap: 4px;
   padding: 4px;
   border-radius: ${({ theme }) => theme.radius.md};
@@ -83,4 +83,25 @@ export const FieldError = styled.p`
   margin: 6px 0 0;
   color: ${({ theme }) => theme.colors.down};
   font-size: 13px;
+`;
+export const Check = styled.label`
+  display: flex;
+  align-items: center;
+  gap: 8px;
+  font-size: 14px;
+  margin-bottom: 14px;
+  cursor: pointer;
+  input {
+    width: 18px;
+    height: 18px;
+    accent-color: ${({ theme }) => theme.colors.primary};
+  }
+`;
+export const Plan = styled.p`
+  margin: 0 0 14px;
+  padding: 10px 12px;
+  border-radius: ${({ theme }) => theme.radius.md};
+  background: ${({ theme }) => theme.colors.surfaceRaised};
+  font-size: 14px;
+  line-height: 1.45;
 `;

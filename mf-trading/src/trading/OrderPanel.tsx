@@ -2,8 +2,17 @@ import { useRef } from 'react';
 import { Button, Card, CardTitle, Input, Label } from '@repex/shared-ui/ui';
 import { AmountField } from './AmountField';
 import { OrderConfirmation, OrderSummary } from './OrderSummary';
-import { Field, FieldError, Toggle, ToggleButton } from './OrderPanel.styles';
+import { LifetimeFields } from './LifetimeFields';
+import { Field, FieldError, Plan, Toggle, ToggleButton } from './OrderPanel.styles';
+import type { OrderKind } from './orderPlan';
+import { StopFields } from './StopFields';
 import { useOrderForm, type OrderFormInput } from './useOrderForm';
+
+const KINDS: [OrderKind, string][] = [
+  ['market', 'Market'],
+  ['limit', 'Limit'],
+  ['stop', 'Stop'],
+];
 
 /** Spec sections 4, 5 and 9: the order form. Its state and rules are useOrderForm's. */
 export function OrderPanel(props: OrderFormInput) {
@@ -27,18 +36,18 @@ export function OrderPanel(props: OrderFormInput) {
           Sell
         </ToggleButton>
       </Toggle>
-      <Toggle role="group" aria-label="Order type">
-        <ToggleButton $active={type === 'market'} aria-pressed={type === 'market'} onClick={() => setType('market')}>
-          Market
-        </ToggleButton>
-        <ToggleButton $active={type === 'limit'} aria-pressed={type === 'limit'} onClick={() => setType('limit')}>
-          Limit
-        </ToggleButton>
+      <Toggle role="group" aria-label="Order type" $columns={3}>
+        {KINDS.map(([kind, label]) => (
+          <ToggleButton key={kind} $active={type === kind} aria-pressed={type === kind} onClick={() => setType(kind)}>
+            {label}
+          </ToggleButton>
+        ))}
       </Toggle>
 
       <AmountField form={form} tokenName={props.tokenName} cash={props.cash} held={props.held} />
 
-      {type === 'limit' && (
+      {type === 'stop' && <StopFields form={form} />}
+      {form.hasLimit && (
         <Field>
           <Label htmlFor="order-limit">Limit Price (USD)</Label>
           <Input
@@ -55,6 +64,10 @@ export function OrderPanel(props: OrderFormInput) {
         </Field>
       )}
 
+      <LifetimeFields form={form} />
+      <Plan data-testid="order-plan" aria-live="polite">
+        {form.plan}
+      </Plan>
       <OrderSummary form={form} />
       {form.confirming ? (
         <OrderConfirmation form={form} tokenName={props.tokenName} price={props.price} />

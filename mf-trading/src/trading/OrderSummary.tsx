@@ -26,19 +26,36 @@ export function OrderSummary({ form }: { form: OrderForm }) {
 
 /** The last look before an order is placed, in one sentence, with Back and Confirm. */
 export function OrderConfirmation({ form, tokenName, price }: { form: OrderForm; tokenName: string; price: number }) {
-  const { side, type, amount, effectivePrice, value, fee, total, proceeds, marketBandBps, busy } = form;
+  const { side, type, amount, effectivePrice, value, fee, total, proceeds, marketBandBps, busy, terms } = form;
+  // Anything beyond an order now at market or resting until cancelled is said in the plan's words.
+  const plain = type === 'market' || (type === 'limit' && terms.tif === 'gtc' && !terms.postOnly);
   return (
     <Confirm role="region" aria-label="Confirm order">
-      <p>
-        <strong>
-          {side === 'buy' ? 'Buy' : 'Sell'} {formatTokens(amount, tokenName)}
-        </strong>{' '}
-        {type === 'market'
-          ? `at market (about ${formatPrice(price)} each)`
-          : `at ${formatPrice(effectivePrice)} or better`}
-        : value {formatPrice(value)}, fee {formatPrice(fee)}, {side === 'buy' ? 'total' : 'you receive'}{' '}
-        <strong>{formatPrice(side === 'buy' ? total : proceeds)}</strong>.
-      </p>
+      {!plain && (
+        <p>
+          <strong>{form.plan}</strong>
+        </p>
+      )}
+      {type === 'stop' ? (
+        <p>
+          At {formatPrice(effectivePrice)}: value {formatPrice(value)}, fee {formatPrice(fee)},{' '}
+          {side === 'buy' ? 'total' : 'you receive'} {formatPrice(side === 'buy' ? total : proceeds)}
+          {side === 'buy' &&
+            `; ${formatPrice(form.reserve)} of your cash is held back until it triggers or you cancel it`}
+          .
+        </p>
+      ) : (
+        <p>
+          <strong>
+            {side === 'buy' ? 'Buy' : 'Sell'} {formatTokens(amount, tokenName)}
+          </strong>{' '}
+          {type === 'market'
+            ? `at market (about ${formatPrice(price)} each)`
+            : `at ${formatPrice(effectivePrice)} or better`}
+          : value {formatPrice(value)}, fee {formatPrice(fee)}, {side === 'buy' ? 'total' : 'you receive'}{' '}
+          <strong>{formatPrice(side === 'buy' ? total : proceeds)}</strong>.
+        </p>
+      )}
       {type === 'market' && (
         <p>
           <Muted>

@@ -1,4 +1,4 @@
-import { MARKET_TOKEN_COLUMNS } from '@repex/shared-ui/contracts';
+import { MARKET_TOKEN_COLUMNS, type TimeInForce } from '@repex/shared-ui/contracts';
 import { supabase, unwrap } from '@repex/shared-ui/platform';
 
 /** The trading screen's reads and its one call, typed by the database (contracts/typedDatabase.ts). */
@@ -42,25 +42,56 @@ export async function loadMine(userId: string, tokenId: string) {
   return { cash: unwrap(cash)?.available ?? 0, held: unwrap(holding)?.available ?? 0 };
 }
 
-/** The user's resting orders on this token. */
+/** The user's resting orders and waiting stops on this token. */
 export const loadOpenOrders = async (tokenId: string) =>
-  // A resting order is a limit order, so it has a price (a market order never rests).
-  unwrap(await supabase().rpc('list_open_orders', { p_token: tokenId })).flatMap((o) =>
-    o.price === null ? [] : [{ ...o, price: o.price }],
-  );
+  unwrap(await supabase().rpc('list_open_orders', { p_token: tokenId }));
 export type OpenOrder = Awaited<ReturnType<typeof loadOpenOrders>>[number];
 
 /** A trading halt the exchange put on the token (admin_set_token_halt), if any. */
 export const loadHalt = async (tokenId: string) =>
   unwrap(await supabase().from('tokens').select('halt_reason, halted_at').eq('id', tokenId).maybeSingle());
 
-export const placeOrder = (order: { tokenId: string; side: string; type: string; amount: number; price?: number }) =>
+/** When an order stops: its time in force, and a good-til-date order's expiry. */
+interface Lifetime {
+  tif: TimeInForce;
+  expiresAt?: string;
+}
+
+export const placeOrder = (
+  order: {
+    tokenId: string;
+    side: string;
+    type: string;
+    amount: number;
+    price?: number;
+    stopPrice?: number;
+    postOnly?: boolean;
+  } & Lifetime,
+) =>
   supabase().rpc('place_order', {
     p_token: order.tokenId,
     p_side: order.side,
     p_type: order.type,
     p_amount: order.amount,
-    ...(order.price !== undefined ? { p_price: order.price } : {}),
+    p_price: order.price ?? null,
+    p_time_in_force: order.tif,
+    p_expires_at: order.expiresAt ?? null,
+    p_post_only: order.postOnly ?? false,
+    p_stop_price: order.stopPrice ?? null,
+  });
+
+/** A take-profit and a stop on one holding, one cancelling the other (place_oco). */
+export const placePair = (
+  pair: { tokenId: string; amount: number; takeProfit: number; stopPrice: number; stopLimit?: number } & Lifetime,
+) =>
+  supabase().rpc('place_oco', {
+    p_token: pair.tokenId,
+    p_amount: pair.amount,
+    p_take_profit: pair.takeProfit,
+    p_stop_price: pair.stopPrice,
+    p_stop_limit: pair.stopLimit ?? null,
+    p_time_in_force: pair.tif,
+    p_expires_at: pair.expiresAt ?? null,
   });
 
 /** How the token's reputation score is made up: the database's formula, part by part. */

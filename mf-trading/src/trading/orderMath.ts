@@ -63,13 +63,17 @@ export function orderCost(
 /** The fee in percent as people write it: 200 bps is '2%', 150 is '1.5%'. */
 export const feePercent = (feeBps: number) => `${Number((feeBps / 100).toFixed(2))}%`;
 
-/** A limit price: a number above 0 with at most two decimals, not above the exchange's `maxPrice`. */
-export function limitPriceError(text: string, maxPrice?: number): string | null {
-  if (text.trim() === '') return 'Enter a limit price.';
+/**
+ * A limit price (or, named by `what`, a trigger or take-profit price): a number above 0 with at most
+ * two decimals, not above the exchange's `maxPrice`.
+ */
+export function limitPriceError(text: string, maxPrice?: number, what = 'limit price'): string | null {
+  if (text.trim() === '') return `Enter a ${what}.`;
   const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0) return 'The limit price must be above $0.00.';
-  if (!/^\d+(\.\d{1,2})?$/.test(text.trim())) return 'The limit price has at most two decimals (step 0.01).';
-  if (maxPrice !== undefined && n > maxPrice) return `The limit price cannot exceed ${formatPrice(maxPrice)}.`;
+  const The = `The ${what}`;
+  if (!Number.isFinite(n) || n <= 0) return `${The} must be above $0.00.`;
+  if (!/^\d+(\.\d{1,2})?$/.test(text.trim())) return `${The} has at most two decimals (step 0.01).`;
+  if (maxPrice !== undefined && n > maxPrice) return `${The} cannot exceed ${formatPrice(maxPrice)}.`;
   return null;
 }
 

@@ -1,17 +1,11 @@
 import { useEffect, useState, type RefObject } from 'react';
-import { toast, useExchangeSettings } from '@repex/shared-ui/platform';
-import { describeResult, formatTokens } from '@repex/shared-ui/ui';
-import { placeOrder } from './data';
+import { useExchangeSettings } from '@repex/shared-ui/platform';
+import { formatTokens } from '@repex/shared-ui/ui';
 import type { BookPick } from './OrderBook';
-import {
-  DEFAULT_AMOUNT,
-  fundsCheck,
-  limitPriceError,
-  maxAmount,
-  orderCost,
-  type OrderType,
-  type Side,
-} from './orderMath';
+import { DEFAULT_AMOUNT, fundsCheck, limitPriceError, maxAmount, orderCost, type Side } from './orderMath';
+import { describePlan, figuredPrices, stopLimitPriceError, type OrderKind } from './orderPlan';
+import { submitOrder } from './submitOrder';
+import { useOrderTerms } from './useOrderTerms';
 
 export interface OrderFormInput {
   tokenId: string;
@@ -35,7 +29,7 @@ export function useOrderForm(
   refs: PanelRefs,
 ) {
   const [side, setSide] = useState<Side>(initialSide);
-  const [type, setType] = useState<OrderType>('market');
+  const [type, setType] = useState<OrderKind>('market');
   const [amount, setAmount] = useState(DEFAULT_AMOUNT);
   const [limitText, setLimitText] = useState(price.toFixed(2));
   const [confirming, setConfirming] = useState(false);
@@ -49,35 +43,57 @@ export function useOrderForm(
 
   const settings = useExchangeSettings().data;
   const feeBps = settings?.fee_bps;
-  const limitError = type === 'limit' ? limitPriceError(limitText, settings?.max_price) : null;
-  const effectivePrice = type === 'limit' && !limitError ? Number(limitText) : price;
-  const max = feeBps === undefined ? 0 : maxAmount(side, cash, effectivePrice, held, feeBps);
+  const terms = useOrderTerms(type, side, price, settings?.max_price);
+  const hasLimit = type === 'limit' || (type === 'stop' && terms.stopType === 'limit');
+  const limitError = hasLimit ? limitPriceError(limitText, settings?.max_price) : null;
+  const stopLimitError =
+    type === 'stop' && hasLimit && !limitError && !terms.stopError
+      ? stopLimitPriceError(side, Number(limitText), terms.stopPrice!)
+      : null;
+  const { effectivePrice, reservePrice } = figuredPrices({
+    price,
+    limit: hasLimit && !limitError ? Number(limitText) : undefined,
+    stop: type === 'stop' && !terms.stopError ? terms.stopPrice : undefined,
+    buyStopMarket: type === 'stop' && !hasLimit && side === 'buy',
+    bandBps: settings?.market_band_bps,
+  });
+  const max = feeBps === undefined ? 0 : maxAmount(side, cash, reservePrice, held, feeBps);
   const cost = orderCost(effectivePrice, amount, feeBps ?? 0);
+  const reserve = orderCost(reservePrice, amount, feeBps ?? 0).total;
   const minimum = settings?.min_order_amount ?? 1;
   const amountError =
     amount < 1 ? 'Enter at least 1 token.' : amount < minimum ? `The minimum order is ${formatTokens(minimum)}.` : null;
   const funds =
-    feeBps === undefined || amountError || limitError
+    feeBps === undefined || amountError || limitError || terms.termsError
       ? null
-      : fundsCheck({ side, type, amount, max, total: cost.total, cash, held });
+      : fundsCheck({ side, type: type === 'market' ? 'market' : 'limit', amount, max, total: reserve, cash, held });
+  const plan = describePlan({
+    side,
+    kind: type,
+    amount,
+    tokenName,
+    limitPrice: Number(limitText),
+    stopPrice: terms.stopPrice,
+    stopType: terms.stopType,
+    takeProfit: terms.takeProfit,
+    tif: terms.tif,
+    expiresAt: terms.expiresAt,
+    postOnly: terms.postOnly,
+  });
 
   const place = async () => {
     setBusy(true);
-    const limit = type === 'limit' ? Number(limitText) : undefined;
     try {
-      const { data, error } = await placeOrder({
+      await submitOrder({
         tokenId,
+        tokenName,
         side,
         type,
         amount,
-        ...(limit === undefined ? {} : { price: limit }),
+        limit: hasLimit ? Number(limitText) : undefined,
+        terms,
+        plan,
       });
-      if (error) throw error;
-      toast(describeResult(data, tokenName, limit));
-    } catch (err) {
-      // A refusal from place_order or a failed request: either way its message, in the user's words.
-      const message = (err as { message?: string } | null)?.message;
-      toast({ title: 'Order Failed', description: message || 'Something went wrong', variant: 'destructive' });
     } finally {
       setBusy(false);
       setConfirming(false);
@@ -98,13 +114,23 @@ export function useOrderForm(
     busy,
     marketBandBps: settings?.market_band_bps,
     feeBps,
-    limitError,
+    limitError: limitError ?? stopLimitError,
+    terms,
+    plan,
+    hasLimit,
     effectivePrice,
+    reserve,
     max,
     ...cost,
     amountError,
     funds,
-    ready: !amountError && !limitError && feeBps !== undefined && !(funds && 'error' in funds),
+    ready:
+      !amountError &&
+      !limitError &&
+      !stopLimitError &&
+      !terms.termsError &&
+      feeBps !== undefined &&
+      !(funds && 'error' in funds),
     place,
   };
 }

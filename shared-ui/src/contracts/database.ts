@@ -325,6 +325,12 @@ export type Database = {
           filled_value: number;
           fees_paid: number;
           closed_at: string | null;
+          time_in_force: string;
+          expires_at: string | null;
+          post_only: boolean;
+          stop_price: number | null;
+          triggered_at: string | null;
+          oco_with: number | null;
         };
         Insert: {
           user_id: string;
@@ -340,6 +346,12 @@ export type Database = {
           filled_value?: number;
           fees_paid?: number;
           closed_at?: string | null;
+          time_in_force?: string;
+          expires_at?: string | null;
+          post_only?: boolean;
+          stop_price?: number | null;
+          triggered_at?: string | null;
+          oco_with?: number | null;
         };
         Update: {
           user_id?: string;
@@ -355,6 +367,12 @@ export type Database = {
           filled_value?: number;
           fees_paid?: number;
           closed_at?: string | null;
+          time_in_force?: string;
+          expires_at?: string | null;
+          post_only?: boolean;
+          stop_price?: number | null;
+          triggered_at?: string | null;
+          oco_with?: number | null;
         };
         Relationships: [
           {
@@ -1175,6 +1193,12 @@ export type Database = {
           filled_value: number;
           fees_paid: number;
           closed_at: string | null;
+          time_in_force: string;
+          expires_at: string | null;
+          post_only: boolean;
+          stop_price: number | null;
+          triggered_at: string | null;
+          oco_with: number | null;
         }[];
       };
       my_pnl: {
@@ -1222,6 +1246,18 @@ export type Database = {
         Args: never;
         Returns: string;
       };
+      place_oco: {
+        Args: {
+          p_token: string;
+          p_amount: number;
+          p_take_profit: number;
+          p_stop_price: number;
+          p_stop_limit?: number;
+          p_time_in_force?: string;
+          p_expires_at?: string;
+        };
+        Returns: Json;
+      };
       place_order: {
         Args: {
           p_token: string;
@@ -1229,6 +1265,10 @@ export type Database = {
           p_type: string;
           p_amount: number;
           p_price?: number;
+          p_time_in_force?: string;
+          p_expires_at?: string;
+          p_post_only?: boolean;
+          p_stop_price?: number;
         };
         Returns: Json;
       };
@@ -1254,6 +1294,7 @@ export type Database = {
           p_amount: number;
           p_price: number;
           p_filled?: number;
+          p_stop_price?: number;
         };
         Returns: Json;
       };

@@ -17,8 +17,10 @@ export type {
   DashboardStats,
   FraudAlert,
   OrderResult,
+  PairResult,
   Payment,
   ReputationComponents,
   RevenueRow,
+  TimeInForce,
   TokenApplicationRow,
 } from './results';

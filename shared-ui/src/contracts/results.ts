@@ -6,9 +6,13 @@
 /** What place_order and replace_order answer (supabase/schemas/trading.sql). */
 export interface OrderResult {
   order_id: number;
-  status: 'open' | 'filled' | 'cancelled';
+  /** pending: a stop waiting off the book for its trigger. */
+  status: 'open' | 'pending' | 'filled' | 'cancelled';
   side: 'buy' | 'sell';
   type: 'market' | 'limit';
+  time_in_force: TimeInForce;
+  /** A stop's trigger price. */
+  stop_price?: number;
   amount: number;
   filled: number;
   resting: number;
@@ -16,6 +20,15 @@ export interface OrderResult {
   total: number;
   /** replace_order: the order it replaced. */
   replaced?: number;
+}
+
+/** How long an order lives: good til cancelled, immediate or cancel, fill or kill, good til date. */
+export type TimeInForce = 'gtc' | 'ioc' | 'fok' | 'gtd';
+
+/** What place_oco answers: its take-profit, and its stop unless the take-profit filled at once. */
+export interface PairResult {
+  take_profit: OrderResult;
+  stop: OrderResult | null;
 }
 
 /** What create_deposit and create_withdrawal answer (supabase/schemas/money.sql). */

@@ -7,6 +7,7 @@ import type {
   DashboardStats,
   FraudAlert,
   OrderResult,
+  PairResult,
   Payment,
   ReputationComponents,
   RevenueRow,
@@ -29,6 +30,7 @@ type Functions = Public['Functions'];
 /** The shape of each result the catalog cannot tell, by function. */
 interface JsonResults {
   place_order: OrderResult;
+  place_oco: PairResult;
   replace_order: OrderResult;
   create_deposit: Payment;
   create_withdrawal: Payment;

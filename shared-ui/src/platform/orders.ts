@@ -31,11 +31,12 @@ export async function cancelAllOrders(): Promise<boolean> {
  */
 export const replaceOrder = async (
   order: { id: number; filled: number },
-  terms: { amount: number | null; price: number | null },
+  terms: { amount: number | null; price: number | null; stopPrice?: number | null },
 ) =>
   await supabase().rpc('replace_order', {
     p_order: order.id,
     p_amount: terms.amount,
     p_price: terms.price,
     p_filled: order.filled,
+    p_stop_price: terms.stopPrice ?? null,
   });

@@ -34,5 +34,7 @@ export { EmptyState, ErrorState, CenteredStatus, Page, PageTitle, Muted, Change 
 export { Logo } from './primitives/Logo';
 export { WatchStar } from './primitives/WatchStar';
 export { useChart, MONEY_SCALE, type Charts } from './chart/useChart';
-export { EditOrderDialog, type RestingOrder } from './orders/EditOrderDialog';
+export { EditOrderDialog, type NewTerms, type RestingOrder } from './orders/EditOrderDialog';
 export { describeResult } from './orders/orderResult';
+export { orderTerms, type ListedOrder } from './orders/orderTerms';
+export { OrderPrice } from './orders/OrderPrice';

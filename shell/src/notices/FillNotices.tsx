@@ -6,17 +6,18 @@ import { fillNotice } from './fillNotice';
 /** The user's trades read per check. */
 const PAGE = 200;
 
-/** The user's order in a trade where it was the resting one (the maker), if it was. */
-function restingOrder(t: OwnTrade, userId: string): number | null {
+/** The user's order in a trade, and whether it was the resting one (the maker). */
+function ownOrder(t: OwnTrade, userId: string): { id: number | null; resting: boolean } {
   const bought = t.buyer_id === userId;
-  if (bought && t.taker_side === 'sell') return t.buy_order_id;
-  if (!bought && t.taker_side === 'buy') return t.sell_order_id;
-  return null;
+  return bought
+    ? { id: t.buy_order_id, resting: t.taker_side === 'sell' }
+    : { id: t.sell_order_id, resting: t.taker_side === 'buy' };
 }
 
 /**
  * Tells the signed-in user, on any screen, when someone trades against one of their resting
- * orders (the order panel already tells them what their own new order did). It follows the public
+ * orders or someone's trade triggers one of their stops (the order panel already tells them what
+ * their own new order did). It follows the public
  * market events, so the trading path writes nothing more for it, and reads the user's own trades
  * (row-level security) since the last one it saw.
  */
@@ -52,9 +53,14 @@ export function FillNotices({ userId }: { userId: string }) {
       if (!trades.length) return;
       seen.current = trades.at(-1)!.id;
       if (trades.length === PAGE) again.current = true; // more since: the next page after this one
-      const ids = [...new Set(trades.map((t) => restingOrder(t, userId)).filter((id) => id !== null))];
+      // Resting orders others traded against, and stops others' trades triggered: the user placed
+      // neither just now, so no panel has told them.
+      const own = trades.map((t) => ownOrder(t, userId)).filter((o) => o.id !== null);
+      const resting = new Set(own.filter((o) => o.resting).map((o) => o.id!));
+      const ids = [...new Set(own.map((o) => o.id!))];
       if (!ids.length) return;
-      const notice = fillNotice(await ordersNow(ids));
+      const orders = (await ordersNow(ids)).filter((o) => resting.has(o.id) || o.triggered_at !== null);
+      const notice = fillNotice(orders);
       if (notice) toast(notice);
     } catch {
       // A notice is a courtesy: a read that failed is tried again at the next trade, from the same point.

@@ -20,5 +20,10 @@ export type OwnTrade = Awaited<ReturnType<typeof tradesAfter>>[number];
 
 /** The user's orders, as they are now, with their token's name. */
 export const ordersNow = async (ids: number[]) =>
-  unwrap(await supabase().from('orders').select('id, side, price, amount, filled, status, tokens(name)').in('id', ids));
+  unwrap(
+    await supabase()
+      .from('orders')
+      .select('id, side, price, amount, filled, filled_value, status, stop_price, triggered_at, tokens(name)')
+      .in('id', ids),
+  );
 export type FilledOrder = Awaited<ReturnType<typeof ordersNow>>[number];

@@ -8,6 +8,9 @@ const order = (o: Partial<FilledOrder>): FilledOrder => ({
   amount: 20,
   filled: 20,
   status: 'filled',
+  filled_value: 902,
+  stop_price: null,
+  triggered_at: null,
   tokens: { name: 'Sarah Chen' },
   ...o,
 });
@@ -38,5 +41,28 @@ describe('the notice of a resting order someone traded against', () => {
       description: '2 of your limit orders traded. Your dashboard has the details.',
     });
     expect(fillNotice([])).toBeNull();
+  });
+  it("says a stop someone's trade triggered, at its trigger, and what it did", () => {
+    expect(
+      fillNotice([order({ price: null, stop_price: 38, triggered_at: '2026-11-26T10:00:00Z', filled_value: 759.8 })]),
+    ).toEqual({
+      title: 'Stop Triggered',
+      description:
+        'The price reached $38.00: your stop to sell 20 Sarah Chen tokens triggered and filled: 20 sold at an average $37.99.',
+    });
+    expect(
+      fillNotice([
+        order({
+          stop_price: 38,
+          price: 37.5,
+          triggered_at: '2026-11-26T10:00:00Z',
+          filled: 5,
+          filled_value: 187.5,
+          status: 'open',
+        }),
+      ])?.description,
+    ).toBe(
+      'The price reached $38.00: your stop to sell 20 Sarah Chen tokens triggered: 5 sold at an average $37.50, 15 on the book at $37.50.',
+    );
   });
 });

@@ -1,18 +1,29 @@
 import { useState } from 'react';
 import { toast } from '@repex/shared-ui/platform';
 import type { OrderResult } from '../../contracts/results';
-import { formatInteger } from '../format';
+import { formatInteger, formatPrice } from '../format';
 import { TextField } from '../primitives/Dialog';
 import { FormDialog } from '../primitives/FormDialog';
 import { Muted } from '../primitives/States';
 import { describeResult } from './orderResult';
 
-/** A resting limit order, as the screens that offer Edit list it. */
+/** A resting limit order or a waiting stop, as the screens that offer Edit list it. */
 export interface RestingOrder {
   id: number;
-  price: number;
+  /** A limit's price; none for a stop-market. */
+  price: number | null;
   amount: number;
   filled: number;
+  /** A waiting stop's trigger. */
+  stop_price?: number | null;
+  status?: string;
+}
+
+/** The new terms of an edited order; a field left out keeps what the order has. */
+export interface NewTerms {
+  amount: number | null;
+  price: number | null;
+  stopPrice?: number | null;
 }
 
 /**
@@ -37,26 +48,35 @@ export function EditOrderDialog({
   /** Replaces the order at the new terms, unless it traded meanwhile (the database's PT409). */
   replace: (
     order: RestingOrder,
-    terms: { amount: number | null; price: number | null },
+    terms: NewTerms,
   ) => Promise<{ data: OrderResult; error: null } | { data: null; error: { code: string; message: string } }>;
   /** Reads the orders again; a screen that follows the market's events has them read on the event. */
   onChanged?: () => void;
 }) {
+  const stop = order.status === 'pending' && order.stop_price != null;
   const [amount, setAmount] = useState(String(order.amount - order.filled));
-  const [price, setPrice] = useState(order.price.toFixed(2));
+  const [price, setPrice] = useState(order.price?.toFixed(2) ?? '');
+  const [trigger, setTrigger] = useState(order.stop_price?.toFixed(2) ?? '');
   const send = async () => {
-    const [a, p] = [amount, price].map((text) => (text.trim() ? Number(text) : null));
-    if (Number.isNaN(a) || Number.isNaN(p))
-      return 'Write the amount and the price as plain numbers, like 20 and 12.50.';
+    const [a, p, t] = [amount, price, trigger].map((text) => (text.trim() ? Number(text) : null));
+    if (Number.isNaN(a) || Number.isNaN(p) || Number.isNaN(t))
+      return 'Write the amount and the prices as plain numbers, like 20 and 12.50.';
     // Made against the order as shown: if it traded meanwhile, the database changes nothing (PT409).
-    const { data, error } = await replace(order, { amount: a ?? null, price: p ?? null });
+    const { data, error } = await replace(order, {
+      amount: a ?? null,
+      price: order.price === null ? null : (p ?? null),
+      ...(stop ? { stopPrice: t ?? null } : {}),
+    });
     if (error?.code === 'PT409') {
       toast({ title: 'Order Not Changed', description: error.message, variant: 'destructive' });
       onChanged?.();
       return null;
     }
     if (error) return error.message;
-    const result = describeResult(data, tokenName, p ?? undefined);
+    const result =
+      data.status === 'pending'
+        ? { title: 'Stop Changed', description: `Order #${data.order_id} now waits for ${formatPrice(t ?? 0)}.` }
+        : describeResult(data, tokenName, p ?? undefined);
     toast({ ...result, title: result.title === 'Order Placed' ? 'Order Changed' : result.title });
     onChanged?.();
     return null;
@@ -70,8 +90,9 @@ export function EditOrderDialog({
       onClose={onClose}
     >
       <Muted>
-        The order is replaced by a new one at its new terms: it takes its place in the book from now, and trades at once
-        if its price meets the other side.
+        {stop
+          ? 'The stop is replaced by a new one at its new terms: it waits for its new trigger from now.'
+          : 'The order is replaced by a new one at its new terms: it takes its place in the book from now, and trades at once if its price meets the other side.'}
         {order.filled > 0 && ` The ${formatInteger(order.filled)} already filled stay filled.`}
       </Muted>
       <TextField
@@ -82,14 +103,26 @@ export function EditOrderDialog({
         onValue={setAmount}
         required
       />
-      <TextField
-        id="edit-order-price"
-        label="Limit Price (USD)"
-        inputMode="decimal"
-        value={price}
-        onValue={setPrice}
-        required
-      />
+      {stop && (
+        <TextField
+          id="edit-order-trigger"
+          label="Trigger Price (USD)"
+          inputMode="decimal"
+          value={trigger}
+          onValue={setTrigger}
+          required
+        />
+      )}
+      {order.price !== null && (
+        <TextField
+          id="edit-order-price"
+          label="Limit Price (USD)"
+          inputMode="decimal"
+          value={price}
+          onValue={setPrice}
+          required
+        />
+      )}
     </FormDialog>
   );
 }

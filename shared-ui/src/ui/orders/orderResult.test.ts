@@ -6,6 +6,7 @@ const base: OrderResult = {
   status: 'filled',
   side: 'buy',
   type: 'market',
+  time_in_force: 'gtc',
   amount: 10,
   filled: 10,
   resting: 0,

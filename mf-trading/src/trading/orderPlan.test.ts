@@ -1,0 +1,99 @@
+import {
+  describePlan,
+  expiryError,
+  figuredPrices,
+  stopLimitPriceError,
+  stopPriceError,
+  timesInForce,
+  type OrderTerms,
+} from './orderPlan';
+
+const base: OrderTerms = { side: 'sell', kind: 'limit', amount: 100, tif: 'gtc' };
+
+describe('what an order will do, said before it is placed', () => {
+  it('a stop says the price it waits for and what it does then', () => {
+    expect(describePlan({ ...base, kind: 'stop', stopPrice: 38, stopType: 'market' })).toBe(
+      'If the price falls to $38.00, sell 100 tokens at market.',
+    );
+    expect(
+      describePlan({ ...base, side: 'buy', kind: 'stop', stopPrice: 12, stopType: 'limit', limitPrice: 12.5 }),
+    ).toBe('If the price rises to $12.00, buy 100 tokens at $12.50 or less.');
+  });
+  it('a pair says both orders and that one cancels the other', () => {
+    expect(
+      describePlan({
+        ...base,
+        kind: 'stop',
+        stopPrice: 38,
+        stopType: 'market',
+        takeProfit: 45,
+        tokenName: 'Sarah Chen',
+      }),
+    ).toBe(
+      'Sell 100 Sarah Chen tokens at $45.00 or more (take profit). If the price falls to $38.00 first, sell them at market instead (stop). Whichever happens first cancels the other.',
+    );
+  });
+  it('a limit order says how long it lives', () => {
+    expect(describePlan({ ...base, limitPrice: 40 })).toBe(
+      'Sell 100 tokens at $40.00 or more. What does not fill now waits on the book until you cancel it.',
+    );
+    expect(describePlan({ ...base, limitPrice: 40, tif: 'ioc' })).toBe(
+      'Sell 100 tokens at $40.00 or more. What does not fill at once is cancelled.',
+    );
+    expect(describePlan({ ...base, side: 'buy', limitPrice: 40, tif: 'fok' })).toBe(
+      'Buy all 100 tokens at $40.00 or less at once, or nothing at all.',
+    );
+    expect(describePlan({ ...base, limitPrice: 40, postOnly: true })).toMatch(
+      / Post-only: if any of it would trade at once, the order is refused instead\.$/,
+    );
+    const at = new Date('2026-12-01T15:30:00Z');
+    expect(describePlan({ ...base, limitPrice: 40, tif: 'gtd', expiresAt: at })).toMatch(
+      /^Sell 100 tokens at \$40\.00 or more\. What does not fill now waits on the book until Dec 1, 2026, /,
+    );
+  });
+  it('a market order fills what it can at once', () => {
+    expect(describePlan({ ...base, kind: 'market', side: 'buy', amount: 1 })).toBe(
+      'Buy 1 token now at the best prices; what cannot fill at once is cancelled.',
+    );
+  });
+});
+
+describe("the panel's checks of a stop's terms", () => {
+  it('a trigger lies on the side of the last price that the stop waits for', () => {
+    expect(stopPriceError(9, 'sell', 10)).toBeNull();
+    expect(stopPriceError(10, 'sell', 10)).toBe(
+      'A sell stop triggers when the price falls to it: set it below the last price, $10.00.',
+    );
+    expect(stopPriceError(10.01, 'buy', 10)).toBeNull();
+    expect(stopPriceError(9.99, 'buy', 10)).toMatch(/^A buy stop triggers when the price rises to it/);
+  });
+  it("a stop-limit's limit lies beyond its trigger", () => {
+    expect(stopLimitPriceError('sell', 9.5, 9.5)).toBeNull();
+    expect(stopLimitPriceError('sell', 9.6, 9.5)).toMatch(/at or below it/);
+    expect(stopLimitPriceError('buy', 9.4, 9.5)).toMatch(/at or above it/);
+  });
+  it('an expiry is a minute to 90 days ahead', () => {
+    const now = new Date('2026-11-26T12:00:00Z');
+    expect(expiryError(null, now)).toBe('Choose the date and time the order expires.');
+    expect(expiryError(new Date('2026-11-26T12:00:30Z'), now)).toBe('Choose a time at least one minute from now.');
+    expect(expiryError(new Date('2026-11-27T12:00:00Z'), now)).toBeNull();
+    expect(expiryError(new Date('2027-03-01T12:00:00Z'), now)).toBe('An order expires within 90 days.');
+  });
+  it('each kind offers the times in force the database accepts for it', () => {
+    expect(timesInForce('market', 'market', false)).toEqual(['gtc']);
+    expect(timesInForce('limit', 'market', false)).toEqual(['gtc', 'ioc', 'fok', 'gtd']);
+    expect(timesInForce('stop', 'market', false)).toEqual(['gtc', 'gtd']);
+    expect(timesInForce('stop', 'limit', true)).toEqual(['gtc', 'gtd']);
+    expect(timesInForce('stop', 'limit', false)).toEqual(['gtc', 'ioc', 'fok', 'gtd']);
+  });
+  it("a buy stop-market holds its cost at the band's edge from its trigger", () => {
+    expect(figuredPrices({ price: 10, stop: 11, buyStopMarket: true, bandBps: 2000 })).toEqual({
+      effectivePrice: 11,
+      reservePrice: 13.2,
+    });
+    expect(figuredPrices({ price: 10, limit: 9, buyStopMarket: false, bandBps: 2000 })).toEqual({
+      effectivePrice: 9,
+      reservePrice: 9,
+    });
+  });
+});

@@ -1,0 +1,136 @@
+import type { TimeInForce } from '@repex/shared-ui/contracts';
+import { formatDate, formatPrice, formatTime, formatTokens } from '@repex/shared-ui/ui';
+import type { Side } from './orderMath';
+
+/** What the panel offers: an order now at market or at a limit, or a stop that waits for a price. */
+export type OrderKind = 'market' | 'limit' | 'stop';
+
+/** The terms of an order as the panel holds them, before they are sent. */
+export interface OrderTerms {
+  side: Side;
+  kind: OrderKind;
+  amount: number;
+  tokenName?: string;
+  /** A limit order's price, or a stop-limit's once triggered. */
+  limitPrice?: number;
+  /** A stop's trigger. */
+  stopPrice?: number;
+  /** What a stop becomes when triggered. */
+  stopType?: 'market' | 'limit';
+  /** A sell stop's take-profit: the pair's limit above the market, one cancelling the other. */
+  takeProfit?: number | null;
+  tif: TimeInForce;
+  expiresAt?: Date | null;
+  postOnly?: boolean;
+}
+
+const until = (d: Date) => `${formatDate(d.toISOString())}, ${formatTime(d.toISOString())}`;
+
+/** A limit's bound in words: a buy pays at most it, a sell accepts at least it. */
+const atLimit = (side: Side, price: number) => `at ${formatPrice(price)} or ${side === 'buy' ? 'less' : 'more'}`;
+
+/**
+ * What the order will do, in one or two sentences, before it is placed: "If the price falls to
+ * $38.00, sell 100 at market." The database decides; this says what it will decide.
+ */
+export function describePlan(t: OrderTerms): string {
+  const verb = t.side === 'buy' ? 'buy' : 'sell';
+  const Verb = t.side === 'buy' ? 'Buy' : 'Sell';
+  const tokens = formatTokens(t.amount, t.tokenName);
+  const expiry = t.tif === 'gtd' && t.expiresAt ? until(t.expiresAt) : null;
+
+  if (t.kind === 'market') return `${Verb} ${tokens} now at the best prices; what cannot fill at once is cancelled.`;
+
+  if (t.kind === 'limit') {
+    const price = t.limitPrice ?? 0;
+    if (t.tif === 'fok') return `${Verb} all ${tokens} ${atLimit(t.side, price)} at once, or nothing at all.`;
+    const rest =
+      t.tif === 'ioc'
+        ? 'What does not fill at once is cancelled.'
+        : expiry
+          ? `What does not fill now waits on the book until ${expiry}.`
+          : 'What does not fill now waits on the book until you cancel it.';
+    const postOnly = t.postOnly ? ' Post-only: if any of it would trade at once, the order is refused instead.' : '';
+    return `${Verb} ${tokens} ${atLimit(t.side, price)}. ${rest}${postOnly}`;
+  }
+
+  const move = t.side === 'buy' ? 'rises' : 'falls';
+  const then =
+    t.stopType === 'limit' ? `${verb} ${tokens} ${atLimit(t.side, t.limitPrice ?? 0)}` : `${verb} ${tokens} at market`;
+  const lasts = expiry ? ` It expires ${expiry} if it has not filled by then.` : '';
+  if (t.side === 'sell' && t.takeProfit) {
+    return (
+      `Sell ${tokens} ${atLimit('sell', t.takeProfit)} (take profit). ` +
+      `If the price falls to ${formatPrice(t.stopPrice ?? 0)} first, ${then.replace(tokens, 'them')} instead (stop). ` +
+      `Whichever happens first cancels the other.${lasts}`
+    );
+  }
+  return `If the price ${move} to ${formatPrice(t.stopPrice ?? 0)}, ${then}.${lasts}`;
+}
+
+/** The time-in-force choices, in the words the panel shows. */
+export const TIME_IN_FORCE: { value: TimeInForce; label: string }[] = [
+  { value: 'gtc', label: 'Good til cancelled' },
+  { value: 'ioc', label: 'Immediate or cancel' },
+  { value: 'fok', label: 'Fill or kill' },
+  { value: 'gtd', label: 'Good til date' },
+];
+
+/**
+ * Which times in force an order of `kind` may take: a market order is immediate or cancel by nature
+ * (it keeps the default), a stop-market or a pair waits (gtc, gtd).
+ */
+export function timesInForce(kind: OrderKind, stopType: 'market' | 'limit', pair: boolean): TimeInForce[] {
+  if (kind === 'market') return ['gtc'];
+  if (kind === 'stop' && (stopType === 'market' || pair)) return ['gtc', 'gtd'];
+  return ['gtc', 'ioc', 'fok', 'gtd'];
+}
+
+/**
+ * A trigger price's problems, as the panel tells them: a price like a limit's, on the side of the
+ * last price that a stop waits for (the database refuses a stop that would trigger at once).
+ */
+export function stopPriceError(stop: number, side: Side, lastPrice: number): string | null {
+  if (side === 'buy' && stop <= lastPrice)
+    return `A buy stop triggers when the price rises to it: set it above the last price, ${formatPrice(lastPrice)}.`;
+  if (side === 'sell' && stop >= lastPrice)
+    return `A sell stop triggers when the price falls to it: set it below the last price, ${formatPrice(lastPrice)}.`;
+  return null;
+}
+
+/** A good-til-date expiry: at least a minute ahead and at most 90 days, as the database requires. */
+export function expiryError(at: Date | null, now = new Date()): string | null {
+  if (!at || Number.isNaN(at.getTime())) return 'Choose the date and time the order expires.';
+  if (at.getTime() < now.getTime() + 60_000) return 'Choose a time at least one minute from now.';
+  if (at.getTime() > now.getTime() + 90 * 86_400_000) return 'An order expires within 90 days.';
+  return null;
+}
+
+/** A stop-limit's limit lies beyond its trigger, so that it can trade once the price is there. */
+export function stopLimitPriceError(side: Side, limit: number, stop: number): string | null {
+  if (side === 'buy' && limit < stop)
+    return 'A buy stop-limit buys once the price has risen to the trigger: set the limit at or above it.';
+  if (side === 'sell' && limit > stop)
+    return 'A sell stop-limit sells once the price has fallen to the trigger: set the limit at or below it.';
+  return null;
+}
+
+/**
+ * The price an order is figured at (its limit, a stop-market's trigger, or the last price), and the
+ * price its reservation is held at: a buy stop-market holds its cost at the band's edge from its
+ * trigger, the most a market buy may pay there (private.hold_stop).
+ */
+export function figuredPrices(o: {
+  price: number;
+  limit?: number;
+  stop?: number;
+  buyStopMarket: boolean;
+  bandBps?: number;
+}): { effectivePrice: number; reservePrice: number } {
+  const effectivePrice = o.limit ?? o.stop ?? o.price;
+  const reservePrice =
+    o.buyStopMarket && o.bandBps !== undefined
+      ? Math.floor(effectivePrice * (1 + o.bandBps / 10_000) * 100) / 100
+      : effectivePrice;
+  return { effectivePrice, reservePrice };
+}
