@@ -34,21 +34,50 @@ export async function randomOrders(
       if (error && status >= 500) result.failures.push(`cancel: ${status} ${error.message}`);
       continue;
     }
-    const type = random() < 0.3 ? 'market' : 'limit';
-    const args = {
-      p_token: tokens[Math.floor(random() * tokens.length)],
-      p_side: random() < 0.5 ? 'buy' : 'sell',
-      p_type: type,
-      p_amount: 1 + Math.floor(random() * 20),
-      ...(type === 'limit' ? { p_price: Math.round((9 + random() * 2) * 100) / 100 } : {}),
-    };
-    const { data, error, status } = await client.rpc('place_order', args);
+    const token = tokens[Math.floor(random() * tokens.length)];
+    const side = random() < 0.5 ? 'buy' : 'sell';
+    const amount = 1 + Math.floor(random() * 20);
+    const price = Math.round((9 + random() * 2) * 100) / 100;
+    const { data, error, status } = await (random() < 0.05
+      ? client.rpc('place_oco', {
+          p_token: token,
+          p_amount: amount,
+          p_take_profit: Math.round((price + 0.5) * 100) / 100,
+          p_stop_price: Math.round((price - 0.5) * 100) / 100,
+        })
+      : client.rpc('place_order', { p_token: token, p_side: side, p_amount: amount, ...orderTerms(random, price) }));
     if (error) {
       if (status >= 500 || status === 0 || !error.message) result.failures.push(`place: ${status} ${error.message}`);
       else result.refused++;
     } else {
-      result.acknowledged.push((data as { order_id: number }).order_id);
+      const placed = data as { order_id?: number; take_profit?: { order_id: number } };
+      result.acknowledged.push(placed.order_id ?? placed.take_profit!.order_id);
     }
   }
   return result;
+}
+
+/**
+ * A random order's type and terms: market and limit orders, immediate-or-cancel, fill-or-kill,
+ * good-til-date and post-only limits, and stops (market or limit) around the price.
+ */
+function orderTerms(random: () => number, price: number): Record<string, unknown> {
+  const roll = random();
+  if (roll < 0.25) return { p_type: 'market' };
+  if (roll < 0.55) return { p_type: 'limit', p_price: price };
+  if (roll < 0.62) return { p_type: 'limit', p_price: price, p_time_in_force: 'ioc' };
+  if (roll < 0.68) return { p_type: 'limit', p_price: price, p_time_in_force: 'fok' };
+  if (roll < 0.74) return { p_type: 'limit', p_price: price, p_post_only: true };
+  if (roll < 0.8)
+    return {
+      p_type: 'limit',
+      p_price: price,
+      p_time_in_force: 'gtd',
+      p_expires_at: new Date(Date.now() + (1 + random() * 2) * 60_000).toISOString(),
+    };
+  // A stop: refused when its trigger is on the wrong side of the last price, as any refusal.
+  const stop = Math.round((9 + random() * 2) * 100) / 100;
+  return random() < 0.5
+    ? { p_type: 'market', p_stop_price: stop }
+    : { p_type: 'limit', p_stop_price: stop, p_price: price };
 }

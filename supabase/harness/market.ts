@@ -80,6 +80,8 @@ export async function book(
 export async function invariantViolations(backend: Backend): Promise<string[]> {
   const q = (sql: string) => backend.db.query<Record<string, string>>(sql);
   const problems: string[] = [];
+  // What the scheduler does within seconds: run the stops a busy trade left waiting.
+  await q('select private.run_due_stops()');
   const [gap] = await q(`select
     (select coalesce(sum(available + reserved + pending_withdrawal), 0) from cash_accounts)
     + (select coalesce(sum(buyer_fee + seller_fee), 0) from trades)

@@ -447,6 +447,12 @@ revoke execute on function private.check_stop_terms(text, text, numeric, numeric
 -- market stop facing an empty book or band, a fill-or-kill that cannot fill, funds that changed) is
 -- cancelled and its reservation released, without undoing the trade that triggered it. At most
 -- 1,000 stops run per transaction; any left wait for the next trade. Returns how many ran.
+--
+-- A stop's accounts are locked after the accounts of the trade that triggered it, so not in the
+-- engine's ascending order: another trade, in another token, may hold one of them and wait for one
+-- of ours (a deadlock, which PostgreSQL would end by failing one of the two orders). So a stop
+-- waits at most 100 ms for a lock; one that cannot have it is left waiting, the cascade ends, the
+-- trade commits, and private.run_due_stops runs the stop within seconds.
 create function private.trigger_stops(tok public.tokens, p_bps integer) returns integer
 language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
@@ -455,7 +461,9 @@ declare
   last numeric;
   s public.orders;
   n integer := 0;
+  lock_wait text := current_setting('lock_timeout');
 begin
+  perform set_config('lock_timeout', '100ms', true);
   while n < cap loop
     last := private.last_price(tok.id);
     select * into s from public.orders o
@@ -481,13 +489,45 @@ begin
       end if;
       perform private.execute_order(s.user_id, tok, s.id, s.side, s.type, s.amount, s.price, s.time_in_force,
         s.expires_at, false, p_bps, case when s.side = 'buy' then s.reserved end);
-    exception when sqlstate 'P0001' or sqlstate '22023' then
-      perform private.release_order(s.id);
+    exception
+      when sqlstate 'P0001' or sqlstate '22023' then
+        begin
+          perform private.release_order(s.id);
+        exception when lock_not_available then
+          exit; -- refused again by the sweep, and released then
+        end;
+      when lock_not_available then
+        exit;
     end;
   end loop;
+  perform set_config('lock_timeout', lock_wait, true);
   return n;
 end $$;
 revoke execute on function private.trigger_stops(public.tokens, integer) from public;
+
+-- Runs the stops whose trigger the last price has reached but that a trade's transaction left
+-- waiting (their accounts were busy: private.trigger_stops), each book's lock first. Run every few
+-- seconds by the local server's scheduler; on a hosted project by pg_cron:
+-- select cron.schedule('due-stops', '5 seconds', 'select private.run_due_stops()').
+create function private.run_due_stops() returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
+  due uuid;
+  tok public.tokens;
+  n integer := 0;
+begin
+  for due in
+    select distinct o.token_id from public.orders o join private.token_stats s on s.token_id = o.token_id
+    where o.status = 'pending'
+      and ((o.side = 'buy' and o.stop_price <= s.price) or (o.side = 'sell' and o.stop_price >= s.price))
+    order by o.token_id
+  loop
+    select * into tok from public.tokens where id = due for update;
+    if tok.halt_reason is null then n := n + private.trigger_stops(tok, private.fee_bps()); end if;
+  end loop;
+  return n;
+end $$;
+revoke execute on function private.run_due_stops() from public;
 
 -- A take-profit and a stop on one holding, one cancelling the other, in one transaction: a sell
 -- limit above the last price and a sell stop (market, or limit at p_stop_limit) below it, on one

@@ -54,7 +54,7 @@ export interface BackendOptions {
   realtimeLimits?: RealtimeLimits;
   /** How often reputation scores are recomputed (hourly by default). */
   reputationMs?: number;
-  /** How often good-til-date orders past their time are expired. */
+  /** How often good-til-date orders past their time are expired, and stops left waiting by a busy trade are run. */
   expiryMs?: number;
   /** How often the fraud rules run over recent orders and trades. */
   fraudScanMs?: number;
@@ -126,7 +126,11 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       [
         { name: 'fraud scan', sql: 'select private.scan_fraud()', everyMs: opts.fraudScanMs ?? 60_000 },
         { name: 'market stats', sql: 'select private.slide_token_stats()', everyMs: 5_000 },
-        { name: 'order expiry', sql: 'select private.expire_orders()', everyMs: opts.expiryMs ?? 2_000 },
+        {
+          name: 'order expiry and due stops',
+          sql: 'select private.expire_orders(), private.run_due_stops()',
+          everyMs: opts.expiryMs ?? 2_000,
+        },
         { name: 'retention', sql: 'select private.prune(), local_server.prune()', everyMs: 10 * 60_000 },
         { name: 'reputation', sql: 'select private.refresh_reputation()', everyMs: opts.reputationMs ?? 60 * 60_000 },
         { name: 'vacuum', run: () => vacuumWhereDue(db), everyMs: opts.vacuumMs ?? 10_000 },

@@ -271,4 +271,25 @@ describe.each(ENGINES)('time in force, post-only, stops and pairs on %s', (engin
     expect(await holding(suite.backend, seller.id, token)).toEqual({ amount: 100, reserved: 30 });
     expect(await invariantViolations(suite.backend)).toEqual([]);
   });
+
+  // PostgreSQL only: PGlite has one connection, so nothing else can hold a lock meanwhile.
+  (engine === 'postgres' ? it : it.skip)(
+    "a stop whose owner's account is busy in another transaction is left waiting, and the scheduler runs it",
+    async () => {
+      const { token, seller, buyer } = await market();
+      const third = await trader(suite.backend, { token, tokens: 10 });
+      const { data } = await place(seller.client, token, { side: 'sell', type: 'market', amount: 10, stop: 9.5 });
+      const stop = (data as Placed).order_id;
+      await placeOrder(buyer.client, token, 'buy', 'limit', 50, 9.4);
+      // Another transaction holds the stop owner's cash row while a trade reaches the trigger.
+      await db().transaction(async (tx) => {
+        await tx.query('select 1 from cash_accounts where user_id = $1 for update', [seller.id]);
+        expect((await placeOrder(third.client, token, 'sell', 'market', 1)).error).toBeNull();
+        expect((await orderRow(stop)).status).toBe('pending'); // the trade went through; the stop waits
+      });
+      expect(await db().query('select private.run_due_stops() as n')).toEqual([{ n: 1 }]);
+      expect(await orderRow(stop)).toMatchObject({ status: 'filled', filled: 10 });
+      expect(await invariantViolations(suite.backend)).toEqual([]);
+    },
+  );
 });

@@ -150,12 +150,32 @@ export async function apiUser(app: E2EApp, user: { username: string; email: stri
 /** Places an order through the trading screen's order panel and its confirmation step. */
 export async function placeOrder(
   page: Page,
-  o: { side: 'Buy' | 'Sell'; type: 'Market' | 'Limit'; amount: number; price?: string },
+  o: {
+    side: 'Buy' | 'Sell';
+    type: 'Market' | 'Limit' | 'Stop';
+    amount: number;
+    price?: string;
+    /** A stop's trigger; with `price`, a stop-limit. */
+    trigger?: string;
+    /** A sell stop's take-profit: the pair. */
+    takeProfit?: string;
+    /** The time in force, as the panel names it ('Immediate or cancel'). */
+    timeInForce?: string;
+    postOnly?: boolean;
+  },
 ) {
   await page.getByRole('button', { name: o.side, exact: true }).click();
   await page.getByRole('button', { name: o.type, exact: true }).click();
   await page.locator('#order-amount').fill(String(o.amount));
+  if (o.trigger) await page.locator('#order-stop').fill(o.trigger);
+  if (o.type === 'Stop' && o.price) await page.getByRole('button', { name: 'At a limit', exact: true }).click();
   if (o.price) await page.locator('#order-limit').fill(o.price);
+  if (o.takeProfit) {
+    await page.getByLabel('Also take profit above the market').check();
+    await page.locator('#order-take-profit').fill(o.takeProfit);
+  }
+  if (o.timeInForce) await page.locator('#order-tif').selectOption({ label: o.timeInForce });
+  if (o.postOnly) await page.getByLabel('Post-only (refuse it if it would trade at once)').check();
   await page.getByRole('button', { name: `Place ${o.side} Order` }).click();
   const confirm = page.getByRole('region', { name: 'Confirm order' });
   await confirm.waitFor();

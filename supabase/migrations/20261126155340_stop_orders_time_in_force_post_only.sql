@@ -500,6 +500,29 @@ begin
   if o.oco_with is not null then perform private.release_order(o.oco_with, p_status); end if;
 end $function$;
 
+CREATE OR REPLACE FUNCTION private.run_due_stops()
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  due uuid;
+  tok public.tokens;
+  n integer := 0;
+begin
+  for due in
+    select distinct o.token_id from public.orders o join private.token_stats s on s.token_id = o.token_id
+    where o.status = 'pending'
+      and ((o.side = 'buy' and o.stop_price <= s.price) or (o.side = 'sell' and o.stop_price >= s.price))
+    order by o.token_id
+  loop
+    select * into tok from public.tokens where id = due for update;
+    if tok.halt_reason is null then n := n + private.trigger_stops(tok, private.fee_bps()); end if;
+  end loop;
+  return n;
+end $function$;
+
 CREATE OR REPLACE FUNCTION private.scan_fraud(p_window interval DEFAULT '24:00:00'::interval)
  RETURNS integer
  LANGUAGE plpgsql
@@ -622,7 +645,9 @@ declare
   last numeric;
   s public.orders;
   n integer := 0;
+  lock_wait text := current_setting('lock_timeout');
 begin
+  perform set_config('lock_timeout', '100ms', true);
   while n < cap loop
     last := private.last_price(tok.id);
     select * into s from public.orders o
@@ -648,10 +673,18 @@ begin
       end if;
       perform private.execute_order(s.user_id, tok, s.id, s.side, s.type, s.amount, s.price, s.time_in_force,
         s.expires_at, false, p_bps, case when s.side = 'buy' then s.reserved end);
-    exception when sqlstate 'P0001' or sqlstate '22023' then
-      perform private.release_order(s.id);
+    exception
+      when sqlstate 'P0001' or sqlstate '22023' then
+        begin
+          perform private.release_order(s.id);
+        exception when lock_not_available then
+          exit; -- refused again by the sweep, and released then
+        end;
+      when lock_not_available then
+        exit;
     end;
   end loop;
+  perform set_config('lock_timeout', lock_wait, true);
   return n;
 end $function$;
 
@@ -948,6 +981,8 @@ revoke all on function private.lock_book(uuid,numeric) from public;
 revoke all on function private.oco_follow() from public;
 
 revoke all on function private.release_order(bigint,text) from public;
+
+revoke all on function private.run_due_stops() from public;
 
 revoke all on function private.trigger_stops(public.tokens,integer) from public;
 
