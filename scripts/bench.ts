@@ -2,7 +2,8 @@
  * npm run bench: measures, in one run on this machine, and writes bench-results.json
  * (docs/benchmarks.md says what each figure is and what bounds it):
  *   1. placing orders over HTTP, on one hot book and spread over 32 books, at 1, 8 and 32 clients,
- *      on PGlite and on PostgreSQL; a trivial rpc against /health (bench/orders.ts);
+ *      on PGlite and on PostgreSQL, and with 20% stops; a trivial rpc against /health (bench/orders.ts);
+ *      one trade triggering a cascade of 100 stops (bench/stops.ts);
  *   2. references: an in-memory order book library and pgbench (bench/references.ts);
  *   3. listing the market with 10,000 tokens (100,000 on PostgreSQL) and the other screens' reads
  *      (bench/market.ts);
@@ -22,6 +23,7 @@ import { benchOrders } from './bench/orders';
 import { ORDERS_HEADER, reportOrders } from './bench/ordersReport';
 import { benchInMemory, benchPgbench } from './bench/references';
 import { SIGN_INS, benchSignInStorm } from './bench/signIns';
+import { CASCADE, benchCascade } from './bench/stops';
 
 type Latency = { p50: number; p99: number; reads: number };
 const latency = (t: Latency) => `${t.p50} / ${t.p99} ms (${t.reads} reads)`;
@@ -83,6 +85,16 @@ async function main() {
   };
   console.log(ORDERS_HEADER);
   for (const engine of ENGINES) engines[engine] = reportOrders(engine, await benchOrders(engine));
+  console.log(
+    `\nOne trade that triggers a cascade of ${CASCADE} stops, over HTTP (its one transaction runs them all; median of 5):`,
+  );
+  for (const engine of ENGINES) {
+    const c = await benchCascade(engine);
+    engines[engine]!.stop_cascade = c;
+    console.log(
+      `${engine.padEnd(10)} ${c.cascade_ms} ms with ${c.stops_run} stops run; the same order on a book without stops ${c.plain_ms} ms`,
+    );
+  }
   const mem = benchInMemory();
   results.nodejs_order_book = mem;
   console.log(

@@ -17,6 +17,8 @@ export interface Order {
   type: 'market' | 'limit';
   amount: number;
   price?: number;
+  /** A stop's trigger. */
+  stop?: number;
 }
 
 /**
@@ -29,17 +31,30 @@ export interface Order {
 export const traderOf = (i: number) => i % TRADERS;
 export const bookOf = (i: number, books: number) => (i + Math.floor(i / TRADERS)) % books;
 
-/** The same stream for every engine: limit orders around $10, three in ten at market. */
-export function orderStream(n: number, seed: number): Order[] {
+/**
+ * The same stream for every engine: limit orders around $10, three in ten at market. With
+ * `stopShare`, that share of the orders are stops (half stop-market, half stop-limit) with triggers
+ * within the stream's prices: the engine refuses one whose trigger the price has reached already,
+ * holds the others, and runs them when the trades reach them.
+ */
+export function orderStream(n: number, seed: number, stopShare = 0): Order[] {
   const random = rng(seed);
   return Array.from({ length: n }, () => {
     const type = random() < 0.3 ? 'market' : 'limit';
-    return {
+    const order = {
       side: random() < 0.5 ? 'buy' : 'sell',
       type,
       amount: 1 + Math.floor(random() * 20),
       ...(type === 'limit' ? { price: Math.round((9.5 + random()) * 100) / 100 } : {}),
     } as Order;
+    if (stopShare === 0 || random() >= stopShare) return order;
+    const stop = Math.round((order.side === 'buy' ? 10 + random() * 0.5 : 9.5 + random() * 0.5) * 100) / 100;
+    const limit = Math.round((order.side === 'buy' ? stop + 0.1 : stop - 0.1) * 100) / 100;
+    return {
+      ...order,
+      stop,
+      ...(random() < 0.5 ? { type: 'market', price: undefined } : { type: 'limit', price: limit }),
+    };
   });
 }
 
@@ -62,6 +77,8 @@ export type Transport = 'http' | 'node-fetch';
 
 export interface Run {
   transport: Transport;
+  /** The share of the stream's orders that are stops. */
+  stopShare: number;
   books: number;
   clients: number;
   processes: number;

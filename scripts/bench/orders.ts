@@ -25,6 +25,8 @@ import {
 } from './common';
 
 export const BOOKS = 32;
+/** The share of stops in the mixed run. */
+export const STOP_SHARE = 0.2;
 /** Past orders under the last one-client run. */
 export const HISTORY = 100_000;
 /**
@@ -107,6 +109,7 @@ const placeWith =
       p_type: o.type,
       p_amount: o.amount,
       ...(o.price ? { p_price: o.price } : {}),
+      ...(o.stop ? { p_stop_price: o.stop } : {}),
     });
     return !error;
   };
@@ -161,7 +164,7 @@ async function measureRates(
   };
 }
 
-export type Plan = { books: number; clients: number; history?: number; transport?: Transport }[];
+export type Plan = { books: number; clients: number; history?: number; transport?: Transport; stopShare?: number }[];
 
 /** One server with `processes` processes over the exchange: its warm-up, then each run of the plan. */
 export async function serve(
@@ -198,8 +201,8 @@ export async function serve(
     placeWith(clients, warmUp, () => ex.warmUpBook),
   );
   const runs: Run[] = [];
-  for (const { books, clients: concurrency, history = PAST_ORDERS, transport = 'http' } of plan) {
-    const stream = orderStream(ORDERS, concurrency * books);
+  for (const { books, clients: concurrency, history = PAST_ORDERS, transport = 'http', stopShare = 0 } of plan) {
+    const stream = orderStream(ORDERS, concurrency * books, stopShare);
     const via = transport === 'http' ? clients : nodeFetchClients;
     const r = await load(
       concurrency,
@@ -207,7 +210,7 @@ export async function serve(
       placeWith(via, stream, (i) => ex.tokens[bookOf(i, books)]!),
       server.pid,
     );
-    runs.push({ transport, books, clients: concurrency, processes, history, orders: stream.length, ...r });
+    runs.push({ transport, stopShare, books, clients: concurrency, processes, history, orders: stream.length, ...r });
   }
   const rates = rated ? await measureRates(url, clients, server.pid, processes) : undefined;
   await stopServer(server);
@@ -228,6 +231,7 @@ export async function benchOrders(engine: Engine): Promise<{ runs: Run[]; rates:
       [
         ...[1, BOOKS].flatMap((books) => CONCURRENCY.map((clients) => ({ books, clients }))),
         { books: BOOKS, clients: 32, transport: 'node-fetch' },
+        { books: BOOKS, clients: 32, stopShare: STOP_SHARE },
       ],
       true,
     ),

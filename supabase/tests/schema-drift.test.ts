@@ -58,9 +58,7 @@ describe.each(ENGINES)('the declarative schema on %s', (engine) => {
         `raise exception 'No such token.' using errcode = 'P0001';`,
       );
       const diffs = await schemaDrift(migrated, declared, { schemaScript: script });
-      expect(diffs.map((d) => `${d.key}: ${d.change}`)).toEqual([
-        'function private.lock_book(uuid,numeric): differs',
-      ]);
+      expect(diffs.map((d) => `${d.key}: ${d.change}`)).toEqual(['function private.lock_book(uuid,numeric): differs']);
     } finally {
       await drop();
     }
