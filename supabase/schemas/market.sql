@@ -231,6 +231,116 @@ select
   (select count(distinct user_id) from public.holdings where amount > 0 and user_id <> private.issuance_account()) as total_traders;
 revoke all on public.market_summary from anon;
 
+-- Candles: each token's open, high, low, close and volume per interval (1m, 5m, 15m, 1h, 4h, 1d),
+-- kept up to date by a statement trigger on trades, so the chart reads stored rows and never
+-- aggregates trades per request. Buckets are UTC, aligned to their interval from the Unix epoch.
+-- The open and the close are the first and last trade by (time, id), whatever order trades are
+-- inserted in (the seed back-dates them); a bucket without trades has no row.
+create table public.candles (
+  token_id uuid not null references public.tokens (id) on delete cascade,
+  seconds integer not null check (seconds in (60, 300, 900, 3600, 14400, 86400)),
+  bucket timestamptz not null,
+  open numeric(12, 2) not null,
+  high numeric(12, 2) not null,
+  low numeric(12, 2) not null,
+  close numeric(12, 2) not null,
+  -- Tokens traded, and how many trades.
+  volume bigint not null,
+  trades integer not null,
+  opened_at timestamptz not null,
+  opened_id bigint not null,
+  closed_at timestamptz not null,
+  closed_id bigint not null,
+  primary key (token_id, seconds, bucket)
+);
+alter table public.candles enable row level security;
+create policy "candles are visible to signed-in users" on public.candles
+  for select to authenticated using (true);
+revoke all on public.candles from anon;
+revoke insert, update, delete, truncate on public.candles from authenticated;
+
+-- The candle intervals, by the names the chart offers.
+create function private.candle_seconds(p_interval text) returns integer
+language sql immutable as $$
+  select case p_interval when '1m' then 60 when '5m' then 300 when '15m' then 900
+                         when '1h' then 3600 when '4h' then 14400 when '1d' then 86400 end
+$$;
+revoke execute on function private.candle_seconds(text) from public;
+
+-- Trades folded into candle rows: one per token, interval and bucket they fall in.
+create function private.candle_rows(p_trades public.trades[]) returns setof public.candles
+language sql stable set search_path = '' as $$
+  select b.token_id, b.seconds, b.bucket,
+         (array_agg(b.price order by b.created_at, b.id))[1], max(b.price), min(b.price),
+         (array_agg(b.price order by b.created_at desc, b.id desc))[1], sum(b.amount)::bigint, count(*)::integer,
+         (array_agg(b.created_at order by b.created_at, b.id))[1], (array_agg(b.id order by b.created_at, b.id))[1],
+         (array_agg(b.created_at order by b.created_at desc, b.id desc))[1],
+         (array_agg(b.id order by b.created_at desc, b.id desc))[1]
+  from (select n.token_id, n.id, n.price, n.amount, n.created_at, i.seconds,
+               to_timestamp(floor(extract(epoch from n.created_at) / i.seconds) * i.seconds) as bucket
+        from unnest(p_trades) n cross join (values (60), (300), (900), (3600), (14400), (86400)) i (seconds)) b
+  group by b.token_id, b.seconds, b.bucket
+$$;
+revoke execute on function private.candle_rows(public.trades[]) from public;
+
+-- One statement's trades added to their candles: one upsert per token, interval and bucket.
+create function private.candles_on_trades() returns trigger
+language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+begin
+  insert into public.candles as c
+  select * from private.candle_rows(array(select n::public.trades from new_trades n))
+  on conflict (token_id, seconds, bucket) do update set
+    open = case when (excluded.opened_at, excluded.opened_id) < (c.opened_at, c.opened_id) then excluded.open else c.open end,
+    opened_at = least(c.opened_at, excluded.opened_at),
+    opened_id = case when (excluded.opened_at, excluded.opened_id) < (c.opened_at, c.opened_id) then excluded.opened_id else c.opened_id end,
+    close = case when (excluded.closed_at, excluded.closed_id) > (c.closed_at, c.closed_id) then excluded.close else c.close end,
+    closed_at = greatest(c.closed_at, excluded.closed_at),
+    closed_id = case when (excluded.closed_at, excluded.closed_id) > (c.closed_at, c.closed_id) then excluded.closed_id else c.closed_id end,
+    high = greatest(c.high, excluded.high),
+    low = least(c.low, excluded.low),
+    volume = c.volume + excluded.volume,
+    trades = c.trades + excluded.trades;
+  return null;
+end $$;
+revoke execute on function private.candles_on_trades() from public;
+create trigger trades_candles after insert on public.trades
+  referencing new table as new_trades
+  for each statement execute function private.candles_on_trades();
+
+-- Every candle computed again from the trades, a token at a time: for a database whose trades
+-- came before its candles (the migration that added them runs it).
+create function private.rebuild_candles() returns void
+language plpgsql security definer set search_path = '' as $$
+declare
+  tid uuid;
+begin
+  delete from public.candles;
+  for tid in select id from public.tokens loop
+    insert into public.candles select * from private.candle_rows(array(select t from public.trades t where t.token_id = tid));
+  end loop;
+end $$;
+revoke execute on function private.rebuild_candles() from public;
+
+-- A token's latest `p_limit` candles of an interval (1m, 5m, 15m, 1h, 4h or 1d), oldest first:
+-- the chart's read, a walk back along the primary key.
+create function public.candles(p_token uuid, p_interval text default '1h', p_limit integer default 300)
+returns table (bucket timestamptz, open numeric, high numeric, low numeric, close numeric, volume bigint)
+language plpgsql stable security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+#variable_conflict use_column
+declare
+  secs integer := private.candle_seconds(p_interval);
+begin
+  if secs is null then perform private.refuse('The interval must be 1m, 5m, 15m, 1h, 4h or 1d.'); end if;
+  return query
+  select x.bucket, x.open, x.high, x.low, x.close, x.volume from (
+    select c.bucket, c.open, c.high, c.low, c.close, c.volume from public.candles c
+    where c.token_id = p_token and c.seconds = secs
+    order by c.bucket desc
+    limit least(greatest(coalesce(p_limit, 300), 1), 1000)) x
+  order by x.bucket;
+end $$;
+revoke execute on function public.candles(uuid, text, integer) from public, anon;
+
 -- Hourly closing prices of a token over the last `hours` hours (the price chart). An hour without
 -- trades carries the previous close forward; an hour that ended before the token was listed has
 -- no price, so a new token's chart starts at its listing.

@@ -83,6 +83,62 @@ export type Database = {
           },
         ];
       };
+      candles: {
+        Row: {
+          token_id: string;
+          seconds: number;
+          bucket: string;
+          open: number;
+          high: number;
+          low: number;
+          close: number;
+          volume: number;
+          trades: number;
+          opened_at: string;
+          opened_id: number;
+          closed_at: string;
+          closed_id: number;
+        };
+        Insert: {
+          token_id: string;
+          seconds: number;
+          bucket: string;
+          open: number;
+          high: number;
+          low: number;
+          close: number;
+          volume: number;
+          trades: number;
+          opened_at: string;
+          opened_id: number;
+          closed_at: string;
+          closed_id: number;
+        };
+        Update: {
+          token_id?: string;
+          seconds?: number;
+          bucket?: string;
+          open?: number;
+          high?: number;
+          low?: number;
+          close?: number;
+          volume?: number;
+          trades?: number;
+          opened_at?: string;
+          opened_id?: number;
+          closed_at?: string;
+          closed_id?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'candles_token_id_fkey';
+            columns: ['token_id'];
+            isOneToOne: false;
+            referencedRelation: 'tokens';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       cash_accounts: {
         Row: {
           user_id: string;
@@ -1149,6 +1205,21 @@ export type Database = {
           p_id: number;
         };
         Returns: Json;
+      };
+      candles: {
+        Args: {
+          p_token: string;
+          p_interval?: string;
+          p_limit?: number;
+        };
+        Returns: {
+          bucket: string;
+          open: number;
+          high: number;
+          low: number;
+          close: number;
+          volume: number;
+        }[];
       };
       create_deposit: {
         Args: {
