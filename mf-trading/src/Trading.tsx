@@ -5,7 +5,6 @@ import {
   Button,
   Card,
   CardGrid,
-  CardTitle,
   ErrorState,
   Page,
   Skeleton,
@@ -17,7 +16,7 @@ import { BookTabs } from './trading/BookTabs';
 import { OpenOrders } from './trading/OpenOrders';
 import type { BookPick } from './trading/OrderBook';
 import { OrderPanel } from './trading/OrderPanel';
-import { PriceChart } from './trading/PriceChart';
+import { PriceCard } from './trading/PriceCard';
 import { ReputationInfo } from './trading/ReputationInfo';
 import { TokenHeader } from './trading/TokenHeader';
 import { BookCard, ChartCard, Layout, SideColumn } from './trading/Trading.styles';
@@ -82,8 +81,7 @@ export default function Trading() {
 
       <Layout>
         <ChartCard>
-          <CardTitle>Price Chart (24h, hourly)</CardTitle>
-          {history.data ? <PriceChart points={history.data} /> : <Skeleton $height="280px" />}
+          <PriceCard tokenId={tokenId} history={history} />
         </ChartCard>
         <SideColumn>
           {halted ? (

@@ -152,3 +152,48 @@ test('a take-profit and stop pair, placed on a phone, lists both orders, and can
   await eventually(() => rows.count(), 0);
   await page.getByTestId('your-balance').filter({ hasText: '200 tokens' }).waitFor();
 });
+
+test('the chart switches between the line and candles of each interval, keeps the choice in the address, and follows trades', async () => {
+  for (const width of [1280, 390]) {
+    const page = await trader(`candles_${width}`, width);
+    const chart = page.getByRole('group', { name: 'Chart' });
+    await chart.getByRole('button', { name: 'Candles, 1 hour' }).click();
+    await page.getByRole('heading', { name: 'Price Chart (candles, 1 hour)' }).waitFor();
+    await page.waitForURL(/[?&]chart=1h/);
+    const candles = page.getByTestId('candle-chart');
+    await candles.waitFor();
+    const hourly = Number(await candles.getAttribute('data-candles'));
+    expect(hourly).toBeGreaterThan(0);
+    await page.locator('[data-testid=candle-chart] canvas').first().waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, `candles-1h-${width}.png`) });
+
+    // One minute: a trade now makes this minute's candle appear, live.
+    await chart.getByRole('button', { name: 'Candles, 1 minute' }).click();
+    await page.waitForURL(/[?&]chart=1m/);
+    const before = await app.backend.db.query<{ n: number }>(
+      `select count(*)::int as n from candles c join tokens t on t.id = c.token_id
+        where t.username = 'sarahchen' and c.seconds = 60`,
+    );
+    await placeOrder(page, { side: 'Sell', type: 'Market', amount: 1 });
+    await toastText(page, 'Order Filled');
+    const after = await app.backend.db.query<{ n: number }>(
+      `select count(*)::int as n from candles c join tokens t on t.id = c.token_id
+        where t.username = 'sarahchen' and c.seconds = 60`,
+    );
+    await page
+      .locator(`[data-testid=candle-chart][data-candles="${Math.min(after[0]!.n, 300)}"]`)
+      .waitFor({ timeout: 10_000 });
+    expect(after[0]!.n).toBeGreaterThanOrEqual(before[0]!.n);
+
+    // A reload keeps the choice; Line goes back to the 24-hour view.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Price Chart (candles, 1 minute)' }).waitFor();
+    await chart.getByRole('button', { name: 'Line', exact: true }).click();
+    await page.getByRole('heading', { name: 'Price Chart (24h, hourly)' }).waitFor();
+    expect(page.url()).not.toMatch(/chart=/);
+
+    // The book's depth sits under its levels.
+    await page.getByTestId('depth-chart').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SCREENSHOTS, `depth-chart-${width}.png`) });
+  }
+});

@@ -1,10 +1,11 @@
 import { ErrorState, Skeleton, Tabs, TabsContent, TabsList, TabsTrigger } from '@repex/shared-ui/ui';
 import type { QueryState } from '@repex/shared-ui/platform';
 import type { BookLevel, TapeTrade } from './data';
+import { DepthChart } from './DepthChart';
 import { OrderBook, type BookPick } from './OrderBook';
 import { RecentTrades } from './RecentTrades';
 
-/** The order book and the recent trades, as two tabs. A price picked in the book goes to onPick. */
+/** The order book with its depth, and the recent trades, as two tabs. A price picked in the book goes to onPick. */
 export function BookTabs({
   book,
   tape,
@@ -24,7 +25,10 @@ export function BookTabs({
         {book.error ? (
           <ErrorState title="The order book could not be loaded." onRetry={book.reload} />
         ) : book.data ? (
-          <OrderBook levels={book.data} onPick={onPick} />
+          <>
+            <OrderBook levels={book.data} onPick={onPick} />
+            <DepthChart levels={book.data} />
+          </>
         ) : (
           <Skeleton $height="220px" />
         )}

@@ -75,3 +75,22 @@ export const Info = styled.dl`
     text-align: right;
   }
 `;
+/** The chart's choices (the line, then each candle interval): one row that wraps on a phone. */
+export const ChartBar = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 4px;
+  margin: -4px 0 12px;
+`;
+export const ChartChoiceButton = styled.button.attrs({ type: 'button' })<{ $active: boolean }>`
+  min-width: 40px;
+  height: 30px;
+  padding: 0 10px;
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radius.sm};
+  font-size: 13px;
+  font-weight: 600;
+  cursor: pointer;
+  color: ${({ $active, theme }) => ($active ? '#fff' : theme.colors.muted)};
+  background: ${({ $active, theme }) => ($active ? theme.colors.primary : 'transparent')};
+`;

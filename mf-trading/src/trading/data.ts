@@ -15,6 +15,15 @@ export const loadPriceHistory = async (tokenId: string) =>
   unwrap(await supabase().rpc('price_history', { p_token: tokenId, p_hours: 24 }));
 export type PricePoint = Awaited<ReturnType<typeof loadPriceHistory>>[number];
 
+/** The candle intervals the database keeps (public.candles). */
+export const CANDLE_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
+export type CandleInterval = (typeof CANDLE_INTERVALS)[number];
+
+/** The latest candles of an interval, oldest first. */
+export const loadCandles = async (tokenId: string, interval: CandleInterval) =>
+  unwrap(await supabase().rpc('candles', { p_token: tokenId, p_interval: interval, p_limit: 300 }));
+export type Candle = Awaited<ReturnType<typeof loadCandles>>[number];
+
 /** The book: resting limit orders summed by side and price (public.order_book). */
 export const loadBook = async (tokenId: string) =>
   unwrap(await supabase().from('order_book').select('side, price, amount').eq('token_id', tokenId));

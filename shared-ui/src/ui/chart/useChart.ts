@@ -4,7 +4,10 @@ import type { IChartApi } from 'lightweight-charts';
 import type { Theme } from '../theme';
 
 /** The series types a screen may add (named, so the rest of the library is left out of the chunk). */
-export type Charts = Pick<typeof import('lightweight-charts'), 'AreaSeries' | 'LineSeries'>;
+export type Charts = Pick<
+  typeof import('lightweight-charts'),
+  'AreaSeries' | 'LineSeries' | 'CandlestickSeries' | 'HistogramSeries'
+>;
 
 /**
  * A lightweight-charts chart (TradingView's financial charting library) in the app's look:
@@ -25,7 +28,9 @@ export function useChart<T>(
     if (!box.current || !data?.length) return;
     let disposed = false;
     let cleanup = () => {};
-    void import('lightweight-charts').then(({ createChart, ColorType, AreaSeries, LineSeries }) => {
+    // Each name spelled out: the bundler keeps only the exports it sees used.
+    void import('lightweight-charts').then((lib) => {
+      const { createChart, ColorType, AreaSeries, LineSeries, CandlestickSeries, HistogramSeries } = lib;
       if (disposed || !box.current) return;
       const chart = createChart(box.current, {
         autoSize: true,
@@ -40,7 +45,7 @@ export function useChart<T>(
         handleScroll: false,
         handleScale: false,
       });
-      drawLatest(chart, { AreaSeries, LineSeries }, data, theme);
+      drawLatest(chart, { AreaSeries, LineSeries, CandlestickSeries, HistogramSeries }, data, theme);
       chart.timeScale().fitContent();
       cleanup = () => chart.remove();
     });

@@ -1,0 +1,60 @@
+import styled from 'styled-components';
+import { MONEY_SCALE, formatCount, formatInteger, formatPrice, useChart } from '@repex/shared-ui/ui';
+import type { Candle } from './data';
+
+const Box = styled.div`
+  width: 100%;
+  height: 280px;
+`;
+
+/** Seconds since the epoch, as the chart's time axis counts. */
+const time = (iso: string) => Math.floor(new Date(iso).getTime() / 1000) as never;
+
+/**
+ * Candlesticks with the volume beneath, drawn by lightweight-charts. A bucket without trades has
+ * no candle: the bars stand side by side, each labelled with its time.
+ */
+export function CandleChart({ candles, label }: { candles: Candle[]; label: string }) {
+  const box = useChart(candles, (chart, { CandlestickSeries, HistogramSeries }, data, theme) => {
+    chart.applyOptions({ timeScale: { timeVisible: true, secondsVisible: false } });
+    chart
+      .addSeries(CandlestickSeries, {
+        upColor: theme.colors.up,
+        downColor: theme.colors.down,
+        borderVisible: false,
+        wickUpColor: theme.colors.up,
+        wickDownColor: theme.colors.down,
+        priceFormat: MONEY_SCALE,
+      })
+      .setData(data.map((c) => ({ time: time(c.bucket), open: c.open, high: c.high, low: c.low, close: c.close })));
+    const volume = chart.addSeries(HistogramSeries, { priceScaleId: 'volume', priceFormat: { type: 'volume' } });
+    volume.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
+    volume.setData(
+      data.map((c) => ({
+        time: time(c.bucket),
+        value: c.volume,
+        color: c.close >= c.open ? 'rgba(34, 197, 94, 0.35)' : 'rgba(239, 68, 68, 0.35)',
+      })),
+    );
+  });
+  return (
+    <Box
+      ref={box}
+      role="img"
+      aria-label={describeCandles(candles, label)}
+      data-testid="candle-chart"
+      data-candles={candles.length}
+    />
+  );
+}
+
+/** What the candles show, in words: how many, the first open and last close, the range and volume. */
+export function describeCandles(candles: Candle[], label: string): string {
+  if (candles.length === 0) return `${label} candles: no trades yet`;
+  const volume = candles.reduce((n, c) => n + c.volume, 0);
+  return (
+    `${label} candles: ${formatCount(candles.length, 'candle')}, from ${formatPrice(candles[0]!.open)} to ` +
+    `${formatPrice(candles.at(-1)!.close)}, low ${formatPrice(Math.min(...candles.map((c) => c.low)))}, ` +
+    `high ${formatPrice(Math.max(...candles.map((c) => c.high)))}, ${formatInteger(volume)} tokens traded`
+  );
+}
