@@ -485,6 +485,55 @@ export type Database = {
           },
         ];
       };
+      price_alerts: {
+        Row: {
+          id: number;
+          user_id: string;
+          token_id: string;
+          kind: string;
+          price: number | null;
+          move_pct: number | null;
+          created_at: string;
+          fired_at: string | null;
+          fired_price: number | null;
+        };
+        Insert: {
+          user_id: string;
+          token_id: string;
+          kind: string;
+          price?: number | null;
+          move_pct?: number | null;
+          created_at?: string;
+          fired_at?: string | null;
+          fired_price?: number | null;
+        };
+        Update: {
+          user_id?: string;
+          token_id?: string;
+          kind?: string;
+          price?: number | null;
+          move_pct?: number | null;
+          created_at?: string;
+          fired_at?: string | null;
+          fired_price?: number | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'price_alerts_token_id_fkey';
+            columns: ['token_id'];
+            isOneToOne: false;
+            referencedRelation: 'tokens';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'price_alerts_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       profiles: {
         Row: {
           id: string;
@@ -911,6 +960,22 @@ export type Database = {
         };
         Relationships: [];
       };
+      my_price_alerts: {
+        Row: {
+          id: number | null;
+          token_id: string | null;
+          name: string | null;
+          username: string | null;
+          kind: string | null;
+          price: number | null;
+          move_pct: number | null;
+          created_at: string | null;
+          fired_at: string | null;
+          fired_price: number | null;
+          message: string | null;
+        };
+        Relationships: [];
+      };
       my_trades: {
         Row: {
           id: number | null;
@@ -1237,6 +1302,12 @@ export type Database = {
         };
         Returns: Json;
       };
+      delete_price_alert: {
+        Args: {
+          p_alert: number;
+        };
+        Returns: undefined;
+      };
       end_my_session: {
         Args: {
           p_session: string;
@@ -1374,6 +1445,25 @@ export type Database = {
           p_token: string;
         };
         Returns: Json;
+      };
+      set_price_alert: {
+        Args: {
+          p_token: string;
+          p_kind: string;
+          p_value: number;
+          p_alert?: number;
+        };
+        Returns: {
+          id: number;
+          user_id: string;
+          token_id: string;
+          kind: string;
+          price: number | null;
+          move_pct: number | null;
+          created_at: string;
+          fired_at: string | null;
+          fired_price: number | null;
+        };
       };
     };
     Enums: {

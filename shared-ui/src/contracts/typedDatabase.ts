@@ -57,6 +57,7 @@ type Views = Public['Views'];
 interface NullableViewColumns {
   market_summary: never;
   market_tokens: 'owner_id' | 'avatar_url';
+  my_price_alerts: 'price' | 'move_pct' | 'fired_at' | 'fired_price' | 'message';
   my_trades: never;
   order_book: never;
   recent_trades: never;
