@@ -1,3 +1,4 @@
+import { AlertsTab } from './portfolio/AlertsTab';
 import { Link } from 'react-router';
 import styled from 'styled-components';
 import { comingSoon, useAppStore, useMarketEvents, useQuery, useWatchlist } from '@repex/shared-ui/platform';
@@ -100,6 +101,7 @@ export default function Dashboard() {
             <TabsTrigger value="transactions">Transactions</TabsTrigger>
             <TabsTrigger value="watchlist">Watchlist</TabsTrigger>
             <TabsTrigger value="orders">Orders</TabsTrigger>
+            <TabsTrigger value="alerts">Alerts</TabsTrigger>
           </TabsList>
           <TabsContent value="holdings">
             <HoldingsTab data={data.data} />
@@ -112,6 +114,9 @@ export default function Dashboard() {
           </TabsContent>
           <TabsContent value="orders">
             <OrdersTab />
+          </TabsContent>
+          <TabsContent value="alerts">
+            <AlertsTab />
           </TabsContent>
         </Tabs>
       </Card>

@@ -12,6 +12,7 @@ import {
   formatInteger,
   formatMoney,
 } from '@repex/shared-ui/ui';
+import { AlertsCard } from './trading/AlertsCard';
 import { BookTabs } from './trading/BookTabs';
 import { OpenOrders } from './trading/OpenOrders';
 import type { BookPick } from './trading/OrderBook';
@@ -105,6 +106,7 @@ export default function Trading() {
             <Skeleton $height="520px" />
           )}
           {orders.data && t && <OpenOrders orders={orders.data} tokenName={t.name} />}
+          {t && <AlertsCard tokenId={t.id} />}
           <TokenInfo token={t} held={mine.data?.held} />
         </SideColumn>
         <BookCard>

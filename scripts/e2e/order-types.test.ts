@@ -197,3 +197,47 @@ test('the chart switches between the line and candles of each interval, keeps th
     await page.screenshot({ path: path.join(SCREENSHOTS, `depth-chart-${width}.png`) });
   }
 });
+
+test('a price alert set on the trading screen fires while its owner is on the dashboard, at 1280 and 390 px', async () => {
+  for (const width of [1280, 390]) {
+    const owner = await trader(`alerts_${width}`, width);
+    // The alert's level: the lowest ask above the last price; the buyer takes every ask up to it.
+    const [ask] = await app.backend.db.query<{ price: string; before: string }>(
+      `with book as (select b.price, b.amount from order_book b join tokens t on t.id = b.token_id
+                      where t.username = 'sarahchen' and b.side = 'sell'),
+            last as (select price from market_tokens where username = 'sarahchen')
+       select min(book.price) as price,
+              (select coalesce(sum(amount), 0) from book where book.price <= (select price from last)) as before
+         from book where book.price > (select price from last)`,
+    );
+    const level = Number(ask!.price).toFixed(2);
+    const card = owner.getByRole('region', { name: 'Price Alerts' });
+    await card.locator('#new-alert-kind').selectOption('above');
+    await card.locator('#new-alert-value').fill(level);
+    await card.getByRole('button', { name: 'Set Alert' }).click();
+    await expect(toastText(owner, 'Alert Set')).resolves.toMatchObject({
+      description: `When the price trades at or above $${level}.`,
+    });
+    await card
+      .getByTestId('price-alert')
+      .filter({ hasText: `At or above $${level}` })
+      .waitFor();
+    await card.scrollIntoViewIfNeeded();
+    await owner.screenshot({ path: path.join(SCREENSHOTS, `alert-set-${width}.png`) });
+
+    // The owner goes to the dashboard; someone else buys at the best ask.
+    await owner.goto(`${app.url}/dashboard`);
+    await owner.getByRole('tab', { name: 'Alerts' }).click();
+    await owner.getByTestId('price-alert').filter({ hasText: 'Waiting' }).waitFor();
+    const buyer = await trader(`alert_buyer_${width}`, 1280);
+    await placeOrder(buyer, { side: 'Buy', type: 'Market', amount: Number(ask!.before) + 1 });
+    await expect(toastText(owner, 'Price Alert')).resolves.toMatchObject({
+      description: `Sarah Chen traded at $${level}, at or above your alert at $${level}.`,
+    });
+    await owner
+      .getByTestId('price-alert')
+      .filter({ hasText: `Fired at $${level}` })
+      .waitFor();
+    await owner.screenshot({ path: path.join(SCREENSHOTS, `alert-fired-dashboard-${width}.png`) });
+  }
+});

@@ -15,3 +15,4 @@ export { useQuery, unwrap, type QueryState } from './data/useQuery';
 export { useMarketEvents, useTableChanges, type MarketEventKind } from './data/useMarketEvents';
 export { useWatchlist } from './data/useWatchlist';
 export { useExchangeSettings, type ExchangeSettings } from './data/useExchangeSettings';
+export { usePriceAlerts, describeAlert, type AlertKind, type PriceAlert } from './data/usePriceAlerts';

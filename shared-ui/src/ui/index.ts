@@ -38,3 +38,6 @@ export { EditOrderDialog, type NewTerms, type RestingOrder } from './orders/Edit
 export { describeResult } from './orders/orderResult';
 export { orderTerms, type ListedOrder } from './orders/orderTerms';
 export { OrderPrice } from './orders/OrderPrice';
+export { PriceAlertList, type SaveAlert } from './alerts/PriceAlertList';
+export { NewAlertForm } from './alerts/NewAlertForm';
+export { alertCondition, type ListedAlert } from './alerts/alertText';

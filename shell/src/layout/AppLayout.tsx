@@ -1,3 +1,4 @@
+import { AlertNotices } from '../notices/AlertNotices';
 import { Outlet, matchPath, useLocation } from 'react-router';
 import { secondStepDue, useAppStore } from '@repex/shared-ui/platform';
 import type { ComposedRoutes } from '../remotes/routes';
@@ -25,6 +26,7 @@ export function AppLayout({ composed }: { composed: ComposedRoutes }) {
     <>
       {member && <NavBar links={composed.nav} />}
       {member && <FillNotices userId={session.user.id} />}
+      {member && <AlertNotices userId={session.user.id} />}
       <Outlet />
       {member && <AboutVersions builds={composed.builds} />}
       {newRelease && <NewReleaseNotice />}

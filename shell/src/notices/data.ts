@@ -27,3 +27,25 @@ export const ordersNow = async (ids: number[]) =>
       .in('id', ids),
   );
 export type FilledOrder = Awaited<ReturnType<typeof ordersNow>>[number];
+
+/** When the user's latest alert fired, if one has: where the alert notices start. */
+export const latestAlertFiring = async () =>
+  unwrap(
+    await supabase()
+      .from('price_alerts')
+      .select('fired_at')
+      .not('fired_at', 'is', null)
+      .order('fired_at', { ascending: false })
+      .limit(1),
+  )[0]?.fired_at ?? null;
+
+/** The user's alerts that fired after `at`, oldest first, with what each says. */
+export const alertsFiredAfter = async (at: string) =>
+  unwrap(
+    await supabase()
+      .from('my_price_alerts')
+      .select('id, fired_at, message')
+      .gt('fired_at', at)
+      .order('fired_at')
+      .limit(20),
+  ).flatMap((a) => (a.fired_at ? [{ ...a, fired_at: a.fired_at }] : []));
