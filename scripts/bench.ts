@@ -5,8 +5,8 @@
  *      on PGlite and on PostgreSQL, and with 20% stops; a trivial rpc against /health (bench/orders.ts);
  *      one trade triggering a cascade of 100 stops (bench/stops.ts);
  *   2. references: an in-memory order book library and pgbench (bench/references.ts);
- *   3. listing the market with 10,000 tokens (100,000 on PostgreSQL) and the other screens' reads
- *      (bench/market.ts);
+ *   3. the chart's candles over a token of 1,000,000 trades (bench/candles.ts); listing the market
+ *      with 10,000 tokens (100,000 on PostgreSQL) and the other screens' reads (bench/market.ts);
  *   4. other requests while 50 users sign in at once (bench/signIns.ts), and while someone floods
  *      Realtime or uploads large images (bench/abuse.ts).
  * Figures are printed, never asserted: the machines are shared and noisy, so compare ratios.
@@ -24,6 +24,7 @@ import { ORDERS_HEADER, reportOrders } from './bench/ordersReport';
 import { benchInMemory, benchPgbench } from './bench/references';
 import { SIGN_INS, benchSignInStorm } from './bench/signIns';
 import { CASCADE, benchCascade } from './bench/stops';
+import { CANDLE_TRADES, benchCandles } from './bench/candles';
 
 type Latency = { p50: number; p99: number; reads: number };
 const latency = (t: Latency) => `${t.p50} / ${t.p99} ms (${t.reads} reads)`;
@@ -107,6 +108,18 @@ async function main() {
       'tps' in pgbench
         ? `pgbench (TPC-B, scale 10, 32 clients, same server): ${pgbench.tps} transactions/s`
         : `pgbench: ${pgbench.skipped}`,
+    );
+  }
+  console.log(
+    `\nThe chart's candles: 1,000 of an interval over a token of ${CANDLE_TRADES.toLocaleString('en-US')} trades (HTTP, p50 / p95 of 50):`,
+  );
+  for (const engine of ENGINES) {
+    const c = await benchCandles(engine);
+    engines[engine]!.candles_ms = c;
+    console.log(
+      `${engine.padEnd(10)} ${Object.entries(c)
+        .map(([i, t]) => `${i} ${timing(t)}`)
+        .join(', ')}`,
     );
   }
   await marketSection(engines);

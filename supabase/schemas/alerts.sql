@@ -24,7 +24,7 @@ create index price_alerts_armed_idx on public.price_alerts (token_id) where fire
 create index price_alerts_user_idx on public.price_alerts (user_id, created_at desc);
 alter table public.price_alerts enable row level security;
 create policy "own alerts" on public.price_alerts
-  for select to authenticated using (user_id = (select auth.uid()));
+  for select to authenticated using (user_id = (select auth.uid()) or (select private.is_admin()));
 revoke all on public.price_alerts from anon;
 revoke insert, update, delete, truncate on public.price_alerts from authenticated;
 
@@ -136,11 +136,13 @@ $$;
 revoke execute on function private.alert_words(public.price_alerts, text) from public;
 grant execute on function private.alert_words(public.price_alerts, text) to authenticated;
 
--- The caller's alerts, newest first, with their tokens' names and what each fired alert says.
+-- The caller's own alerts (an admin's too: the table lets admins read everyone's), with their
+-- tokens' names and what each fired alert says.
 create view public.my_price_alerts with (security_invoker = true) as
 select a.id, a.token_id, t.name, t.username, a.kind, a.price, a.move_pct, a.created_at, a.fired_at, a.fired_price,
        case when a.fired_at is not null then private.alert_words(a, t.name) end as message
 from public.price_alerts a
-join public.tokens t on t.id = a.token_id;
+join public.tokens t on t.id = a.token_id
+where a.user_id = auth.uid();
 revoke all on public.my_price_alerts from anon;
 revoke insert, update, delete, truncate on public.my_price_alerts from authenticated;

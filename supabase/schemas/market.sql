@@ -307,16 +307,21 @@ create trigger trades_candles after insert on public.trades
   referencing new table as new_trades
   for each statement execute function private.candles_on_trades();
 
--- Every candle computed again from the trades, a token at a time: for a database whose trades
--- came before its candles (the migration that added them runs it).
+-- Every candle computed again from the trades, a token and a UTC day at a time (no candle spans
+-- two days, so no day's candles need another's trades): for a database whose trades came before
+-- its candles (the migration that added them runs it).
 create function private.rebuild_candles() returns void
 language plpgsql security definer set search_path = '' as $$
 declare
-  tid uuid;
+  d record;
 begin
   delete from public.candles;
-  for tid in select id from public.tokens loop
-    insert into public.candles select * from private.candle_rows(array(select t from public.trades t where t.token_id = tid));
+  for d in select distinct token_id, date_trunc('day', created_at at time zone 'UTC') as day from public.trades loop
+    insert into public.candles
+    select * from private.candle_rows(array(
+      select t from public.trades t
+      where t.token_id = d.token_id
+        and t.created_at >= d.day at time zone 'UTC' and t.created_at < (d.day + interval '1 day') at time zone 'UTC'));
   end loop;
 end $$;
 revoke execute on function private.rebuild_candles() from public;

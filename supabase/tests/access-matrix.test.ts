@@ -22,6 +22,7 @@ const EVERYONE_SIGNED_IN = [
   'market_events',
   'exchange_settings',
   'categories',
+  'candles',
 ];
 /** Own rows only, by these columns (any of them naming the reader). */
 const OWN_ROWS: Record<string, string[]> = {
@@ -33,9 +34,10 @@ const OWN_ROWS: Record<string, string[]> = {
   payout_destinations: ['user_id'],
   token_applications: ['user_id'],
   trades: ['buyer_id', 'seller_id', 'proceeds_to'],
+  price_alerts: ['user_id'],
 };
 /** Views over the reader's own rows (security_invoker), with no owner column to check. */
-const OWN_VIEWS = ['my_trades', 'wallet_history'];
+const OWN_VIEWS = ['my_trades', 'wallet_history', 'my_price_alerts'];
 const ADMIN_ONLY = ['audit_log', 'fraud_alerts'];
 /** The only direct writes a user may make; everything else goes through the database's functions. */
 const USER_WRITES: Record<string, string[]> = { watchlist: ['insert', 'delete'], profiles: ['update'] };
@@ -51,7 +53,7 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
     const token = await freshToken(backend);
     me = await trader(backend, { cash: 1000, token, tokens: 10 });
     other = await trader(backend, { cash: 1000, token, tokens: 10 });
-    // Both have orders, trades, payments, a watchlist, a saved account and an application.
+    // Both have orders, trades, payments, a watchlist, a saved account, an application and a price alert.
     for (const [a, b] of [
       [me, other],
       [other, me],
@@ -61,6 +63,7 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
       await a.client.from('watchlist').insert({ user_id: a.id, token_id: token });
       await a.client.rpc('add_payout_destination', { p_label: 'Checking', p_account_number: '12345678' });
       await a.client.rpc('apply_for_token', { p_display_name: 'Someone', p_category: 'Designer' });
+      await a.client.rpc('set_price_alert', { p_token: token, p_kind: 'above', p_value: 50 });
     }
     admin = await signedIn(backend.url, ADMIN);
     anon = client(backend.url);

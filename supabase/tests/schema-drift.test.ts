@@ -95,7 +95,7 @@ describe.each(ENGINES)('the declarative schema on %s', (engine) => {
       );
       script = script.replace(`'Sign in to trade.'`, () => `'Sign in first to trade.'`);
       script += `
-create table public.price_alerts (
+create table public.watch_levels (
   id bigint generated always as identity primary key,
   user_id uuid not null references public.profiles (id) on delete cascade,
   token_id uuid not null references public.tokens (id) on delete cascade,
@@ -103,20 +103,20 @@ create table public.price_alerts (
   created_at timestamptz not null default now(),
   unique (user_id, token_id)
 );
-create index price_alerts_token_idx on public.price_alerts (token_id, above);
-alter table public.price_alerts enable row level security;
-create policy "own alerts" on public.price_alerts for select to authenticated using (user_id = (select auth.uid()));
-revoke all on public.price_alerts from anon;
-revoke insert, update, delete, truncate on public.price_alerts from authenticated;
-comment on column public.price_alerts.above is 'Alert when the last price reaches this.';
-create function private.alerts_due(p_token uuid) returns bigint language sql stable set search_path = '' as $$
-  select count(*) from public.price_alerts a join private.token_stats s on s.token_id = a.token_id
+create index watch_levels_token_idx on public.watch_levels (token_id, above);
+alter table public.watch_levels enable row level security;
+create policy "own alerts" on public.watch_levels for select to authenticated using (user_id = (select auth.uid()));
+revoke all on public.watch_levels from anon;
+revoke insert, update, delete, truncate on public.watch_levels from authenticated;
+comment on column public.watch_levels.above is 'Alert when the last price reaches this.';
+create function private.levels_due(p_token uuid) returns bigint language sql stable set search_path = '' as $$
+  select count(*) from public.watch_levels a join private.token_stats s on s.token_id = a.token_id
   where a.token_id = p_token and s.price >= a.above
 $$;
-revoke execute on function private.alerts_due(uuid) from public;
-create view public.my_alerts with (security_invoker = true) as select id, token_id, above from public.price_alerts;
-create function private.touch_alert() returns trigger language plpgsql as $$ begin new.created_at := now(); return new; end $$;
-create trigger price_alerts_touch before update on public.price_alerts for each row execute function private.touch_alert();
+revoke execute on function private.levels_due(uuid) from public;
+create view public.my_levels with (security_invoker = true) as select id, token_id, above from public.watch_levels;
+create function private.touch_level() returns trigger language plpgsql as $$ begin new.created_at := now(); return new; end $$;
+create trigger watch_levels_touch before update on public.watch_levels for each row execute function private.touch_level();
 `;
       const diffs = await schemaDrift(migrated, declared, { schemaScript: script });
       expect(diffs.length).toBeGreaterThan(10);

@@ -32,7 +32,7 @@ export type FilledOrder = Awaited<ReturnType<typeof ordersNow>>[number];
 export const latestAlertFiring = async () =>
   unwrap(
     await supabase()
-      .from('price_alerts')
+      .from('my_price_alerts')
       .select('fired_at')
       .not('fired_at', 'is', null)
       .order('fired_at', { ascending: false })

@@ -1,8 +1,36 @@
--- price_alerts: derived from supabase/schemas by `npm run db:diff`. Read the schema files, not this.
+-- candles_and_price_alerts: derived from supabase/schemas by `npm run db:diff`. Read the schema files, not this.
 -- Functions are checked when called, as pg_dump's scripts do: a migration may define them in any order.
 set local check_function_bodies = off;
 
+create table public.candles ();
+
 create table public.price_alerts ();
+
+alter table public.candles add column "token_id" uuid not null;
+
+alter table public.candles add column "seconds" integer not null;
+
+alter table public.candles add column "bucket" timestamp with time zone not null;
+
+alter table public.candles add column "open" numeric(12,2) not null;
+
+alter table public.candles add column "high" numeric(12,2) not null;
+
+alter table public.candles add column "low" numeric(12,2) not null;
+
+alter table public.candles add column "close" numeric(12,2) not null;
+
+alter table public.candles add column "volume" bigint not null;
+
+alter table public.candles add column "trades" integer not null;
+
+alter table public.candles add column "opened_at" timestamp with time zone not null;
+
+alter table public.candles add column "opened_id" bigint not null;
+
+alter table public.candles add column "closed_at" timestamp with time zone not null;
+
+alter table public.candles add column "closed_id" bigint not null;
 
 alter table public.price_alerts add column "id" bigint generated always as identity;
 
@@ -70,6 +98,97 @@ begin
   select count(*) into fired from mailed;
   if fired > 0 then perform pg_notify('repx_mail', ''); end if; -- only when one fired: a notifying commit serializes
   return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION private.candle_rows(p_trades public.trades[])
+ RETURNS SETOF public.candles
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select b.token_id, b.seconds, b.bucket,
+         (array_agg(b.price order by b.created_at, b.id))[1], max(b.price), min(b.price),
+         (array_agg(b.price order by b.created_at desc, b.id desc))[1], sum(b.amount)::bigint, count(*)::integer,
+         (array_agg(b.created_at order by b.created_at, b.id))[1], (array_agg(b.id order by b.created_at, b.id))[1],
+         (array_agg(b.created_at order by b.created_at desc, b.id desc))[1],
+         (array_agg(b.id order by b.created_at desc, b.id desc))[1]
+  from (select n.token_id, n.id, n.price, n.amount, n.created_at, i.seconds,
+               to_timestamp(floor(extract(epoch from n.created_at) / i.seconds) * i.seconds) as bucket
+        from unnest(p_trades) n cross join (values (60), (300), (900), (3600), (14400), (86400)) i (seconds)) b
+  group by b.token_id, b.seconds, b.bucket
+$function$;
+
+CREATE OR REPLACE FUNCTION private.candle_seconds(p_interval text)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select case p_interval when '1m' then 60 when '5m' then 300 when '15m' then 900
+                         when '1h' then 3600 when '4h' then 14400 when '1d' then 86400 end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.candles_on_trades()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+begin
+  insert into public.candles as c
+  select * from private.candle_rows(array(select n::public.trades from new_trades n))
+  on conflict (token_id, seconds, bucket) do update set
+    open = case when (excluded.opened_at, excluded.opened_id) < (c.opened_at, c.opened_id) then excluded.open else c.open end,
+    opened_at = least(c.opened_at, excluded.opened_at),
+    opened_id = case when (excluded.opened_at, excluded.opened_id) < (c.opened_at, c.opened_id) then excluded.opened_id else c.opened_id end,
+    close = case when (excluded.closed_at, excluded.closed_id) > (c.closed_at, c.closed_id) then excluded.close else c.close end,
+    closed_at = greatest(c.closed_at, excluded.closed_at),
+    closed_id = case when (excluded.closed_at, excluded.closed_id) > (c.closed_at, c.closed_id) then excluded.closed_id else c.closed_id end,
+    high = greatest(c.high, excluded.high),
+    low = least(c.low, excluded.low),
+    volume = c.volume + excluded.volume,
+    trades = c.trades + excluded.trades;
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION private.rebuild_candles()
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  d record;
+begin
+  delete from public.candles;
+  for d in select distinct token_id, date_trunc('day', created_at at time zone 'UTC') as day from public.trades loop
+    insert into public.candles
+    select * from private.candle_rows(array(
+      select t from public.trades t
+      where t.token_id = d.token_id
+        and t.created_at >= d.day at time zone 'UTC' and t.created_at < (d.day + interval '1 day') at time zone 'UTC'));
+  end loop;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.candles(p_token uuid, p_interval text DEFAULT '1h'::text, p_limit integer DEFAULT 300)
+ RETURNS TABLE(bucket timestamp with time zone, open numeric, high numeric, low numeric, close numeric, volume bigint)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+#variable_conflict use_column
+declare
+  secs integer := private.candle_seconds(p_interval);
+begin
+  if secs is null then perform private.refuse('The interval must be 1m, 5m, 15m, 1h, 4h or 1d.'); end if;
+  return query
+  select x.bucket, x.open, x.high, x.low, x.close, x.volume from (
+    select c.bucket, c.open, c.high, c.low, c.close, c.volume from public.candles c
+    where c.token_id = p_token and c.seconds = secs
+    order by c.bucket desc
+    limit least(greatest(coalesce(p_limit, 300), 1), 1000)) x
+  order by x.bucket;
 end $function$;
 
 CREATE OR REPLACE FUNCTION public.delete_price_alert(p_alert bigint)
@@ -146,7 +265,12 @@ create view public.my_price_alerts with (security_invoker=true) as
             ELSE NULL::text
         END AS message
    FROM (price_alerts a
-     JOIN tokens t ON ((t.id = a.token_id)));
+     JOIN tokens t ON ((t.id = a.token_id)))
+  WHERE (a.user_id = auth.uid());
+
+alter table public.candles add constraint "candles_pkey" PRIMARY KEY (token_id, seconds, bucket);
+
+alter table public.candles add constraint "candles_seconds_check" CHECK ((seconds = ANY (ARRAY[60, 300, 900, 3600, 14400, 86400])));
 
 alter table public.price_alerts add constraint "price_alerts_check" CHECK (((kind = 'move'::text) = (move_pct IS NOT NULL)));
 
@@ -160,6 +284,8 @@ alter table public.price_alerts add constraint "price_alerts_pkey" PRIMARY KEY (
 
 alter table public.price_alerts add constraint "price_alerts_price_check" CHECK ((price > (0)::numeric));
 
+alter table public.candles add constraint "candles_token_id_fkey" FOREIGN KEY (token_id) REFERENCES tokens(id) ON DELETE CASCADE;
+
 alter table public.price_alerts add constraint "price_alerts_token_id_fkey" FOREIGN KEY (token_id) REFERENCES tokens(id) ON DELETE CASCADE;
 
 alter table public.price_alerts add constraint "price_alerts_user_id_fkey" FOREIGN KEY (user_id) REFERENCES profiles(id) ON DELETE CASCADE;
@@ -168,10 +294,17 @@ CREATE INDEX price_alerts_armed_idx ON public.price_alerts USING btree (token_id
 
 CREATE INDEX price_alerts_user_idx ON public.price_alerts USING btree (user_id, created_at DESC);
 
+CREATE TRIGGER trades_candles AFTER INSERT ON public.trades REFERENCING NEW TABLE AS new_trades FOR EACH STATEMENT EXECUTE FUNCTION private.candles_on_trades();
+
 CREATE TRIGGER trades_stats_alerts AFTER INSERT ON public.trades REFERENCING NEW TABLE AS new_trades FOR EACH STATEMENT EXECUTE FUNCTION private.alerts_on_trades();
 
+create policy "candles are visible to signed-in users" on public.candles as permissive for select to authenticated
+  using (true);
+
 create policy "own alerts" on public.price_alerts as permissive for select to authenticated
-  using ((user_id = ( SELECT auth.uid() AS uid)));
+  using (((user_id = ( SELECT auth.uid() AS uid)) OR ( SELECT private.is_admin() AS is_admin)));
+
+alter table public.candles enable row level security;
 
 alter table public.price_alerts enable row level security;
 
@@ -180,14 +313,31 @@ grant execute on function private.alert_words(public.price_alerts,text) to authe
 
 revoke all on function private.alerts_on_trades() from public;
 
+revoke all on function private.candle_rows(public.trades[]) from public;
+
+revoke all on function private.candle_seconds(text) from public;
+
+revoke all on function private.candles_on_trades() from public;
+
+revoke all on function private.rebuild_candles() from public;
+
+revoke all on function public.candles(uuid,text,integer) from anon;
+revoke all on function public.candles(uuid,text,integer) from public;
+
 revoke all on function public.delete_price_alert(bigint) from anon;
 revoke all on function public.delete_price_alert(bigint) from public;
 
 revoke all on function public.set_price_alert(uuid,text,numeric,bigint) from anon;
 revoke all on function public.set_price_alert(uuid,text,numeric,bigint) from public;
 
+revoke all on table public.candles from anon;
+revoke insert, update, delete, truncate on table public.candles from authenticated;
+
 revoke all on table public.price_alerts from anon;
 revoke insert, update, delete, truncate on table public.price_alerts from authenticated;
 
 revoke all on table public.my_price_alerts from anon;
 revoke insert, update, delete, truncate on table public.my_price_alerts from authenticated;
+
+-- Data: the candles of the trades made before this migration.
+select private.rebuild_candles();
