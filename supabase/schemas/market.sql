@@ -252,7 +252,7 @@ create table public.candles (
   closed_at timestamptz not null,
   closed_id bigint not null,
   primary key (token_id, seconds, bucket)
-);
+) with (fillfactor = 70); -- room on each page, so a candle's update stays on its page (HOT)
 alter table public.candles enable row level security;
 create policy "candles are visible to signed-in users" on public.candles
   for select to authenticated using (true);
@@ -283,12 +283,26 @@ language sql stable set search_path = '' as $$
 $$;
 revoke execute on function private.candle_rows(public.trades[]) from public;
 
--- One statement's trades added to their candles: one upsert per token, interval and bucket.
+-- One statement's trades added to their candles: one upsert per token, interval and bucket. A
+-- settlement's trades share one time (settle_fills), so the usual statement folds into one row
+-- per token, spread over the six intervals without sorting them again; a statement of trades at
+-- several times (the seed, a bulk load) goes through candle_rows, which groups them by bucket.
 create function private.candles_on_trades() returns trigger
 language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+declare
+  several boolean := exists (select 1 from new_trades n group by n.token_id having count(distinct n.created_at) > 1);
 begin
   insert into public.candles as c
-  select * from private.candle_rows(array(select n::public.trades from new_trades n))
+  select * from private.candle_rows(array(select n::public.trades from new_trades n)) where several
+  union all
+  select t.token_id, i.seconds, to_timestamp(floor(t.epoch / i.seconds) * i.seconds),
+         t.open, t.high, t.low, t.close, t.volume, t.trades, t.at, t.first_id, t.at, t.last_id
+  from (select n.token_id, extract(epoch from min(n.created_at)) as epoch, min(n.created_at) as at,
+               (array_agg(n.price order by n.id))[1] as open, max(n.price) as high, min(n.price) as low,
+               (array_agg(n.price order by n.id desc))[1] as close, sum(n.amount)::bigint as volume,
+               count(*)::integer as trades, min(n.id) as first_id, max(n.id) as last_id
+        from new_trades n where not several group by n.token_id) t
+  cross join (values (60), (300), (900), (3600), (14400), (86400)) i (seconds)
   on conflict (token_id, seconds, bucket) do update set
     open = case when (excluded.opened_at, excluded.opened_id) < (c.opened_at, c.opened_id) then excluded.open else c.open end,
     opened_at = least(c.opened_at, excluded.opened_at),

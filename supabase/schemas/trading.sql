@@ -187,7 +187,10 @@ begin
   end if;
   result := private.execute_order(auth.uid(), tok, null, p_side, p_type, p_amount::bigint, p_price,
     coalesce(p_time_in_force, 'gtc'), p_expires_at, coalesce(p_post_only, false), settings.fee_bps, null);
-  if (result->>'value')::numeric > 0 then perform private.trigger_stops(tok, settings.fee_bps); end if;
+  -- Stops run after a trade, where the book has any (one probe of the waiting stops' index).
+  if (result->>'value')::numeric > 0 and exists (select 1 from public.orders o where o.token_id = p_token and o.status = 'pending') then
+    perform private.trigger_stops(tok, settings.fee_bps);
+  end if;
   return result;
 end $$;
 revoke execute on function public.place_order(uuid, text, text, numeric, numeric, text, timestamp with time zone, boolean, numeric) from public, anon;
@@ -297,17 +300,21 @@ begin
   else
     final_status := case when matched.remaining = 0 then 'filled' else 'cancelled' end;
   end if;
-  -- A triggered stop's row is there already: it enters the book now, at its trigger's time.
-  insert into public.orders as o (id, user_id, token_id, side, type, price, amount, filled, filled_value, fees_paid,
-                             reserved, status, created_at, closed_at, time_in_force, expires_at, post_only)
-  overriding system value
-  values (v_order, p_user, tok.id, p_side, p_type, p_price, p_amount, p_amount - matched.remaining, matched.spent_value,
-          fee_sum, rest_cost, final_status, book_time, case when final_status <> 'open' then clock_timestamp() end,
-          p_tif, p_expires_at, p_post_only)
-  on conflict (id) do update
-    set filled = excluded.filled, filled_value = excluded.filled_value, fees_paid = excluded.fees_paid,
-        reserved = excluded.reserved, status = excluded.status, created_at = excluded.created_at,
-        closed_at = excluded.closed_at;
+  if p_order is null then
+    insert into public.orders (id, user_id, token_id, side, type, price, amount, filled, filled_value, fees_paid,
+                               reserved, status, created_at, closed_at, time_in_force, expires_at, post_only)
+    overriding system value
+    values (v_order, p_user, tok.id, p_side, p_type, p_price, p_amount, p_amount - matched.remaining, matched.spent_value,
+            fee_sum, rest_cost, final_status, book_time, case when final_status <> 'open' then clock_timestamp() end,
+            p_tif, p_expires_at, p_post_only);
+  else
+    -- A triggered stop's row is there already: it enters the book now, at its trigger's time.
+    update public.orders
+       set filled = p_amount - matched.remaining, filled_value = matched.spent_value, fees_paid = fee_sum,
+           reserved = rest_cost, status = final_status, created_at = book_time,
+           closed_at = case when final_status <> 'open' then clock_timestamp() end
+     where id = v_order;
+  end if;
 
   insert into public.market_events (token_id, kind)
   values (tok.id, case when matched.spent_value > 0 then 'trade' else 'book' end);
@@ -648,7 +655,9 @@ begin
   elsif p_price is not null then
     raise exception 'A market order takes no price: it trades at the best prices in the book.' using errcode = '22023';
   end if;
-  perform private.check_order_terms(settings, p_type, tif, p_expires_at, p_post_only, p_stop_price);
+  if tif <> 'gtc' or p_expires_at is not null or p_post_only or p_stop_price is not null then -- a plain order skips the call
+    perform private.check_order_terms(settings, p_type, tif, p_expires_at, p_post_only, p_stop_price);
+  end if;
   if read.suspended then
     raise exception 'Your account is suspended: trading is disabled.' using errcode = '42501';
   end if;

@@ -1,4 +1,4 @@
--- stop_orders_time_in_force_post_only: derived from supabase/schemas by `npm run db:diff`. Read the schema files, not this.
+-- order_types_candles_and_price_alerts: derived from supabase/schemas by `npm run db:diff`. Read the schema files, not this.
 -- Functions are checked when called, as pg_dump's scripts do: a migration may define them in any order.
 set local check_function_bodies = off;
 
@@ -16,6 +16,10 @@ drop index if exists public.orders_open_user_rank_idx;
 
 drop index if exists public.orders_open_user_token_idx;
 
+create table public.candles ();
+
+create table public.price_alerts ();
+
 alter table public.orders add column "time_in_force" text default 'gtc'::text not null;
 
 alter table public.orders add column "expires_at" timestamp with time zone;
@@ -28,6 +32,105 @@ alter table public.orders add column "triggered_at" timestamp with time zone;
 
 alter table public.orders add column "oco_with" bigint;
 
+alter table public.candles add column "token_id" uuid not null;
+
+alter table public.candles add column "seconds" integer not null;
+
+alter table public.candles add column "bucket" timestamp with time zone not null;
+
+alter table public.candles add column "open" numeric(12,2) not null;
+
+alter table public.candles add column "high" numeric(12,2) not null;
+
+alter table public.candles add column "low" numeric(12,2) not null;
+
+alter table public.candles add column "close" numeric(12,2) not null;
+
+alter table public.candles add column "volume" bigint not null;
+
+alter table public.candles add column "trades" integer not null;
+
+alter table public.candles add column "opened_at" timestamp with time zone not null;
+
+alter table public.candles add column "opened_id" bigint not null;
+
+alter table public.candles add column "closed_at" timestamp with time zone not null;
+
+alter table public.candles add column "closed_id" bigint not null;
+
+alter table public.price_alerts add column "id" bigint generated always as identity;
+
+alter table public.price_alerts add column "user_id" uuid not null;
+
+alter table public.price_alerts add column "token_id" uuid not null;
+
+alter table public.price_alerts add column "kind" text not null;
+
+alter table public.price_alerts add column "price" numeric(12,2);
+
+alter table public.price_alerts add column "move_pct" numeric(5,2);
+
+alter table public.price_alerts add column "created_at" timestamp with time zone default now() not null;
+
+alter table public.price_alerts add column "fired_at" timestamp with time zone;
+
+alter table public.price_alerts add column "fired_price" numeric(12,2);
+
+CREATE OR REPLACE FUNCTION private.alert_words(a public.price_alerts, token_name text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select case a.kind
+    when 'above' then format('%s traded at %s, at or above your alert at %s.', token_name, private.money(a.fired_price), private.money(a.price))
+    when 'below' then format('%s traded at %s, at or below your alert at %s.', token_name, private.money(a.fired_price), private.money(a.price))
+    else format('%s moved %s%% or more within 24 hours: it traded at %s.', token_name, trim_scale(a.move_pct)::text, private.money(a.fired_price))
+  end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.alerts_on_trades()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+declare
+  fired integer;
+begin
+  -- Most settlements meet no armed alert: one probe of their index each.
+  if not exists (select 1 from public.price_alerts a where a.fired_at is null
+                   and a.token_id in (select n.token_id from new_trades n)) then
+    return null;
+  end if;
+  with moved as (
+    select n.token_id, max(n.price) as high, min(n.price) as low,
+           (array_agg(n.price order by n.created_at desc, n.id desc))[1] as last
+    from new_trades n group by n.token_id
+  ),
+  hit as (
+    update public.price_alerts a
+       set fired_at = now(),
+           fired_price = case a.kind when 'above' then m.high when 'below' then m.low else m.last end
+      from moved m left join private.token_stats s on s.token_id = m.token_id
+     where a.token_id = m.token_id and a.fired_at is null
+       and case a.kind when 'above' then m.high >= a.price
+                       when 'below' then m.low <= a.price
+                       else abs(coalesce(s.change_24h, 0)) >= a.move_pct end
+    returning a.*
+  ),
+  mailed as (
+    insert into private.account_mail (user_id, subject, body)
+    select h.user_id, format('Price alert: %s at %s', t.name, private.money(h.fired_price)),
+           private.alert_words(h, t.name) || E'\n\nThe alert stays on your list until you remove it or set it again.'
+    from hit h join public.tokens t on t.id = h.token_id
+    returning 1
+  )
+  select count(*) into fired from mailed;
+  if fired > 0 then perform pg_notify('repx_mail', ''); end if; -- only when one fired: a notifying commit serializes
+  return null;
+end $function$;
+
 CREATE OR REPLACE FUNCTION private.band_edge(ref numeric, p_side text)
  RETURNS numeric
  LANGUAGE sql
@@ -38,6 +141,68 @@ AS $function$
               else ceil(ref * (1 - e.market_band_bps / 10000.0) * 100) / 100 end
   from public.exchange_settings e
 $function$;
+
+CREATE OR REPLACE FUNCTION private.candle_rows(p_trades public.trades[])
+ RETURNS SETOF public.candles
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select b.token_id, b.seconds, b.bucket,
+         (array_agg(b.price order by b.created_at, b.id))[1], max(b.price), min(b.price),
+         (array_agg(b.price order by b.created_at desc, b.id desc))[1], sum(b.amount)::bigint, count(*)::integer,
+         (array_agg(b.created_at order by b.created_at, b.id))[1], (array_agg(b.id order by b.created_at, b.id))[1],
+         (array_agg(b.created_at order by b.created_at desc, b.id desc))[1],
+         (array_agg(b.id order by b.created_at desc, b.id desc))[1]
+  from (select n.token_id, n.id, n.price, n.amount, n.created_at, i.seconds,
+               to_timestamp(floor(extract(epoch from n.created_at) / i.seconds) * i.seconds) as bucket
+        from unnest(p_trades) n cross join (values (60), (300), (900), (3600), (14400), (86400)) i (seconds)) b
+  group by b.token_id, b.seconds, b.bucket
+$function$;
+
+CREATE OR REPLACE FUNCTION private.candle_seconds(p_interval text)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select case p_interval when '1m' then 60 when '5m' then 300 when '15m' then 900
+                         when '1h' then 3600 when '4h' then 14400 when '1d' then 86400 end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.candles_on_trades()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+declare
+  several boolean := exists (select 1 from new_trades n group by n.token_id having count(distinct n.created_at) > 1);
+begin
+  insert into public.candles as c
+  select * from private.candle_rows(array(select n::public.trades from new_trades n)) where several
+  union all
+  select t.token_id, i.seconds, to_timestamp(floor(t.epoch / i.seconds) * i.seconds),
+         t.open, t.high, t.low, t.close, t.volume, t.trades, t.at, t.first_id, t.at, t.last_id
+  from (select n.token_id, extract(epoch from min(n.created_at)) as epoch, min(n.created_at) as at,
+               (array_agg(n.price order by n.id))[1] as open, max(n.price) as high, min(n.price) as low,
+               (array_agg(n.price order by n.id desc))[1] as close, sum(n.amount)::bigint as volume,
+               count(*)::integer as trades, min(n.id) as first_id, max(n.id) as last_id
+        from new_trades n where not several group by n.token_id) t
+  cross join (values (60), (300), (900), (3600), (14400), (86400)) i (seconds)
+  on conflict (token_id, seconds, bucket) do update set
+    open = case when (excluded.opened_at, excluded.opened_id) < (c.opened_at, c.opened_id) then excluded.open else c.open end,
+    opened_at = least(c.opened_at, excluded.opened_at),
+    opened_id = case when (excluded.opened_at, excluded.opened_id) < (c.opened_at, c.opened_id) then excluded.opened_id else c.opened_id end,
+    close = case when (excluded.closed_at, excluded.closed_id) > (c.closed_at, c.closed_id) then excluded.close else c.close end,
+    closed_at = greatest(c.closed_at, excluded.closed_at),
+    closed_id = case when (excluded.closed_at, excluded.closed_id) > (c.closed_at, c.closed_id) then excluded.closed_id else c.closed_id end,
+    high = greatest(c.high, excluded.high),
+    low = least(c.low, excluded.low),
+    volume = c.volume + excluded.volume,
+    trades = c.trades + excluded.trades;
+  return null;
+end $function$;
 
 CREATE OR REPLACE FUNCTION private.check_maker_terms(p_user uuid, tok public.tokens, p_side text, p_amount bigint, p_price numeric, p_post_only boolean)
  RETURNS void
@@ -105,7 +270,9 @@ begin
   elsif p_price is not null then
     raise exception 'A market order takes no price: it trades at the best prices in the book.' using errcode = '22023';
   end if;
-  perform private.check_order_terms(settings, p_type, tif, p_expires_at, p_post_only, p_stop_price);
+  if tif <> 'gtc' or p_expires_at is not null or p_post_only or p_stop_price is not null then -- a plain order skips the call
+    perform private.check_order_terms(settings, p_type, tif, p_expires_at, p_post_only, p_stop_price);
+  end if;
   if read.suspended then
     raise exception 'Your account is suspended: trading is disabled.' using errcode = '42501';
   end if;
@@ -272,17 +439,21 @@ begin
   else
     final_status := case when matched.remaining = 0 then 'filled' else 'cancelled' end;
   end if;
-  -- A triggered stop's row is there already: it enters the book now, at its trigger's time.
-  insert into public.orders as o (id, user_id, token_id, side, type, price, amount, filled, filled_value, fees_paid,
-                             reserved, status, created_at, closed_at, time_in_force, expires_at, post_only)
-  overriding system value
-  values (v_order, p_user, tok.id, p_side, p_type, p_price, p_amount, p_amount - matched.remaining, matched.spent_value,
-          fee_sum, rest_cost, final_status, book_time, case when final_status <> 'open' then clock_timestamp() end,
-          p_tif, p_expires_at, p_post_only)
-  on conflict (id) do update
-    set filled = excluded.filled, filled_value = excluded.filled_value, fees_paid = excluded.fees_paid,
-        reserved = excluded.reserved, status = excluded.status, created_at = excluded.created_at,
-        closed_at = excluded.closed_at;
+  if p_order is null then
+    insert into public.orders (id, user_id, token_id, side, type, price, amount, filled, filled_value, fees_paid,
+                               reserved, status, created_at, closed_at, time_in_force, expires_at, post_only)
+    overriding system value
+    values (v_order, p_user, tok.id, p_side, p_type, p_price, p_amount, p_amount - matched.remaining, matched.spent_value,
+            fee_sum, rest_cost, final_status, book_time, case when final_status <> 'open' then clock_timestamp() end,
+            p_tif, p_expires_at, p_post_only);
+  else
+    -- A triggered stop's row is there already: it enters the book now, at its trigger's time.
+    update public.orders
+       set filled = p_amount - matched.remaining, filled_value = matched.spent_value, fees_paid = fee_sum,
+           reserved = rest_cost, status = final_status, created_at = book_time,
+           closed_at = case when final_status <> 'open' then clock_timestamp() end
+     where id = v_order;
+  end if;
 
   insert into public.market_events (token_id, kind)
   values (tok.id, case when matched.spent_value > 0 then 'trade' else 'book' end);
@@ -476,6 +647,25 @@ begin
     update public.orders set amount = new.amount - new.filled where id = new.oco_with and status = 'pending' and triggered_at is null;
   end if;
   return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION private.rebuild_candles()
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  d record;
+begin
+  delete from public.candles;
+  for d in select distinct token_id, date_trunc('day', created_at at time zone 'UTC') as day from public.trades loop
+    insert into public.candles
+    select * from private.candle_rows(array(
+      select t from public.trades t
+      where t.token_id = d.token_id
+        and t.created_at >= d.day at time zone 'UTC' and t.created_at < (d.day + interval '1 day') at time zone 'UTC'));
+  end loop;
 end $function$;
 
 CREATE OR REPLACE FUNCTION private.release_order(p_order bigint, p_status text DEFAULT 'cancelled'::text)
@@ -818,6 +1008,38 @@ begin
     case when o.side = 'sell' then o.amount - o.filled else 0 end, 'released_cash', o.reserved);
 end $function$;
 
+CREATE OR REPLACE FUNCTION public.candles(p_token uuid, p_interval text DEFAULT '1h'::text, p_limit integer DEFAULT 300)
+ RETURNS TABLE(bucket timestamp with time zone, open numeric, high numeric, low numeric, close numeric, volume bigint)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+#variable_conflict use_column
+declare
+  secs integer := private.candle_seconds(p_interval);
+begin
+  if secs is null then perform private.refuse('The interval must be 1m, 5m, 15m, 1h, 4h or 1d.'); end if;
+  return query
+  select x.bucket, x.open, x.high, x.low, x.close, x.volume from (
+    select c.bucket, c.open, c.high, c.low, c.close, c.volume from public.candles c
+    where c.token_id = p_token and c.seconds = secs
+    order by c.bucket desc
+    limit least(greatest(coalesce(p_limit, 300), 1), 1000)) x
+  order by x.bucket;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.delete_price_alert(p_alert bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  delete from public.price_alerts where id = p_alert and user_id = private.active_caller();
+  if not found then perform private.refuse(format('You have no price alert #%s.', p_alert)); end if;
+end $function$;
+
 CREATE OR REPLACE FUNCTION public.list_open_orders(p_token uuid DEFAULT NULL::uuid, p_limit integer DEFAULT 100, p_offset integer DEFAULT 0)
  RETURNS SETOF public.orders
  LANGUAGE plpgsql
@@ -898,7 +1120,10 @@ begin
   end if;
   result := private.execute_order(auth.uid(), tok, null, p_side, p_type, p_amount::bigint, p_price,
     coalesce(p_time_in_force, 'gtc'), p_expires_at, coalesce(p_post_only, false), settings.fee_bps, null);
-  if (result->>'value')::numeric > 0 then perform private.trigger_stops(tok, settings.fee_bps); end if;
+  -- Stops run after a trade, where the book has any (one probe of the waiting stops' index).
+  if (result->>'value')::numeric > 0 and exists (select 1 from public.orders o where o.token_id = p_token and o.status = 'pending') then
+    perform private.trigger_stops(tok, settings.fee_bps);
+  end if;
   return result;
 end $function$;
 
@@ -934,6 +1159,76 @@ begin
     o.time_in_force, o.expires_at, o.post_only, stop) || jsonb_build_object('replaced', p_order);
 end $function$;
 
+CREATE OR REPLACE FUNCTION public.set_price_alert(p_token uuid, p_kind text, p_value numeric, p_alert bigint DEFAULT NULL::bigint)
+ RETURNS public.price_alerts
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  uid uuid := private.active_caller();
+  most constant integer := 20;
+  tok public.tokens;
+  last numeric;
+  saved public.price_alerts;
+begin
+  select * into tok from public.tokens where id = p_token;
+  if not found then perform private.refuse('There is no such token.'); end if;
+  if p_kind is null or p_kind not in ('above', 'below', 'move') then
+    perform private.refuse('An alert is for a price at or above a level, at or below one, or a move within 24 hours.');
+  end if;
+  if p_value is null or p_value = 'NaN' or p_value <= 0 then
+    perform private.refuse(case when p_kind = 'move' then 'Give the move as a percentage above 0.' else 'Give the alert''s price, above $0.00.' end);
+  end if;
+  if p_value <> round(p_value, 2) then perform private.refuse('Use at most two decimals.'); end if;
+  if p_kind = 'move' and p_value > 100 then perform private.refuse('A move is at most 100%.'); end if;
+  last := private.last_price(p_token);
+  if p_kind = 'above' and p_value <= last then
+    perform private.refuse(format('%s is at %s already: set the alert above that.', tok.name, private.money(last)));
+  elsif p_kind = 'below' and p_value >= last then
+    perform private.refuse(format('%s is at %s already: set the alert below that.', tok.name, private.money(last)));
+  end if;
+  if p_alert is null then
+    if (select count(*) from public.price_alerts where user_id = uid) >= most then
+      perform private.refuse(format('You have %s price alerts, the most allowed. Remove one to set another.', most));
+    end if;
+    insert into public.price_alerts (user_id, token_id, kind, price, move_pct)
+    values (uid, p_token, p_kind, case when p_kind <> 'move' then p_value end, case when p_kind = 'move' then p_value end)
+    returning * into saved;
+  else
+    update public.price_alerts
+       set kind = p_kind, price = case when p_kind <> 'move' then p_value end,
+           move_pct = case when p_kind = 'move' then p_value end, fired_at = null, fired_price = null
+     where id = p_alert and user_id = uid and token_id = p_token
+    returning * into saved;
+    if not found then perform private.refuse(format('You have no price alert #%s on %s.', p_alert, tok.name)); end if;
+  end if;
+  return saved;
+end $function$;
+
+create view public.my_price_alerts with (security_invoker=true) as
+ SELECT a.id,
+    a.token_id,
+    t.name,
+    t.username,
+    a.kind,
+    a.price,
+    a.move_pct,
+    a.created_at,
+    a.fired_at,
+    a.fired_price,
+        CASE
+            WHEN (a.fired_at IS NOT NULL) THEN private.alert_words(a.*, t.name)
+            ELSE NULL::text
+        END AS message
+   FROM (price_alerts a
+     JOIN tokens t ON ((t.id = a.token_id)))
+  WHERE (a.user_id = auth.uid());
+
+alter table public.candles add constraint "candles_pkey" PRIMARY KEY (token_id, seconds, bucket);
+
+alter table public.candles add constraint "candles_seconds_check" CHECK ((seconds = ANY (ARRAY[60, 300, 900, 3600, 14400, 86400])));
+
 alter table public.orders add constraint "orders_check2" CHECK (((time_in_force = 'gtd'::text) = (expires_at IS NOT NULL)));
 
 alter table public.orders add constraint "orders_check3" CHECK (((status <> 'pending'::text) OR (stop_price IS NOT NULL)));
@@ -943,6 +1238,24 @@ alter table public.orders add constraint "orders_status_check" CHECK ((status = 
 alter table public.orders add constraint "orders_stop_price_check" CHECK ((stop_price > (0)::numeric));
 
 alter table public.orders add constraint "orders_time_in_force_check" CHECK ((time_in_force = ANY (ARRAY['gtc'::text, 'ioc'::text, 'fok'::text, 'gtd'::text])));
+
+alter table public.price_alerts add constraint "price_alerts_check" CHECK (((kind = 'move'::text) = (move_pct IS NOT NULL)));
+
+alter table public.price_alerts add constraint "price_alerts_check1" CHECK (((kind = 'move'::text) = (price IS NULL)));
+
+alter table public.price_alerts add constraint "price_alerts_kind_check" CHECK ((kind = ANY (ARRAY['above'::text, 'below'::text, 'move'::text])));
+
+alter table public.price_alerts add constraint "price_alerts_move_pct_check" CHECK (((move_pct > (0)::numeric) AND (move_pct <= (100)::numeric)));
+
+alter table public.price_alerts add constraint "price_alerts_pkey" PRIMARY KEY (id);
+
+alter table public.price_alerts add constraint "price_alerts_price_check" CHECK ((price > (0)::numeric));
+
+alter table public.candles add constraint "candles_token_id_fkey" FOREIGN KEY (token_id) REFERENCES tokens(id) ON DELETE CASCADE;
+
+alter table public.price_alerts add constraint "price_alerts_token_id_fkey" FOREIGN KEY (token_id) REFERENCES tokens(id) ON DELETE CASCADE;
+
+alter table public.price_alerts add constraint "price_alerts_user_id_fkey" FOREIGN KEY (user_id) REFERENCES profiles(id) ON DELETE CASCADE;
 
 CREATE INDEX orders_expiry_idx ON public.orders USING btree (expires_at) WHERE ((status = ANY (ARRAY['open'::text, 'pending'::text])) AND (expires_at IS NOT NULL));
 
@@ -956,9 +1269,39 @@ CASE
     ELSE (- stop_price)
 END), id) WHERE (status = 'pending'::text);
 
+CREATE INDEX price_alerts_armed_idx ON public.price_alerts USING btree (token_id) WHERE (fired_at IS NULL);
+
+CREATE INDEX price_alerts_user_idx ON public.price_alerts USING btree (user_id, created_at DESC);
+
 CREATE TRIGGER orders_oco_follow AFTER UPDATE OF filled ON public.orders FOR EACH ROW WHEN (((new.oco_with IS NOT NULL) AND (new.stop_price IS NULL) AND (new.filled > old.filled))) EXECUTE FUNCTION private.oco_follow();
 
+CREATE TRIGGER trades_candles AFTER INSERT ON public.trades REFERENCING NEW TABLE AS new_trades FOR EACH STATEMENT EXECUTE FUNCTION private.candles_on_trades();
+
+CREATE TRIGGER trades_stats_alerts AFTER INSERT ON public.trades REFERENCING NEW TABLE AS new_trades FOR EACH STATEMENT EXECUTE FUNCTION private.alerts_on_trades();
+
+create policy "candles are visible to signed-in users" on public.candles as permissive for select to authenticated
+  using (true);
+
+create policy "own alerts" on public.price_alerts as permissive for select to authenticated
+  using (((user_id = ( SELECT auth.uid() AS uid)) OR ( SELECT private.is_admin() AS is_admin)));
+
+alter table public.candles enable row level security;
+alter table public.candles set (fillfactor=70);
+
+alter table public.price_alerts enable row level security;
+
+revoke all on function private.alert_words(public.price_alerts,text) from public;
+grant execute on function private.alert_words(public.price_alerts,text) to authenticated;
+
+revoke all on function private.alerts_on_trades() from public;
+
 revoke all on function private.band_edge(numeric,text) from public;
+
+revoke all on function private.candle_rows(public.trades[]) from public;
+
+revoke all on function private.candle_seconds(text) from public;
+
+revoke all on function private.candles_on_trades() from public;
 
 revoke all on function private.check_maker_terms(uuid,public.tokens,text,bigint,numeric,boolean) from public;
 
@@ -980,11 +1323,19 @@ revoke all on function private.lock_book(uuid,numeric) from public;
 
 revoke all on function private.oco_follow() from public;
 
+revoke all on function private.rebuild_candles() from public;
+
 revoke all on function private.release_order(bigint,text) from public;
 
 revoke all on function private.run_due_stops() from public;
 
 revoke all on function private.trigger_stops(public.tokens,integer) from public;
+
+revoke all on function public.candles(uuid,text,integer) from anon;
+revoke all on function public.candles(uuid,text,integer) from public;
+
+revoke all on function public.delete_price_alert(bigint) from anon;
+revoke all on function public.delete_price_alert(bigint) from public;
 
 revoke all on function public.place_oco(uuid,numeric,numeric,numeric,numeric,text,timestamp with time zone) from anon;
 revoke all on function public.place_oco(uuid,numeric,numeric,numeric,numeric,text,timestamp with time zone) from public;
@@ -994,3 +1345,18 @@ revoke all on function public.place_order(uuid,text,text,numeric,numeric,text,ti
 
 revoke all on function public.replace_order(bigint,numeric,numeric,bigint,numeric) from anon;
 revoke all on function public.replace_order(bigint,numeric,numeric,bigint,numeric) from public;
+
+revoke all on function public.set_price_alert(uuid,text,numeric,bigint) from anon;
+revoke all on function public.set_price_alert(uuid,text,numeric,bigint) from public;
+
+revoke all on table public.candles from anon;
+revoke insert, update, delete, truncate on table public.candles from authenticated;
+
+revoke all on table public.price_alerts from anon;
+revoke insert, update, delete, truncate on table public.price_alerts from authenticated;
+
+revoke all on table public.my_price_alerts from anon;
+revoke insert, update, delete, truncate on table public.my_price_alerts from authenticated;
+
+-- Data: the candles of the trades made before this migration.
+select private.rebuild_candles();
