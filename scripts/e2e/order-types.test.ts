@@ -157,7 +157,7 @@ test('the chart switches between the line and candles of each interval, keeps th
   for (const width of [1280, 390]) {
     const page = await trader(`candles_${width}`, width);
     const chart = page.getByRole('group', { name: 'Chart' });
-    await chart.getByRole('button', { name: 'Candles, 1 hour' }).click();
+    await chart.getByRole('button', { name: '1h', exact: true }).click();
     await page.getByRole('heading', { name: 'Price Chart (candles, 1 hour)' }).waitFor();
     await page.waitForURL(/[?&]chart=1h/);
     const candles = page.getByTestId('candle-chart');
@@ -168,7 +168,7 @@ test('the chart switches between the line and candles of each interval, keeps th
     await page.screenshot({ path: path.join(SCREENSHOTS, `candles-1h-${width}.png`) });
 
     // One minute: a trade now makes this minute's candle appear, live.
-    await chart.getByRole('button', { name: 'Candles, 1 minute' }).click();
+    await chart.getByRole('button', { name: '1m', exact: true }).click();
     await page.waitForURL(/[?&]chart=1m/);
     const before = await app.backend.db.query<{ n: number }>(
       `select count(*)::int as n from candles c join tokens t on t.id = c.token_id

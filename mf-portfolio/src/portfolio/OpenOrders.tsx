@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { cancelAllOrders, cancelOrder, replaceOrder, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
 import { Bar } from './Bar';
 import { OrderCells } from './OrderCells';
-import { loadOpenOrders, type MyOrder } from './orders';
+import { loadOpenOrders, openCount, type MyOrder } from './orders';
 import type { MarketToken } from '@repex/shared-ui/contracts';
 import {
   Button,
@@ -56,7 +56,7 @@ export function OpenOrders({ toggle }: { toggle: ReactNode }) {
           Cancel All
         </Button>
       </Bar>
-      {count > 0 && <Muted>{plural(count)} open or waiting.</Muted>}
+      {count > 0 && <Muted>{openCount(orders.data ?? [])}</Muted>}
       <DataTable
         label="Open Orders"
         head={

@@ -1,4 +1,4 @@
-import { orderOutcome } from './orders';
+import { openCount, orderOutcome } from './orders';
 
 describe('orderOutcome', () => {
   it('names what became of an order that left the book', () => {
@@ -8,5 +8,14 @@ describe('orderOutcome', () => {
     expect(orderOutcome({ status: 'open', filled: 4 })).toBe('Open');
     expect(orderOutcome({ status: 'expired', filled: 0 })).toBe('Expired');
     expect(orderOutcome({ status: 'expired', filled: 3 })).toBe('Partly filled, expired');
+  });
+});
+
+describe('openCount', () => {
+  it('says how many orders rest and how many stops wait', () => {
+    expect(openCount([{ status: 'open' }, { status: 'open' }])).toBe('2 orders on the book.');
+    expect(openCount([{ status: 'open' }, { status: 'pending' }])).toBe(
+      '2 orders: 1 on the book, 1 waiting for its trigger.',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { formatCount, formatInteger } from '@repex/shared-ui/ui';
 import { MARKET_TOKEN_COLUMNS, type MarketToken } from '@repex/shared-ui/contracts';
 import { supabase, unwrap } from '@repex/shared-ui/platform';
 
@@ -43,4 +44,11 @@ export function orderOutcome(o: Pick<MyOrder, 'status' | 'filled'>): string {
   if (o.status === 'pending') return 'Waiting';
   if (o.status === 'expired') return o.filled > 0 ? 'Partly filled, expired' : 'Expired';
   return o.filled > 0 ? 'Partly filled' : 'Cancelled';
+}
+
+/** How many orders rest on the book, and how many stops wait for their trigger. */
+export function openCount(orders: { status: string }[]): string {
+  const waiting = orders.filter((o) => o.status === 'pending').length;
+  if (waiting === 0) return `${formatCount(orders.length, 'order')} on the book.`;
+  return `${formatCount(orders.length, 'order')}: ${formatInteger(orders.length - waiting)} on the book, ${formatInteger(waiting)} waiting for ${waiting === 1 ? 'its trigger' : 'their triggers'}.`;
 }

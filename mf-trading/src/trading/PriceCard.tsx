@@ -32,7 +32,7 @@ export function PriceCard({ tokenId, history }: { tokenId: string; history: Quer
             key={i}
             $active={choice === i}
             aria-pressed={choice === i}
-            aria-label={`Candles, ${NAMES[i]}`}
+            title={`Candles of ${NAMES[i]}`}
             onClick={() => choose(i)}
           >
             {i}
