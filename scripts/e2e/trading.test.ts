@@ -251,7 +251,9 @@ test('the dashboard lists every open order: one cancelled, one edited, then the 
     description: '1 order cancelled; its funds are released.',
     variant: 'default',
   });
-  await page.getByText('You have no open orders. A limit order that does not fill at once, or a stop, waits here.').waitFor();
+  await page
+    .getByText('You have no open orders. A limit order that does not fill at once, or a stop, waits here.')
+    .waitFor();
   expect(await reserved()).toBe(0);
   await expect(page.getByRole('button', { name: 'Cancel All', exact: true }).isDisabled()).resolves.toBe(true);
   // The history keeps them: nothing that left the book is just gone.
