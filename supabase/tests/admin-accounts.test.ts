@@ -315,17 +315,27 @@ describe.each(ENGINES)('the accounts table on %s', (engine) => {
     expect(await stats()).toMatchObject({ total_users: before.total_users + 1, active_users: before.active_users + 1 });
   });
 
-  it('Details opens one account: balances, holdings, orders, trades, payments, sessions and activity', async () => {
+  it('Details opens one account: balances, holdings, orders and stops, trades, payments, sessions and activity', async () => {
     const token = await freshToken(suite.backend);
     const t = await trader(suite.backend, { cash: 500, token, tokens: 10 });
     await placeOrder(t.client, token, 'sell', 'limit', 4, 12);
+    await t.client.rpc('place_order', {
+      p_token: token,
+      p_side: 'sell',
+      p_type: 'market',
+      p_amount: 2,
+      p_stop_price: 9,
+    });
     await suite.admin.rpc('admin_set_verified', { p_user: t.id, p_verified: true });
     const { data, error } = await suite.admin.rpc('admin_account_details', { p_user: t.id });
     expect(error).toBeNull();
     expect(data).toMatchObject({
       cash: { available: 500, reserved: 0, pending_withdrawal: 0 },
-      holdings: [{ token_id: token, amount: 10, reserved: 4 }],
-      open_orders: [{ side: 'sell', price: 12, amount: 4 }],
+      holdings: [{ token_id: token, amount: 10, reserved: 6 }],
+      open_orders: [
+        { side: 'sell', price: null, stop_price: 9, amount: 2 },
+        { side: 'sell', price: 12, stop_price: null, amount: 4 },
+      ],
       payments: [{ type: 'deposit', amount: 500, status: 'completed' }],
       activity: [{ action: 'account.verify', actor: 'repx_admin' }],
     });

@@ -14,7 +14,11 @@ const FIELDS = [
   },
   { key: 'min_order_amount', label: 'Minimum order (tokens)', hint: 'The smallest order anyone may place.' },
   { key: 'max_price', label: 'Highest limit price ($)', hint: 'No order may ask or bid more per token.' },
-  { key: 'max_open_orders', label: 'Open orders per account', hint: 'Most resting limit orders one account may hold.' },
+  {
+    key: 'max_open_orders',
+    label: 'Open orders per account',
+    hint: 'Most resting limit orders and waiting stops one account may hold.',
+  },
   {
     key: 'market_band_bps',
     label: 'Market order band (%)',

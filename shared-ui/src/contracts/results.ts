@@ -140,7 +140,15 @@ export interface AccountDetails {
   };
   cash: { available: number; reserved: number; pending_withdrawal: number };
   holdings: { token: string; amount: number; reserved: number }[];
-  open_orders: { id: number; token: string; side: string; price: number; amount: number }[];
+  /** Resting orders and waiting stops: a stop-market has no price, a stop has its trigger. */
+  open_orders: {
+    id: number;
+    token: string;
+    side: string;
+    price: number | null;
+    stop_price: number | null;
+    amount: number;
+  }[];
   trades: { id: number; token: string; side: string; price: number; amount: number; created_at: string }[];
   payments: { id: number; type: string; amount: number; status: string; method: string | null; created_at: string }[];
   bank_accounts: {

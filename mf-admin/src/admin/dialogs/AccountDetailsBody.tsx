@@ -58,7 +58,10 @@ export function AccountDetailsBody({
       <Section title="Open orders" empty={!d.open_orders.length}>
         {d.open_orders.map((o) => (
           <li key={o.id}>
-            #{o.id} {o.side} {formatInteger(o.amount)} {o.token} at {formatPrice(o.price)}
+            #{o.id} {o.side} {formatInteger(o.amount)} {o.token}{' '}
+            {o.stop_price !== null
+              ? `when the price reaches ${formatPrice(o.stop_price)}, ${o.price === null ? 'at market' : `at ${formatPrice(o.price)}`}`
+              : `at ${formatPrice(o.price ?? 0)}`}
           </li>
         ))}
       </Section>
