@@ -5,15 +5,11 @@ import { FormError } from '../primitives/Dialog';
 import { AlertFields, type AlertKindValue } from './AlertFields';
 import type { SaveAlert } from './PriceAlertList';
 
+// One column: the side column and a phone are too narrow for the kind's words beside the value.
 const Form = styled.form`
   display: grid;
-  grid-template-columns: 3fr 2fr;
   gap: 10px;
-  align-items: end;
   margin-bottom: 12px;
-  button {
-    grid-column: 1 / -1;
-  }
 `;
 
 /** A new price alert on one token: its kind and value, and Set Alert; a refusal shows under it. */
