@@ -23,7 +23,7 @@ export function rng(seed: number): () => number {
 export async function randomOrders(
   client: SupabaseClient,
   tokens: string[],
-  opts: { count: number; seed: number; until?: () => boolean },
+  opts: { count: number; seed: number; until?: () => boolean; onAcknowledged?: () => void },
 ): Promise<LoadResult> {
   const random = rng(opts.seed);
   const result: LoadResult = { acknowledged: [], refused: 0, failures: [] };
@@ -52,6 +52,7 @@ export async function randomOrders(
     } else {
       const placed = data as { order_id?: number; take_profit?: { order_id: number } };
       result.acknowledged.push(placed.order_id ?? placed.take_profit!.order_id);
+      opts.onAcknowledged?.();
     }
   }
   return result;
