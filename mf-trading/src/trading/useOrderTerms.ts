@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { TimeInForce } from '@repex/shared-ui/contracts';
+import { formatPrice } from '@repex/shared-ui/ui';
 import { limitPriceError, type Side } from './orderMath';
 import { expiryError, stopPriceError, timesInForce, type OrderKind } from './orderPlan';
 
@@ -33,7 +34,7 @@ export function useOrderTerms(kind: OrderKind, side: Side, lastPrice: number, ma
   const takeProfitError = !pair
     ? null
     : (limitPriceError(takeProfitText, maxPrice, 'take-profit price') ??
-      (takeProfit! <= lastPrice ? `Set the take-profit above the last price, $${lastPrice.toFixed(2)}.` : null));
+      (takeProfit! <= lastPrice ? `Set the take-profit above the last price, ${formatPrice(lastPrice)}.` : null));
   const expiresError = tif === 'gtd' ? expiryError(expiresAt) : null;
 
   return {

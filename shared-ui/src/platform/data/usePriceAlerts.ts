@@ -1,3 +1,4 @@
+import { formatPrice } from '../../ui/format';
 import { supabase } from '../supabase';
 import { toast } from '../toast/toastStore';
 import { useMarketEvents } from './useMarketEvents';
@@ -49,7 +50,7 @@ export function usePriceAlerts(tokenId: string | null) {
 
 /** An alert's condition in words: 'at or above $46.00', 'a move of 5% within 24 hours'. */
 export function describeAlert(a: { kind: AlertKind; value: number }): string {
-  const price = `$${a.value.toFixed(2)}`;
+  const price = formatPrice(a.value);
   if (a.kind === 'above') return `When the price trades at or above ${price}.`;
   if (a.kind === 'below') return `When the price trades at or below ${price}.`;
   return `When the price moves ${a.value}% or more within 24 hours.`;
