@@ -24,7 +24,13 @@ create table private.token_stats (
   -- What the 24h change compares with: the last price at least 24 hours old, else the first trade's.
   day_ago_price numeric,
   first_price numeric,
-  slides_at timestamptz
+  slides_at timestamptz,
+  -- The token's own fields that the market filters on, copied from its row (tokens_stats_copy),
+  -- so that a filtered count reads this one table (market_tokens leaves tokens out of it).
+  category text not null,
+  reputation_score numeric(5, 2) not null,
+  verified boolean not null,
+  halted boolean not null
 );
 -- (sort column, token) serves both directions of each sort, ties broken by token id.
 create index token_stats_market_cap_idx on private.token_stats (market_cap, token_id);
@@ -32,6 +38,8 @@ create index token_stats_price_idx on private.token_stats (price, token_id);
 create index token_stats_change_idx on private.token_stats (change_24h, token_id);
 create index token_stats_volume_idx on private.token_stats (volume_24h, token_id);
 create index token_stats_holders_idx on private.token_stats (holders, token_id);
+create index token_stats_reputation_idx on private.token_stats (reputation_score, token_id);
+create index token_stats_category_idx on private.token_stats (category);
 create index token_stats_slides_idx on private.token_stats (slides_at) where slides_at is not null;
 
 create function private.change_pct(price numeric, base numeric) returns numeric
@@ -53,7 +61,8 @@ declare
   held bigint;
   price numeric;
 begin
-  select t.total_supply, t.issue_price into tok from public.tokens t where t.id = p_token;
+  select t.total_supply, t.issue_price, t.category, t.reputation_score, t.verified, t.halt_reason is not null as halted
+    into tok from public.tokens t where t.id = p_token;
   if not found then return; end if;
   select tr.price, tr.created_at, tr.id into last_trade
     from public.trades tr where tr.token_id = p_token order by tr.created_at desc, tr.id desc limit 1;
@@ -66,24 +75,29 @@ begin
    where h.token_id = p_token and h.amount > 0 and h.user_id <> private.issuance_account();
   price := coalesce(last_trade.price, tok.issue_price);
   insert into private.token_stats as s (token_id, price, market_cap, change_24h, volume_24h, holders,
-                                        last_trade_at, last_trade_id, day_ago_price, first_price, slides_at)
+                                        last_trade_at, last_trade_id, day_ago_price, first_price, slides_at,
+                                        category, reputation_score, verified, halted)
   values (p_token, price, round(price * tok.total_supply, 2),
           private.change_pct(price, coalesce(day_ago, first, tok.issue_price)), volume, held,
-          last_trade.created_at, last_trade.id, day_ago, first, oldest + interval '24 hours')
+          last_trade.created_at, last_trade.id, day_ago, first, oldest + interval '24 hours',
+          tok.category, tok.reputation_score, tok.verified, tok.halted)
   on conflict (token_id) do update set
     price = excluded.price, market_cap = excluded.market_cap, change_24h = excluded.change_24h,
     volume_24h = excluded.volume_24h, last_trade_at = excluded.last_trade_at,
     last_trade_id = excluded.last_trade_id, day_ago_price = excluded.day_ago_price,
-    first_price = excluded.first_price, slides_at = excluded.slides_at;
+    first_price = excluded.first_price, slides_at = excluded.slides_at, category = excluded.category,
+    reputation_score = excluded.reputation_score, verified = excluded.verified, halted = excluded.halted;
 end $$;
 revoke execute on function private.refresh_token_stats(uuid) from public;
 
--- A token's figures move once per settlement: a statement trigger sees the statement's trades
--- together (settle_fills inserts an order's trades in one statement) and updates each token's row
--- once, not once per trade under the book's lock. The newest trade sets the price and the change,
--- the volume grows by the trades' sum, and the oldest sets the first price and when the volume
--- starts to slide, if they were not set. Trades older than the token's last trade or than 24 hours
--- (a back-dated insert) recompute the token's figures from its trades instead.
+-- A token's figures and its candles move once per settlement: a statement trigger sees the
+-- statement's trades together (settle_fills inserts an order's trades in one statement) and
+-- updates each token's row once, not once per trade under the book's lock. The newest trade sets
+-- the price and the change, the volume grows by the trades' sum, and the oldest sets the first
+-- price and when the volume starts to slide, if they were not set. Trades older than the token's
+-- last trade or than 24 hours (a back-dated insert) recompute the token's figures from its trades
+-- instead. The candles (below) are upserted in the same pass: one trigger rather than two, since
+-- every settlement pays for each trigger it fires.
 create function private.stats_on_trades() returns trigger
 language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
@@ -92,7 +106,8 @@ declare
   newest public.trades;
 begin
   for batch in
-    select n.token_id, sum(n.value) as value, array_agg(n order by n.created_at, n.id) as trades
+    select n.token_id, sum(n.value) as value, array_agg(n::public.trades order by n.created_at, n.id) as trades,
+           max(n.price) as high, min(n.price) as low, sum(n.amount)::bigint as volume, count(*)::integer as count
     from new_trades n group by n.token_id
   loop
     oldest := batch.trades[1];
@@ -112,6 +127,28 @@ begin
     if not found then
       perform private.refresh_token_stats(batch.token_id); -- no row yet, or back-dated: recompute
     end if;
+
+    -- One candle row per interval. A settlement's trades share one time, so they fall in one
+    -- bucket of each interval and fold into six rows without grouping them again; trades at
+    -- several times (the seed, a bulk load) go through candle_rows, which groups them by bucket.
+    insert into public.candles as c
+    select * from private.candle_rows(batch.trades) where oldest.created_at <> newest.created_at
+    union all
+    select batch.token_id, i.seconds, to_timestamp(floor(extract(epoch from oldest.created_at) / i.seconds) * i.seconds),
+           oldest.price, batch.high, batch.low, newest.price, batch.volume, batch.count,
+           oldest.created_at, oldest.id, newest.created_at, newest.id
+    from unnest(array[60, 300, 900, 3600, 14400, 86400]) i (seconds) where oldest.created_at = newest.created_at
+    on conflict (token_id, seconds, bucket) do update set
+      open = case when (excluded.opened_at, excluded.opened_id) < (c.opened_at, c.opened_id) then excluded.open else c.open end,
+      opened_at = least(c.opened_at, excluded.opened_at),
+      opened_id = case when (excluded.opened_at, excluded.opened_id) < (c.opened_at, c.opened_id) then excluded.opened_id else c.opened_id end,
+      close = case when (excluded.closed_at, excluded.closed_id) > (c.closed_at, c.closed_id) then excluded.close else c.close end,
+      closed_at = greatest(c.closed_at, excluded.closed_at),
+      closed_id = case when (excluded.closed_at, excluded.closed_id) > (c.closed_at, c.closed_id) then excluded.closed_id else c.closed_id end,
+      high = greatest(c.high, excluded.high),
+      low = least(c.low, excluded.low),
+      volume = c.volume + excluded.volume,
+      trades = c.trades + excluded.trades;
   end loop;
   return null;
 end $$;
@@ -150,6 +187,22 @@ create trigger tokens_stats_insert after insert on public.tokens
   for each row execute function private.stats_on_token();
 create trigger tokens_stats_update after update of issue_price, total_supply on public.tokens
   for each row execute function private.stats_on_token();
+
+-- The fields the market filters on follow the token's row: a rescoring, a verification, a halt,
+-- a move to another category.
+create function private.stats_copy_token() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  update private.token_stats
+     set category = new.category, reputation_score = new.reputation_score, verified = new.verified,
+         halted = new.halt_reason is not null
+   where token_id = new.id;
+  return null;
+end $$;
+create trigger tokens_stats_copy after update of category, reputation_score, verified, halt_reason on public.tokens
+  for each row when (old.category is distinct from new.category or old.reputation_score is distinct from new.reputation_score
+                     or old.verified is distinct from new.verified or (old.halt_reason is null) is distinct from (new.halt_reason is null))
+  execute function private.stats_copy_token();
 
 -- Recomputes the tokens a trade has just left the 24h window of, a batch at a time. Each token's
 -- row lock is taken first, as the engine takes it, so a trade cannot slip between read and write.
@@ -191,17 +244,19 @@ create trigger tokens_count after insert or delete or update of category on publ
   for each row execute function private.count_tokens();
 
 -- The market's table: each token with its figures. search_text is what the search matches
--- (tokens.sql); `halted` tells a trader before they open one.
+-- (tokens.sql); `halted` tells a trader before they open one. Built on token_stats, with tokens
+-- joined on the left: a query that asks for no column of tokens (a filtered count) reads one
+-- table, as PostgreSQL leaves out a left join to a unique key that nothing uses.
 create view public.market_tokens as
 select
-  t.id,
+  s.token_id as id,
   t.owner_id,
   t.name,
   t.username,
-  t.category,
-  t.reputation_score,
+  s.category,
+  s.reputation_score,
   t.avatar_url,
-  t.verified,
+  s.verified,
   t.total_supply,
   s.price,
   s.change_24h,
@@ -211,9 +266,9 @@ select
   t.total_supply - (select coalesce(sum(h.amount), 0) from public.holdings h
                     where h.token_id = t.id and h.user_id <> private.issuance_account()) as available_supply,
   t.search_text,
-  t.halt_reason is not null as halted
-from public.tokens t
-join private.token_stats s on s.token_id = t.id;
+  s.halted
+from private.token_stats s
+left join public.tokens t on t.id = s.token_id;
 revoke all on public.market_tokens from anon;
 revoke insert, update, delete, truncate on public.market_tokens from authenticated;
 
@@ -232,10 +287,11 @@ select
 revoke all on public.market_summary from anon;
 
 -- Candles: each token's open, high, low, close and volume per interval (1m, 5m, 15m, 1h, 4h, 1d),
--- kept up to date by a statement trigger on trades, so the chart reads stored rows and never
--- aggregates trades per request. Buckets are UTC, aligned to their interval from the Unix epoch.
--- The open and the close are the first and last trade by (time, id), whatever order trades are
--- inserted in (the seed back-dates them); a bucket without trades has no row.
+-- kept up to date by the trades' statement trigger (private.stats_on_trades, above), so the chart
+-- reads stored rows and never aggregates trades per request. Buckets are UTC, aligned to their
+-- interval from the Unix epoch. The open and the close are the first and last trade by (time,
+-- id), whatever order trades are inserted in (the seed back-dates them); a bucket without trades
+-- has no row.
 create table public.candles (
   token_id uuid not null references public.tokens (id) on delete cascade,
   seconds integer not null check (seconds in (60, 300, 900, 3600, 14400, 86400)),
@@ -283,43 +339,6 @@ language sql stable set search_path = '' as $$
 $$;
 revoke execute on function private.candle_rows(public.trades[]) from public;
 
--- One statement's trades added to their candles: one upsert per token, interval and bucket. A
--- settlement's trades share one time (settle_fills), so the usual statement folds into one row
--- per token, spread over the six intervals without sorting them again; a statement of trades at
--- several times (the seed, a bulk load) goes through candle_rows, which groups them by bucket.
-create function private.candles_on_trades() returns trigger
-language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
-declare
-  several boolean := exists (select 1 from new_trades n group by n.token_id having count(distinct n.created_at) > 1);
-begin
-  insert into public.candles as c
-  select * from private.candle_rows(array(select n::public.trades from new_trades n)) where several
-  union all
-  select t.token_id, i.seconds, to_timestamp(floor(t.epoch / i.seconds) * i.seconds),
-         t.open, t.high, t.low, t.close, t.volume, t.trades, t.at, t.first_id, t.at, t.last_id
-  from (select n.token_id, extract(epoch from min(n.created_at)) as epoch, min(n.created_at) as at,
-               (array_agg(n.price order by n.id))[1] as open, max(n.price) as high, min(n.price) as low,
-               (array_agg(n.price order by n.id desc))[1] as close, sum(n.amount)::bigint as volume,
-               count(*)::integer as trades, min(n.id) as first_id, max(n.id) as last_id
-        from new_trades n where not several group by n.token_id) t
-  cross join (values (60), (300), (900), (3600), (14400), (86400)) i (seconds)
-  on conflict (token_id, seconds, bucket) do update set
-    open = case when (excluded.opened_at, excluded.opened_id) < (c.opened_at, c.opened_id) then excluded.open else c.open end,
-    opened_at = least(c.opened_at, excluded.opened_at),
-    opened_id = case when (excluded.opened_at, excluded.opened_id) < (c.opened_at, c.opened_id) then excluded.opened_id else c.opened_id end,
-    close = case when (excluded.closed_at, excluded.closed_id) > (c.closed_at, c.closed_id) then excluded.close else c.close end,
-    closed_at = greatest(c.closed_at, excluded.closed_at),
-    closed_id = case when (excluded.closed_at, excluded.closed_id) > (c.closed_at, c.closed_id) then excluded.closed_id else c.closed_id end,
-    high = greatest(c.high, excluded.high),
-    low = least(c.low, excluded.low),
-    volume = c.volume + excluded.volume,
-    trades = c.trades + excluded.trades;
-  return null;
-end $$;
-revoke execute on function private.candles_on_trades() from public;
-create trigger trades_candles after insert on public.trades
-  referencing new table as new_trades
-  for each statement execute function private.candles_on_trades();
 
 -- Every candle computed again from the trades, a token and a UTC day at a time (no candle spans
 -- two days, so no day's candles need another's trades): for a database whose trades came before

@@ -381,13 +381,15 @@ revoke execute on function private.last_price(uuid) from public;
 
 -- The furthest price a market order accepts, `ref` moved by the market band
 -- (exchange_settings.market_band_bps), rounded to the cent inward: the most a buy pays, the least
--- a sell accepts.
+-- a sell accepts. PL/pgSQL so that its plan is kept: an SQL function with SET is planned at every
+-- call, and every market order calls this.
 create function private.band_edge(ref numeric, p_side text) returns numeric
-language sql stable security definer set search_path = '' as $$
-  select case when p_side = 'buy' then floor(ref * (1 + e.market_band_bps / 10000.0) * 100) / 100
-              else ceil(ref * (1 - e.market_band_bps / 10000.0) * 100) / 100 end
-  from public.exchange_settings e
-$$;
+language plpgsql stable security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+begin
+  return (select case when p_side = 'buy' then floor(ref * (1 + e.market_band_bps / 10000.0) * 100) / 100
+                      else ceil(ref * (1 - e.market_band_bps / 10000.0) * 100) / 100 end
+          from public.exchange_settings e);
+end $$;
 revoke execute on function private.band_edge(numeric, text) from public;
 
 -- Holds a stop off the book until its trigger (private.trigger_stops), reserving now what it may

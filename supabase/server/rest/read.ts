@@ -8,6 +8,8 @@ import { parseSelect } from './parse';
 import { contentRange, page, prefer, readShape, SINGLE_OBJECT, singleOrThrow } from './shape';
 import { Params, projection, qualified } from './sql';
 
+const CUSTOM_PLANS: Statement = { text: "select set_config('plan_cache_mode', 'force_custom_plan', true)", values: [] };
+
 /** GET and HEAD of a table or view: rows as JSON, with an exact count when asked. */
 export async function read(
   ctx: RestContext,
@@ -23,7 +25,10 @@ export async function read(
   const wantCount = prefer(req).get('count');
   const head = req.method === 'HEAD';
   // The rows (none for HEAD, which wants only the count) and the count when asked: one round trip.
-  const statements: Statement[] = [];
+  // Planned for this request's values: the statements are prepared once per connection, and a plan
+  // made for any values (which PostgreSQL switches to after five runs) can walk the wrong index
+  // for a range the values make wide.
+  const statements: Statement[] = [CUSTOM_PLANS];
   if (!head)
     statements.push({
       text: `select coalesce(json_agg(_r), '[]')::text as body, count(*)::int as n
@@ -36,6 +41,7 @@ export async function read(
       values: params.values,
     });
   const answers = (await ctx.pipeline(who, req, url.pathname, true, statements)) as { body: string; n: number }[][];
+  answers.shift();
   const rows = head ? { body: '', n: 0 } : answers.shift()![0]!;
   const result = { ...rows, total: wantCount ? answers[0]![0]!.n : undefined };
   const offset = shape.offset ?? 0;
