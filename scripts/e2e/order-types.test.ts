@@ -15,6 +15,15 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 /** A new account at `width` with $50,000 and 200 Sarah Chen tokens, on Sarah Chen's trading screen. */
+/** Every open order's Edit and Cancel lie within the Open Orders card, not past its edge. */
+async function buttonsWithinCard(page: Page) {
+  const card = (await page.getByRole('region', { name: 'Your Open Orders' }).boundingBox())!;
+  for (const button of await page.getByTestId('open-order').getByRole('button').all()) {
+    const box = (await button.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(card.x + card.width);
+  }
+}
+
 async function trader(name: string, width: number): Promise<Page> {
   const page = await (await app.newContext({ width })).newPage();
   const email = `${name}@e2e.repx.dev`;
@@ -53,6 +62,7 @@ test("a stop waits off the book, another user's trade triggers it, and its owner
   const stopRow = owner.getByTestId('open-order').filter({ hasText: 'Stop $45.10' });
   await stopRow.filter({ hasText: 'then market' }).waitFor();
   await owner.screenshot({ path: path.join(SCREENSHOTS, 'stop-waiting-1280.png'), fullPage: true });
+  await buttonsWithinCard(owner);
 
   // The owner moves on to the dashboard; another user, on a phone, sells 5 at market ($45.02, the best bid).
   await owner.getByRole('link', { name: 'Dashboard' }).first().click();
@@ -147,6 +157,7 @@ test('a take-profit and stop pair, placed on a phone, lists both orders, and can
   await rows.filter({ hasText: 'Stop $40.00' }).waitFor();
   await rows.first().scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(SCREENSHOTS, 'pair-open-orders-390.png') });
+  await buttonsWithinCard(page);
   await rows.filter({ hasText: 'Stop $40.00' }).getByRole('button', { name: 'Cancel' }).click();
   await toastText(page, 'Order Cancelled');
   await eventually(() => rows.count(), 0);

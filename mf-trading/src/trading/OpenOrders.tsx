@@ -7,18 +7,16 @@ import {
   Card,
   CardTitle,
   Muted,
-  Table,
-  TableScroll,
+  CardRowsTable,
   formatInteger,
   SideBadge,
   EditOrderDialog,
   OrderPrice,
 } from '@repex/shared-ui/ui';
 
-// On a phone the two buttons stack rather than push the row past the card.
+// The side column is narrow at every width: each order is a card, its buttons on a line of their own.
 const Actions = styled.div`
   display: flex;
-  flex-wrap: wrap;
   gap: 4px;
   justify-content: flex-end;
 `;
@@ -39,46 +37,44 @@ export function OpenOrders({ orders, tokenName }: { orders: OpenOrder[]; tokenNa
       {orders.length === 0 ? (
         <Muted>You have no open orders on this token.</Muted>
       ) : (
-        <TableScroll>
-          <Table>
-            <thead>
-              <tr>
-                <th>Side</th>
-                <th className="num">Price</th>
-                <th className="num">Open</th>
-                <th aria-label="Action" />
-              </tr>
-            </thead>
-            <tbody>
-              {orders.map((o) => (
-                <tr key={o.id} data-testid="open-order">
-                  <td>
-                    <SideBadge side={o.side} />
-                  </td>
-                  <td className="num">
-                    <OrderPrice order={o} />
-                  </td>
-                  <td className="num">
-                    {formatInteger(o.amount - o.filled)}
-                    {o.filled > 0 && <Muted> of {formatInteger(o.amount)}</Muted>}
-                  </td>
-                  <td>
-                    <Actions>
-                      {o.oco_with === null && (
-                        <Button $size="sm" $variant="ghost" onClick={() => setEditing(o)}>
-                          Edit
-                        </Button>
-                      )}
-                      <Button $size="sm" $variant="outline" disabled={cancelling === o.id} onClick={() => cancel(o.id)}>
-                        Cancel
+        <CardRowsTable>
+          <thead>
+            <tr>
+              <th>Side</th>
+              <th className="num">Price</th>
+              <th className="num">Open</th>
+              <th aria-label="Action" />
+            </tr>
+          </thead>
+          <tbody>
+            {orders.map((o) => (
+              <tr key={o.id} data-testid="open-order">
+                <td>
+                  <SideBadge side={o.side} />
+                </td>
+                <td className="num" data-label="Price">
+                  <OrderPrice order={o} />
+                </td>
+                <td className="num" data-label="Open">
+                  {formatInteger(o.amount - o.filled)}
+                  {o.filled > 0 && <Muted> of {formatInteger(o.amount)}</Muted>}
+                </td>
+                <td className="full">
+                  <Actions>
+                    {o.oco_with === null && (
+                      <Button $size="sm" $variant="ghost" onClick={() => setEditing(o)}>
+                        Edit
                       </Button>
-                    </Actions>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        </TableScroll>
+                    )}
+                    <Button $size="sm" $variant="outline" disabled={cancelling === o.id} onClick={() => cancel(o.id)}>
+                      Cancel
+                    </Button>
+                  </Actions>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </CardRowsTable>
       )}
       {editing && (
         <EditOrderDialog

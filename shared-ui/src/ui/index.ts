@@ -16,7 +16,7 @@ export { Card, CardTitle, CardGrid } from './primitives/Card';
 export { StatCard } from './primitives/StatCard';
 export { Skeleton } from './primitives/Skeleton';
 export { SkeletonRows } from './primitives/SkeletonRows';
-export { StackedTable, Table, TableScroll } from './primitives/Table';
+export { CardRowsTable, StackedTable, Table, TableScroll } from './primitives/Table';
 export { RowList } from './primitives/RowList';
 export { DataTable } from './primitives/DataTable';
 export { Input, Select, Label, Textarea } from './primitives/Input';
