@@ -137,4 +137,7 @@ begin
     (demo, 'Top 10% Trader', 'Ranked in the top 10% of traders by monthly return.', '2025-09-01'),
     (demo, 'Community Builder', 'Token held by more than 5 traders.', '2026-02-14'),
     ((ids->>'sarah')::uuid, 'Trending Token', 'Among the five most traded tokens of the week.', '2026-10-05');
+
+  -- The RepX index's levels from the history above (the scheduler keeps them from here on).
+  perform private.record_index_levels();
 end $seed$;

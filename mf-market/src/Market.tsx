@@ -21,6 +21,7 @@ import {
 import { loadCategories, loadSummary, loadTokens } from './market/data';
 import { MarketRow } from './market/MarketRow';
 import { AdvancedFilters } from './market/AdvancedFilters';
+import { IndexCard } from './market/IndexCard';
 import { PAGE_SIZE, SORTS, activeFilters, readQuery, writeQuery, type MarketQuery } from './market/query';
 
 const Toolbar = styled.div`
@@ -81,6 +82,8 @@ export default function Market() {
         <StatCard label="Active Tokens" value={summary.data && formatInteger(summary.data.active_tokens)} />
         <StatCard label="Total Traders" value={summary.data && formatInteger(summary.data.total_traders)} />
       </CardGrid>
+
+      <IndexCard />
 
       <Card>
         <Toolbar>

@@ -133,6 +133,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
         },
         { name: 'retention', sql: 'select private.prune(), local_server.prune()', everyMs: 10 * 60_000 },
         { name: 'reputation', sql: 'select private.refresh_reputation()', everyMs: opts.reputationMs ?? 60 * 60_000 },
+        { name: 'repx index', sql: 'select private.record_index_levels()', everyMs: 60_000 },
         { name: 'vacuum', run: () => vacuumWhereDue(db), everyMs: opts.vacuumMs ?? 10_000 },
         ...(sessionInactivity > 0
           ? [{ name: 'idle sessions', run: () => endIdleSessions(db, sessionInactivity), everyMs: 10 * 60_000 }]

@@ -23,6 +23,9 @@ const EVERYONE_SIGNED_IN = [
   'exchange_settings',
   'categories',
   'candles',
+  'index_members',
+  'index_levels',
+  'index_basket',
 ];
 /** Own rows only, by these columns (any of them naming the reader). */
 const OWN_ROWS: Record<string, string[]> = {

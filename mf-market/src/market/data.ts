@@ -46,3 +46,26 @@ export const loadSummary = async () => unwrap(await supabase().from('market_summ
 /** The categories that have tokens, for the filter. */
 export const loadCategories = async () =>
   unwrap(await supabase().from('token_categories').select('category').order('category')).map((c) => c.category);
+
+/**
+ * The RepX index (supabase/schemas/repx_index.sql): its hourly levels over the last `days` days,
+ * oldest first; the latest basket, heaviest first, with each member's units and last price; and
+ * when they were read.
+ */
+export async function loadIndex(days = 7) {
+  const readAt = Date.now();
+  const [levels, basket] = await Promise.all([
+    supabase()
+      .from('index_levels')
+      .select('at, level')
+      .eq('period', 'hour')
+      .gte('at', new Date(readAt - days * 86_400_000).toISOString())
+      .order('at'),
+    supabase()
+      .from('index_basket')
+      .select('token_id, name, username, weight, units, price')
+      .order('weight', { ascending: false })
+      .order('name'),
+  ]);
+  return { levels: unwrap(levels), basket: unwrap(basket), readAt };
+}

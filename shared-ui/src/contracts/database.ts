@@ -338,6 +338,53 @@ export type Database = {
           },
         ];
       };
+      index_levels: {
+        Row: {
+          period: string;
+          at: string;
+          level: number;
+        };
+        Insert: {
+          period: string;
+          at: string;
+          level: number;
+        };
+        Update: {
+          period?: string;
+          at?: string;
+          level?: number;
+        };
+        Relationships: [];
+      };
+      index_members: {
+        Row: {
+          day: string;
+          token_id: string;
+          weight: number;
+          units: number;
+        };
+        Insert: {
+          day: string;
+          token_id: string;
+          weight: number;
+          units: number;
+        };
+        Update: {
+          day?: string;
+          token_id?: string;
+          weight?: number;
+          units?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'index_members_token_id_fkey';
+            columns: ['token_id'];
+            isOneToOne: false;
+            referencedRelation: 'tokens';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       market_events: {
         Row: {
           id: number;
@@ -929,6 +976,17 @@ export type Database = {
       };
     };
     Views: {
+      index_basket: {
+        Row: {
+          token_id: string | null;
+          name: string | null;
+          username: string | null;
+          weight: number | null;
+          units: number | null;
+          price: number | null;
+        };
+        Relationships: [];
+      };
       market_summary: {
         Row: {
           total_market_cap: number | null;

@@ -55,6 +55,7 @@ type Views = Public['Views'];
 
 /** The columns of each view that can be null (a token without an owner or a picture, say). */
 interface NullableViewColumns {
+  index_basket: never;
   market_summary: never;
   market_tokens: 'owner_id' | 'avatar_url';
   my_price_alerts: 'price' | 'move_pct' | 'fired_at' | 'fired_price' | 'message';

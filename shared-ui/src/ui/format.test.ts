@@ -2,9 +2,11 @@ import {
   formatChange,
   formatCount,
   formatInteger,
+  formatLevel,
   formatMoney,
   formatNumber,
   formatPrice,
+  formatShare,
   formatSignedMoney,
   formatTokens,
 } from './format';
@@ -66,6 +68,12 @@ describe('formatPrice and formatChange', () => {
   });
   it('integers get separators', () => {
     expect(formatInteger(12_450)).toBe('12,450');
+  });
+  it('index levels keep two decimals with separators and no currency; shares are percents of one', () => {
+    expect(formatLevel(1026.575)).toBe('1,026.58');
+    expect(formatLevel(1000)).toBe('1,000.00');
+    expect(formatShare(0.25)).toBe('25.0%');
+    expect(formatShare(0.08695)).toBe('8.7%');
   });
 });
 

@@ -52,6 +52,18 @@ export function formatPrice(value: number): string {
   return priceFormat.format(roundTo(value, 2));
 }
 
+const levelFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** An index level, in full with two decimals and no currency: 1,050.00 */
+export function formatLevel(value: number): string {
+  return Number.isFinite(value) ? levelFormat.format(roundTo(value, 2)) : '—';
+}
+
+/** A share of a whole (0.25) in percent with one decimal: 25.0% */
+export function formatShare(value: number): string {
+  return Number.isFinite(value) ? `${roundTo(value * 100, 1).toFixed(1)}%` : '—';
+}
+
 /** A change in percent with one decimal and its sign: +5.2%, -3.1%, 0.0% */
 export function formatChange(value: number): string {
   if (!Number.isFinite(value)) return '—';

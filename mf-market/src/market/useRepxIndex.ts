@@ -1,0 +1,29 @@
+import { useMarketEvents, useQuery } from '@repex/shared-ui/platform';
+import { loadIndex } from './data';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The RepX index for the market screen. The database records its level every hour; its level now
+ * is the latest basket's units at the members' last prices, so the card follows trades as they
+ * happen. The change is against the last hourly level at least 24 hours old, or the first.
+ */
+export function useRepxIndex() {
+  const index = useQuery(() => loadIndex(7), []);
+  useMarketEvents(null, () => index.reload(), 2_000);
+  const { levels = [], basket = [], readAt = 0 } = index.data ?? {};
+  const level = basket.length ? basket.reduce((sum, m) => sum + m.units * m.price, 0) : undefined;
+  // A younger index is compared with its start, and says so.
+  const dayOld = levels.filter((p) => Date.parse(p.at) <= readAt - DAY_MS).at(-1);
+  const dayAgo = dayOld ?? levels[0];
+  return {
+    loading: index.loading,
+    error: index.error,
+    reload: index.reload,
+    points: level === undefined ? levels : [...levels, { at: new Date(readAt).toISOString(), level }],
+    level,
+    change: level !== undefined && dayAgo ? ((level - dayAgo.level) / dayAgo.level) * 100 : undefined,
+    changeSince: dayOld ? '24h' : 'since its start',
+    members: basket,
+  };
+}
