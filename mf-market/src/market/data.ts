@@ -10,32 +10,43 @@ export async function loadTokens(q: MarketQuery) {
   const from = (q.page - 1) * PAGE_SIZE;
   // Ties go the same way as the sort, so one index per figure serves both directions.
   const ascending = direction === 'asc';
-  const [page, total] = await Promise.all([
-    where(supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS), conditions(q))
+  const filtered = activeFilters(q.filters) > 0;
+  const page = () =>
+    // With advanced filters, the rows and their count in one request: both read the same filtered view.
+    where(
+      supabase()
+        .from('market_tokens')
+        .select(MARKET_TOKEN_COLUMNS, filtered ? { count: 'exact' } : {}),
+      conditions(q),
+    )
       .order(column, { ascending })
       .order('id', { ascending })
-      .range(from, from + PAGE_SIZE - 1),
-    countTokens(q),
-  ]);
-  return { rows: unwrap(page), total };
+      .range(from, from + PAGE_SIZE - 1);
+  if (filtered) {
+    const { data, count, error } = await page();
+    if (error) throw new Error(error.message);
+    return { rows: data ?? [], total: count ?? 0 };
+  }
+  const [rows, total] = await Promise.all([page(), countTokens(q)]);
+  return { rows: unwrap(rows), total };
 }
 
 /**
- * How many tokens match: with advanced filters, counted on the view they filter; else without a
- * search, the database's per-category counts (a few rows); with one, the matches counted on the
- * token table (its search column), not on the derived view.
+ * How many tokens match without advanced filters: without a search, the database's per-category
+ * counts (a few rows); with one, the matches counted on the token table (its search column), not
+ * on the derived view.
  */
 async function countTokens(q: MarketQuery): Promise<number> {
   const search = searchPattern(q.search);
-  if (!search && !activeFilters(q.filters)) {
+  if (!search) {
     let counts = supabase().from('token_categories').select('tokens');
     if (q.category !== 'all') counts = counts.eq('category', q.category);
     return unwrap(await counts).reduce((n, c) => n + c.tokens, 0);
   }
-  const counted = { count: 'exact', head: true } as const;
-  const { count, error } = activeFilters(q.filters)
-    ? await where(supabase().from('market_tokens').select('id', counted), conditions(q))
-    : await where(supabase().from('tokens').select('id', counted), conditions(q));
+  const { count, error } = await where(
+    supabase().from('tokens').select('id', { count: 'exact', head: true }),
+    conditions(q),
+  );
   if (error) throw new Error(error.message);
   return count ?? 0;
 }
