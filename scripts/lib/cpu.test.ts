@@ -2,8 +2,10 @@
 import { spawn } from 'node:child_process';
 import { cpuPerCall, sampleCpu } from './cpu';
 
-// The server's CPU is its process and every descendant (the cluster forks server processes).
-const BUSY = `const end = Date.now() + 400; while (Date.now() < end); console.log('done'); setInterval(() => {}, 1000);`;
+// The server's CPU is its process and every descendant (the cluster forks server processes). The
+// child spins until it has spent 400 ms of CPU, not of the clock: on a busy machine a clock's
+// 400 ms can hold much less CPU, and the test would measure the machine, not the sampling.
+const BUSY = `const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; while (cpu() < 400); console.log('done'); setInterval(() => {}, 1000);`;
 const PARENT = `require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(BUSY)}], { stdio: 'inherit' }); setInterval(() => {}, 1000);`;
 
 (process.platform === 'linux' ? it : it.skip)(
