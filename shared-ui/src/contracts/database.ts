@@ -1431,6 +1431,23 @@ export type Database = {
           pnl_percent: number;
         }[];
       };
+      my_realized_lots: {
+        Args: {
+          p_from?: string;
+          p_to?: string;
+        };
+        Returns: {
+          token_id: string;
+          name: string;
+          bought_at: string;
+          sold_at: string;
+          tokens: number;
+          cost: number;
+          proceeds: number;
+          fees: number;
+          gain: number;
+        }[];
+      };
       my_sessions: {
         Args: never;
         Returns: {
