@@ -157,6 +157,14 @@ export function SettingsDialog({
   };
   return (
     <FormDialog title="Settings" submitLabel="Change Password" send={submit} onClose={onClose}>
+      {user.error && !user.data && (
+        <FormError>
+          Your account could not be loaded: {user.error.message}{' '}
+          <Button type="button" $variant="link" onClick={user.reload}>
+            Retry
+          </Button>
+        </FormError>
+      )}
       <div style={{ overflowWrap: 'anywhere' }}>
         <Muted>
           Email: {email.current ?? '...'}
