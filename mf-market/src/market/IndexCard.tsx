@@ -4,6 +4,7 @@ import {
   CardTitle,
   Change,
   ErrorState,
+  MONEY_SCALE,
   Muted,
   Skeleton,
   formatChange,
@@ -68,7 +69,7 @@ export function IndexCard() {
       .addSeries(LineSeries, {
         color: theme.colors.primary,
         lineWidth: 2,
-        priceFormat: { type: 'price', precision: 2, minMove: 0.01 },
+        priceFormat: MONEY_SCALE,
       })
       .setData(series);
   });
