@@ -140,6 +140,15 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
          or (f.bps = f.max_bps and f.fees <> round(f.value * f.bps / 10000.0, 2))`)) {
     problems.push(`order ${r.id}'s fees do not match its fills`);
   }
+  // An Auto-Invest run's record is its orders: each buy's order is its owner's, and filled what the
+  // run says; the run spent what its buys did.
+  for (const r of await q(`select r.id from invest_runs r
+      where r.spent <> (select coalesce(sum(b.value + b.fee), 0) from invest_run_buys b where b.run_id = r.id)
+         or exists (select 1 from invest_run_buys b join orders o on o.id = b.order_id
+                     where b.run_id = r.id and (o.user_id <> r.user_id or o.side <> 'buy' or o.filled <> b.tokens
+                                                or o.filled_value <> b.value or o.fees_paid <> b.fee))`)) {
+    problems.push(`Auto-Invest run ${r.id} does not match its orders`);
+  }
   // The market's maintained figures equal their definition, recomputed from trades and holdings
   // (after the scheduled slide, and in its transaction, so both see one now()).
   const stale = await backend.db.transaction(async (tx) => {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from './ports';
-import { startBackend, type Backend } from '../server/index';
+import { startBackend, type Backend, type BackendOptions } from '../server/index';
 import { throwAwayStorage, type Engine } from './backends';
 import { JWT_SECRET } from './clients';
 
@@ -52,7 +52,8 @@ export async function crashableServer(engine: Engine, prefix: string, extraEnv: 
   return {
     url: `http://localhost:${port}`,
     env: { SUPABASE_PORT: String(port), ...store.env, JWT_SECRET, RATE_LIMITS: 'off', ...extraEnv },
-    open: (): Promise<Backend> => startBackend({ port: 0, ...store.options, jwtSecret: JWT_SECRET }),
+    open: (extra: BackendOptions = {}): Promise<Backend> =>
+      startBackend({ port: 0, ...store.options, jwtSecret: JWT_SECRET, ...extra }),
     cleanup: store.cleanup,
   };
 }

@@ -317,7 +317,7 @@ declare
   admin uuid := private.require_admin();
   editable constant text[] := array['fee_bps', 'min_order_amount', 'max_price', 'max_open_orders', 'trading_halted', 'halt_reason',
     'deposit_min', 'deposit_max', 'withdrawal_min', 'withdrawal_daily_limit', 'token_supply', 'token_founder_bps', 'token_issue_price',
-    'new_bank_account_hold_hours', 'market_band_bps'];
+    'new_bank_account_hold_hours', 'market_band_bps', 'auto_invest_min', 'auto_invest_max', 'auto_invest_max_plans'];
   before public.exchange_settings;
   after public.exchange_settings;
   k text;
@@ -337,7 +337,8 @@ begin
   if after.fee_bps is null or after.max_price is null or after.deposit_min is null or after.deposit_max is null or after.withdrawal_min is null
      or after.withdrawal_daily_limit is null or after.min_order_amount is null or after.max_open_orders is null
      or after.trading_halted is null or after.token_supply is null or after.token_founder_bps is null or after.token_issue_price is null
-     or after.new_bank_account_hold_hours is null or after.market_band_bps is null then
+     or after.new_bank_account_hold_hours is null or after.market_band_bps is null
+     or after.auto_invest_min is null or after.auto_invest_max is null or after.auto_invest_max_plans is null then
     perform private.refuse('A setting cannot be empty.');
   end if;
   if after.fee_bps <> trunc(after.fee_bps) or after.fee_bps not between 0 and 1000 then
@@ -357,6 +358,12 @@ begin
   if after.market_band_bps <> trunc(after.market_band_bps) or after.market_band_bps not between 100 and 5000 then
     perform private.refuse('The market order band must be between 100 and 5,000 basis points (1% to 50%).');
   end if;
+  if after.auto_invest_min <= 0 or after.auto_invest_max < after.auto_invest_min then
+    perform private.refuse('Auto-Invest needs a minimum above $0.00 and a maximum at least as large.');
+  end if;
+  if after.auto_invest_max_plans <> trunc(after.auto_invest_max_plans) or after.auto_invest_max_plans not between 1 and 100 then
+    perform private.refuse('The Auto-Invest plan limit must be between 1 and 100.');
+  end if;
   begin
     update public.exchange_settings set
       fee_bps = after.fee_bps, min_order_amount = after.min_order_amount, max_price = after.max_price, max_open_orders = after.max_open_orders,
@@ -365,7 +372,8 @@ begin
       withdrawal_daily_limit = after.withdrawal_daily_limit, token_supply = after.token_supply,
       token_founder_bps = after.token_founder_bps, token_issue_price = after.token_issue_price,
       new_bank_account_hold_hours = after.new_bank_account_hold_hours, market_band_bps = after.market_band_bps,
-      updated_at = now()
+      auto_invest_min = after.auto_invest_min, auto_invest_max = after.auto_invest_max,
+      auto_invest_max_plans = after.auto_invest_max_plans, updated_at = now()
     returning * into after;
   exception when check_violation then
     perform private.refuse('A setting is out of its allowed range.');

@@ -52,7 +52,11 @@ create table public.exchange_settings (
   -- Withdraw dialog reads it to say so.
   new_bank_account_hold_hours integer not null default 24 check (new_bank_account_hold_hours between 0 and 168),
   -- How far from the last price a market order may trade (trading.sql, match_order): 20%.
-  market_band_bps integer not null default 2000 check (market_band_bps between 100 and 5000)
+  market_band_bps integer not null default 2000 check (market_band_bps between 100 and 5000),
+  -- Auto-Invest (auto_invest.sql): what one run of a plan may buy, and how many plans a person keeps.
+  auto_invest_min numeric(14, 2) not null default 10 check (auto_invest_min > 0),
+  auto_invest_max numeric(14, 2) not null default 10000 check (auto_invest_max >= auto_invest_min),
+  auto_invest_max_plans integer not null default 10 check (auto_invest_max_plans between 1 and 100)
 );
 comment on column public.exchange_settings.new_bank_account_hold_hours is 'Hours a newly added bank account waits before it may receive a withdrawal.';
 alter table public.exchange_settings enable row level security;

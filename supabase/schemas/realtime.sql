@@ -42,3 +42,9 @@ select private.publish_realtime('public.wallet_transactions');
 create trigger token_applications_notify after insert or update on public.token_applications
   for each row execute function private.notify_realtime();
 select private.publish_realtime('public.token_applications');
+
+-- The owner of an Auto-Invest plan sees each run as the scheduler records it, on any screen: once,
+-- with its outcome (a run's row is first written as running, inside its transaction).
+create trigger invest_runs_notify after insert or update on public.invest_runs
+  for each row when (new.status <> 'running') execute function private.notify_realtime();
+select private.publish_realtime('public.invest_runs');

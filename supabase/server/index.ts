@@ -11,7 +11,7 @@ import { JwtKeys } from './auth/jwt';
 import { bytesInDatabase, bytesInFolder, bytesInMemory, type ObjectBytes } from './storage/objects';
 import { simulatedProvider } from './payments/simulated';
 import { startPaymentWorker } from './payments/worker';
-import { schedule } from './schedule';
+import { runDuePlans, schedule } from './schedule';
 import { startAccountMailRelay } from './accountMail';
 import { authConfig } from './auth/config';
 import { DEFAULT_SESSION_INACTIVITY, endIdleSessions } from './auth/sessions';
@@ -56,6 +56,8 @@ export interface BackendOptions {
   reputationMs?: number;
   /** How often good-til-date orders past their time are expired, and stops left waiting by a busy trade are run. */
   expiryMs?: number;
+  /** How often Auto-Invest's due plans are run (auto_invest.sql). */
+  autoInvestMs?: number;
   /** How often the fraud rules run over recent orders and trades. */
   fraudScanMs?: number;
   /** How often tables are checked for the vacuum and analyze PostgreSQL's autovacuum would run, where it does not (db/vacuum.ts). */
@@ -134,6 +136,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
         { name: 'retention', sql: 'select private.prune(), local_server.prune()', everyMs: 10 * 60_000 },
         { name: 'reputation', sql: 'select private.refresh_reputation()', everyMs: opts.reputationMs ?? 60 * 60_000 },
         { name: 'repx index', sql: 'select private.record_index_levels()', everyMs: 60_000 },
+        { name: 'auto-invest', run: () => runDuePlans(db), everyMs: opts.autoInvestMs ?? 5_000 },
         { name: 'vacuum', run: () => vacuumWhereDue(db), everyMs: opts.vacuumMs ?? 10_000 },
         ...(sessionInactivity > 0
           ? [{ name: 'idle sessions', run: () => endIdleSessions(db, sessionInactivity), everyMs: 10 * 60_000 }]

@@ -25,3 +25,19 @@ export function schedule(
   });
   return { close: () => timers.forEach(clearInterval) };
 }
+
+/**
+ * Auto-Invest's due plans (supabase/schemas/auto_invest.sql), one per statement so that each run
+ * commits on its own and holds its books' locks only while it buys; at most `most` per tick.
+ */
+export async function runDuePlans(db: Database, most = 1000): Promise<number> {
+  let ran = 0;
+  while (ran < most) {
+    const [row] = await db.query<{ ran: boolean }>('select private.run_next_plan() as ran');
+    if (!row?.ran) break;
+    ran++;
+    // Embedded PGlite answers without leaving the event loop: let requests in between runs.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return ran;
+}

@@ -4,6 +4,7 @@ import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ADMIN, client, signedIn } from '../harness/clients';
 import { freshToken, placeOrder, trader, type Trader } from '../harness/market';
+import { runDuePlans } from '../server/schedule';
 
 /**
  * What each exposed relation lets a signed-in user read. The test reads the catalog, so a new
@@ -38,9 +39,13 @@ const OWN_ROWS: Record<string, string[]> = {
   token_applications: ['user_id'],
   trades: ['buyer_id', 'seller_id', 'proceeds_to'],
   price_alerts: ['user_id'],
+  invest_plans: ['user_id'],
+  invest_runs: ['user_id'],
 };
+/** Own rows through a parent's: each row's key names a row of the parent the reader reads as their own. */
+const OWN_THROUGH: Record<string, [column: string, parent: string]> = { invest_run_buys: ['run_id', 'invest_runs'] };
 /** Views over the reader's own rows (security_invoker), with no owner column to check. */
-const OWN_VIEWS = ['my_trades', 'wallet_history', 'my_price_alerts'];
+const OWN_VIEWS = ['my_trades', 'wallet_history', 'my_price_alerts', 'my_invest_plans', 'my_invest_runs'];
 const ADMIN_ONLY = ['audit_log', 'fraud_alerts'];
 /** The only direct writes a user may make; everything else goes through the database's functions. */
 const USER_WRITES: Record<string, string[]> = { watchlist: ['insert', 'delete'], profiles: ['update'] };
@@ -56,7 +61,8 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
     const token = await freshToken(backend);
     me = await trader(backend, { cash: 1000, token, tokens: 10 });
     other = await trader(backend, { cash: 1000, token, tokens: 10 });
-    // Both have orders, trades, payments, a watchlist, a saved account, an application and a price alert.
+    // Both have orders, trades, payments, a watchlist, a saved account, an application, a price
+    // alert and an Auto-Invest plan that has run.
     for (const [a, b] of [
       [me, other],
       [other, me],
@@ -67,7 +73,9 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
       await a.client.rpc('add_payout_destination', { p_label: 'Checking', p_account_number: '12345678' });
       await a.client.rpc('apply_for_token', { p_display_name: 'Someone', p_category: 'Designer' });
       await a.client.rpc('set_price_alert', { p_token: token, p_kind: 'above', p_value: 50 });
+      await a.client.rpc('create_invest_plan', { p_amount: 20, p_frequency: 'daily', p_token: token });
     }
+    await runDuePlans(backend.db);
     admin = await signedIn(backend.url, ADMIN);
     anon = client(backend.url);
   });
@@ -80,7 +88,13 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
         where n.nspname = 'public' and c.relkind in ('r', 'v', 'm') order by 1`,
       )
     ).map((r) => r.name);
-    const known = new Set([...EVERYONE_SIGNED_IN, ...Object.keys(OWN_ROWS), ...OWN_VIEWS, ...ADMIN_ONLY]);
+    const known = new Set([
+      ...EVERYONE_SIGNED_IN,
+      ...Object.keys(OWN_ROWS),
+      ...Object.keys(OWN_THROUGH),
+      ...OWN_VIEWS,
+      ...ADMIN_ONLY,
+    ]);
     expect(relations.filter((r) => !known.has(r))).toEqual([]);
 
     for (const rel of relations) {
@@ -101,6 +115,17 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
             rel,
             adminSeesBoth: true,
           });
+      }
+      if (OWN_THROUGH[rel]) {
+        const [column, parent] = OWN_THROUGH[rel];
+        const mine = new Set(
+          ((await me.client.from(parent).select('id')).data ?? []).map((p: { id: unknown }) => p.id),
+        );
+        expect({ rel, some: rows.length > 0, foreign: rows.filter((r) => !mine.has(r[column])).length }).toEqual({
+          rel,
+          some: true,
+          foreign: 0,
+        });
       }
       if (ADMIN_ONLY.includes(rel)) {
         expect({ rel, rows: rows.length }).toEqual({ rel, rows: 0 });

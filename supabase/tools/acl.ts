@@ -38,12 +38,15 @@ function parse(acl: string): Acl {
  * lists, as the catalog prints them), grantee by grantee, naming only what changes: so that a
  * migration means the same on every engine. A grantee losing everything is `revoke all`.
  */
+/** How GRANT names each kind: a view is a table to it, and `routine` covers functions and procedures. */
+const ACL_OBJECT: Record<string, string> = { view: 'table', function: 'routine' };
+
 export function aclChange(kind: string, name: string, before: string, after: string): string {
   const [was, now] = [parse(before), parse(after)];
   const columnOf = kind === 'column' ? name.slice(name.lastIndexOf('.') + 1) : null;
   const on = columnOf
     ? (privs: string) => `${privs} (${quoteIdent(columnOf)}) on ${name.slice(0, name.lastIndexOf('.'))}`
-    : (privs: string) => `${privs} on ${kind === 'view' ? 'table' : kind} ${name}`;
+    : (privs: string) => `${privs} on ${ACL_OBJECT[kind] ?? kind} ${name}`;
   const words = (privs: string[]) => privs.map((p) => PRIVILEGES[p]).join(', ');
   const out: string[] = [];
   for (const who of new Set([...was.keys(), ...now.keys()])) {

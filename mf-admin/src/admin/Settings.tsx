@@ -46,6 +46,9 @@ const FIELDS = [
     percent: true,
   },
   { key: 'token_issue_price', label: 'Issue price ($)', hint: "Default price of a new token's offering." },
+  { key: 'auto_invest_min', label: 'Auto-Invest minimum ($)', hint: 'The least one run of a plan may buy.' },
+  { key: 'auto_invest_max', label: 'Auto-Invest maximum ($)', hint: 'The most one run of a plan may buy.' },
+  { key: 'auto_invest_max_plans', label: 'Auto-Invest plans per account', hint: 'Active and paused (1 to 100).' },
 ] as const;
 type Key = (typeof FIELDS)[number]['key'];
 type Settings = Record<Key, number> & { trading_halted: boolean; halt_reason: string | null; updated_at: string };

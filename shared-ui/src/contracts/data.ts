@@ -23,3 +23,9 @@ export type PnlPoint = Public['Functions']['my_pnl']['Returns'][number];
 
 /** A row of public.my_positions: a token the caller holds, its cost and its P&L. */
 export type Position = Public['Functions']['my_positions']['Returns'][number];
+
+/** A row of public.my_invest_plans: one of the caller's Auto-Invest plans, with its last run. */
+export type InvestPlan = Public['Views']['my_invest_plans']['Row'];
+
+/** A row of public.my_invest_runs: a run of one of the caller's plans, one row per token it bought or tried. */
+export type InvestRunRow = Public['Views']['my_invest_runs']['Row'];

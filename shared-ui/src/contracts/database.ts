@@ -202,6 +202,9 @@ export type Database = {
           token_issue_price: number;
           new_bank_account_hold_hours: number;
           market_band_bps: number;
+          auto_invest_min: number;
+          auto_invest_max: number;
+          auto_invest_max_plans: number;
         };
         Insert: {
           id?: boolean;
@@ -221,6 +224,9 @@ export type Database = {
           token_issue_price?: number;
           new_bank_account_hold_hours?: number;
           market_band_bps?: number;
+          auto_invest_min?: number;
+          auto_invest_max?: number;
+          auto_invest_max_plans?: number;
         };
         Update: {
           id?: boolean;
@@ -240,6 +246,9 @@ export type Database = {
           token_issue_price?: number;
           new_bank_account_hold_hours?: number;
           market_band_bps?: number;
+          auto_invest_min?: number;
+          auto_invest_max?: number;
+          auto_invest_max_plans?: number;
         };
         Relationships: [];
       };
@@ -381,6 +390,168 @@ export type Database = {
             columns: ['token_id'];
             isOneToOne: false;
             referencedRelation: 'tokens';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      invest_plans: {
+        Row: {
+          id: number;
+          user_id: string;
+          token_id: string | null;
+          amount: number;
+          frequency: string;
+          run_day: number | null;
+          paused: boolean;
+          next_run_on: string;
+          created_at: string;
+          updated_at: string;
+        };
+        Insert: {
+          user_id: string;
+          token_id?: string | null;
+          amount: number;
+          frequency: string;
+          run_day?: number | null;
+          paused?: boolean;
+          next_run_on: string;
+          created_at?: string;
+          updated_at?: string;
+        };
+        Update: {
+          user_id?: string;
+          token_id?: string | null;
+          amount?: number;
+          frequency?: string;
+          run_day?: number | null;
+          paused?: boolean;
+          next_run_on?: string;
+          created_at?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'invest_plans_token_id_fkey';
+            columns: ['token_id'];
+            isOneToOne: false;
+            referencedRelation: 'tokens';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'invest_plans_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      invest_run_buys: {
+        Row: {
+          run_id: number;
+          token_id: string;
+          budget: number;
+          order_id: number | null;
+          tokens: number;
+          value: number;
+          fee: number;
+          average_price: number | null;
+          reason: string | null;
+        };
+        Insert: {
+          run_id: number;
+          token_id: string;
+          budget: number;
+          order_id?: number | null;
+          tokens?: number;
+          value?: number;
+          fee?: number;
+          average_price?: number | null;
+          reason?: string | null;
+        };
+        Update: {
+          run_id?: number;
+          token_id?: string;
+          budget?: number;
+          order_id?: number | null;
+          tokens?: number;
+          value?: number;
+          fee?: number;
+          average_price?: number | null;
+          reason?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'invest_run_buys_order_id_fkey';
+            columns: ['order_id'];
+            isOneToOne: false;
+            referencedRelation: 'orders';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'invest_run_buys_run_id_fkey';
+            columns: ['run_id'];
+            isOneToOne: false;
+            referencedRelation: 'invest_runs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'invest_run_buys_token_id_fkey';
+            columns: ['token_id'];
+            isOneToOne: false;
+            referencedRelation: 'tokens';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      invest_runs: {
+        Row: {
+          id: number;
+          plan_id: number;
+          user_id: string;
+          period: string;
+          amount: number;
+          status: string;
+          spent: number;
+          fees: number;
+          reason: string | null;
+          created_at: string;
+        };
+        Insert: {
+          plan_id: number;
+          user_id: string;
+          period: string;
+          amount: number;
+          status: string;
+          spent?: number;
+          fees?: number;
+          reason?: string | null;
+          created_at?: string;
+        };
+        Update: {
+          plan_id?: number;
+          user_id?: string;
+          period?: string;
+          amount?: number;
+          status?: string;
+          spent?: number;
+          fees?: number;
+          reason?: string | null;
+          created_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'invest_runs_plan_id_fkey';
+            columns: ['plan_id'];
+            isOneToOne: false;
+            referencedRelation: 'invest_plans';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'invest_runs_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
             referencedColumns: ['id'];
           },
         ];
@@ -1018,6 +1189,48 @@ export type Database = {
         };
         Relationships: [];
       };
+      my_invest_plans: {
+        Row: {
+          id: number | null;
+          token_id: string | null;
+          token_name: string | null;
+          token_username: string | null;
+          amount: number | null;
+          frequency: string | null;
+          run_day: number | null;
+          paused: boolean | null;
+          next_run_on: string | null;
+          created_at: string | null;
+          last_period: string | null;
+          last_status: string | null;
+          last_spent: number | null;
+          last_reason: string | null;
+        };
+        Relationships: [];
+      };
+      my_invest_runs: {
+        Row: {
+          run_id: number | null;
+          plan_id: number | null;
+          period: string | null;
+          amount: number | null;
+          status: string | null;
+          spent: number | null;
+          fees: number | null;
+          run_reason: string | null;
+          created_at: string | null;
+          token_id: string | null;
+          token_name: string | null;
+          budget: number | null;
+          order_id: number | null;
+          tokens: number | null;
+          value: number | null;
+          fee: number | null;
+          average_price: number | null;
+          reason: string | null;
+        };
+        Relationships: [];
+      };
       my_price_alerts: {
         Row: {
           id: number | null;
@@ -1300,6 +1513,9 @@ export type Database = {
           token_issue_price: number;
           new_bank_account_hold_hours: number;
           market_band_bps: number;
+          auto_invest_min: number;
+          auto_invest_max: number;
+          auto_invest_max_plans: number;
         };
       };
       apply_for_token: {
@@ -1352,6 +1568,26 @@ export type Database = {
         };
         Returns: Json;
       };
+      create_invest_plan: {
+        Args: {
+          p_amount: number;
+          p_frequency: string;
+          p_day?: number;
+          p_token?: string;
+        };
+        Returns: {
+          id: number;
+          user_id: string;
+          token_id: string | null;
+          amount: number;
+          frequency: string;
+          run_day: number | null;
+          paused: boolean;
+          next_run_on: string;
+          created_at: string;
+          updated_at: string;
+        };
+      };
       create_withdrawal: {
         Args: {
           p_amount: number;
@@ -1359,6 +1595,12 @@ export type Database = {
           p_idempotency_key: string;
         };
         Returns: Json;
+      };
+      delete_invest_plan: {
+        Args: {
+          p_plan: number;
+        };
+        Returns: undefined;
       };
       delete_price_alert: {
         Args: {
@@ -1521,6 +1763,24 @@ export type Database = {
         };
         Returns: Json;
       };
+      set_invest_plan_paused: {
+        Args: {
+          p_plan: number;
+          p_paused: boolean;
+        };
+        Returns: {
+          id: number;
+          user_id: string;
+          token_id: string | null;
+          amount: number;
+          frequency: string;
+          run_day: number | null;
+          paused: boolean;
+          next_run_on: string;
+          created_at: string;
+          updated_at: string;
+        };
+      };
       set_price_alert: {
         Args: {
           p_token: string;
@@ -1538,6 +1798,27 @@ export type Database = {
           created_at: string;
           fired_at: string | null;
           fired_price: number | null;
+        };
+      };
+      update_invest_plan: {
+        Args: {
+          p_plan: number;
+          p_amount: number;
+          p_frequency: string;
+          p_day?: number;
+          p_token?: string;
+        };
+        Returns: {
+          id: number;
+          user_id: string;
+          token_id: string | null;
+          amount: number;
+          frequency: string;
+          run_day: number | null;
+          paused: boolean;
+          next_run_on: string;
+          created_at: string;
+          updated_at: string;
         };
       };
     };

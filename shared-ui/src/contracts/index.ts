@@ -1,6 +1,8 @@
 /** Contracts: the shapes the database's read models and the remotes' manifests promise. No state. */
 export {
   MARKET_TOKEN_COLUMNS,
+  type InvestPlan,
+  type InvestRunRow,
   type MarketToken,
   type MyTrade,
   type PnlPoint,

@@ -58,6 +58,26 @@ interface NullableViewColumns {
   index_basket: never;
   market_summary: never;
   market_tokens: 'owner_id' | 'avatar_url';
+  my_invest_plans:
+    | 'token_id'
+    | 'token_name'
+    | 'token_username'
+    | 'run_day'
+    | 'last_period'
+    | 'last_status'
+    | 'last_spent'
+    | 'last_reason';
+  my_invest_runs:
+    | 'run_reason'
+    | 'token_id'
+    | 'token_name'
+    | 'budget'
+    | 'order_id'
+    | 'tokens'
+    | 'value'
+    | 'fee'
+    | 'average_price'
+    | 'reason';
   my_price_alerts: 'price' | 'move_pct' | 'fired_at' | 'fired_price' | 'message';
   my_trades: never;
   order_book: never;
