@@ -88,11 +88,12 @@ export default function Dashboard() {
         <Button as={Link} to="/wallet?action=withdraw" $variant="outline">
           Withdraw
         </Button>
-        {['Auto-Invest', 'Portfolio Analysis'].map((a) => (
-          <Button key={a} $variant="outline" onClick={() => comingSoon(a)}>
-            {a}
-          </Button>
-        ))}
+        <Button as={Link} to="/auto-invest" $variant="outline">
+          Auto-Invest
+        </Button>
+        <Button $variant="outline" onClick={() => comingSoon('Portfolio Analysis')}>
+          Portfolio Analysis
+        </Button>
       </Actions>
       <Card>
         <Tabs defaultValue="holdings">

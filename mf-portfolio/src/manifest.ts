@@ -11,6 +11,12 @@ export const manifest: RemoteManifest = {
       nav: { label: 'Dashboard', order: 1 },
     },
     {
+      path: '/auto-invest',
+      module: './AutoInvest',
+      title: 'Auto-Invest',
+      access: 'signed-in',
+    },
+    {
       path: '/profile',
       module: './Profile',
       title: 'Profile',

@@ -66,11 +66,16 @@ for (const width of [1280, 390]) {
     await check('sign-up confirmation step');
     await signIn(page, app, DEMO_ACCOUNTS.user);
     const [sarah] = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
-    for (const path of ['/dashboard', '/market', '/profile', '/wallet', `/trading/${sarah!.id}`]) {
+    for (const path of ['/dashboard', '/market', '/profile', '/wallet', '/auto-invest', `/trading/${sarah!.id}`]) {
       await page.goto(`${app.url}${path}`);
       await page.locator('[data-remote]').first().waitFor();
       await check(path);
     }
+    await page.goto(`${app.url}/auto-invest`);
+    await page.getByRole('button', { name: 'New Plan' }).click();
+    await page.getByRole('form', { name: 'New Auto-Invest Plan' }).waitFor();
+    await check('new Auto-Invest plan dialog');
+    await page.keyboard.press('Escape');
     await page.goto(`${app.url}/dashboard`);
     await page.getByRole('tab', { name: 'Orders', exact: true }).click();
     await page

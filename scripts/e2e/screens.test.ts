@@ -319,8 +319,9 @@ test('dashboard: portfolio, holdings with Buy and Sell, transactions, watchlist'
     expect(await stat(label)).toMatch(/\$/);
   }
   await shoot('dashboard');
-  await page.getByRole('button', { name: 'Auto-Invest' }).click();
-  await toastText(page, 'Auto-Invest Coming Soon!');
+  await expect(page.getByRole('link', { name: 'Auto-Invest' }).getAttribute('href')).resolves.toBe('/auto-invest');
+  await page.getByRole('button', { name: 'Portfolio Analysis' }).click();
+  await toastText(page, 'Portfolio Analysis Coming Soon!');
 
   await page.getByRole('tab', { name: 'Transactions' }).click();
   const count = await one<{ n: string }>(

@@ -1,5 +1,6 @@
 import {
   formatChange,
+  formatDay,
   formatCount,
   formatInteger,
   formatLevel,
@@ -109,5 +110,12 @@ describe('formatCount', () => {
       formatCount(1, 'suspicious pattern'),
       formatCount(2, 'person', 'people'),
     ]).toEqual(['1 trade', '0 trades', '1,204 token applications', '1 suspicious pattern', '2 people']);
+  });
+});
+
+describe('formatDay', () => {
+  it('writes a calendar date as it is, whatever the time zone', () => {
+    expect(formatDay('2026-11-27')).toBe('Nov 27, 2026');
+    expect(formatDay('2027-02-28')).toBe('Feb 28, 2027');
   });
 });

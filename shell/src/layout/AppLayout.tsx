@@ -1,4 +1,5 @@
 import { AlertNotices } from '../notices/AlertNotices';
+import { InvestNotices } from '../notices/InvestNotices';
 import { Outlet, matchPath, useLocation } from 'react-router';
 import { secondStepDue, useAppStore } from '@repex/shared-ui/platform';
 import type { ComposedRoutes } from '../remotes/routes';
@@ -27,6 +28,7 @@ export function AppLayout({ composed }: { composed: ComposedRoutes }) {
       {member && <NavBar links={composed.nav} />}
       {member && <FillNotices userId={session.user.id} />}
       {member && <AlertNotices userId={session.user.id} />}
+      {member && <InvestNotices userId={session.user.id} />}
       <Outlet />
       {member && <AboutVersions builds={composed.builds} />}
       {newRelease && <NewReleaseNotice />}
