@@ -1655,6 +1655,33 @@ export type Database = {
           value: number;
         }[];
       };
+      my_portfolio_history: {
+        Args: {
+          p_period?: string;
+        };
+        Returns: {
+          day: string;
+          value: number;
+          cash: number;
+          positions: number;
+          flow: number;
+          twr: number;
+          index_return: number;
+        }[];
+      };
+      my_position_returns: {
+        Args: {
+          p_period?: string;
+        };
+        Returns: {
+          token_id: string;
+          name: string;
+          value_start: number;
+          value_end: number;
+          net_bought: number;
+          gain: number;
+        }[];
+      };
       my_positions: {
         Args: never;
         Returns: {

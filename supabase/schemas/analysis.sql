@@ -1,0 +1,202 @@
+-- Portfolio Analysis: a person's value over time, its time-weighted return beside the RepX index,
+-- allocation, and each position's gain over a period. Reconstructed from the ledger (trades and
+-- cash movements) and the daily candles, so a past day's figure is exact and never stored twice.
+--
+-- - The portfolio is cash plus the tokens bought, at each day's close (00:00 UTC the next day; today
+--   at now). A person's own token is not part of it (they received it, as the dashboard says): money
+--   from its sale or its offering enters the portfolio as a deposit would.
+-- - A cash movement counts when it was asked for, as the wallet's history lists it: a deposit once
+--   completed, a withdrawal unless it failed or was cancelled.
+-- - A token's price at a day's close is the close of its last daily candle by then (its issue price
+--   before its first trade): the last trade's price, as everywhere else.
+-- - Time-weighted return: each day's return is the day's closing value over the previous close plus
+--   the day's flows (deposits less withdrawals, and own-token money), the days chained. So money
+--   put in or taken out does not count as performance; a day that starts with nothing returns 0.
+
+-- One row per day from p_from to p_to (UTC dates): the closing cash, positions and value, and the
+-- day's flows.
+create function private.portfolio_days(p_user uuid, p_from date, p_to date)
+returns table (day date, cash numeric, positions numeric, flow numeric)
+language sql stable security definer set search_path = '' as $$
+  with own as (
+    select k.id from public.tokens k where k.owner_id = p_user
+  ),
+  days as (
+    select d::date as day from generate_series(p_from, p_to, interval '1 day') d
+  ),
+  -- Every cash movement of the account, on its UTC day; a flow comes from outside the portfolio.
+  moves as (
+    select (w.created_at at time zone 'UTC')::date as day,
+           case w.type when 'deposit' then w.amount else -w.amount end as amount, true as flow
+    from public.wallet_transactions w
+    where w.user_id = p_user
+      and case w.type when 'deposit' then w.status = 'completed' else w.status not in ('failed', 'cancelled') end
+    union all
+    select (t.created_at at time zone 'UTC')::date, -(t.value + t.buyer_fee), t.token_id in (select id from own)
+    from public.trades t where t.buyer_id = p_user
+    union all
+    select (t.created_at at time zone 'UTC')::date, t.value - t.seller_fee, t.token_id in (select id from own)
+    from public.trades t where t.seller_id = p_user
+    union all
+    select (t.created_at at time zone 'UTC')::date, t.value - t.seller_fee, true
+    from public.trades t where t.proceeds_to = p_user
+  ),
+  cash_days as (
+    select d.day,
+           (select coalesce(sum(m.amount), 0) from moves m where m.day < p_from)
+             + sum(coalesce(c.amount, 0)) over (order by d.day) as cash,
+           coalesce(c.flow, 0) as flow
+    from days d
+    left join (select m.day, sum(m.amount) as amount, sum(m.amount) filter (where m.flow) as flow
+               from moves m group by m.day) c on c.day = d.day
+  ),
+  -- Tokens bought and sold, by token and day (the own token left out).
+  deltas as (
+    select t.token_id, (t.created_at at time zone 'UTC')::date as day,
+           sum(case when t.buyer_id = p_user then t.amount else -t.amount end) as delta
+    from public.trades t
+    where (t.buyer_id = p_user or t.seller_id = p_user) and t.token_id not in (select id from own)
+      and t.created_at < (p_to + 1)::timestamp at time zone 'UTC'
+    group by 1, 2
+  ),
+  held_tokens as (
+    select x.token_id, coalesce(sum(x.delta) filter (where x.day < p_from), 0) as before
+    from deltas x group by x.token_id
+  ),
+  grid as (
+    select h.token_id, d.day,
+           h.before + sum(coalesce(x.delta, 0)) over (partition by h.token_id order by d.day) as tokens,
+           c.close
+    from held_tokens h
+    cross join days d
+    left join deltas x on x.token_id = h.token_id and x.day = d.day
+    left join public.candles c on c.token_id = h.token_id and c.seconds = 86400
+                              and c.bucket = d.day::timestamp at time zone 'UTC'
+  ),
+  -- Each day's price: its candle's close, else the last one before (carried forward within the
+  -- range, and from before it), else the issue price.
+  runs as (
+    select g.token_id, g.day, g.tokens, g.close,
+           count(g.close) over (partition by g.token_id order by g.day) as run
+    from grid g
+  ),
+  priced as (
+    select r.token_id, r.day, r.tokens,
+           first_value(r.close) over (partition by r.token_id, r.run order by r.day) as close
+    from runs r
+  ),
+  valued as (
+    select p.day,
+           sum(p.tokens * coalesce(
+             p.close,
+             (select c.close from public.candles c
+               where c.token_id = p.token_id and c.seconds = 86400 and c.bucket < p_from::timestamp at time zone 'UTC'
+               order by c.bucket desc limit 1),
+             (select k.issue_price from public.tokens k where k.id = p.token_id))) as positions
+    from priced p
+    where p.tokens <> 0
+    group by p.day
+  )
+  select c.day, c.cash, coalesce(v.positions, 0), c.flow
+  from cash_days c left join valued v on v.day = c.day
+  order by c.day
+$$;
+revoke execute on function private.portfolio_days(uuid, date, date) from public;
+
+-- The first day of a period (the day before its first, whose close is its opening value), or
+-- refuses a period it does not know. 'all' opens the day before the account's first movement.
+create function private.period_start(p_user uuid, p_period text) returns date
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  today date := (now() at time zone 'UTC')::date;
+begin
+  if p_period is null or p_period not in ('7d', '30d', '90d', '1y', 'all') then
+    perform private.refuse('The period must be 7d, 30d, 90d, 1y or all.');
+  end if;
+  if p_period <> 'all' then
+    return today - case p_period when '7d' then 7 when '30d' then 30 when '90d' then 90 else 365 end;
+  end if;
+  return coalesce(least(
+    (select min(w.created_at) from public.wallet_transactions w where w.user_id = p_user),
+    (select min(t.created_at) from public.trades t where t.buyer_id = p_user),
+    (select min(t.created_at) from public.trades t where t.seller_id = p_user),
+    (select min(t.created_at) from public.trades t where t.proceeds_to = p_user)) at time zone 'UTC', now() at time zone 'UTC')::date - 1;
+end $$;
+revoke execute on function private.period_start(uuid, text) from public;
+
+-- The caller's portfolio over a period ('7d', '30d', '90d', '1y', 'all'), one row per day from the
+-- period's opening (the close before its first day): cash, positions and their value at the
+-- close, the day's flows, and, since the opening, the time-weighted return and the RepX index's
+-- return, in percent (the index's null before it started).
+create function public.my_portfolio_history(p_period text default '30d')
+returns table (day date, value numeric, cash numeric, positions numeric, flow numeric, twr numeric, index_return numeric)
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  me uuid := private.active_caller();
+  today date := (now() at time zone 'UTC')::date;
+  growth numeric := 1;
+  prev numeric;
+  base_level numeric;
+  level numeric;
+  r record;
+begin
+  perform private.require_second_step();
+  for r in select * from private.portfolio_days(me, private.period_start(me, p_period), today) loop
+    day := r.day;
+    cash := round(r.cash, 2);
+    positions := round(r.positions, 2);
+    value := cash + positions;
+    flow := round(r.flow, 2);
+    if prev is not null and prev + flow > 0 then growth := growth * value / (prev + flow); end if;
+    twr := round((growth - 1) * 100, 4);
+    prev := value;
+    level := case when r.day = today then (select sum(b.units * b.price) from public.index_basket b)
+                  else (select l.level from public.index_levels l
+                         where l.period = 'day' and l.at = (r.day + 1)::timestamp at time zone 'UTC') end;
+    base_level := coalesce(base_level, level);
+    index_return := round((level / base_level - 1) * 100, 4);
+    return next;
+  end loop;
+end $$;
+revoke execute on function public.my_portfolio_history(text) from public, anon;
+
+-- Each token the caller held over a period: its value at the opening and now, what was put in
+-- (buys with their fees, less sales net of theirs) within it, and the gain: now - opening - put in.
+-- The best and worst positions are its top and bottom.
+create function public.my_position_returns(p_period text default '30d')
+returns table (token_id uuid, name text, value_start numeric, value_end numeric, net_bought numeric, gain numeric)
+language plpgsql stable security definer set search_path = '' as $$
+#variable_conflict use_column
+declare
+  me uuid := private.active_caller();
+  opening timestamptz := (private.period_start(me, p_period) + 1)::timestamp at time zone 'UTC';
+begin
+  perform private.require_second_step();
+  return query
+  with mine as (
+    select t.token_id, t.created_at, t.buyer_id = me as bought, t.amount, t.value, t.buyer_fee, t.seller_fee
+    from public.trades t
+    where (t.buyer_id = me or t.seller_id = me)
+      and t.token_id is distinct from (select k.id from public.tokens k where k.owner_id = me)
+  ),
+  per_token as (
+    select m.token_id,
+           sum(case when m.bought then m.amount else -m.amount end) filter (where m.created_at < opening) as held_then,
+           sum(case when m.bought then m.amount else -m.amount end) as held_now,
+           sum(case when m.bought then m.value + m.buyer_fee else -(m.value - m.seller_fee) end)
+             filter (where m.created_at >= opening) as put_in
+    from mine m group by m.token_id
+  ),
+  valued as (
+    select p.token_id,
+           round(coalesce(p.held_then, 0) * private.price_at(p.token_id, opening), 2) as value_start,
+           round(p.held_now * private.price_at(p.token_id, now()), 2) as value_end,
+           round(coalesce(p.put_in, 0), 2) as net_bought
+    from per_token p
+    where coalesce(p.held_then, 0) <> 0 or p.put_in is not null
+  )
+  select v.token_id, k.name, v.value_start, v.value_end, v.net_bought, v.value_end - v.value_start - v.net_bought
+  from valued v join public.tokens k on k.id = v.token_id
+  order by v.value_end - v.value_start - v.net_bought desc, k.name;
+end $$;
+revoke execute on function public.my_position_returns(text) from public, anon;
