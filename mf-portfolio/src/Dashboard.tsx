@@ -1,7 +1,7 @@
 import { AlertsTab } from './portfolio/AlertsTab';
 import { Link } from 'react-router';
 import styled from 'styled-components';
-import { comingSoon, useAppStore, useMarketEvents, useQuery, useWatchlist } from '@repex/shared-ui/platform';
+import { useAppStore, useMarketEvents, useQuery, useWatchlist } from '@repex/shared-ui/platform';
 import {
   Button,
   Card,
@@ -91,7 +91,7 @@ export default function Dashboard() {
         <Button as={Link} to="/auto-invest" $variant="outline">
           Auto-Invest
         </Button>
-        <Button $variant="outline" onClick={() => comingSoon('Portfolio Analysis')}>
+        <Button as={Link} to="/portfolio-analysis" $variant="outline">
           Portfolio Analysis
         </Button>
       </Actions>

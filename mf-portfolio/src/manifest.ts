@@ -17,6 +17,12 @@ export const manifest: RemoteManifest = {
       access: 'signed-in',
     },
     {
+      path: '/portfolio-analysis',
+      module: './PortfolioAnalysis',
+      title: 'Portfolio Analysis',
+      access: 'signed-in',
+    },
+    {
       path: '/profile',
       module: './Profile',
       title: 'Profile',

@@ -66,7 +66,15 @@ for (const width of [1280, 390]) {
     await check('sign-up confirmation step');
     await signIn(page, app, DEMO_ACCOUNTS.user);
     const [sarah] = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
-    for (const path of ['/dashboard', '/market', '/profile', '/wallet', '/auto-invest', `/trading/${sarah!.id}`]) {
+    for (const path of [
+      '/dashboard',
+      '/market',
+      '/profile',
+      '/wallet',
+      '/auto-invest',
+      '/portfolio-analysis',
+      `/trading/${sarah!.id}`,
+    ]) {
       await page.goto(`${app.url}${path}`);
       await page.locator('[data-remote]').first().waitFor();
       await check(path);

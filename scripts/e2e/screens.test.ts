@@ -320,8 +320,9 @@ test('dashboard: portfolio, holdings with Buy and Sell, transactions, watchlist'
   }
   await shoot('dashboard');
   await expect(page.getByRole('link', { name: 'Auto-Invest' }).getAttribute('href')).resolves.toBe('/auto-invest');
-  await page.getByRole('button', { name: 'Portfolio Analysis' }).click();
-  await toastText(page, 'Portfolio Analysis Coming Soon!');
+  await expect(page.getByRole('link', { name: 'Portfolio Analysis' }).getAttribute('href')).resolves.toBe(
+    '/portfolio-analysis',
+  );
 
   await page.getByRole('tab', { name: 'Transactions' }).click();
   const count = await one<{ n: string }>(

@@ -29,3 +29,15 @@ export type InvestPlan = Public['Views']['my_invest_plans']['Row'];
 
 /** A row of public.my_invest_runs: a run of one of the caller's plans, one row per token it bought or tried. */
 export type InvestRunRow = Public['Views']['my_invest_runs']['Row'];
+
+/** A day of public.my_portfolio_history: the caller's closing value, its flows and returns since the opening. */
+export type PortfolioDay = Omit<Public['Functions']['my_portfolio_history']['Returns'][number], 'index_return'> & {
+  /** Null on days before the index started. */
+  index_return: number | null;
+};
+
+/** A row of public.my_position_returns: a token's gain over a period. */
+export type PositionReturn = Public['Functions']['my_position_returns']['Returns'][number];
+
+/** A row of public.my_realized_lots: a piece of a purchase that a sale took, first in first out. */
+export type RealizedLot = Public['Functions']['my_realized_lots']['Returns'][number];

@@ -6,6 +6,9 @@ export {
   type MarketToken,
   type MyTrade,
   type PnlPoint,
+  type PortfolioDay,
+  type PositionReturn,
+  type RealizedLot,
   type Position,
   type Profile,
 } from './data';

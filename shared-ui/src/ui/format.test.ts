@@ -1,6 +1,7 @@
 import {
   formatChange,
   formatDay,
+  formatSignedPrice,
   formatCount,
   formatInteger,
   formatLevel,
@@ -117,5 +118,13 @@ describe('formatDay', () => {
   it('writes a calendar date as it is, whatever the time zone', () => {
     expect(formatDay('2026-11-27')).toBe('Nov 27, 2026');
     expect(formatDay('2027-02-28')).toBe('Feb 28, 2027');
+  });
+});
+
+describe('formatSignedPrice', () => {
+  it('writes a gain or loss in full, with its sign', () => {
+    expect(formatSignedPrice(1234.561)).toBe('+$1,234.56');
+    expect(formatSignedPrice(-30)).toBe('-$30.00');
+    expect(formatSignedPrice(0.001)).toBe('$0.00');
   });
 });

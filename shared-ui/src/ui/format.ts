@@ -52,6 +52,11 @@ export function formatPrice(value: number): string {
   return priceFormat.format(roundTo(value, 2));
 }
 
+/** A gain or loss in full, with its sign: +$1,234.56, -$30.00, $0.00 */
+export function formatSignedPrice(value: number): string {
+  return roundTo(value, 2) > 0 ? `+${formatPrice(value)}` : formatPrice(value);
+}
+
 const levelFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** An index level, in full with two decimals and no currency: 1,050.00 */
