@@ -105,7 +105,7 @@ describe.each(ENGINES)('Portfolio Analysis on %s', (engine) => {
     );
   });
 
-  it("ends today at the ledger's own value: cash plus tokens at their last price", async () => {
+  it("ends today at the ledger's own value: cash (a withdrawal asked for is gone) plus tokens at their last price", async () => {
     const t = await trader(backend, { cash: 2000 });
     const seller = await trader(backend, { token, tokens: 100 });
     expect((await placeOrder(seller.client, token, 'sell', 'limit', 30, 56)).error).toBeNull();
@@ -113,7 +113,7 @@ describe.each(ENGINES)('Portfolio Analysis on %s', (engine) => {
     expect((await placeOrder(t.client, token, 'sell', 'limit', 5, 70)).error).toBeNull(); // resting: its tokens still count
     const rows = (await t.client.rpc('my_portfolio_history', { p_period: '30d' })).data as { value: number }[];
     const [ledger] = await backend.db.query<{ value: string }>(
-      `select c.available + c.reserved + c.pending_withdrawal
+      `select c.available + c.reserved
               + (select coalesce(sum(h.amount * s.price), 0) from holdings h join private.token_stats s on s.token_id = h.token_id
                   where h.user_id = c.user_id) as value
          from cash_accounts c where c.user_id = $1`,

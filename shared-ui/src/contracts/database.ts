@@ -1728,6 +1728,13 @@ export type Database = {
           current: boolean;
         }[];
       };
+      my_statement: {
+        Args: {
+          p_from: string;
+          p_to: string;
+        };
+        Returns: Json;
+      };
       my_withdrawal_hold: {
         Args: never;
         Returns: string;

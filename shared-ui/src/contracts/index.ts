@@ -26,6 +26,7 @@ export type {
   Payment,
   ReputationComponents,
   RevenueRow,
+  Statement,
   TimeInForce,
   TokenApplicationRow,
 } from './results';

@@ -193,3 +193,40 @@ export interface ReputationComponents {
     open_alerts: number;
   };
 }
+
+/** my_statement: an account's period of UTC dates (supabase/schemas/statements.sql), amounts in dollars. */
+export interface Statement {
+  from: string;
+  to: string;
+  opening_cash: number;
+  closing_cash: number;
+  deposits: number;
+  withdrawals: number;
+  bought: number;
+  sold: number;
+  fees: number;
+  realized: number;
+  /** Every cash movement, as the wallet's history lists it; effect is what it did to cash. */
+  movements: { at: string; type: string; description: string; status: string; amount: number; effect: number }[];
+  trades: {
+    at: string;
+    side: 'buy' | 'sell' | 'offering sale';
+    token: string;
+    tokens: number;
+    price: number;
+    value: number;
+    fee: number;
+    total: number;
+  }[];
+  positions: { token: string; tokens: number; price: number; value: number }[];
+  lots: {
+    token: string;
+    bought_at: string;
+    sold_at: string;
+    tokens: number;
+    cost: number;
+    proceeds: number;
+    fees: number;
+    gain: number;
+  }[];
+}

@@ -11,6 +11,7 @@ import type {
   Payment,
   ReputationComponents,
   RevenueRow,
+  Statement,
   TokenApplicationRow,
 } from './results';
 
@@ -35,6 +36,7 @@ interface JsonResults {
   create_deposit: Payment;
   create_withdrawal: Payment;
   reputation_components: ReputationComponents;
+  my_statement: Statement;
   /** An hour that ended before the token was listed has no price. */
   price_history: { bucket: string; price: number | null }[];
   admin_dashboard_stats: DashboardStats;

@@ -1,0 +1,75 @@
+-- statements: derived from supabase/schemas by `npm run db:diff`. Read the schema files, not this.
+-- Functions are checked when called, as pg_dump's scripts do: a migration may define them in any order.
+set local check_function_bodies = off;
+
+CREATE OR REPLACE FUNCTION public.my_statement(p_from date, p_to date)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  me uuid := private.active_caller();
+  opens timestamptz := p_from::timestamp at time zone 'UTC';
+  closes timestamptz := (p_to + 1)::timestamp at time zone 'UTC';
+  summary jsonb;
+begin
+  perform private.require_second_step();
+  if p_from is null or p_to is null then perform private.refuse('A statement needs a first and a last day.'); end if;
+  if p_from > p_to then perform private.refuse('The statement starts after it ends.'); end if;
+  if p_to > (now() at time zone 'UTC')::date then perform private.refuse('A statement cannot end after today.'); end if;
+  if p_to - p_from > 366 * 5 then perform private.refuse('A statement covers at most five years.'); end if;
+
+  with moves as (
+    select w.* from public.wallet_history w
+  ),
+  within as (
+    select m.* from moves m where m.created_at >= opens and m.created_at < closes
+  )
+  select jsonb_build_object(
+    'opening_cash', (select coalesce(sum(m.effect), 0) from moves m where m.created_at < opens),
+    'closing_cash', (select coalesce(sum(m.effect), 0) from moves m where m.created_at < closes),
+    'deposits', (select coalesce(sum(m.effect), 0) from within m where m.type = 'Deposit'),
+    'withdrawals', (select coalesce(-sum(m.effect), 0) from within m where m.type = 'Withdrawal'),
+    'bought', (select coalesce(-sum(m.effect), 0) from within m where m.type = 'Buy'),
+    'sold', (select coalesce(sum(m.effect), 0) from within m where m.type = 'Sell'),
+    'fees', (select coalesce(-sum(m.effect), 0) from within m where m.type = 'Trade Fee'),
+    'movements', coalesce((select jsonb_agg(jsonb_build_object(
+        'at', m.created_at, 'type', m.type, 'description', m.description, 'status', m.status,
+        'amount', m.amount, 'effect', m.effect) order by m.position) from within m), '[]')
+  ) into summary;
+
+  return summary || jsonb_build_object(
+    'from', p_from,
+    'to', p_to,
+    -- The account's trades, and the sales of its person's offering whose proceeds it received.
+    'trades', coalesce((select jsonb_agg(jsonb_build_object(
+        'at', t.created_at, 'side', t.side, 'token', t.name, 'tokens', t.amount, 'price', t.price,
+        'value', t.value, 'fee', t.fee, 'total', case t.side when 'buy' then t.value + t.fee else t.value - t.fee end)
+        order by t.created_at, t.id)
+      from (select m.id, m.created_at, m.type as side, m.name, m.amount, m.price, m.value, m.fee
+              from public.my_trades m
+            union all
+            select tr.id, tr.created_at, 'offering sale', k.name, tr.amount, tr.price, tr.value, tr.seller_fee
+              from public.trades tr join public.tokens k on k.id = tr.token_id
+             where tr.proceeds_to = me) t
+      where t.created_at >= opens and t.created_at < closes), '[]'),
+    'positions', coalesce((select jsonb_agg(p order by p.value desc, p.token) from (
+        select k.name as token, h.tokens, private.price_at(h.token_id, closes) as price,
+               round(h.tokens * private.price_at(h.token_id, closes), 2) as value
+        from (select x.token_id, x.amount - coalesce((
+                      select sum(case when tr.buyer_id = me then tr.amount else -tr.amount end) from public.trades tr
+                       where tr.token_id = x.token_id and (tr.buyer_id = me or tr.seller_id = me) and tr.created_at >= closes), 0) as tokens
+                from public.holdings x where x.user_id = me) h
+        join public.tokens k on k.id = h.token_id
+        where h.tokens > 0 and k.created_at < closes) p), '[]'),
+    'lots', coalesce((select jsonb_agg(jsonb_build_object(
+        'token', l.name, 'bought_at', l.bought_at, 'sold_at', l.sold_at, 'tokens', l.tokens, 'cost', l.cost,
+        'proceeds', l.proceeds, 'fees', l.fees, 'gain', l.gain) order by l.sold_at, l.bought_at)
+      from public.my_realized_lots(opens, closes - interval '1 microsecond') l), '[]'),
+    'realized', (select coalesce(sum(l.gain), 0) from public.my_realized_lots(opens, closes - interval '1 microsecond') l)
+  );
+end $function$;
+
+revoke all on routine public.my_statement(date,date) from anon;
+revoke all on routine public.my_statement(date,date) from public;
