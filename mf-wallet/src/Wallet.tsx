@@ -21,6 +21,7 @@ import { DepositDialog } from './wallet/DepositDialog';
 import { History, type Kind } from './wallet/History';
 import { WithdrawDialog } from './wallet/WithdrawDialog';
 import { AddBankAccountDialog, BankAccounts } from './wallet/BankAccounts';
+import { StatementDialog } from './statement/StatementDialog';
 import { useWallet } from './wallet/useWallet';
 
 // The P&L tab's chart library is fetched when the tab is first opened, not with the wallet.
@@ -52,7 +53,7 @@ const Held = styled.div`
   font-size: 14px;
 `;
 
-type Open = 'deposit' | 'withdraw' | 'add-account' | null;
+type Open = 'deposit' | 'withdraw' | 'add-account' | 'statement' | null;
 
 /** Spec section 2, Wallet: the balance, money in and out, and every movement of cash. */
 export default function Wallet() {
@@ -88,10 +89,13 @@ export default function Wallet() {
             )}
           </Held>
         </div>
-        <div style={{ display: 'flex', gap: 8 }}>
+        <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
           <Button onClick={() => setOpen('deposit')}>Deposit</Button>
           <Button $variant="outline" onClick={() => setOpen('withdraw')}>
             Withdraw
+          </Button>
+          <Button $variant="outline" onClick={() => setOpen('statement')}>
+            Statement
           </Button>
         </div>
       </Balance>
@@ -136,6 +140,7 @@ export default function Wallet() {
       {open === 'add-account' && (
         <AddBankAccountDialog limits={limits.data} onClose={() => setOpen(null)} onSaved={accounts.reload} />
       )}
+      {open === 'statement' && <StatementDialog onClose={() => setOpen(null)} />}
     </Page>
   );
 }

@@ -119,6 +119,9 @@ for (const width of [1280, 390]) {
     await page.goto(`${app.url}/wallet?action=add-account`);
     await page.getByRole('dialog', { name: 'Add Bank Account' }).waitFor();
     await check('add bank account dialog');
+    await page.goto(`${app.url}/wallet?action=statement`);
+    await page.getByRole('dialog', { name: 'Download Statement' }).waitFor();
+    await check('statement dialog');
     await page.goto(`${app.url}/wallet`);
     await page.getByRole('tab', { name: 'Profit & Loss' }).click();
     await check('profit & loss');

@@ -44,6 +44,7 @@ begin
   return summary || jsonb_build_object(
     'from', p_from,
     'to', p_to,
+    'holder', (select jsonb_build_object('name', p.full_name, 'username', p.username) from public.profiles p where p.id = me),
     -- The account's trades, and the sales of its person's offering whose proceeds it received.
     'trades', coalesce((select jsonb_agg(jsonb_build_object(
         'at', t.created_at, 'side', t.side, 'token', t.name, 'tokens', t.amount, 'price', t.price,

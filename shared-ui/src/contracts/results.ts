@@ -198,6 +198,7 @@ export interface ReputationComponents {
 export interface Statement {
   from: string;
   to: string;
+  holder: { name: string; username: string };
   opening_cash: number;
   closing_cash: number;
   deposits: number;

@@ -32,7 +32,12 @@ export function toCsv(header: string[], rows: CsvValue[][]): string {
 
 /** Saves `csv` as a file in the browser. */
 export function downloadCsv(filename: string, csv: string): void {
-  const url = URL.createObjectURL(new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }));
+  downloadFile(filename, new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }));
+}
+
+/** Saves `blob` as a file in the browser, under `filename`. */
+export function downloadFile(filename: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
   a.download = filename;

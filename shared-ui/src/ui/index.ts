@@ -9,7 +9,7 @@
 export { theme, media, type Theme } from './theme';
 export { GlobalStyle } from './GlobalStyle';
 export * from './format';
-export { toCsv, downloadCsv, money as csvMoney, type CsvValue } from './csv';
+export { toCsv, downloadCsv, downloadFile, money as csvMoney, type CsvValue } from './csv';
 export { deviceName } from './deviceName';
 export { Button, type ButtonVariant, type ButtonSize } from './primitives/Button';
 export { Card, CardTitle, CardGrid } from './primitives/Card';
