@@ -7,6 +7,7 @@
  *   2. references: an in-memory order book library and pgbench (bench/references.ts);
  *   3. the chart's candles over a token of 1,000,000 trades (bench/candles.ts); listing the market
  *      with 10,000 tokens (100,000 on PostgreSQL) and the other screens' reads (bench/market.ts);
+ *      Portfolio Analysis's reads and a month's statement for a user of 10,000 trades (bench/analysis.ts);
  *   4. other requests while 50 users sign in at once (bench/signIns.ts), and while someone floods
  *      Realtime or uploads large images (bench/abuse.ts).
  * Figures are printed, never asserted: the machines are shared and noisy, so compare ratios.
@@ -25,6 +26,7 @@ import { benchInMemory, benchPgbench } from './bench/references';
 import { SIGN_INS, benchSignInStorm } from './bench/signIns';
 import { CASCADE, benchCascade } from './bench/stops';
 import { CANDLE_TRADES, benchCandles } from './bench/candles';
+import { ANALYSIS_TRADES, benchAnalysis } from './bench/analysis';
 
 type Latency = { p50: number; p99: number; reads: number };
 const latency = (t: Latency) => `${t.p50} / ${t.p99} ms (${t.reads} reads)`;
@@ -123,6 +125,18 @@ async function main() {
     );
   }
   await marketSection(engines);
+  console.log(
+    `\nPortfolio Analysis and statements for one user of ${ANALYSIS_TRADES.toLocaleString('en-US')} trades over a year (HTTP, p50 / p95 of 50; target: each analysis read 50 ms or less at p95):`,
+  );
+  for (const engine of ENGINES) {
+    const a = await benchAnalysis(engine);
+    engines[engine]!.analysis_ms = a;
+    console.log(
+      `${engine.padEnd(10)} ${Object.entries(a)
+        .map(([name, t]) => `${name} ${timing(t)}`)
+        .join(', ')}`,
+    );
+  }
   await pressureSection(engines);
   fs.writeFileSync(path.resolve(__dirname, '../bench-results.json'), `${JSON.stringify(results, null, 2)}\n`);
   console.log('\nWritten: bench-results.json');

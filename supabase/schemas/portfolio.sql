@@ -70,45 +70,57 @@ begin
 end $$;
 revoke execute on function public.my_pnl(integer) from public, anon;
 
--- The fold over one account's trades up to `p_at`: per token, what is still held by trades, its
--- cost, and what was realized.
+-- One account's trades up to `p_at`, its own token left out (they received it): what the cost
+-- basis and the lots fold over, token by token (`order by token_id, created_at, id`), so a fold
+-- keeps one token's state at a time.
+create function private.account_trades(p_user uuid, p_at timestamptz)
+returns table (id bigint, token_id uuid, created_at timestamptz, bought boolean, amount bigint, value numeric, fee numeric)
+language sql stable security definer set search_path = '' as $$
+  select tr.id, tr.token_id, tr.created_at, tr.buyer_id = p_user, tr.amount, tr.value,
+         case when tr.buyer_id = p_user then tr.buyer_fee else tr.seller_fee end
+  from public.trades tr
+  where (tr.buyer_id = p_user or tr.seller_id = p_user) and tr.created_at <= p_at
+    and tr.token_id is distinct from (select k.id from public.tokens k where k.owner_id = p_user)
+$$;
+revoke execute on function private.account_trades(uuid, timestamp with time zone) from public;
+
+-- The average-cost fold over one account's trades up to `p_at`: per token, what is still held by
+-- trades, its cost, and what was realized.
 create function private.cost_basis(p_user uuid, p_at timestamptz)
 returns table (token_id uuid, tokens bigint, cost numeric, realized numeric)
 language plpgsql stable security definer set search_path = '' as $$
 declare
   t record;
-  pos jsonb := '{}';
-  p jsonb;
+  current_token uuid;
   held bigint;
   c numeric;
   r numeric;
   sold bigint;
   released numeric;
 begin
-  for t in
-    select tr.token_id, tr.amount, tr.value, tr.buyer_fee, tr.seller_fee, tr.buyer_id = p_user as bought
-    from public.trades tr
-    where (tr.buyer_id = p_user or tr.seller_id = p_user) and tr.created_at <= p_at
-      and tr.token_id is distinct from (select k.id from public.tokens k where k.owner_id = p_user)
-    order by tr.created_at, tr.id
-  loop
-    p := coalesce(pos -> t.token_id::text, '{"tokens": 0, "cost": 0, "realized": 0}');
-    held := (p ->> 'tokens')::bigint;
-    c := (p ->> 'cost')::numeric;
-    r := (p ->> 'realized')::numeric;
+  for t in select a.* from private.account_trades(p_user, p_at) a order by a.token_id, a.created_at, a.id loop
+    if current_token is distinct from t.token_id then
+      if current_token is not null then
+        token_id := current_token; tokens := held; cost := c; realized := r;
+        return next;
+      end if;
+      current_token := t.token_id; held := 0; c := 0; r := 0;
+    end if;
     if t.bought then
       held := held + t.amount;
-      c := c + t.value + t.buyer_fee;
+      c := c + t.value + t.fee;
     elsif held > 0 then
       sold := least(t.amount, held);
       released := c / held * sold;
-      r := r + (t.value - t.seller_fee) * sold / t.amount - released;
+      r := r + (t.value - t.fee) * sold / t.amount - released;
       c := c - released;
       held := held - sold;
     end if;
-    pos := pos || jsonb_build_object(t.token_id::text, jsonb_build_object('tokens', held, 'cost', c, 'realized', r));
   end loop;
-  return query select k::uuid, (v ->> 'tokens')::bigint, (v ->> 'cost')::numeric, (v ->> 'realized')::numeric from jsonb_each(pos) e(k, v);
+  if current_token is not null then
+    token_id := current_token; tokens := held; cost := c; realized := r;
+    return next;
+  end if;
 end $$;
 revoke execute on function private.cost_basis(uuid, timestamp with time zone) from public;
 
@@ -117,53 +129,50 @@ revoke execute on function private.cost_basis(uuid, timestamp with time zone) fr
 -- sale takes the oldest lots first, and each piece it takes is a row: the tokens, the lot's cost
 -- for them, the sale's value and fee shared by tokens, and the gain (proceeds - fees - cost).
 -- Tokens sold beyond the lots (none: the offering gives a person their own token, left out here)
--- are not a lot's. Full precision: a reader rounds to the cent.
+-- are not a lot's. Full precision: a reader rounds to the cent. One token's lots at a time, in
+-- arrays with a head index, so each trade costs the same however many lots came before.
 create function private.fifo_lots(p_user uuid, p_at timestamptz)
 returns table (token_id uuid, bought_at timestamptz, sold_at timestamptz, tokens bigint, cost numeric,
                proceeds numeric, fees numeric, gain numeric)
 language plpgsql stable security definer set search_path = '' as $$
 declare
   t record;
-  queues jsonb := '{}';
-  queue jsonb;
-  lot jsonb;
+  current_token uuid;
+  lot_at timestamptz[];
+  lot_left bigint[];
+  lot_unit numeric[];
+  head integer;
+  lots integer;
   left_in_sale bigint;
   piece bigint;
 begin
-  for t in
-    select tr.token_id, tr.created_at, tr.amount, tr.value, tr.buyer_fee, tr.seller_fee, tr.buyer_id = p_user as bought
-    from public.trades tr
-    where (tr.buyer_id = p_user or tr.seller_id = p_user) and tr.created_at <= p_at
-      and tr.token_id is distinct from (select k.id from public.tokens k where k.owner_id = p_user)
-    order by tr.created_at, tr.id
-  loop
-    queue := coalesce(queues -> t.token_id::text, '[]');
+  for t in select a.* from private.account_trades(p_user, p_at) a order by a.token_id, a.created_at, a.id loop
+    if current_token is distinct from t.token_id then
+      current_token := t.token_id; lot_at := '{}'; lot_left := '{}'; lot_unit := '{}'; head := 1; lots := 0;
+    end if;
     if t.bought then
-      queue := queue || jsonb_build_array(jsonb_build_object(
-        'at', t.created_at, 'left', t.amount, 'unit', (t.value + t.buyer_fee) / t.amount));
+      lots := lots + 1;
+      lot_at[lots] := t.created_at;
+      lot_left[lots] := t.amount;
+      lot_unit[lots] := (t.value + t.fee) / t.amount;
     else
       left_in_sale := t.amount;
-      while left_in_sale > 0 and jsonb_array_length(queue) > 0 loop
-        lot := queue -> 0;
-        piece := least(left_in_sale, (lot ->> 'left')::bigint);
+      while left_in_sale > 0 and head <= lots loop
+        piece := least(left_in_sale, lot_left[head]);
         token_id := t.token_id;
-        bought_at := (lot ->> 'at')::timestamptz;
+        bought_at := lot_at[head];
         sold_at := t.created_at;
         tokens := piece;
-        cost := (lot ->> 'unit')::numeric * piece;
+        cost := lot_unit[head] * piece;
         proceeds := t.value * piece / t.amount;
-        fees := t.seller_fee * piece / t.amount;
+        fees := t.fee * piece / t.amount;
         gain := proceeds - fees - cost;
         return next;
         left_in_sale := left_in_sale - piece;
-        if piece = (lot ->> 'left')::bigint then
-          queue := queue - 0;
-        else
-          queue := jsonb_set(queue, '{0,left}', to_jsonb((lot ->> 'left')::bigint - piece));
-        end if;
+        lot_left[head] := lot_left[head] - piece;
+        if lot_left[head] = 0 then head := head + 1; end if;
       end loop;
     end if;
-    queues := queues || jsonb_build_object(t.token_id::text, queue);
   end loop;
 end $$;
 revoke execute on function private.fifo_lots(uuid, timestamp with time zone) from public;

@@ -14,10 +14,21 @@
 -- - It starts at 1,000 at the first rebalance with 4 members, and is kept at every hour and at
 --   every day's close (00:00 UTC, the next day's open).
 
+-- The method's numbers, in one place: the rebalance reads them, and so does the market screen's
+-- description of the index.
+create function public.index_method(
+  out listed_days integer, out traded_days integer, out weight_cap numeric, out base_level numeric, out min_members integer
+) language sql immutable set search_path = '' as $$
+  -- The fewest members a cap allows: four at 25%.
+  select 7, 30, c, 1000::numeric, ceil(1 / c)::integer from (select 0.25::numeric as c) x
+$$;
+revoke execute on function public.index_method() from public, anon;
+grant execute on function public.index_method() to authenticated;
+
 create table public.index_members (
   day date not null,
   token_id uuid not null references public.tokens (id) on delete cascade,
-  weight numeric(7, 6) not null check (weight > 0 and weight <= 0.25),
+  weight numeric(7, 6) not null check (weight > 0 and weight <= (public.index_method()).weight_cap),
   units numeric not null check (units > 0),
   primary key (day, token_id)
 );
@@ -54,7 +65,8 @@ revoke execute on function private.index_value(date, timestamptz) from public;
 create function private.rebalance_index(p_day date) returns boolean
 language plpgsql security definer set search_path = '' as $$
 declare
-  cap constant numeric := 0.25;
+  method record := public.index_method();
+  cap numeric := method.weight_cap;
   at timestamptz := p_day::timestamp at time zone 'UTC';
   previous date := (select max(m.day) from public.index_members m where m.day < p_day);
   ids uuid[];
@@ -71,11 +83,11 @@ begin
   select array_agg(e.id order by e.id), array_agg(e.price order by e.id), array_agg(e.price * e.total_supply order by e.id)
     into ids, prices, caps
   from (select t.id, t.total_supply, private.price_at(t.id, at) as price from public.tokens t
-        where t.created_at <= at - interval '7 days' and t.halt_reason is null
+        where t.created_at <= at - make_interval(days => method.listed_days) and t.halt_reason is null
           and exists (select 1 from public.trades tr where tr.token_id = t.id
-                        and tr.created_at > at - interval '30 days' and tr.created_at <= at)) e;
+                        and tr.created_at > at - make_interval(days => method.traded_days) and tr.created_at <= at)) e;
 
-  if coalesce(cardinality(ids), 0) < 1 / cap then
+  if coalesce(cardinality(ids), 0) < method.min_members then
     if previous is null then return false; end if;
     insert into public.index_members (day, token_id, weight, units)
     select p_day, m.token_id, m.weight, m.units from public.index_members m where m.day = previous;
@@ -96,7 +108,7 @@ begin
     end loop;
   end loop;
 
-  level := case when previous is null then 1000 else private.index_value(previous, at) end;
+  level := case when previous is null then method.base_level else private.index_value(previous, at) end;
   insert into public.index_members (day, token_id, weight, units)
   select p_day, ids[i], weights[i], level * weights[i] / prices[i] from generate_subscripts(ids, 1) i;
   return true;

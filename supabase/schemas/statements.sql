@@ -9,12 +9,13 @@
 -- less the trades since, a token issued after the close left out) at their last price by then.
 
 create function public.my_statement(p_from date, p_to date) returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
+language plpgsql stable security definer set search_path = '' set jit = off as $$
 declare
   me uuid := private.active_caller();
   opens timestamptz := p_from::timestamp at time zone 'UTC';
   closes timestamptz := (p_to + 1)::timestamp at time zone 'UTC';
   summary jsonb;
+  lots jsonb;
 begin
   perform private.require_second_step();
   if p_from is null or p_to is null then perform private.refuse('A statement needs a first and a last day.'); end if;
@@ -41,6 +42,12 @@ begin
         'amount', m.amount, 'effect', m.effect) order by m.position) from within m), '[]')
   ) into summary;
 
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'token', l.name, 'bought_at', l.bought_at, 'sold_at', l.sold_at, 'tokens', l.tokens, 'cost', l.cost,
+           'proceeds', l.proceeds, 'fees', l.fees, 'gain', l.gain) order by l.sold_at, l.bought_at), '[]')
+    into lots
+    from public.my_realized_lots(opens, closes - interval '1 microsecond') l;
+
   return summary || jsonb_build_object(
     'from', p_from,
     'to', p_to,
@@ -66,11 +73,8 @@ begin
                 from public.holdings x where x.user_id = me) h
         join public.tokens k on k.id = h.token_id
         where h.tokens > 0 and k.created_at < closes) p), '[]'),
-    'lots', coalesce((select jsonb_agg(jsonb_build_object(
-        'token', l.name, 'bought_at', l.bought_at, 'sold_at', l.sold_at, 'tokens', l.tokens, 'cost', l.cost,
-        'proceeds', l.proceeds, 'fees', l.fees, 'gain', l.gain) order by l.sold_at, l.bought_at)
-      from public.my_realized_lots(opens, closes - interval '1 microsecond') l), '[]'),
-    'realized', (select coalesce(sum(l.gain), 0) from public.my_realized_lots(opens, closes - interval '1 microsecond') l)
+    'lots', lots,
+    'realized', (select coalesce(sum((l ->> 'gain')::numeric), 0) from jsonb_array_elements(lots) l)
   );
 end $$;
 revoke execute on function public.my_statement(date, date) from public, anon;

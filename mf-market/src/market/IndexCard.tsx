@@ -8,6 +8,7 @@ import {
   Muted,
   Skeleton,
   formatChange,
+  formatInteger,
   formatLevel,
   formatShare,
   media,
@@ -56,6 +57,7 @@ const Members = styled.ul`
 /** The market's benchmark: its level now, its change over 24 hours, a week of hourly levels and its members. */
 export function IndexCard() {
   const index = useRepxIndex();
+  const m = index.method;
   const box = useChart(index.points, (chart, { LineSeries }, data, theme) => {
     chart.applyOptions({ timeScale: { timeVisible: true, secondsVisible: false } });
     let last = -Infinity;
@@ -89,16 +91,22 @@ export function IndexCard() {
           </div>
         )}
       </Head>
-      <Muted>
-        The market&apos;s benchmark: tokens listed for 7 days and traded in the last 30, weighted by market cap with at
-        most 25% each, rebalanced daily at 00:00 UTC. It started at 1,000.
-      </Muted>
+      {m && (
+        <Muted>
+          The market&apos;s benchmark: tokens listed for {m.listed_days} days and traded in the last {m.traded_days},
+          weighted by market cap with at most {m.weight_cap * 100}% each, rebalanced daily at 00:00 UTC. It started at{' '}
+          {formatInteger(m.base_level)}.
+        </Muted>
+      )}
       {index.error ? (
         <ErrorState title="The index could not be loaded." onRetry={index.reload} />
       ) : index.loading && index.level === undefined ? (
         <Skeleton $height="180px" $width="100%" />
       ) : index.level === undefined ? (
-        <Muted as="p">The index starts once four tokens have been listed for 7 days and traded in the last 30.</Muted>
+        <Muted as="p">
+          The index starts once {m?.min_members} tokens have been listed for {m?.listed_days} days and traded in the
+          last {m?.traded_days}.
+        </Muted>
       ) : (
         <Body>
           <ChartBox

@@ -65,7 +65,7 @@ export const loadCategories = async () =>
  */
 export async function loadIndex(days = 7) {
   const readAt = Date.now();
-  const [levels, basket] = await Promise.all([
+  const [levels, basket, method] = await Promise.all([
     supabase()
       .from('index_levels')
       .select('at, level')
@@ -77,6 +77,7 @@ export async function loadIndex(days = 7) {
       .select('token_id, name, username, weight, units, price')
       .order('weight', { ascending: false })
       .order('name'),
+    supabase().rpc('index_method'),
   ]);
-  return { levels: unwrap(levels), basket: unwrap(basket), readAt };
+  return { levels: unwrap(levels), basket: unwrap(basket), method: unwrap(method), readAt };
 }

@@ -11,7 +11,7 @@ const DAY_MS = 86_400_000;
 export function useRepxIndex() {
   const index = useQuery(() => loadIndex(7), []);
   useMarketEvents(null, () => index.reload(), 2_000);
-  const { levels = [], basket = [], readAt = 0 } = index.data ?? {};
+  const { levels = [], basket = [], method, readAt = 0 } = index.data ?? {};
   const level = basket.length ? basket.reduce((sum, m) => sum + m.units * m.price, 0) : undefined;
   // A younger index is compared with its start, and says so.
   const dayOld = levels.filter((p) => Date.parse(p.at) <= readAt - DAY_MS).at(-1);
@@ -25,5 +25,7 @@ export function useRepxIndex() {
     change: level !== undefined && dayAgo ? ((level - dayAgo.level) / dayAgo.level) * 100 : undefined,
     changeSince: dayOld ? '24h' : 'since its start',
     members: basket,
+    /** The index's rules as the database applies them (public.index_method). */
+    method,
   };
 }

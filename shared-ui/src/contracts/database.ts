@@ -1614,6 +1614,16 @@ export type Database = {
         };
         Returns: undefined;
       };
+      index_method: {
+        Args: never;
+        Returns: {
+          listed_days: number;
+          traded_days: number;
+          weight_cap: number;
+          base_level: number;
+          min_members: number;
+        };
+      };
       list_open_orders: {
         Args: {
           p_token?: string;

@@ -1,0 +1,92 @@
+import { startBackend } from '../../supabase/server/index';
+import { signedIn } from '../../supabase/harness/clients';
+import { throwAwayStorage } from '../../supabase/harness/backends';
+import { stopServer } from '../../supabase/harness/process';
+import { DEMO_ACCOUNTS, DEMO_JWT_SECRET } from '../../supabase/server/demo';
+import { NO_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
+import { httpFetch } from '../lib/httpFetch';
+import { benchServer, percentile, round1, type Engine } from './common';
+
+/** The investor's trades: over the year before now, in 20 tokens, buying and selling. */
+export const ANALYSIS_TRADES = Number(process.env.BENCH_ANALYSIS_TRADES ?? 10_000);
+const TOKENS = 20;
+const BATCH = 1_000;
+const CALLS = 50;
+const WARM_UP = 20;
+
+type Timing = { p50: number; p95: number };
+
+/**
+ * The Portfolio Analysis screen's reads and a month's statement for one user with
+ * ANALYSIS_TRADES trades (and twelve monthly deposits) over a year, over HTTP as the browser
+ * makes them: p50 / p95 of CALLS after WARM_UP. The target: every analysis read within 50 ms at p95.
+ */
+export async function benchAnalysis(engine: Engine): Promise<Record<string, Timing>> {
+  const store = await throwAwayStorage(engine, 'repex_bench_analysis');
+  const prepared = await startBackend({
+    port: 0,
+    seed: true,
+    jwtSecret: DEMO_JWT_SECRET,
+    rateLimits: NO_RATE_LIMITS,
+    ...store.options,
+  });
+  const investor = `(select id from auth.users where email = '${DEMO_ACCOUNTS.user.email}')`;
+  const other = `(select id from profiles where username = 'marcusj')`;
+  await prepared.db
+    .exec(`insert into tokens (name, username, category, reputation_score, total_supply, issue_price, created_at)
+    select 'Analysis ' || g, 'analysis' || g, 'Designer', 50, 1000000, 10, now() - interval '400 days'
+    from generate_series(1, ${TOKENS}) g`);
+  await prepared.db.exec(`select private.record_deposit(${investor}, 50000, now() - make_interval(days => 30 * g))
+    from generate_series(0, 11) g`);
+  // Two buys for each sale, so positions grow over the year; prices wander around $10.
+  for (let from = 0; from < ANALYSIS_TRADES; from += BATCH) {
+    await prepared.db.exec(`
+      insert into trades (token_id, buyer_id, seller_id, price, amount, taker_side, buyer_fee, seller_fee, created_at, fee_bps)
+      select (select id from tokens where username = 'analysis' || (1 + g % ${TOKENS})),
+             case when g % 3 = 2 then ${other} else ${investor} end, case when g % 3 = 2 then ${investor} else ${other} end,
+             round((10 + sin(g / 300.0) * 3 + (g % 7) * 0.01)::numeric, 2), 1 + g % 5, 'buy', 0.2, 0.2,
+             now() - make_interval(secs => (365 * 86400 / ${ANALYSIS_TRADES}.0) * (${ANALYSIS_TRADES} - g)), 200
+      from generate_series(${from}, ${Math.min(from + BATCH, ANALYSIS_TRADES) - 1}) g`);
+  }
+  await prepared.db.exec('analyze');
+  await prepared.close();
+
+  const { server, url } = await benchServer(store, { SEED: 'false', LOG_REQUESTS: 'false' });
+  const results: Record<string, Timing> = {};
+  try {
+    const client = await signedIn(url, DEMO_ACCOUNTS.user, httpFetch);
+    const lastMonth = new Date();
+    lastMonth.setUTCDate(0);
+    const monthEnd = lastMonth.toISOString().slice(0, 10);
+    const reads: [string, () => PromiseLike<{ error: { message: string } | null }>][] = [
+      ['history 30d', () => client.rpc('my_portfolio_history', { p_period: '30d' })],
+      ['history 1y', () => client.rpc('my_portfolio_history', { p_period: '1y' })],
+      ['history all', () => client.rpc('my_portfolio_history', { p_period: 'all' })],
+      ['position returns 1y', () => client.rpc('my_position_returns', { p_period: '1y' })],
+      ['positions', () => client.rpc('my_positions')],
+      [
+        'lots 1y',
+        () => client.rpc('my_realized_lots', { p_from: new Date(Date.now() - 365 * 86_400_000).toISOString() }),
+      ],
+      [
+        'statement, a month',
+        () => client.rpc('my_statement', { p_from: `${monthEnd.slice(0, 7)}-01`, p_to: monthEnd }),
+      ],
+    ];
+    for (const [name, read] of reads) {
+      const samples: number[] = [];
+      for (let i = 0; i < WARM_UP + CALLS; i++) {
+        const t = performance.now();
+        const { error } = await read();
+        if (error) throw new Error(`${name}: ${error.message}`);
+        if (i >= WARM_UP) samples.push(performance.now() - t);
+      }
+      samples.sort((a, b) => a - b);
+      results[name] = { p50: round1(percentile(samples, 50)), p95: round1(percentile(samples, 95)) };
+    }
+  } finally {
+    await stopServer(server);
+    await store.cleanup();
+  }
+  return results;
+}
