@@ -5,7 +5,7 @@ import { stopServer } from '../../supabase/harness/process';
 import { DEMO_ACCOUNTS, DEMO_JWT_SECRET } from '../../supabase/server/demo';
 import { NO_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
 import { httpFetch } from '../lib/httpFetch';
-import { benchServer, percentile, round1, type Engine } from './common';
+import { benchServer, timeReads, type Engine, type Timing } from './common';
 
 /** The investor's trades: over the year before now, in 20 tokens, buying and selling. */
 export const ANALYSIS_TRADES = Number(process.env.BENCH_ANALYSIS_TRADES ?? 10_000);
@@ -13,8 +13,6 @@ const TOKENS = 20;
 const BATCH = 1_000;
 const CALLS = 50;
 const WARM_UP = 20;
-
-type Timing = { p50: number; p95: number };
 
 /**
  * The Portfolio Analysis screen's reads and a month's statement for one user with
@@ -74,15 +72,7 @@ export async function benchAnalysis(engine: Engine): Promise<Record<string, Timi
       ],
     ];
     for (const [name, read] of reads) {
-      const samples: number[] = [];
-      for (let i = 0; i < WARM_UP + CALLS; i++) {
-        const t = performance.now();
-        const { error } = await read();
-        if (error) throw new Error(`${name}: ${error.message}`);
-        if (i >= WARM_UP) samples.push(performance.now() - t);
-      }
-      samples.sort((a, b) => a - b);
-      results[name] = { p50: round1(percentile(samples, 50)), p95: round1(percentile(samples, 95)) };
+      results[name] = await timeReads(read, { calls: CALLS, warmUp: WARM_UP });
     }
   } finally {
     await stopServer(server);

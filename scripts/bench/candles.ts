@@ -5,7 +5,7 @@ import { stopServer } from '../../supabase/harness/process';
 import { DEMO_ACCOUNTS, DEMO_JWT_SECRET } from '../../supabase/server/demo';
 import { NO_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
 import { httpFetch } from '../lib/httpFetch';
-import { benchServer, percentile, round1, type Engine } from './common';
+import { benchServer, timeReads, type Engine, type Timing } from './common';
 
 /** Trades in the token's history, and how many a statement inserts (as settlements add them, in bulk). */
 export const CANDLE_TRADES = Number(process.env.BENCH_CANDLE_TRADES ?? 1_000_000);
@@ -18,7 +18,7 @@ const WARM_UP = 20;
  * CANDLE_TRADES trades (one every 30 seconds, back from now), inserted through the trigger that
  * keeps the candles. p50 / p95 of CALLS reads over HTTP, after WARM_UP.
  */
-export async function benchCandles(engine: Engine): Promise<Record<string, { p50: number; p95: number }>> {
+export async function benchCandles(engine: Engine): Promise<Record<string, Timing>> {
   const store = await throwAwayStorage(engine, 'repex_bench_candles');
   const prepared = await startBackend({
     port: 0,
@@ -46,21 +46,19 @@ export async function benchCandles(engine: Engine): Promise<Record<string, { p50
   await prepared.close();
 
   const { server, url } = await benchServer(store, { SEED: 'false', LOG_REQUESTS: 'false' });
-  const results: Record<string, { p50: number; p95: number }> = {};
+  const results: Record<string, Timing> = {};
   try {
     const client = await signedIn(url, DEMO_ACCOUNTS.user, httpFetch);
     const { data: token } = await client.from('tokens').select('id').eq('username', 'candlebench').single();
     const p_token = (token as { id: string }).id;
     for (const interval of ['1m', '15m', '1h', '1d']) {
-      const samples: number[] = [];
-      for (let i = 0; i < WARM_UP + CALLS; i++) {
-        const t = performance.now();
-        const { error } = await client.rpc('candles', { p_token, p_interval: interval, p_limit: 1000 });
-        if (error) throw new Error(error.message);
-        if (i >= WARM_UP) samples.push(performance.now() - t);
-      }
-      samples.sort((a, b) => a - b);
-      results[interval] = { p50: round1(percentile(samples, 50)), p95: round1(percentile(samples, 95)) };
+      results[interval] = await timeReads(
+        () => client.rpc('candles', { p_token, p_interval: interval, p_limit: 1000 }),
+        {
+          calls: CALLS,
+          warmUp: WARM_UP,
+        },
+      );
     }
   } finally {
     await stopServer(server);

@@ -62,6 +62,27 @@ export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 export const round1 = (n: number) => Math.round(n * 10) / 10;
 export const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export type Timing = { p50: number; p95: number };
+
+/**
+ * p50 and p95 in ms of `calls` sequential reads, after `warmUp` left out (V8 and PGlite's
+ * WebAssembly still compiling); a read that answers an error stops the run.
+ */
+export async function timeReads(
+  run: () => PromiseLike<{ error: unknown }>,
+  { calls = 50, warmUp = 20 }: { calls?: number; warmUp?: number } = {},
+): Promise<Timing> {
+  const samples: number[] = [];
+  for (let i = 0; i < warmUp + calls; i++) {
+    const t = performance.now();
+    const { error } = await run();
+    if (error) throw new Error(JSON.stringify(error));
+    if (i >= warmUp) samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: round1(percentile(samples, 50)), p95: round1(percentile(samples, 95)) };
+}
 /** The run with the middle rate. */
 export const median = <R extends { perSecond: number }>(runs: R[]) =>
   [...runs].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(runs.length / 2)];

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { startBackend } from '../../supabase/server/index';
 import { signedIn } from '../../supabase/harness/clients';
@@ -15,11 +14,10 @@ import {
   type Filterable,
 } from '../../mf-market/src/market/query';
 import { httpFetch } from '../lib/httpFetch';
-import { benchServer, percentile, round1, type Engine } from './common';
+import { benchServer, timeReads, type Engine } from './common';
 
 /** Requests of each kind sent to a fresh server before its timings count. */
 const WARM_UP = 30;
-type Timing = { p50: number; p95: number };
 
 /**
  * `count` tokens, each with a trade a day ago and one an hour ago (derived prices, change, volume).
@@ -57,18 +55,7 @@ async function loadMarket(engine: Engine, count: number) {
   return store;
 }
 
-/** p50 and p95 of 50 calls, after WARM_UP left out (V8 and PGlite's WebAssembly still compiling). */
-async function time(run: () => PromiseLike<{ error: unknown }>): Promise<Timing> {
-  const samples: number[] = [];
-  for (let i = 0; i < WARM_UP + 50; i++) {
-    const t = performance.now();
-    const { error } = await run();
-    if (error) throw new Error(JSON.stringify(error));
-    if (i >= WARM_UP) samples.push(performance.now() - t);
-  }
-  samples.sort((a, b) => a - b);
-  return { p50: round1(percentile(samples, 50)), p95: round1(percentile(samples, 95)) };
-}
+const time = (run: () => PromiseLike<{ error: unknown }>) => timeReads(run, { warmUp: WARM_UP });
 
 /** As the market screen asks: one page of the view, and its count (per category, or the search's matches). */
 async function marketPages(c: SupabaseClient) {
