@@ -296,7 +296,7 @@ test("the admin halts trading in one token from its owner's details: its screens
   await person.context().close();
 });
 
-test('the revenue report exports a CSV whose total is the sum of trade fees to the cent', async () => {
+test("the revenue report exports a CSV whose totals are the trade fees, the creators' share and the exchange's net, to the cent", async () => {
   await admin.getByRole('tab', { name: 'Revenue Reports' }).click();
   await admin.getByLabel('Period').selectOption('all');
   await admin.getByLabel('Group by').selectOption('token');
@@ -310,14 +310,16 @@ test('the revenue report exports a CSV whose total is the sum of trade fees to t
   const text = (await import('node:fs')).readFileSync(file!, 'utf8');
   expect(text.startsWith('\uFEFF')).toBe(true); // UTF-8 with a byte-order mark, as spreadsheets expect
   const lines = text.slice(1).trimEnd().split('\r\n');
-  expect(lines[0]).toBe('Token,Trades,Volume (USD),Fee revenue (USD)');
+  expect(lines[0]).toBe("Token,Trades,Volume (USD),Fees (USD),Creators' share (USD),Fee revenue (USD)");
   const total = lines[lines.length - 1]!.split(',');
-  const [fees] = await db<{ s: string; n: string }>(
-    'select sum(buyer_fee + seller_fee) as s, count(*) as n from trades',
+  const [fees] = await db<{ s: string; c: string; n: string }>(
+    'select sum(buyer_fee + seller_fee) as s, sum(creator_share) as c, count(*) as n from trades',
   );
   expect(total[0]).toBe('Total');
   expect(Number(total[1])).toBe(Number(fees!.n));
   expect(total[3]).toBe(Number(fees!.s).toFixed(2));
+  expect(total[4]).toBe(Number(fees!.c).toFixed(2));
+  expect(total[5]).toBe((Number(fees!.s) - Number(fees!.c)).toFixed(2));
 });
 
 test('two accounts wash-trade a token; the admin finds the alert and confirms it, suspending both', async () => {

@@ -464,7 +464,7 @@ test('admin dashboard: figures from the database and its four tabs', async () =>
     admin.locator('[data-testid="admin-user-row"][data-username="e2e_waiting"]').innerText(),
   ).resolves.toContain('Email not confirmed');
   const revenue = await one<{ r: string }>(
-    `select coalesce(sum(buyer_fee + seller_fee), 0) as r from trades where created_at > now() - interval '24 hours'`,
+    `select coalesce(sum(buyer_fee + seller_fee - creator_share), 0) as r from trades where created_at > now() - interval '24 hours'`,
   );
   expect(await admin.getByTestId('stat-Revenue (24h)').innerText()).toBe(formatMoney(Number(revenue.r)));
   await eventually(() => admin.getByTestId('admin-user-row').count(), Number(users.n) + 1);

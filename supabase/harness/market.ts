@@ -84,9 +84,15 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
   await q('select private.run_due_stops()');
   const [gap] = await q(`select
     (select coalesce(sum(available + reserved + pending_withdrawal), 0) from cash_accounts)
-    + (select coalesce(sum(buyer_fee + seller_fee), 0) from trades)
+    + (select coalesce(sum(buyer_fee + seller_fee - creator_share), 0) from trades)
     - (select coalesce(sum(case type when 'deposit' then amount else -amount end), 0) from wallet_transactions where status = 'completed') as gap`);
   if (Number(gap!.gap) !== 0) problems.push(`cash does not balance: off by ${gap!.gap}`);
+  // The person's share of a trade's fees goes to the token's person (the table holds it within the fees).
+  for (const r of await q(
+    `select t.id from trades t join tokens k on k.id = t.token_id where t.creator_id is distinct from k.owner_id`,
+  )) {
+    problems.push(`trade ${r.id}'s fee share is not the token's person's`);
+  }
   for (const r of await q(`select c.user_id from cash_accounts c where c.pending_withdrawal <>
       (select coalesce(sum(w.amount), 0) from wallet_transactions w
         where w.user_id = c.user_id and w.type = 'withdrawal' and w.status in ('pending', 'processing'))`)) {

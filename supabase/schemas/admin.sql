@@ -269,7 +269,7 @@ begin
     'suspended_users', (select count(*) from public.profiles where status = 'suspended'),
     'fraud_alerts', (select count(*) from public.fraud_alerts where status = 'open'),
     'daily_volume', (select coalesce(sum(value), 0) from public.trades where created_at > now() - interval '24 hours'),
-    'revenue_24h', (select coalesce(sum(buyer_fee + seller_fee), 0) from public.trades where created_at > now() - interval '24 hours'),
+    'revenue_24h', (select coalesce(sum(buyer_fee + seller_fee - creator_share), 0) from public.trades where created_at > now() - interval '24 hours'),
     'trades_24h', (select count(*) from public.trades where created_at > now() - interval '24 hours'),
     'pending_applications', (select count(*) from public.token_applications where status = 'pending')
   );
@@ -277,10 +277,11 @@ end $$;
 revoke execute on function public.admin_dashboard_stats() from public, anon;
 
 -- Revenue Reports: the exchange's fee revenue (both sides of every trade) by day, by week or by
--- token, over the last `p_days` days (null: since the first trade). The revenue column sums to the
--- trade fees of the period to the cent, so an export reconciles with the ledger.
+-- token, over the last `p_days` days (null: since the first trade): the fees, the share of them
+-- credited to the tokens' people, and the exchange's revenue net of it. Each column sums to the
+-- period's trades to the cent, so an export reconciles with the ledger.
 create function public.admin_revenue(p_group text default 'day', p_days integer default 30)
-returns table (bucket text, starts timestamptz, trades bigint, volume numeric, revenue numeric)
+returns table (bucket text, starts timestamptz, trades bigint, volume numeric, fees numeric, creator_share numeric, revenue numeric)
 language plpgsql stable security definer set search_path = '' as $$
 declare
   since timestamptz;
@@ -292,15 +293,17 @@ begin
                 else date_trunc('day', now()) - make_interval(days => p_days - 1) end;
   if p_group = 'token' then
     return query
-      select k.name || ' (@' || k.username || ')', min(t.created_at), count(*), sum(t.value), sum(t.buyer_fee + t.seller_fee)
+      select k.name || ' (@' || k.username || ')', min(t.created_at), count(*), sum(t.value), sum(t.buyer_fee + t.seller_fee),
+             sum(t.creator_share), sum(t.buyer_fee + t.seller_fee - t.creator_share)
       from public.trades t join public.tokens k on k.id = t.token_id
       where t.created_at >= since
       group by k.id, k.name, k.username
-      order by sum(t.buyer_fee + t.seller_fee) desc, k.name;
+      order by sum(t.buyer_fee + t.seller_fee - t.creator_share) desc, k.name;
   else
     return query
       select to_char(b, case p_group when 'day' then 'YYYY-MM-DD' else 'IYYY-"W"IW' end), b,
-             count(t.id), coalesce(sum(t.value), 0), coalesce(sum(t.buyer_fee + t.seller_fee), 0)
+             count(t.id), coalesce(sum(t.value), 0), coalesce(sum(t.buyer_fee + t.seller_fee), 0),
+             coalesce(sum(t.creator_share), 0), coalesce(sum(t.buyer_fee + t.seller_fee - t.creator_share), 0)
       from generate_series(date_trunc(p_group, since), date_trunc(p_group, now()), ('1 ' || p_group)::interval) b
       left join public.trades t on t.created_at >= greatest(b, since) and t.created_at < b + ('1 ' || p_group)::interval
       group by b
@@ -317,7 +320,7 @@ declare
   admin uuid := private.require_admin();
   editable constant text[] := array['fee_bps', 'min_order_amount', 'max_price', 'max_open_orders', 'trading_halted', 'halt_reason',
     'deposit_min', 'deposit_max', 'withdrawal_min', 'withdrawal_daily_limit', 'token_supply', 'token_founder_bps', 'token_issue_price',
-    'new_bank_account_hold_hours', 'market_band_bps', 'auto_invest_min', 'auto_invest_max', 'auto_invest_max_plans'];
+    'new_bank_account_hold_hours', 'market_band_bps', 'auto_invest_min', 'auto_invest_max', 'auto_invest_max_plans', 'creator_fee_share_bps'];
   before public.exchange_settings;
   after public.exchange_settings;
   k text;
@@ -338,7 +341,8 @@ begin
      or after.withdrawal_daily_limit is null or after.min_order_amount is null or after.max_open_orders is null
      or after.trading_halted is null or after.token_supply is null or after.token_founder_bps is null or after.token_issue_price is null
      or after.new_bank_account_hold_hours is null or after.market_band_bps is null
-     or after.auto_invest_min is null or after.auto_invest_max is null or after.auto_invest_max_plans is null then
+     or after.auto_invest_min is null or after.auto_invest_max is null or after.auto_invest_max_plans is null
+     or after.creator_fee_share_bps is null then
     perform private.refuse('A setting cannot be empty.');
   end if;
   if after.fee_bps <> trunc(after.fee_bps) or after.fee_bps not between 0 and 1000 then
@@ -364,6 +368,9 @@ begin
   if after.auto_invest_max_plans <> trunc(after.auto_invest_max_plans) or after.auto_invest_max_plans not between 1 and 100 then
     perform private.refuse('The Auto-Invest plan limit must be between 1 and 100.');
   end if;
+  if after.creator_fee_share_bps <> trunc(after.creator_fee_share_bps) or after.creator_fee_share_bps not between 0 and 10000 then
+    perform private.refuse('The creator''s share of the fees must be between 0 and 10,000 basis points (0% to 100%).');
+  end if;
   begin
     update public.exchange_settings set
       fee_bps = after.fee_bps, min_order_amount = after.min_order_amount, max_price = after.max_price, max_open_orders = after.max_open_orders,
@@ -373,7 +380,8 @@ begin
       token_founder_bps = after.token_founder_bps, token_issue_price = after.token_issue_price,
       new_bank_account_hold_hours = after.new_bank_account_hold_hours, market_band_bps = after.market_band_bps,
       auto_invest_min = after.auto_invest_min, auto_invest_max = after.auto_invest_max,
-      auto_invest_max_plans = after.auto_invest_max_plans, updated_at = now()
+      auto_invest_max_plans = after.auto_invest_max_plans, creator_fee_share_bps = after.creator_fee_share_bps,
+      updated_at = now()
     returning * into after;
   exception when check_violation then
     perform private.refuse('A setting is out of its allowed range.');

@@ -4,7 +4,7 @@
 --
 -- - The portfolio is cash plus the tokens bought, at each day's close (00:00 UTC the next day; today
 --   at now). A person's own token is not part of it (they received it, as the dashboard says): money
---   from its sale or its offering enters the portfolio as a deposit would.
+--   from its sale, its offering or their share of its fees enters the portfolio as a deposit would.
 -- - A cash movement counts when it was asked for, as the wallet's history lists it: a deposit once
 --   completed, a withdrawal unless it failed or was cancelled.
 -- - A token's price at a day's close is the close of its last daily candle by then (its issue price
@@ -41,6 +41,9 @@ language sql stable security definer set search_path = '' set jit = off as $$
     union all
     select (t.created_at at time zone 'UTC')::date, t.value - t.seller_fee, true
     from public.trades t where t.proceeds_to = p_user
+    union all
+    select (t.created_at at time zone 'UTC')::date, t.creator_share, true
+    from public.trades t where t.creator_id = p_user and t.creator_share > 0
   ),
   cash_days as (
     select d.day,

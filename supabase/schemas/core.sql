@@ -56,7 +56,10 @@ create table public.exchange_settings (
   -- Auto-Invest (auto_invest.sql): what one run of a plan may buy, and how many plans a person keeps.
   auto_invest_min numeric(14, 2) not null default 10 check (auto_invest_min > 0),
   auto_invest_max numeric(14, 2) not null default 10000 check (auto_invest_max >= auto_invest_min),
-  auto_invest_max_plans integer not null default 10 check (auto_invest_max_plans between 1 and 100)
+  auto_invest_max_plans integer not null default 10 check (auto_invest_max_plans between 1 and 100),
+  -- The person behind a token receives this share of the exchange's fees on every trade in it
+  -- (trading.sql, settle_fills): 2000 = 20%.
+  creator_fee_share_bps integer not null default 2000 check (creator_fee_share_bps between 0 and 10000)
 );
 comment on column public.exchange_settings.new_bank_account_hold_hours is 'Hours a newly added bank account waits before it may receive a withdrawal.';
 alter table public.exchange_settings enable row level security;

@@ -412,7 +412,8 @@ revoke execute on function public.my_withdrawal_hold() from public, anon;
 
 -- Every movement of the caller's cash, with its effect on the balance (available + reserved):
 -- deposits when completed, withdrawals from the moment they are held (until failed or cancelled),
--- each trade's value and each fee, and an offering's proceeds for the token's person. The running
+-- each trade's value and each fee, and for the token's person an offering's proceeds and their
+-- share of the fees on trades in their token. The running
 -- balance is the sum of the effects so far, so the last one (the highest `position`) equals the balance.
 create view public.wallet_history with (security_invoker = true) as
 with moves as (
@@ -450,10 +451,16 @@ with moves as (
          format('On the offering sale of %s %s', tr.amount, t.name), -tr.seller_fee, -tr.seller_fee, 'Completed', null, null, tr.id
   from public.trades tr join public.tokens t on t.id = tr.token_id
   where tr.proceeds_to = auth.uid() and tr.seller_fee > 0
+  union all
+  select 'share-' || tr.id, tr.created_at, tr.id + 0.3, 'Fee Share',
+         format('Your share of the fees on %s %s at %s', tr.amount, t.name, private.money(tr.price)),
+         tr.creator_share, tr.creator_share, 'Completed', null, null, tr.id
+  from public.trades tr join public.tokens t on t.id = tr.token_id
+  where tr.creator_id = auth.uid() and tr.creator_share > 0
 )
 select id, type, description, amount, effect, status, message, wallet_id, trade_id, created_at,
        sum(effect) over running as balance,
        row_number() over running as position
 from moves
-window running as (order by created_at, type = 'Trade Fee', seq, id rows unbounded preceding);
+window running as (order by created_at, type in ('Trade Fee', 'Fee Share'), seq, id rows unbounded preceding);
 revoke all on public.wallet_history from anon;

@@ -37,6 +37,7 @@ begin
     'bought', (select coalesce(-sum(m.effect), 0) from within m where m.type = 'Buy'),
     'sold', (select coalesce(sum(m.effect), 0) from within m where m.type = 'Sell'),
     'fees', (select coalesce(-sum(m.effect), 0) from within m where m.type = 'Trade Fee'),
+    'fee_share', (select coalesce(sum(m.effect), 0) from within m where m.type = 'Fee Share'),
     'movements', coalesce((select jsonb_agg(jsonb_build_object(
         'at', m.created_at, 'type', m.type, 'description', m.description, 'status', m.status,
         'amount', m.amount, 'effect', m.effect) order by m.position) from within m), '[]')

@@ -136,17 +136,22 @@ create table public.trades (
   fee_bps integer not null check (fee_bps between 0 and 1000),
   -- Who receives a sale's proceeds when it is not the seller: the person behind an offering.
   proceeds_to uuid references public.profiles (id),
+  -- The person behind the token, credited creator_share of the two fees in the trade's transaction
+  -- (exchange_settings.creator_fee_share_bps); the exchange keeps the rest.
+  creator_id uuid references public.profiles (id),
+  creator_share numeric(14, 2) not null default 0 check (creator_share >= 0 and creator_share <= buyer_fee + seller_fee),
   check (buyer_id <> seller_id)
 );
 create index trades_token_time_idx on public.trades (token_id, created_at desc, id desc);
 create index trades_buyer_idx on public.trades (buyer_id, created_at desc);
 create index trades_seller_idx on public.trades (seller_id, created_at desc);
 create index trades_proceeds_idx on public.trades (proceeds_to, created_at desc) where proceeds_to is not null;
+create index trades_creator_idx on public.trades (creator_id, created_at desc) where creator_share > 0;
 alter table public.trades enable row level security;
 create policy "own trades" on public.trades
   for select to authenticated
   using (buyer_id = (select auth.uid()) or seller_id = (select auth.uid()) or proceeds_to = (select auth.uid())
-         or (select private.is_admin()));
+         or creator_id = (select auth.uid()) or (select private.is_admin()));
 revoke all on public.trades from anon;
 revoke insert, update, delete, truncate on public.trades from authenticated;
 
@@ -257,11 +262,10 @@ begin
   rests := p_type = 'limit' and matched.remaining > 0 and p_tif in ('gtc', 'gtd');
 
   -- Every account involved, cash then holdings, in ascending user id (no deadlocks): the caller and
-  -- the makers it met; the person behind an offering receives its proceeds, so their cash is locked too.
+  -- the makers it met; the person behind the token receives a share of the fees (and an offering's
+  -- proceeds), so their cash is locked too.
   perform 1 from public.cash_accounts
-   where user_id = any(p_user || matched.makers || case when tok.owner_id is not null
-                                                      and private.issuance_account() = any(matched.makers)
-                                                    then array[tok.owner_id] else '{}' end)
+   where user_id = any(p_user || matched.makers || case when tok.owner_id is not null then array[tok.owner_id] else '{}' end)
    order by user_id for update;
   perform 1 from public.holdings where token_id = tok.id and user_id = any(p_user || matched.makers)
    order by user_id for update;
@@ -840,6 +844,7 @@ create function private.settle_fills(
 returns numeric language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
   bps integer := coalesce(p_bps, private.fee_bps()); -- read once: the fees and their record agree
+  share_bps integer := (select creator_fee_share_bps from public.exchange_settings);
   taker_fees numeric;
   sellers integer;
   sellers_found integer;
@@ -848,7 +853,7 @@ begin
     raise exception 'An account cannot trade with itself.' using errcode = 'P0001';
   end if;
   with fill as (
-    select f.*, private.trade_value(f.price, f.amount) as value,
+    select f.*, private.trade_value(f.price, f.amount) as value, t.owner_id as creator,
            case when f.seller = private.issuance_account() then coalesce(t.owner_id, f.seller) else f.seller end as payee
     from private.fill_rows(p_fills) as f
     cross join (select owner_id from public.tokens where id = p_token) t
@@ -869,14 +874,15 @@ begin
     select priced.*,
            case when buyer_reserved = 0 then 0
                 when buyer_completes then buyer_reserved
-                else least(buyer_reserved, value + buyer_fee) end as release
+                else least(buyer_reserved, value + buyer_fee) end as release,
+           case when creator is null then 0 else round((buyer_fee + seller_fee) * share_bps / 10000.0, 2) end as creator_share
     from priced
   ),
   trade as (
     insert into public.trades (token_id, buy_order_id, sell_order_id, buyer_id, seller_id, price, amount, taker_side,
-                               buyer_fee, seller_fee, created_at, proceeds_to, fee_bps)
+                               buyer_fee, seller_fee, created_at, proceeds_to, fee_bps, creator_id, creator_share)
     select p_token, buy_order, sell_order, buyer, seller, price, amount, p_taker_side,
-           buyer_fee, seller_fee, p_at, nullif(payee, seller), bps
+           buyer_fee, seller_fee, p_at, nullif(payee, seller), bps, creator, creator_share
     from moved order by seq
   ),
   cash as (
@@ -885,7 +891,9 @@ begin
       from (select user_id, sum(available) as available, sum(reserved) as reserved from (
               select buyer as user_id, release - value - buyer_fee as available, -release as reserved from moved
               union all
-              select payee, value - seller_fee, 0 from moved) x
+              select payee, value - seller_fee, 0 from moved
+              union all
+              select creator, creator_share, 0 from moved where creator_share > 0) x
             group by user_id) m
      where c.user_id = m.user_id
   ),

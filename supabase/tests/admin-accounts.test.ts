@@ -215,12 +215,12 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
 describe.each(ENGINES)('revenue reports on %s', (engine) => {
   const suite = adminSuite(engine);
 
-  it('by day, week and token, each summing to the trade fees of the period to the cent; admins only', async () => {
+  it("by day, week and token, each summing to the period's fees less the creators' share, to the cent; admins only", async () => {
     const fees = async (days: number | null) =>
       Number(
         (
           await suite.backend.db.query<{ s: string }>(
-            `select coalesce(sum(buyer_fee + seller_fee), 0) as s from trades
+            `select coalesce(sum(buyer_fee + seller_fee - creator_share), 0) as s from trades
         where $1::int is null or created_at >= date_trunc('day', now()) - make_interval(days => $1::int - 1)`,
             [days],
           )
@@ -230,8 +230,11 @@ describe.each(ENGINES)('revenue reports on %s', (engine) => {
       for (const days of [7, 30, null]) {
         const { data, error } = await suite.admin.rpc('admin_revenue', { p_group: group, p_days: days });
         expect(error).toBeNull();
-        const cents = (data as { revenue: number }[]).reduce((s, r) => s + Math.round(r.revenue * 100), 0);
+        const rows = data as { fees: number; creator_share: number; revenue: number }[];
+        const cents = rows.reduce((s, r) => s + Math.round(r.revenue * 100), 0);
         expect(cents).toBe(Math.round((await fees(days)) * 100));
+        for (const r of rows)
+          expect(Math.round(r.fees * 100) - Math.round(r.creator_share * 100)).toBe(Math.round(r.revenue * 100));
       }
     }
     const { data: days } = await suite.admin.rpc('admin_revenue', { p_group: 'day', p_days: 7 });

@@ -143,7 +143,9 @@ describe.each(ENGINES)("a person's own token on %s", (engine) => {
     expect(bought.error).toBeNull();
     const value = Math.round(price * 100 * 100) / 100;
     const fee = Math.round(value * 0.02 * 100) / 100;
-    expect((await cash(suite.backend, person.id)).available).toBeCloseTo(before.available + value - fee, 2);
+    // The proceeds less the seller's fee, and the person's 20% of both sides' fees.
+    const share = Math.round(2 * fee * 0.2 * 100) / 100;
+    expect((await cash(suite.backend, person.id)).available).toBeCloseTo(before.available + value - fee + share, 2);
     expect(await holding(suite.backend, buyer.id, token)).toEqual({ amount: 100, reserved: 0 });
     // What the offering has not sold is available; the issuance account is no holder.
     const { data: figures, error: figuresError } = await buyer.client
@@ -157,6 +159,7 @@ describe.each(ENGINES)("a person's own token on %s", (engine) => {
     expect(history).toEqual([
       { type: 'Sell', effect: value },
       { type: 'Trade Fee', effect: -fee },
+      { type: 'Fee Share', effect: share },
     ]);
 
     // The person buying their own token trades with the offering like anyone else.

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import { useQuery } from '@repex/shared-ui/platform';
+import type { RevenueRow } from '@repex/shared-ui/contracts';
 import {
   DataTable,
   Button,
@@ -55,6 +56,40 @@ const Bars = styled.div`
   }
 `;
 
+/** The report as CSV: a row per period or token, and the totals, each added in cents so it matches the ledger's. */
+function revenueCsv(rows: RevenueRow[], group: (typeof GROUPS)[number][0]): string {
+  const label = GROUPS.find(([g]) => g === group)![1].replace('By ', '');
+  const total = (of: (r: RevenueRow) => number) => rows.reduce((s, r) => s + Math.round(of(r) * 100), 0) / 100;
+  return toCsv(
+    [
+      label[0]!.toUpperCase() + label.slice(1),
+      'Trades',
+      'Volume (USD)',
+      'Fees (USD)',
+      "Creators' share (USD)",
+      'Fee revenue (USD)',
+    ],
+    [
+      ...rows.map((r) => [
+        r.bucket,
+        r.trades,
+        csvMoney(r.volume),
+        csvMoney(r.fees),
+        csvMoney(r.creator_share),
+        csvMoney(r.revenue),
+      ]),
+      [
+        'Total',
+        rows.reduce((s, r) => s + r.trades, 0),
+        csvMoney(total((r) => r.volume)),
+        csvMoney(total((r) => r.fees)),
+        csvMoney(total((r) => r.creator_share)),
+        csvMoney(total((r) => r.revenue)),
+      ],
+    ],
+  );
+}
+
 /** Fee revenue by day, week or token; the export's total equals the period's trade fees to the cent. */
 export function Revenue() {
   const [group, setGroup] = useState<(typeof GROUPS)[number][0]>('day');
@@ -68,22 +103,7 @@ export function Revenue() {
 
   const exportCsv = () => {
     if (!rows) return;
-    const label = GROUPS.find(([g]) => g === group)![1].replace('By ', '');
-    downloadCsv(
-      `repx-revenue-by-${group}-${period}.csv`,
-      toCsv(
-        [label[0]!.toUpperCase() + label.slice(1), 'Trades', 'Volume (USD)', 'Fee revenue (USD)'],
-        [
-          ...rows.map((r) => [r.bucket, r.trades, csvMoney(r.volume), csvMoney(r.revenue)]),
-          [
-            'Total',
-            rows.reduce((s, r) => s + r.trades, 0),
-            csvMoney(rows.reduce((s, r) => s + Math.round(r.volume * 100), 0) / 100),
-            csvMoney(totalCents / 100),
-          ],
-        ],
-      ),
-    );
+    downloadCsv(`repx-revenue-by-${group}-${period}.csv`, revenueCsv(rows, group));
   };
 
   return (
@@ -126,6 +146,8 @@ export function Revenue() {
             <th>{group === 'token' ? 'Token' : group === 'week' ? 'Week' : 'Day'}</th>
             <th className="num">Trades</th>
             <th className="num">Volume</th>
+            <th className="num">Fees</th>
+            <th className="num">Creators&apos; Share</th>
             <th className="num">Fee Revenue</th>
           </>
         }
@@ -133,7 +155,7 @@ export function Revenue() {
         error={report.error}
         errorTitle="Revenue could not be loaded."
         onRetry={report.reload}
-        skeleton={[7, 4]}
+        skeleton={[7, 6]}
         empty="No trades in this period."
       >
         {(r) => (
@@ -148,6 +170,12 @@ export function Revenue() {
               {formatMoney(r.volume)}
             </td>
             <td className="num" data-label="Fees">
+              {formatPrice(r.fees)}
+            </td>
+            <td className="num" data-label="Creators' share">
+              {formatPrice(r.creator_share)}
+            </td>
+            <td className="num" data-label="Revenue">
               {formatPrice(r.revenue)}
             </td>
           </tr>

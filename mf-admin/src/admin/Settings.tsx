@@ -46,6 +46,12 @@ const FIELDS = [
     percent: true,
   },
   { key: 'token_issue_price', label: 'Issue price ($)', hint: "Default price of a new token's offering." },
+  {
+    key: 'creator_fee_share_bps',
+    label: "Creator's fee share (%)",
+    hint: "Of the exchange's fees on trades in a token, credited to its person in the trade.",
+    percent: true,
+  },
   { key: 'auto_invest_min', label: 'Auto-Invest minimum ($)', hint: 'The least one run of a plan may buy.' },
   { key: 'auto_invest_max', label: 'Auto-Invest maximum ($)', hint: 'The most one run of a plan may buy.' },
   { key: 'auto_invest_max_plans', label: 'Auto-Invest plans per account', hint: 'Active and paused (1 to 100).' },

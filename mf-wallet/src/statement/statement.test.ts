@@ -19,6 +19,7 @@ const statement: Statement = {
   bought: 510,
   sold: 0,
   fees: 6.5,
+  fee_share: 0,
   realized: 12.5,
   movements: [
     {
@@ -60,13 +61,14 @@ describe('a statement file', () => {
     expect(rows[0]).toEqual(['RepX statement', '2026-11-01 to 2026-11-30 (UTC)']);
     expect(rows[1]).toEqual(['Account', `'=Demo, "the" User (@demo)`]);
     const at = (title: string) => rows.findIndex((r) => r[0] === title);
-    expect(rows.slice(at('Summary') + 2, at('Summary') + 11)).toEqual([
+    expect(rows.slice(at('Summary') + 2, at('Summary') + 12)).toEqual([
       ['Opening cash', '100.00'],
       ['Deposits', '2000.00'],
       ['Withdrawals', '-300.00'],
       ['Tokens bought', '-510.00'],
       ['Tokens sold', '0.00'],
       ['Trading fees', '-6.50'],
+      ['Fee share received', '0.00'],
       ['Closing cash', '1283.50'],
       ['Positions at the close', '550.00'],
       ['Realized gain (first in, first out)', '12.50'],

@@ -11,6 +11,7 @@ export function summaryLines(s: Statement): [label: string, amount: number][] {
     ['Tokens bought', -s.bought],
     ['Tokens sold', s.sold],
     ['Trading fees', -s.fees],
+    ['Fee share received', s.fee_share],
     ['Closing cash', s.closing_cash],
     ['Positions at the close', positions],
     ['Realized gain (first in, first out)', s.realized],

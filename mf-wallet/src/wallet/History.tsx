@@ -22,6 +22,7 @@ export const KINDS = [
   { value: 'Buy', label: 'Buys' },
   { value: 'Sell', label: 'Sells' },
   { value: 'Trade Fee', label: 'Fees' },
+  { value: 'Fee Share', label: 'Fee shares' },
 ] as const;
 export type Kind = (typeof KINDS)[number]['value'];
 

@@ -205,6 +205,7 @@ export type Database = {
           auto_invest_min: number;
           auto_invest_max: number;
           auto_invest_max_plans: number;
+          creator_fee_share_bps: number;
         };
         Insert: {
           id?: boolean;
@@ -227,6 +228,7 @@ export type Database = {
           auto_invest_min?: number;
           auto_invest_max?: number;
           auto_invest_max_plans?: number;
+          creator_fee_share_bps?: number;
         };
         Update: {
           id?: boolean;
@@ -249,6 +251,7 @@ export type Database = {
           auto_invest_min?: number;
           auto_invest_max?: number;
           auto_invest_max_plans?: number;
+          creator_fee_share_bps?: number;
         };
         Relationships: [];
       };
@@ -975,6 +978,8 @@ export type Database = {
           created_at: string;
           fee_bps: number;
           proceeds_to: string | null;
+          creator_id: string | null;
+          creator_share: number;
         };
         Insert: {
           token_id: string;
@@ -990,6 +995,8 @@ export type Database = {
           created_at?: string;
           fee_bps: number;
           proceeds_to?: string | null;
+          creator_id?: string | null;
+          creator_share?: number;
         };
         Update: {
           token_id?: string;
@@ -1005,6 +1012,8 @@ export type Database = {
           created_at?: string;
           fee_bps?: number;
           proceeds_to?: string | null;
+          creator_id?: string | null;
+          creator_share?: number;
         };
         Relationships: [
           {
@@ -1017,6 +1026,13 @@ export type Database = {
           {
             foreignKeyName: 'trades_buyer_id_fkey';
             columns: ['buyer_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'trades_creator_id_fkey';
+            columns: ['creator_id'];
             isOneToOne: false;
             referencedRelation: 'profiles';
             referencedColumns: ['id'];
@@ -1451,6 +1467,8 @@ export type Database = {
           starts: string;
           trades: number;
           volume: number;
+          fees: number;
+          creator_share: number;
           revenue: number;
         }[];
       };
@@ -1516,6 +1534,7 @@ export type Database = {
           auto_invest_min: number;
           auto_invest_max: number;
           auto_invest_max_plans: number;
+          creator_fee_share_bps: number;
         };
       };
       apply_for_token: {

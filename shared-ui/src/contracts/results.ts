@@ -122,6 +122,11 @@ export interface RevenueRow {
   starts: string;
   trades: number;
   volume: number;
+  /** Both sides' fees. */
+  fees: number;
+  /** What of them went to the tokens' people. */
+  creator_share: number;
+  /** The exchange's: fees less the creators' share. */
   revenue: number;
 }
 
@@ -206,6 +211,8 @@ export interface Statement {
   bought: number;
   sold: number;
   fees: number;
+  /** The person's share of the fees on trades in their token. */
+  fee_share: number;
   realized: number;
   /** Every cash movement, as the wallet's history lists it; effect is what it did to cash. */
   movements: { at: string; type: string; description: string; status: string; amount: number; effect: number }[];
