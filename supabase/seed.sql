@@ -32,6 +32,9 @@ declare
   step numeric;
   bank uuid;
 begin
+  -- The sample history predates the creators' fee share: its trades credit none, as the migration
+  -- that added the share left earlier trades (so the demo user's history holds their own decisions).
+  update public.exchange_settings set creator_fee_share_bps = 0;
   -- Accounts. The six people who are not the demo user cannot sign in (no password).
   for p in select * from jsonb_array_elements(people) loop
     insert into auth.users (email, encrypted_password, email_confirmed_at, raw_user_meta_data, created_at)
@@ -140,4 +143,5 @@ begin
 
   -- The RepX index's levels from the history above (the scheduler keeps them from here on).
   perform private.record_index_levels();
+  update public.exchange_settings set creator_fee_share_bps = default;
 end $seed$;

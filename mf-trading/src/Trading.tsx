@@ -39,7 +39,7 @@ export default function Trading() {
   const [params] = useSearchParams();
   const initialSide: Side = params.get('side') === 'sell' ? 'sell' : 'buy';
   const me = useAppStore((s) => s.session?.user.id);
-  const { token, history, book, tape, mine, orders, halt } = useTrading(tokenId, me);
+  const { token, history, book, tape, mine, orders, halt, vesting } = useTrading(tokenId, me);
   const halted = halt.data?.halt_reason && halt.data.halted_at ? halt.data : null;
   const [pick, setPick] = useState<(BookPick & { tokenId: string }) | undefined>();
 
@@ -107,7 +107,7 @@ export default function Trading() {
           )}
           {orders.data && t && <OpenOrders orders={orders.data} tokenName={t.name} />}
           {t && <AlertsCard tokenId={t.id} />}
-          <TokenInfo token={t} held={mine.data?.held} />
+          <TokenInfo token={t} held={mine.data?.held} vesting={vesting.data} />
         </SideColumn>
         <BookCard>
           <BookTabs book={book} tape={tape} onPick={halted ? undefined : (p) => setPick({ ...p, tokenId })} />

@@ -384,7 +384,8 @@ test('wallet: balance and history from the database', async () => {
   await rows('wallet-row').first().waitFor();
   const n = await one<{ n: string }>(
     `select (select count(*) from wallet_transactions w join auth.users u on u.id = w.user_id where u.email = $1)
-          + 2 * (select count(*) from trades t join auth.users u on u.id in (t.buyer_id, t.seller_id) where u.email = $1) as n`,
+          + 2 * (select count(*) from trades t join auth.users u on u.id in (t.buyer_id, t.seller_id) where u.email = $1)
+          + (select count(*) from trades t join auth.users u on u.id = t.creator_id where u.email = $1 and t.creator_share > 0) as n`,
     [DEMO_ACCOUNTS.user.email],
   );
   await expect(rows('wallet-row').count()).resolves.toBe(Number(n.n));

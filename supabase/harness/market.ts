@@ -146,6 +146,12 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
          or (f.bps = f.max_bps and f.fees <> round(f.value * f.bps / 10000.0, 2))`)) {
     problems.push(`order ${r.id}'s fees do not match its fills`);
   }
+  // A founder's locked tokens are what has not vested, once the scheduler has released what has.
+  await q('select private.release_vesting()');
+  for (const r of await q(`select g.token_id from vesting_grants g join holdings h on h.token_id = g.token_id and h.user_id = g.user_id
+      where h.locked <> least(g.total - private.vested(g, now()), h.amount - h.reserved)`)) {
+    problems.push(`the founder of ${r.token_id} has locked tokens that have vested`);
+  }
   // An Auto-Invest run's record is its orders: each buy's order is its owner's, and filled what the
   // run says; the run spent what its buys did.
   for (const r of await q(`select r.id from invest_runs r

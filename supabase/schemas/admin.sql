@@ -320,7 +320,8 @@ declare
   admin uuid := private.require_admin();
   editable constant text[] := array['fee_bps', 'min_order_amount', 'max_price', 'max_open_orders', 'trading_halted', 'halt_reason',
     'deposit_min', 'deposit_max', 'withdrawal_min', 'withdrawal_daily_limit', 'token_supply', 'token_founder_bps', 'token_issue_price',
-    'new_bank_account_hold_hours', 'market_band_bps', 'auto_invest_min', 'auto_invest_max', 'auto_invest_max_plans', 'creator_fee_share_bps'];
+    'new_bank_account_hold_hours', 'market_band_bps', 'auto_invest_min', 'auto_invest_max', 'auto_invest_max_plans', 'creator_fee_share_bps',
+    'founder_vesting_months', 'founder_cliff_months'];
   before public.exchange_settings;
   after public.exchange_settings;
   k text;
@@ -342,7 +343,7 @@ begin
      or after.trading_halted is null or after.token_supply is null or after.token_founder_bps is null or after.token_issue_price is null
      or after.new_bank_account_hold_hours is null or after.market_band_bps is null
      or after.auto_invest_min is null or after.auto_invest_max is null or after.auto_invest_max_plans is null
-     or after.creator_fee_share_bps is null then
+     or after.creator_fee_share_bps is null or after.founder_vesting_months is null or after.founder_cliff_months is null then
     perform private.refuse('A setting cannot be empty.');
   end if;
   if after.fee_bps <> trunc(after.fee_bps) or after.fee_bps not between 0 and 1000 then
@@ -371,6 +372,9 @@ begin
   if after.creator_fee_share_bps <> trunc(after.creator_fee_share_bps) or after.creator_fee_share_bps not between 0 and 10000 then
     perform private.refuse('The creator''s share of the fees must be between 0 and 10,000 basis points (0% to 100%).');
   end if;
+  if after.founder_vesting_months not between 0 and 120 or after.founder_cliff_months not between 0 and after.founder_vesting_months then
+    perform private.refuse('Founder vesting is 0 to 120 months, with a cliff no longer than the vesting.');
+  end if;
   begin
     update public.exchange_settings set
       fee_bps = after.fee_bps, min_order_amount = after.min_order_amount, max_price = after.max_price, max_open_orders = after.max_open_orders,
@@ -381,6 +385,7 @@ begin
       new_bank_account_hold_hours = after.new_bank_account_hold_hours, market_band_bps = after.market_band_bps,
       auto_invest_min = after.auto_invest_min, auto_invest_max = after.auto_invest_max,
       auto_invest_max_plans = after.auto_invest_max_plans, creator_fee_share_bps = after.creator_fee_share_bps,
+      founder_vesting_months = after.founder_vesting_months, founder_cliff_months = after.founder_cliff_months,
       updated_at = now()
     returning * into after;
   exception when check_violation then

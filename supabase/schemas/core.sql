@@ -59,7 +59,10 @@ create table public.exchange_settings (
   auto_invest_max_plans integer not null default 10 check (auto_invest_max_plans between 1 and 100),
   -- The person behind a token receives this share of the exchange's fees on every trade in it
   -- (trading.sql, settle_fills): 2000 = 20%.
-  creator_fee_share_bps integer not null default 2000 check (creator_fee_share_bps between 0 and 10000)
+  creator_fee_share_bps integer not null default 2000 check (creator_fee_share_bps between 0 and 10000),
+  -- A new token's founder allocation vests over these months, none of it before the cliff (tokens.sql).
+  founder_vesting_months integer not null default 24 check (founder_vesting_months between 0 and 120),
+  founder_cliff_months integer not null default 3 check (founder_cliff_months between 0 and 120)
 );
 comment on column public.exchange_settings.new_bank_account_hold_hours is 'Hours a newly added bank account waits before it may receive a withdrawal.';
 alter table public.exchange_settings enable row level security;

@@ -46,8 +46,11 @@ create table public.holdings (
   amount bigint not null default 0 check (amount >= 0),
   reserved bigint not null default 0 check (reserved >= 0 and reserved <= amount),
   primary key (user_id, token_id),
+  -- A founder's tokens not vested yet (vesting_grants): held and counted, not for sale.
+  locked bigint not null default 0 check (locked >= 0),
   -- Derived once, so the engine checks it and the trading screen shows it without restating it.
-  available bigint generated always as (amount - reserved) stored
+  available bigint generated always as (amount - reserved - locked) stored,
+  check (reserved + locked <= amount)
 );
 -- `available` and `reserved` mean the same here and in cash_accounts: what the owner may sell
 -- now, and what their resting orders hold back. Holdings has a total of its own; cash has none.
@@ -56,7 +59,9 @@ comment on column public.holdings.amount is
 comment on column public.holdings.reserved is
   'Tokens held back by the owner''s resting sell orders; part of amount, released on cancel.';
 comment on column public.holdings.available is
-  'Tokens the owner may sell now: amount - reserved (generated).';
+  'Tokens the owner may sell now: amount - reserved - locked (generated).';
+comment on column public.holdings.locked is
+  'A founder''s tokens not vested yet (vesting_grants): part of amount, released on the schedule.';
 -- All of a token's holders (the market's holder count, a token's reputation). Not partial on
 -- amount > 0: a fill then changes the row in place (a heap-only update) instead of an index.
 create index holdings_token_idx on public.holdings (token_id);
@@ -82,6 +87,62 @@ begin
   on conflict (user_id, token_id) do update set amount = public.holdings.amount + excluded.amount;
 end $$;
 revoke execute on function private.issue_tokens(uuid, uuid, bigint) from public;
+
+-- A founder's allocation vests: none before the cliff, then released linearly from the token's
+-- approval to the end of the period (exchange_settings.founder_vesting_months and
+-- founder_cliff_months, 24 and 3). Unvested tokens are holdings.locked: counted as held, not for
+-- sale; the engine refuses the excess in words. private.release_vesting (the scheduler, every
+-- minute; pg_cron on a hosted project) lowers `locked` as time passes.
+create table public.vesting_grants (
+  token_id uuid primary key references public.tokens (id) on delete cascade,
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  total bigint not null check (total > 0),
+  starts_at timestamptz not null default now(),
+  cliff_months integer not null check (cliff_months >= 0),
+  months integer not null check (months >= cliff_months)
+);
+-- A vesting schedule is public: investors weigh what the person may sell, and when.
+alter table public.vesting_grants enable row level security;
+create policy "vesting schedules are visible to signed-in users" on public.vesting_grants
+  for select to authenticated using (true);
+revoke all on public.vesting_grants from anon;
+revoke insert, update, delete, truncate on public.vesting_grants from authenticated;
+
+-- How much of a grant has vested at p_at.
+create function private.vested(g public.vesting_grants, p_at timestamptz) returns bigint
+language sql stable set search_path = '' as $$
+  select case when g.months = 0 or p_at >= g.starts_at + make_interval(months => g.months) then g.total
+              when p_at < g.starts_at + make_interval(months => g.cliff_months) then 0
+              else floor(g.total * extract(epoch from p_at - g.starts_at)
+                         / extract(epoch from (g.starts_at + make_interval(months => g.months)) - g.starts_at))::bigint end
+$$;
+revoke execute on function private.vested(public.vesting_grants, timestamptz) from public;
+grant execute on function private.vested(public.vesting_grants, timestamptz) to authenticated;
+
+-- Lowers each founder's locked tokens to what has not vested yet. Returns how many holdings changed.
+-- select cron.schedule('vesting', '* * * * *', 'select private.release_vesting()').
+create function private.release_vesting() returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
+  n integer;
+begin
+  update public.holdings h set locked = g.total - private.vested(g, now())
+    from public.vesting_grants g
+   where h.token_id = g.token_id and h.user_id = g.user_id and h.locked > g.total - private.vested(g, now());
+  get diagnostics n = row_count;
+  return n;
+end $$;
+revoke execute on function private.release_vesting() from public;
+
+-- Each token's founder vesting as its screens show it: the grant, its dates, and what has vested.
+create view public.token_vesting with (security_invoker = true) as
+select g.token_id, g.user_id, g.total, g.starts_at,
+       g.starts_at + make_interval(months => g.cliff_months) as cliff_at,
+       g.starts_at + make_interval(months => g.months) as ends_at,
+       private.vested(g, now()) as vested
+from public.vesting_grants g;
+revoke all on public.token_vesting from anon;
+revoke insert, update, delete, truncate on public.token_vesting from authenticated;
 
 -- The offering account: an account nobody can sign in to (no password, banned), holding what is
 -- left of each token offering.
@@ -259,7 +320,14 @@ begin
   insert into public.tokens (owner_id, name, username, category, reputation_score, total_supply, issue_price, avatar_url, verified)
   values (app.user_id, app.display_name, owner.username, app.category, 0, supply, price, owner.avatar_url, owner.verified)
   returning id into tok;
-  if founder > 0 then perform private.issue_tokens(tok, app.user_id, founder); end if;
+  if founder > 0 then
+    perform private.issue_tokens(tok, app.user_id, founder);
+    -- The founder's allocation vests (a zero-month period releases it at once).
+    insert into public.vesting_grants (token_id, user_id, total, cliff_months, months)
+    values (tok, app.user_id, founder, least(s.founder_cliff_months, s.founder_vesting_months), s.founder_vesting_months);
+    update public.holdings h set locked = h.amount - private.vested(g, now())
+      from public.vesting_grants g where g.token_id = tok and h.token_id = tok and h.user_id = app.user_id;
+  end if;
   -- Its first score, by the formula (reputation.sql), and the month's history point.
   update public.tokens set reputation_score = (public.reputation_components(tok) ->> 'score')::numeric where id = tok;
   insert into public.reputation_history (token_id, month, score)

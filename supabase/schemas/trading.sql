@@ -735,12 +735,15 @@ create function private.check_order_funds(
 ) returns numeric language plpgsql stable security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
   have numeric;
+  vesting bigint;
   budget numeric;
 begin
   if p_side = 'sell' then
-    select coalesce(max(available), 0) into have from public.holdings where user_id = p_user and token_id = p_token;
+    select coalesce(max(available), 0), coalesce(max(locked), 0) into have, vesting
+      from public.holdings where user_id = p_user and token_id = p_token;
     if have < p_amount then
-      raise exception 'You have % % tokens available to sell; this order needs %.', have, p_token_name, p_amount using errcode = 'P0001';
+      raise exception 'You have % % tokens available to sell%; this order needs %.', have, p_token_name,
+        case when vesting > 0 then format(' (%s more are still vesting)', vesting) else '' end, p_amount using errcode = 'P0001';
     end if;
     return 0;
   end if;

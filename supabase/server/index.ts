@@ -136,6 +136,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
         { name: 'retention', sql: 'select private.prune(), local_server.prune()', everyMs: 10 * 60_000 },
         { name: 'reputation', sql: 'select private.refresh_reputation()', everyMs: opts.reputationMs ?? 60 * 60_000 },
         { name: 'repx index', sql: 'select private.record_index_levels()', everyMs: 60_000 },
+        { name: 'vesting', sql: 'select private.release_vesting()', everyMs: 60_000 },
         { name: 'auto-invest', run: () => runDuePlans(db), everyMs: opts.autoInvestMs ?? 5_000 },
         { name: 'vacuum', run: () => vacuumWhereDue(db), everyMs: opts.vacuumMs ?? 10_000 },
         ...(sessionInactivity > 0

@@ -27,6 +27,8 @@ const EVERYONE_SIGNED_IN = [
   'index_members',
   'index_levels',
   'index_basket',
+  'vesting_grants',
+  'token_vesting',
 ];
 /** Own rows only, by these columns (any of them naming the reader). */
 const OWN_ROWS: Record<string, string[]> = {

@@ -47,6 +47,12 @@ const FIELDS = [
   },
   { key: 'token_issue_price', label: 'Issue price ($)', hint: "Default price of a new token's offering." },
   {
+    key: 'founder_vesting_months',
+    label: 'Founder vesting (months)',
+    hint: "A new token's founder allocation is released linearly over this (0 to 120).",
+  },
+  { key: 'founder_cliff_months', label: 'Founder cliff (months)', hint: 'Nothing is released before it.' },
+  {
     key: 'creator_fee_share_bps',
     label: "Creator's fee share (%)",
     hint: "Of the exchange's fees on trades in a token, credited to its person in the trade.",

@@ -9,6 +9,8 @@ export interface ProfileData {
   history: { month: string; score: number }[];
   achievements: { id: number; title: string; description: string; achieved_on: string }[];
   recent: MyTrade[];
+  /** The founder allocation's vesting (public.token_vesting), or null. */
+  vesting: { total: number; vested: number; cliff_at: string; ends_at: string } | null;
   /** The latest trades of the user's token, by anyone (the public tape). */
   tokenTrades: { id: number; type: string; amount: number; price: number; value: number; created_at: string }[];
 }
@@ -30,8 +32,9 @@ export async function loadProfile(userId: string): Promise<ProfileData> {
   let ownedOfOwn = 0;
   let history: ProfileData['history'] = [];
   let tokenTrades: ProfileData['tokenTrades'] = [];
+  let vesting: ProfileData['vesting'] = null;
   if (own) {
-    const [holding, hist, trades] = await Promise.all([
+    const [holding, hist, trades, schedule] = await Promise.all([
       db.from('holdings').select('amount').eq('user_id', userId).eq('token_id', own.id).maybeSingle().then(unwrap),
       db.from('reputation_history').select('month, score').eq('token_id', own.id).order('month').then(unwrap),
       db
@@ -42,7 +45,14 @@ export async function loadProfile(userId: string): Promise<ProfileData> {
         .order('id', { ascending: false })
         .limit(20)
         .then(unwrap),
+      db
+        .from('token_vesting')
+        .select('total, vested, cliff_at, ends_at')
+        .eq('token_id', own.id)
+        .maybeSingle()
+        .then(unwrap),
     ]);
+    vesting = schedule;
     ownedOfOwn = holding?.amount ?? 0;
     history = hist;
     tokenTrades = trades;
@@ -55,5 +65,6 @@ export async function loadProfile(userId: string): Promise<ProfileData> {
     achievements,
     recent,
     tokenTrades,
+    vesting,
   };
 }

@@ -91,6 +91,20 @@ function Overview({ d }: { d: ProfileData }) {
               <Progress value={share} label={`Ownership ${share.toFixed(1)}%`} height={10} />
             </div>
             <Muted>{share.toFixed(1)}% ownership of your token</Muted>
+            {d.vesting && (
+              <div data-testid="profile-vesting" style={{ marginTop: 12 }}>
+                <StatRow>
+                  <span>Vested</span>
+                  <strong>
+                    {formatInteger(d.vesting.vested)} of {formatInteger(d.vesting.total)}
+                  </strong>
+                </StatRow>
+                <Muted>
+                  Your founder allocation is released linearly: nothing before {formatDate(d.vesting.cliff_at)}, all of
+                  it by {formatDate(d.vesting.ends_at)}. Until then the rest is yours but cannot be sold.
+                </Muted>
+              </div>
+            )}
           </>
         ) : (
           <Muted>Your token has not been issued yet.</Muted>

@@ -51,6 +51,17 @@ export async function loadMine(userId: string, tokenId: string) {
   return { cash: unwrap(cash)?.available ?? 0, held: unwrap(holding)?.available ?? 0 };
 }
 
+/** The founder's vesting schedule of the token (public.token_vesting), or null for a token without one. */
+export const loadVesting = async (tokenId: string) =>
+  unwrap(
+    await supabase()
+      .from('token_vesting')
+      .select('total, vested, cliff_at, ends_at')
+      .eq('token_id', tokenId)
+      .maybeSingle(),
+  );
+export type Vesting = NonNullable<Awaited<ReturnType<typeof loadVesting>>>;
+
 /** The user's resting orders and waiting stops on this token. */
 export const loadOpenOrders = async (tokenId: string) =>
   unwrap(await supabase().rpc('list_open_orders', { p_token: tokenId }));

@@ -1,5 +1,14 @@
 import { useMarketEvents, useQuery, type MarketEventKind } from '@repex/shared-ui/platform';
-import { loadBook, loadHalt, loadMine, loadOpenOrders, loadPriceHistory, loadTape, loadToken } from './data';
+import {
+  loadBook,
+  loadHalt,
+  loadMine,
+  loadOpenOrders,
+  loadPriceHistory,
+  loadTape,
+  loadToken,
+  loadVesting,
+} from './data';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -24,6 +33,7 @@ export function useTrading(tokenId: string, userId: string | undefined) {
   // The halt's reason and time are read only while the market says the token is halted.
   const halted = token.data?.halted ?? false;
   const halt = useQuery(async () => (halted ? loadHalt(tokenId) : null), [tokenId, halted]);
+  const vesting = useQuery(async () => (valid ? loadVesting(tokenId) : null), [tokenId]);
 
   const reads: Record<MarketEventKind, { reload: () => void }[]> = {
     trade: [token, history, tape, book, mine, orders],
@@ -33,5 +43,5 @@ export function useTrading(tokenId: string, userId: string | undefined) {
   useMarketEvents(valid ? tokenId : null, (kinds) => {
     for (const q of new Set([...kinds].flatMap((kind) => reads[kind] ?? []))) q.reload();
   });
-  return { valid, token, history, book, tape, mine, orders, halt };
+  return { valid, token, history, book, tape, mine, orders, halt, vesting };
 }

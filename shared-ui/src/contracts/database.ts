@@ -206,6 +206,8 @@ export type Database = {
           auto_invest_max: number;
           auto_invest_max_plans: number;
           creator_fee_share_bps: number;
+          founder_vesting_months: number;
+          founder_cliff_months: number;
         };
         Insert: {
           id?: boolean;
@@ -229,6 +231,8 @@ export type Database = {
           auto_invest_max?: number;
           auto_invest_max_plans?: number;
           creator_fee_share_bps?: number;
+          founder_vesting_months?: number;
+          founder_cliff_months?: number;
         };
         Update: {
           id?: boolean;
@@ -252,6 +256,8 @@ export type Database = {
           auto_invest_max?: number;
           auto_invest_max_plans?: number;
           creator_fee_share_bps?: number;
+          founder_vesting_months?: number;
+          founder_cliff_months?: number;
         };
         Relationships: [];
       };
@@ -319,6 +325,7 @@ export type Database = {
           token_id: string;
           amount: number;
           reserved: number;
+          locked: number;
           available: number | null;
         };
         Insert: {
@@ -326,12 +333,14 @@ export type Database = {
           token_id: string;
           amount?: number;
           reserved?: number;
+          locked?: number;
         };
         Update: {
           user_id?: string;
           token_id?: string;
           amount?: number;
           reserved?: number;
+          locked?: number;
         };
         Relationships: [
           {
@@ -1067,6 +1076,48 @@ export type Database = {
           },
         ];
       };
+      vesting_grants: {
+        Row: {
+          token_id: string;
+          user_id: string;
+          total: number;
+          starts_at: string;
+          cliff_months: number;
+          months: number;
+        };
+        Insert: {
+          token_id: string;
+          user_id: string;
+          total: number;
+          starts_at?: string;
+          cliff_months: number;
+          months: number;
+        };
+        Update: {
+          token_id?: string;
+          user_id?: string;
+          total?: number;
+          starts_at?: string;
+          cliff_months?: number;
+          months?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'vesting_grants_token_id_fkey';
+            columns: ['token_id'];
+            isOneToOne: true;
+            referencedRelation: 'tokens';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'vesting_grants_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       wallet_transactions: {
         Row: {
           id: number;
@@ -1308,6 +1359,18 @@ export type Database = {
         };
         Relationships: [];
       };
+      token_vesting: {
+        Row: {
+          token_id: string | null;
+          user_id: string | null;
+          total: number | null;
+          starts_at: string | null;
+          cliff_at: string | null;
+          ends_at: string | null;
+          vested: number | null;
+        };
+        Relationships: [];
+      };
       wallet_history: {
         Row: {
           id: string | null;
@@ -1535,6 +1598,8 @@ export type Database = {
           auto_invest_max: number;
           auto_invest_max_plans: number;
           creator_fee_share_bps: number;
+          founder_vesting_months: number;
+          founder_cliff_months: number;
         };
       };
       apply_for_token: {

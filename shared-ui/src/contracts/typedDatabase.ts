@@ -85,6 +85,7 @@ interface NullableViewColumns {
   order_book: never;
   recent_trades: never;
   token_categories: never;
+  token_vesting: never;
   wallet_history: 'message' | 'wallet_id' | 'trade_id';
 }
 
