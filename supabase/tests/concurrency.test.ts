@@ -22,6 +22,19 @@ describe.each(ENGINES)('concurrent trading on %s', (engine) => {
       for (const token of tokens) await backend.db.query('select private.issue_tokens($1, $2, 200)', [token, t.id]);
       traders.push(t);
     }
+    // The first token is the first trader's own, halfway through its vesting: its trades pay them a
+    // share of the fees, and they may sell only what has vested.
+    await backend.db.query('update tokens set owner_id = $1 where id = $2', [traders[0]!.id, tokens[0]]);
+    await backend.db.query(
+      `insert into vesting_grants (token_id, user_id, total, starts_at, cliff_months, months)
+       values ($1, $2, 200, now() - interval '12 months', 3, 24)`,
+      [tokens[0], traders[0]!.id],
+    );
+    await backend.db.query(
+      `update holdings h set locked = g.total - private.vested(g, now()) from vesting_grants g
+        where g.token_id = $1 and h.token_id = g.token_id and h.user_id = g.user_id`,
+      [tokens[0]],
+    );
     const held = async () =>
       backend.db.query<{ token_id: string; n: string }>(
         'select token_id, sum(amount)::text as n from holdings where token_id = any($1) group by token_id order by token_id',
@@ -41,6 +54,18 @@ describe.each(ENGINES)('concurrent trading on %s', (engine) => {
 
     expect(await invariantViolations(backend)).toEqual([]);
     expect(await held()).toEqual(before); // trades move tokens, never create or destroy them
+    // The person was paid their share, and never sold what had not vested.
+    const [paid] = await backend.db.query<{ n: string; share: string }>(
+      `select count(*)::text as n, coalesce(sum(creator_share), 0)::text as share from trades where token_id = $1`,
+      [tokens[0]],
+    );
+    expect(Number(paid!.share)).toBeGreaterThan(0);
+    const [founder] = await backend.db.query<{ amount: string; locked: string }>(
+      'select amount::text, locked::text from holdings where user_id = $1 and token_id = $2',
+      [traders[0]!.id, tokens[0]],
+    );
+    expect(Number(founder!.amount)).toBeGreaterThanOrEqual(Number(founder!.locked));
+    expect(Number(founder!.locked)).toBeGreaterThan(80); // about half of 200 still vesting
   });
 });
 
