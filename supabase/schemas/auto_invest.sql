@@ -12,8 +12,9 @@
 --
 -- A run buys as its owner, at market within the band, through the engine and its fees, as anyone's
 -- market buy does. Tokens are whole: a run buys as many as its amount pays for, fee included, and
--- the rest stays in cash. A run that cannot buy (not enough cash, a halted token, an empty book) is
--- recorded as skipped with the engine's reason, mailed, and the next period runs as usual.
+-- the rest stays in cash; an index plan's amount is split in whole tokens (private.index_split).
+-- A run that cannot buy (not enough cash, a halted token, an empty book) is recorded as skipped
+-- with the engine's reason, mailed, and the next period runs as usual.
 
 create table public.invest_plans (
   id bigint generated always as identity primary key,
@@ -258,6 +259,63 @@ begin
 end $$;
 revoke execute on function private.invest_buy(uuid, uuid, numeric) from public;
 
+-- How an index plan's amount is spent in whole tokens: each member's share of it (by the index's
+-- weights) in whole tokens at its best ask with the fee, then what is left, one token at a time, to
+-- the member furthest below its share that it still pays for. Each token's cost is rounded up to
+-- the cent, so the budgets never add up to more than the amount. A member with no seller keeps its
+-- share, so the run says why it bought none; a member the amount buys no token of is left out.
+create function private.index_split(p_user uuid, p_amount numeric)
+returns table (token_id uuid, budget numeric)
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  bps integer := private.fee_bps();
+  ids uuid[];
+  shares numeric[];
+  costs numeric[];
+  counts integer[];
+  left_over numeric := p_amount;
+  pick integer;
+  gap numeric;
+begin
+  select array_agg(b.token_id order by b.token_id), array_agg(p_amount * b.weight order by b.token_id),
+         array_agg(ceil((select min(o.price) from public.orders o
+                          where o.token_id = b.token_id and o.side = 'sell' and o.status = 'open' and o.user_id <> p_user)
+                        * (1 + bps / 10000.0) * 100) / 100 order by b.token_id)
+    into ids, shares, costs
+    from public.index_basket b;
+  if ids is null then return; end if;
+  counts := array_fill(0, array[cardinality(ids)]);
+  for i in 1 .. cardinality(ids) loop
+    if costs[i] is not null then
+      counts[i] := floor(shares[i] / costs[i]);
+      left_over := left_over - counts[i] * costs[i];
+    end if;
+  end loop;
+  loop
+    pick := null;
+    for i in 1 .. cardinality(ids) loop
+      if costs[i] is not null and costs[i] <= left_over and (pick is null or shares[i] - counts[i] * costs[i] > gap) then
+        pick := i;
+        gap := shares[i] - counts[i] * costs[i];
+      end if;
+    end loop;
+    exit when pick is null;
+    counts[pick] := counts[pick] + 1;
+    left_over := left_over - costs[pick];
+  end loop;
+  for i in 1 .. cardinality(ids) loop
+    token_id := ids[i];
+    if costs[i] is null then
+      budget := floor(shares[i] * 100) / 100;
+      return next;
+    elsif counts[i] > 0 then
+      budget := counts[i] * costs[i];
+      return next;
+    end if;
+  end loop;
+end $$;
+revoke execute on function private.index_split(uuid, numeric) from public;
+
 -- Runs one plan's period: its buys, its record and its mail, in the caller's transaction. Returns
 -- false if the period had run already (another process got there first).
 create function private.run_plan(p public.invest_plans, p_period date) returns boolean
@@ -295,7 +353,7 @@ begin
     for target in
       select p.token_id as token_id, p.amount as budget where p.token_id is not null
       union all
-      select b.token_id, floor(p.amount * b.weight * 100) / 100 from public.index_basket b where p.token_id is null
+      select x.token_id, x.budget from private.index_split(p.user_id, p.amount) x where p.token_id is null
       order by 1
     loop
       tried := tried + 1;
@@ -314,6 +372,10 @@ begin
     end loop;
   end if;
 
+  if tried = 0 and first_reason is null then
+    first_reason := format('%s buys no whole token of the RepX index''s members at their best prices with the fee.',
+      private.money(p.amount));
+  end if;
   update public.invest_runs
      set status = case when bought = 0 then 'skipped' when bought < tried then 'partial' else 'bought' end,
          spent = total_spent, fees = total_fees, reason = case when bought < tried or tried = 0 then first_reason end

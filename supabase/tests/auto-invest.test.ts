@@ -255,28 +255,44 @@ describe.each(ENGINES)('Auto-Invest on %s', (engine) => {
     expect((await holding(backend, t.id, token)).amount).toBe(2);
   });
 
-  it('buys the RepX index basket by its weights', async () => {
-    const basket = await q<{ token_id: string; weight: string }>(
-      'select token_id, weight from index_basket order by token_id',
+  it('buys the RepX index basket in whole tokens by its weights, spending what whole tokens allow', async () => {
+    const basket = await q<{ token_id: string; weight: string; cost: string }>(
+      `select b.token_id, b.weight,
+              ceil((select min(o.price) from orders o where o.token_id = b.token_id and o.side = 'sell' and o.status = 'open') * 1.02 * 100) / 100 as cost
+         from index_basket b order by b.token_id`,
     );
     expect(basket.length).toBeGreaterThanOrEqual(4); // the seed's history gives the index its members
+    const cheapest = Math.min(...basket.map((m) => Number(m.cost)));
     const t = await trader(backend, { cash: 5000 });
     const { data: plan, error } = await create(t.client, { p_amount: 2000, p_frequency: 'monthly', p_day: 31 });
     expect(error).toBeNull();
     await q('update invest_plans set next_run_on = private.plan_today() where id = $1', [plan.id]);
     await runDuePlans(backend.db);
-    const buys = await q<{ token_id: string; budget: string; tokens: string; reason: string | null }>(
-      `select b.token_id, b.budget, b.tokens, b.reason from invest_run_buys b join invest_runs r on r.id = b.run_id
+    const buys = await q<{ token_id: string; budget: string; tokens: string }>(
+      `select b.token_id, b.budget, b.tokens::text from invest_run_buys b join invest_runs r on r.id = b.run_id
         where r.plan_id = $1 order by b.token_id`,
       [plan.id],
     );
-    expect(buys.map((b) => [b.token_id, b.budget])).toEqual(
-      basket.map((m) => [m.token_id, (Math.floor(2000 * Number(m.weight) * 100) / 100).toFixed(2)]),
-    );
+    // Each member gets at least its share in whole tokens; the leftover is less than the cheapest token.
+    for (const m of basket) {
+      const bought = Number(buys.find((b) => b.token_id === m.token_id)?.tokens ?? 0);
+      expect(bought).toBeGreaterThanOrEqual(Math.floor((2000 * Number(m.weight)) / Number(m.cost)));
+    }
     const [run] = await runsOf(plan.id);
-    expect(run!.status).toBe(buys.every((b) => Number(b.tokens) > 0) ? 'bought' : 'partial');
-    expect(buys.filter((b) => Number(b.tokens) > 0).length).toBeGreaterThan(0);
+    expect(run!.status).toBe('bought');
     expect(Number(run!.spent)).toBeLessThanOrEqual(2000);
+    expect(2000 - Number(run!.spent)).toBeLessThan(cheapest);
+
+    // A plan too small for a whole token of each member still buys one, of the member furthest below its share.
+    const small = await create(t.client, { p_amount: 50, p_frequency: 'daily' });
+    await runDuePlans(backend.db);
+    const smallBuys = await q<{ tokens: string }>(
+      `select b.tokens::text from invest_run_buys b join invest_runs r on r.id = b.run_id where r.plan_id = $1`,
+      [small.data.id],
+    );
+    expect(cheapest).toBeLessThanOrEqual(50);
+    expect(smallBuys.reduce((n, b) => n + Number(b.tokens), 0)).toBeGreaterThanOrEqual(1);
+    expect((await runsOf(small.data.id))[0]!.status).toBe('bought');
   });
 
   it('schedules weekly and monthly dates, a short month on its last day', async () => {

@@ -54,7 +54,7 @@ export function RunHistory({ runs }: { runs: InvestRunRow[] }) {
                 </>
               ) : (
                 <td colSpan={4} className="full">
-                  {r.token_name ? `${r.token_name}: ` : ''}
+                  {/* The engine's words name the token. */}
                   {why}
                 </td>
               )}
