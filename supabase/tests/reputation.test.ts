@@ -2,7 +2,7 @@ import type { ReputationComponents as Components } from '@repex/shared-ui/contra
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ADMIN, signedIn } from '../harness/clients';
-import { trader } from '../harness/market';
+import { freshToken, placeOrder, trader, type Trader } from '../harness/market';
 
 describe.each(ENGINES)('the reputation score on %s', (engine) => {
   let backend: Backend;
@@ -14,16 +14,23 @@ describe.each(ENGINES)('the reputation score on %s', (engine) => {
   it('is the documented sum of its parts, recomputed with history, and a new token starts with it', async () => {
     const admin = await signedIn(backend.url, ADMIN);
     const [sarah] = await backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
+    // The hourly rescoring computes each account's trust first.
+    await backend.db.query('select private.refresh_reputation()');
     const { data } = await admin.rpc('reputation_components', { p_token: sarah!.id });
     const c = data as Components;
     // Sarah Chen: verified, 400 days on RepX, no alert: 15 + 15 + 10, plus holders, volume and stability.
     expect([c.verified, c.age, c.alerts]).toEqual([15, 15, 10]);
-    const h = c.facts.holders;
+    // Holders and volume count by trust: the seed's accounts are its verified, long-standing people.
+    const h = c.facts.holders_weighted;
+    expect(h).toBeLessThanOrEqual(c.facts.holders);
+    expect(h).toBeGreaterThan(0);
     expect(c.holders).toBeCloseTo(Math.min(20, (20 * Math.log(1 + h)) / Math.log(1001)), 2);
-    expect(c.volume).toBeCloseTo(Math.min(20, (20 * Math.log(1 + c.facts.volume_30d)) / Math.log(1_000_001)), 2);
+    expect(c.volume).toBeCloseTo(
+      Math.min(20, (20 * Math.log(1 + c.facts.volume_30d_weighted)) / Math.log(1_000_001)),
+      2,
+    );
     expect(c.score).toBeCloseTo(c.verified + c.holders + c.volume + c.stability + c.age + c.alerts, 1);
 
-    await backend.db.query('select private.refresh_reputation()');
     const [row] = await backend.db.query<{ reputation_score: string; score: string }>(
       `select k.reputation_score, h.score from tokens k join reputation_history h on h.token_id = k.id and h.month = date_trunc('month', now())::date
         where k.id = $1`,
@@ -51,5 +58,41 @@ describe.each(ENGINES)('the reputation score on %s', (engine) => {
     expect(fresh).toMatchObject({ verified: 0, volume: 0, stability: 10, alerts: 10 });
     const { data: listed } = await person.client.from('tokens').select('reputation_score').eq('id', token).single();
     expect(listed).toEqual({ reputation_score: fresh.score });
+  });
+
+  it('moves little when 50 fresh accounts funded by one person trade a token in a ring (the sybil test)', async () => {
+    const token = await freshToken(backend, 100_000, 10);
+    const person = await trader(backend);
+    await backend.db.query('update tokens set owner_id = $1 where id = $2', [person.id, token]);
+    await backend.db.query('select private.refresh_reputation()');
+    const components = async () =>
+      (await backend.db.query<{ c: Components }>('select public.reputation_components($1) as c', [token]))[0]!.c;
+    const before = await components();
+
+    // One person's money, spread over 50 fresh accounts that hold the token and trade it round a ring.
+    const ring: Trader[] = [];
+    for (let i = 0; i < 50; i++) ring.push(await trader(backend, { cash: 2000, token, tokens: 100 }));
+    for (let round = 0; round < 2; round++)
+      for (let i = 0; i < ring.length; i++) {
+        const [seller, buyer] = [ring[i]!, ring[(i + 1) % ring.length]!];
+        await placeOrder(seller.client, token, 'sell', 'limit', 10, 10);
+        await placeOrder(buyer.client, token, 'buy', 'market', 10);
+      }
+    await backend.db.query('select private.refresh_reputation()');
+    const after = await components();
+
+    // Today's formula counted the raw figures: what the ring would have bought under it.
+    const raw = (c: Components) =>
+      Math.min(20, (20 * Math.log(1 + c.facts.holders)) / Math.log(1001)) +
+      Math.min(20, (20 * Math.log(1 + c.facts.volume_30d)) / Math.log(1_000_001));
+    const weighted = (c: Components) => c.holders + c.volume;
+    const oldMove = raw(after) - raw(before);
+    const newMove = weighted(after) - weighted(before);
+    console.log(
+      `${engine}: the ring moved holders + volume by ${oldMove.toFixed(2)} points under the raw formula, ${newMove.toFixed(2)} trust-weighted`,
+    );
+    expect(after.facts.volume_30d).toBeGreaterThan(9000); // the ring really traded
+    expect(oldMove).toBeGreaterThan(15);
+    expect(newMove).toBeLessThanOrEqual(1); // the documented bound: a point at most
   });
 });

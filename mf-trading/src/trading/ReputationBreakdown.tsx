@@ -1,5 +1,5 @@
 import { useQuery } from '@repex/shared-ui/platform';
-import { Muted, formatCount, formatInteger, formatMoney } from '@repex/shared-ui/ui';
+import { Muted, formatCount, formatInteger, formatMoney, formatNumber } from '@repex/shared-ui/ui';
 import { loadReputationComponents } from './data';
 
 /** The database's reputation formula, part by part, for this token (fetched when first asked for). */
@@ -9,13 +9,23 @@ export default function ReputationBreakdown({ tokenId }: { tokenId: string }) {
   const rows: [string, string, number | undefined, number][] = c
     ? [
         ['Verified person', c.verified ? 'yes' : 'no', c.verified, 15],
-        ['Holders', formatInteger(c.facts.holders), c.holders, 20],
-        ['Traded volume, 30 days', formatMoney(c.facts.volume_30d), c.volume, 20],
+        [
+          'Holders',
+          `${formatInteger(c.facts.holders)}, ${formatNumber(c.facts.holders_weighted)} by trust`,
+          c.holders,
+          20,
+        ],
+        [
+          'Traded volume, 30 days',
+          `${formatMoney(c.facts.volume_30d)}, ${formatMoney(c.facts.volume_30d_weighted)} by trust`,
+          c.volume,
+          20,
+        ],
         [
           'Price stability, 7 days',
           c.facts.price_variation_7d === null
             ? 'too few trades'
-            : `${(c.facts.price_variation_7d * 100).toFixed(1)}% variation`,
+            : `${(c.facts.price_variation_7d * 100).toFixed(1)}% variation over ${formatCount(c.facts.trades_7d, 'trade')}`,
           c.stability,
           20,
         ],
@@ -39,6 +49,14 @@ export default function ReputationBreakdown({ tokenId }: { tokenId: string }) {
                 </td>
               </tr>
             ))}
+            <tr>
+              <td colSpan={3}>
+                <Muted>
+                  Holders and volume count by the trust of the accounts behind them, so accounts made to trade among
+                  themselves add nothing; stability weighs its trades against a neutral prior of 20.
+                </Muted>
+              </td>
+            </tr>
             <tr>
               <td>
                 <strong>Score now</strong>

@@ -192,7 +192,13 @@ export interface ReputationComponents {
   score: number;
   facts: {
     holders: number;
+    /** Holders counted by their accounts' trust (reputation.sql). */
+    holders_weighted: number;
     volume_30d: number;
+    /** 30-day volume counted by the lesser trust of each trade's two sides. */
+    volume_30d_weighted: number;
+    /** Trades in 7 days: how much the stability figure is worth against its prior. */
+    trades_7d: number;
     price_variation_7d: number | null;
     account_age_days: number;
     open_alerts: number;
