@@ -50,7 +50,7 @@ export default function ReputationBreakdown({ tokenId }: { tokenId: string }) {
               </tr>
             ))}
             <tr>
-              <td colSpan={3}>
+              <td colSpan={3} style={{ textAlign: 'left' }}>
                 <Muted>
                   Holders and volume count by the trust of the accounts behind them, so accounts made to trade among
                   themselves add nothing; stability weighs its trades against a neutral prior of 20.
