@@ -8,6 +8,7 @@
  *   3. the chart's candles over a token of 1,000,000 trades (bench/candles.ts); listing the market
  *      with 10,000 tokens (100,000 on PostgreSQL) and the other screens' reads (bench/market.ts);
  *      Portfolio Analysis's reads and a month's statement for a user of 10,000 trades (bench/analysis.ts);
+ *      the hourly trust-weighted rescoring at 10,000 accounts and 1,000,000 trades (bench/trust.ts);
  *   4. other requests while 50 users sign in at once (bench/signIns.ts), and while someone floods
  *      Realtime or uploads large images (bench/abuse.ts).
  * Figures are printed, never asserted: the machines are shared and noisy, so compare ratios.
@@ -27,6 +28,7 @@ import { SIGN_INS, benchSignInStorm } from './bench/signIns';
 import { CASCADE, benchCascade } from './bench/stops';
 import { CANDLE_TRADES, benchCandles } from './bench/candles';
 import { ANALYSIS_TRADES, benchAnalysis } from './bench/analysis';
+import { TRUST_ACCOUNTS, TRUST_TRADES, benchTrust } from './bench/trust';
 
 type Latency = { p50: number; p99: number; reads: number };
 const latency = (t: Latency) => `${t.p50} / ${t.p99} ms (${t.reads} reads)`;
@@ -135,6 +137,13 @@ async function main() {
       `${engine.padEnd(10)} ${Object.entries(a)
         .map(([name, t]) => `${name} ${timing(t)}`)
         .join(', ')}`,
+    );
+  }
+  if (ENGINES.includes('postgres')) {
+    const trust = await benchTrust('postgres');
+    engines.postgres!.rescoring = trust;
+    console.log(
+      `\nThe hourly rescoring with trust over ${TRUST_ACCOUNTS.toLocaleString('en-US')} accounts and ${TRUST_TRADES.toLocaleString('en-US')} trades (PostgreSQL; target 60 s): ${trust.rescoring_s} s, of which the trust step ${trust.trust_s} s (${trust.accounts_with_trust} accounts with trust)`,
     );
   }
   await pressureSection(engines);

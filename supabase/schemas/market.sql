@@ -212,7 +212,10 @@ declare
   tid uuid;
   n integer := 0;
 begin
-  for tid in select token_id from private.token_stats where slides_at <= now() order by slides_at limit 500 loop
+  -- The batch due first, locked in token order, as the hourly rescoring locks tokens: two
+  -- transactions that lock several tokens in one order cannot deadlock.
+  for tid in select x.token_id from (select d.token_id from private.token_stats d where d.slides_at <= now()
+                                     order by d.slides_at limit 500) x order by x.token_id loop
     perform 1 from public.tokens where id = tid for update;
     perform private.refresh_token_stats(tid);
     n := n + 1;

@@ -51,14 +51,6 @@ create table private.account_trust (
   weight numeric not null check (weight between 0 and 1)
 );
 
--- An account's weight: 1 while no trust has been computed (no seeds), else its computed weight or 0.
-create function private.trust_weight(p_user uuid) returns numeric
-language sql stable security definer set search_path = '' as $$
-  select case when not exists (select 1 from private.account_trust) then 1
-              else coalesce((select t.weight from private.account_trust t where t.user_id = p_user), 0) end
-$$;
-revoke execute on function private.trust_weight(uuid) from public;
-
 -- EigenTrust over the trading graph: each account spreads its trust over those it traded with in
 -- the last 90 days (by value) and the people whose tokens it holds (by value now), and 15% of all
 -- trust returns to the seeds at each step; 20 steps. Trades in an active or confirmed fraud alert
@@ -137,23 +129,28 @@ begin
     select a.accounts from public.fraud_alerts a, t
      where a.token_id = t.id and a.status in ('open', 'reviewing', 'confirmed')
   ),
+  -- No trust computed yet (no seeds): every account weighs 1.
+  trust as (select not exists (select 1 from private.account_trust) as off),
   facts as (
     select t.verified,
            (select count(*) from public.holdings h where h.token_id = t.id and h.amount > 0 and h.user_id <> private.issuance_account()) as holders,
-           (select coalesce(sum(private.trust_weight(h.user_id)), 0) from public.holdings h
+           (select coalesce(sum(case when trust.off then 1 else coalesce(a.weight, 0) end), 0) from public.holdings h
+              left join private.account_trust a on a.user_id = h.user_id
              where h.token_id = t.id and h.amount > 0 and h.user_id <> private.issuance_account()
                and not exists (select 1 from flagged f where h.user_id = any (f.accounts))) as holders_weighted,
            (select coalesce(sum(tr.value), 0) from public.trades tr where tr.token_id = t.id and tr.created_at > now() - interval '30 days') as volume,
-           (select coalesce(sum(tr.value * least(private.trust_weight(tr.buyer_id),
-                                                 private.trust_weight(coalesce(tr.proceeds_to, tr.seller_id)))), 0)
-              from public.trades tr where tr.token_id = t.id and tr.created_at > now() - interval '30 days'
+           (select coalesce(sum(tr.value * case when trust.off then 1 else least(coalesce(ab.weight, 0), coalesce(sel.weight, 0)) end), 0)
+              from public.trades tr
+              left join private.account_trust ab on ab.user_id = tr.buyer_id
+              left join private.account_trust sel on sel.user_id = coalesce(tr.proceeds_to, tr.seller_id)
+             where tr.token_id = t.id and tr.created_at > now() - interval '30 days'
                and not exists (select 1 from flagged f where tr.buyer_id = any (f.accounts) and tr.seller_id = any (f.accounts))) as volume_weighted,
            (select count(*) from public.trades tr where tr.token_id = t.id and tr.created_at > now() - interval '7 days') as trades_7d,
            (select case when count(*) < 2 or avg(tr.price) = 0 then null else stddev_samp(tr.price) / avg(tr.price) end
               from public.trades tr where tr.token_id = t.id and tr.created_at > now() - interval '7 days') as variation,
            extract(epoch from now() - coalesce(t.person_since, t.created_at)) / 86400 as age_days,
            (select count(*) from public.fraud_alerts a where t.owner_id = any (a.accounts) and a.status in ('open', 'reviewing')) as alerts
-    from t
+    from t, trust
   ),
   parts as (
     select holders, holders_weighted, volume, volume_weighted, trades_7d, variation, age_days, alerts,
@@ -182,16 +179,18 @@ revoke execute on function public.reputation_components(uuid) from public, anon;
 create function private.refresh_reputation() returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
-  changed integer;
+  changed integer := 0;
+  scored record;
 begin
   perform private.refresh_trust();
-  with scores as (select k.id, (public.reputation_components(k.id) ->> 'score')::numeric as score from public.tokens k),
-  updated as (
-    update public.tokens k set reputation_score = s.score from scores s
-     where s.id = k.id and k.reputation_score is distinct from s.score
-    returning k.id
-  )
-  select count(*) into changed from updated;
+  -- Each token's row in token order, as the market figures' slide locks them (no deadlock).
+  for scored in
+    select k.id, (public.reputation_components(k.id) ->> 'score')::numeric as score from public.tokens k order by k.id
+  loop
+    update public.tokens k set reputation_score = scored.score
+     where k.id = scored.id and k.reputation_score is distinct from scored.score;
+    if found then changed := changed + 1; end if;
+  end loop;
   insert into public.reputation_history (token_id, month, score)
   select k.id, date_trunc('month', now())::date, k.reputation_score from public.tokens k
   on conflict (token_id, month) do update set score = excluded.score;
