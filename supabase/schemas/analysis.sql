@@ -130,16 +130,20 @@ revoke execute on function private.period_start(uuid, text) from public;
 
 -- The caller's portfolio over a period ('7d', '30d', '90d', '1y', 'all'), one row per day from the
 -- period's opening (the close before its first day): cash, positions and their value at the
--- close, the day's flows, and, since the opening, the time-weighted return and the RepX index's
--- return, in percent (the index's null before it started).
+-- close, the day's flows, and, since the opening, the gain (the change in value less the flows),
+-- the time-weighted return and the RepX index's return, in percent (the index's null before it
+-- started).
 create function public.my_portfolio_history(p_period text default '30d')
-returns table (day date, value numeric, cash numeric, positions numeric, flow numeric, twr numeric, index_return numeric)
+returns table (day date, value numeric, cash numeric, positions numeric, flow numeric, gain numeric, twr numeric,
+               index_return numeric)
 language plpgsql stable security definer set search_path = '' as $$
 declare
   me uuid := private.active_caller();
   today date := (now() at time zone 'UTC')::date;
   growth numeric := 1;
   prev numeric;
+  opening numeric;
+  flows numeric := 0;
   base_level numeric;
   level numeric;
   r record;
@@ -152,6 +156,10 @@ begin
     value := cash + positions;
     flow := round(r.flow, 2);
     if prev is not null and prev + flow > 0 then growth := growth * value / (prev + flow); end if;
+    -- The opening's own flows made its value: only the days after it count.
+    if prev is not null then flows := flows + flow; end if;
+    opening := coalesce(opening, value);
+    gain := value - opening - flows;
     twr := round((growth - 1) * 100, 4);
     prev := value;
     level := case when r.day = today then (select sum(b.units * b.price) from public.index_basket b)

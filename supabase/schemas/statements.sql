@@ -16,6 +16,7 @@ declare
   closes timestamptz := (p_to + 1)::timestamp at time zone 'UTC';
   summary jsonb;
   lots jsonb;
+  positions jsonb;
 begin
   perform private.require_second_step();
   if p_from is null or p_to is null then perform private.refuse('A statement needs a first and a last day.'); end if;
@@ -49,6 +50,16 @@ begin
     into lots
     from public.my_realized_lots(opens, closes - interval '1 microsecond') l;
 
+  select coalesce(jsonb_agg(p order by p.value desc, p.token), '[]') into positions from (
+        select k.name as token, h.tokens, private.price_at(h.token_id, closes) as price,
+               round(h.tokens * private.price_at(h.token_id, closes), 2) as value
+        from (select x.token_id, x.amount - coalesce((
+                      select sum(case when tr.buyer_id = me then tr.amount else -tr.amount end) from public.trades tr
+                       where tr.token_id = x.token_id and (tr.buyer_id = me or tr.seller_id = me) and tr.created_at >= closes), 0) as tokens
+                from public.holdings x where x.user_id = me) h
+        join public.tokens k on k.id = h.token_id
+        where h.tokens > 0 and k.created_at < closes) p;
+
   return summary || jsonb_build_object(
     'from', p_from,
     'to', p_to,
@@ -65,17 +76,10 @@ begin
               from public.trades tr join public.tokens k on k.id = tr.token_id
              where tr.proceeds_to = me) t
       where t.created_at >= opens and t.created_at < closes), '[]'),
-    'positions', coalesce((select jsonb_agg(p order by p.value desc, p.token) from (
-        select k.name as token, h.tokens, private.price_at(h.token_id, closes) as price,
-               round(h.tokens * private.price_at(h.token_id, closes), 2) as value
-        from (select x.token_id, x.amount - coalesce((
-                      select sum(case when tr.buyer_id = me then tr.amount else -tr.amount end) from public.trades tr
-                       where tr.token_id = x.token_id and (tr.buyer_id = me or tr.seller_id = me) and tr.created_at >= closes), 0) as tokens
-                from public.holdings x where x.user_id = me) h
-        join public.tokens k on k.id = h.token_id
-        where h.tokens > 0 and k.created_at < closes) p), '[]'),
+    'positions', positions,
     'lots', lots,
-    'realized', (select coalesce(sum((l ->> 'gain')::numeric), 0) from jsonb_array_elements(lots) l)
+    'realized', (select coalesce(sum((l ->> 'gain')::numeric), 0) from jsonb_array_elements(lots) l),
+    'positions_value', (select coalesce(sum((x ->> 'value')::numeric), 0) from jsonb_array_elements(positions) x)
   );
 end $$;
 revoke execute on function public.my_statement(date, date) from public, anon;

@@ -44,7 +44,15 @@ describe.each(ENGINES)('Portfolio Analysis on %s', (engine) => {
   it('reconstructs each day and chains the time-weighted return across a deposit', async () => {
     const { data, error } = await me.client.rpc('my_portfolio_history', { p_period: '7d' });
     expect(error).toBeNull();
-    const rows = data as { day: string; value: number; cash: number; positions: number; flow: number; twr: number }[];
+    const rows = data as {
+      day: string;
+      value: number;
+      cash: number;
+      positions: number;
+      flow: number;
+      gain: number;
+      twr: number;
+    }[];
     expect(rows.map((r) => [r.day, r.cash, r.positions, r.value, r.flow])).toEqual([
       [date(7), 0, 0, 0, 0],
       [date(6), 0, 0, 0, 0],
@@ -57,6 +65,8 @@ describe.each(ENGINES)('Portfolio Analysis on %s', (engine) => {
     ]);
     // 990/1,000 = 0.99; x 1,090/990 = 1.09; x 1,590/(1,090 + 500) = 1.09; x 1,540/1,590 = 1.0557233.
     expect(rows.map((r) => r.twr)).toEqual([0, 0, -1, 9, 9, 5.5723, 5.5723, 5.5723]);
+    // The gain since the opening: value less the opening's and the money put in since ($1,000, then $1,500).
+    expect(rows.map((r) => r.gain)).toEqual([0, 0, -10, 90, 90, 40, 40, 40]);
 
     // All time opens the day before the first movement, and ends where 7 days does.
     const all = (await me.client.rpc('my_portfolio_history', { p_period: 'all' })).data as typeof rows;

@@ -92,6 +92,7 @@ describe.each(ENGINES)('statements on %s', (engine) => {
     expect(cents(s.closing_cash)).toBe(await historyBalance(day(-1)));
     // Positions at the close are the holdings, at the last price.
     expect(s.positions).toEqual([{ token: expect.any(String), tokens: 35, price: 13, value: 455 }]);
+    expect(s.positions_value).toBe(455);
     // Realized gains are the lots', and the lots are the database's FIFO lots.
     const { data: lots } = await me.client.rpc('my_realized_lots', { p_from: null, p_to: null });
     expect(s.lots.map((l) => l.gain)).toEqual((lots as { gain: number }[]).map((l) => l.gain));

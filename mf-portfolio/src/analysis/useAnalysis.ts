@@ -10,23 +10,20 @@ export function useAnalysis() {
   const userId = useAppStore((s) => s.session?.user.id);
   const analysis = useQuery(() => loadAnalysis(period), [period, userId]);
   const choose = (next: Period) => setParams({ period: next }, { replace: true });
-  const days = analysis.data?.days ?? [];
-  const first = days[0];
-  const last = days.at(-1);
-  const flows = days.slice(1).reduce((sum, d) => sum + d.flow, 0);
+  // The last day holds the period's figures so far (the database's, since the opening).
+  const last = analysis.data?.days.at(-1);
   return {
     period,
     choose,
     analysis,
-    summary:
-      first && last
-        ? {
-            value: last.value,
-            /** What the period earned: the change in value less the money put in or taken out. */
-            gain: last.value - first.value - flows,
-            twr: last.twr,
-            index: last.index_return,
-          }
-        : undefined,
+    summary: last
+      ? {
+          value: last.value,
+          /** What the period earned: the change in value less the money put in or taken out. */
+          gain: last.gain,
+          twr: last.twr,
+          index: last.index_return,
+        }
+      : undefined,
   };
 }

@@ -21,6 +21,7 @@ const statement: Statement = {
   fees: 6.5,
   fee_share: 0,
   realized: 12.5,
+  positions_value: 550,
   movements: [
     {
       at: '2026-11-02T10:00:00Z',

@@ -3,7 +3,6 @@ import { csvMoney as money, toCsv, type CsvValue } from '@repex/shared-ui/ui';
 
 /** The statement's summary lines, in the order both files show them. */
 export function summaryLines(s: Statement): [label: string, amount: number][] {
-  const positions = s.positions.reduce((sum, p) => sum + p.value, 0);
   return [
     ['Opening cash', s.opening_cash],
     ['Deposits', s.deposits],
@@ -13,7 +12,7 @@ export function summaryLines(s: Statement): [label: string, amount: number][] {
     ['Trading fees', -s.fees],
     ['Fee share received', s.fee_share],
     ['Closing cash', s.closing_cash],
-    ['Positions at the close', positions],
+    ['Positions at the close', s.positions_value],
     ['Realized gain (first in, first out)', s.realized],
   ];
 }

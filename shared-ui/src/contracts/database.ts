@@ -1759,6 +1759,7 @@ export type Database = {
           cash: number;
           positions: number;
           flow: number;
+          gain: number;
           twr: number;
           index_return: number;
         }[];

@@ -220,6 +220,8 @@ export interface Statement {
   /** The person's share of the fees on trades in their token. */
   fee_share: number;
   realized: number;
+  /** The positions' value at the close: the sum of `positions`. */
+  positions_value: number;
   /** Every cash movement, as the wallet's history lists it; effect is what it did to cash. */
   movements: { at: string; type: string; description: string; status: string; amount: number; effect: number }[];
   trades: {
