@@ -100,7 +100,7 @@ export default function Admin() {
         <StatCard
           label="Revenue (24h)"
           value={s && formatMoney(s.revenue_24h)}
-          hint="Fees on both sides of every trade"
+          hint="Fees on both sides, less the creators' share"
         />
       </CardGrid>
       <Card>
