@@ -20,6 +20,38 @@ export async function freshToken(backend: Backend, supply = 10_000, issuePrice =
   return row!.id;
 }
 
+/**
+ * A fresh token whose offering of `supply` tokens at `price` is open for bids, as an approval opens
+ * one (offerings.sql): the issuance account holds them, trading waits for the close. `cap` replaces
+ * the settings' cap per account; `owner` is the token's person, who receives the proceeds.
+ */
+export async function offeringToken(
+  backend: Backend,
+  { supply = 1000, price = 10, cap, owner }: { supply?: number; price?: number; cap?: number; owner?: string } = {},
+): Promise<string> {
+  const token = await freshToken(backend, supply * 2, price);
+  if (owner) await backend.db.query('update tokens set owner_id = $1 where id = $2', [owner, token]);
+  await backend.db.query('select private.issue_tokens($1, private.issuance_account(), $2)', [token, supply]);
+  await backend.db.query('select private.open_offering($1, $2, $3)', [token, supply, price]);
+  if (cap) await backend.db.query('update offerings set account_cap = $1 where token_id = $2', [cap, token]);
+  return token;
+}
+
+/** As if the token's offering window had passed: then the scheduler's close, until it has closed. */
+export async function closeOffering(backend: Backend, token: string): Promise<void> {
+  await backend.db.query(
+    `update offerings set opens_at = now() - interval '1 day', closes_at = now() - interval '1 second'
+      where token_id = $1 and closed_at is null`,
+    [token],
+  );
+  for (;;) {
+    const [open] = await backend.db.query('select 1 from offerings where token_id = $1 and closed_at is null', [token]);
+    if (!open) return;
+    const [row] = await backend.db.query<{ closed: boolean }>('select private.close_next_offering() as closed');
+    if (!row!.closed) throw new Error('the offering did not close');
+  }
+}
+
 /** place_order as the order panel calls it, as `client`; resolves to supabase-js's answer. */
 export function placeOrder(client: SupabaseClient, ...[token, side, type, amount, price = null]: OrderArgs) {
   return client.rpc('place_order', { p_token: token, p_side: side, p_type: type, p_amount: amount, p_price: price });
@@ -104,8 +136,19 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
     problems.push(`more ${r.username} tokens held than issued`);
   }
   for (const r of await q(`select c.user_id from cash_accounts c where c.reserved <>
-      (select coalesce(sum(o.reserved), 0) from orders o where o.user_id = c.user_id and o.status in ('open', 'pending') and o.side = 'buy')`)) {
-    problems.push(`reserved cash of ${r.user_id} does not match its open buy orders and stops`);
+      (select coalesce(sum(o.reserved), 0) from orders o where o.user_id = c.user_id and o.status in ('open', 'pending') and o.side = 'buy')
+      + (select coalesce(sum(b.reserved), 0) from offering_bids b join offerings f on f.id = b.offering_id
+          where b.user_id = c.user_id and f.closed_at is null)`)) {
+    problems.push(`reserved cash of ${r.user_id} does not match its open buy orders, stops and offering bids`);
+  }
+  // A closed offering holds nothing back, sold what its bids were allocated, each at its one price.
+  for (const r of await q(`select f.id from offerings f where f.closed_at is not null and (
+        f.sold <> (select coalesce(sum(b.allocated), 0) from offering_bids b where b.offering_id = f.id)
+        or exists (select 1 from offering_bids b where b.offering_id = f.id and (b.reserved <> 0 or b.allocated > b.amount))
+        or f.sold <> (select coalesce(sum(t.amount), 0) from trades t
+                       where t.token_id = f.token_id and t.seller_id = private.issuance_account() and t.price = f.clearing_price
+                         and t.created_at = f.closed_at))`)) {
+    problems.push(`offering ${r.id} did not sell what it allocated`);
   }
   for (const r of await q(`select h.user_id, h.token_id from holdings h where h.reserved <>
       (select coalesce(sum(o.amount - o.filled), 0) from orders o where o.user_id = h.user_id and o.token_id = h.token_id and o.side = 'sell'

@@ -321,7 +321,7 @@ declare
   editable constant text[] := array['fee_bps', 'min_order_amount', 'max_price', 'max_open_orders', 'trading_halted', 'halt_reason',
     'deposit_min', 'deposit_max', 'withdrawal_min', 'withdrawal_daily_limit', 'token_supply', 'token_founder_bps', 'token_issue_price',
     'new_bank_account_hold_hours', 'market_band_bps', 'auto_invest_min', 'auto_invest_max', 'auto_invest_max_plans', 'creator_fee_share_bps',
-    'founder_vesting_months', 'founder_cliff_months'];
+    'founder_vesting_months', 'founder_cliff_months', 'offering_window_minutes', 'offering_cap_bps'];
   before public.exchange_settings;
   after public.exchange_settings;
   k text;
@@ -343,7 +343,8 @@ begin
      or after.trading_halted is null or after.token_supply is null or after.token_founder_bps is null or after.token_issue_price is null
      or after.new_bank_account_hold_hours is null or after.market_band_bps is null
      or after.auto_invest_min is null or after.auto_invest_max is null or after.auto_invest_max_plans is null
-     or after.creator_fee_share_bps is null or after.founder_vesting_months is null or after.founder_cliff_months is null then
+     or after.creator_fee_share_bps is null or after.founder_vesting_months is null or after.founder_cliff_months is null
+     or after.offering_window_minutes is null or after.offering_cap_bps is null then
     perform private.refuse('A setting cannot be empty.');
   end if;
   if after.fee_bps <> trunc(after.fee_bps) or after.fee_bps not between 0 and 1000 then
@@ -375,6 +376,12 @@ begin
   if after.founder_vesting_months not between 0 and 120 or after.founder_cliff_months not between 0 and after.founder_vesting_months then
     perform private.refuse('Founder vesting is 0 to 120 months, with a cliff no longer than the vesting.');
   end if;
+  if after.offering_window_minutes not between 1 and 10080 then
+    perform private.refuse('An offering''s window is 1 to 10,080 minutes (a week).');
+  end if;
+  if after.offering_cap_bps <> trunc(after.offering_cap_bps) or after.offering_cap_bps not between 1 and 10000 then
+    perform private.refuse('The offering''s cap per account must be between 1 and 10,000 basis points (0.01% to 100%).');
+  end if;
   begin
     update public.exchange_settings set
       fee_bps = after.fee_bps, min_order_amount = after.min_order_amount, max_price = after.max_price, max_open_orders = after.max_open_orders,
@@ -386,6 +393,7 @@ begin
       auto_invest_min = after.auto_invest_min, auto_invest_max = after.auto_invest_max,
       auto_invest_max_plans = after.auto_invest_max_plans, creator_fee_share_bps = after.creator_fee_share_bps,
       founder_vesting_months = after.founder_vesting_months, founder_cliff_months = after.founder_cliff_months,
+      offering_window_minutes = after.offering_window_minutes, offering_cap_bps = after.offering_cap_bps,
       updated_at = now()
     returning * into after;
   exception when check_violation then

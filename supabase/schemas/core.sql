@@ -62,7 +62,11 @@ create table public.exchange_settings (
   creator_fee_share_bps integer not null default 2000 check (creator_fee_share_bps between 0 and 10000),
   -- A new token's founder allocation vests over these months, none of it before the cliff (tokens.sql).
   founder_vesting_months integer not null default 24 check (founder_vesting_months between 0 and 120),
-  founder_cliff_months integer not null default 3 check (founder_cliff_months between 0 and 120)
+  founder_cliff_months integer not null default 3 check (founder_cliff_months between 0 and 120),
+  -- A new token's offering is a batch auction (offerings.sql): its subscription window, and the most
+  -- one account may bid for, as a share of the offering (200 = 2%).
+  offering_window_minutes integer not null default 1440 check (offering_window_minutes between 1 and 10080),
+  offering_cap_bps integer not null default 200 check (offering_cap_bps between 1 and 10000)
 );
 comment on column public.exchange_settings.new_bank_account_hold_hours is 'Hours a newly added bank account waits before it may receive a withdrawal.';
 alter table public.exchange_settings enable row level security;

@@ -297,6 +297,7 @@ declare
   price numeric;
   founder bigint;
   tok uuid;
+  offering_closes timestamptz;
 begin
   select * into app from public.token_applications where id = p_id for update;
   if not found then perform private.refuse('There is no such application.'); end if;
@@ -332,9 +333,10 @@ begin
   update public.tokens set reputation_score = (public.reputation_components(tok) ->> 'score')::numeric where id = tok;
   insert into public.reputation_history (token_id, month, score)
   select tok, date_trunc('month', now())::date, reputation_score from public.tokens where id = tok;
+  -- The rest is offered by batch auction (offerings.sql); trading opens when it closes.
   if supply > founder then
     perform private.issue_tokens(tok, private.issuance_account(), supply - founder);
-    perform private.rest_order(private.issuance_account(), tok, 'sell', price, supply - founder);
+    offering_closes := (private.open_offering(tok, supply - founder, price)).closes_at;
   end if;
   update public.token_applications set status = 'approved', token_id = tok, decided_by = admin, decided_at = now() where id = p_id
   returning * into app;
@@ -342,7 +344,7 @@ begin
   perform private.audit('application.approve', app.user_id, 'application ' || p_id, jsonb_build_object('status', 'pending'),
     jsonb_build_object('status', 'approved', 'token_id', tok, 'total_supply', supply, 'issue_price', price, 'founder_allocation', founder));
   return jsonb_build_object('application', to_jsonb(app), 'token_id', tok, 'total_supply', supply, 'issue_price', price,
-    'founder_allocation', founder, 'offering', supply - founder);
+    'founder_allocation', founder, 'offering', supply - founder, 'offering_closes_at', offering_closes);
 end $$;
 revoke execute on function public.admin_approve_application(bigint, bigint, numeric) from public, anon;
 

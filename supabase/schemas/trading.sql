@@ -200,15 +200,21 @@ begin
 end $$;
 revoke execute on function public.place_order(uuid, text, text, numeric, numeric, text, timestamp with time zone, boolean, numeric) from public, anon;
 
--- The book's lock: one order at a time per token. Refuses an unknown or halted token and an amount
--- above its supply. Returns the token's row.
+-- The book's lock: one order at a time per token. Refuses an unknown or halted token, one whose
+-- offering is still open (offerings.sql), and an amount above its supply. Returns the token's row.
 create function private.lock_book(p_token uuid, p_amount numeric) returns public.tokens
 language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
   tok public.tokens;
+  offering_closes timestamptz;
 begin
   select * into tok from public.tokens where id = p_token for update;
   if not found then raise exception 'There is no such token.' using errcode = 'P0001'; end if;
+  select closes_at into offering_closes from public.offerings where token_id = p_token and closed_at is null;
+  if offering_closes is not null then
+    raise exception 'Trading in % opens when its offering closes (% UTC). Until then, place a bid in the offering.',
+      tok.name, to_char(offering_closes at time zone 'UTC', 'YYYY-MM-DD HH24:MI') using errcode = 'P0001';
+  end if;
   if tok.halt_reason is not null then
     raise exception 'Trading in % is halted: %. Cancelling open orders still works.', tok.name, rtrim(tok.halt_reason, '.')
       using errcode = 'P0001';
@@ -1099,7 +1105,7 @@ end $$;
 revoke execute on function public.list_open_orders(uuid, integer, integer) from public, anon;
 
 -- Puts a limit order on the book without matching it, reserving what it may spend: cash
--- (value + fee) for a buy, tokens for a sell. Used by the seed and to list a token's offering.
+-- (value + fee) for a buy, tokens for a sell. Used by the seed.
 create function private.rest_order(
   p_user uuid, p_token uuid, p_side text, p_price numeric, p_amount bigint, p_at timestamptz default now()
 ) returns bigint language plpgsql security definer set search_path = '' as $$

@@ -11,7 +11,7 @@ import { JwtKeys } from './auth/jwt';
 import { bytesInDatabase, bytesInFolder, bytesInMemory, type ObjectBytes } from './storage/objects';
 import { simulatedProvider } from './payments/simulated';
 import { startPaymentWorker } from './payments/worker';
-import { runDuePlans, schedule } from './schedule';
+import { closeDueOfferings, runDuePlans, schedule } from './schedule';
 import { startAccountMailRelay } from './accountMail';
 import { authConfig } from './auth/config';
 import { DEFAULT_SESSION_INACTIVITY, endIdleSessions } from './auth/sessions';
@@ -58,6 +58,8 @@ export interface BackendOptions {
   expiryMs?: number;
   /** How often Auto-Invest's due plans are run (auto_invest.sql). */
   autoInvestMs?: number;
+  /** How often offerings whose window has passed are closed (offerings.sql). */
+  offeringsMs?: number;
   /** How often the fraud rules run over recent orders and trades. */
   fraudScanMs?: number;
   /** How often tables are checked for the vacuum and analyze PostgreSQL's autovacuum would run, where it does not (db/vacuum.ts). */
@@ -138,6 +140,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
         { name: 'repx index', sql: 'select private.record_index_levels()', everyMs: 60_000 },
         { name: 'vesting', sql: 'select private.release_vesting()', everyMs: 60_000 },
         { name: 'auto-invest', run: () => runDuePlans(db), everyMs: opts.autoInvestMs ?? 5_000 },
+        { name: 'offerings', run: () => closeDueOfferings(db), everyMs: opts.offeringsMs ?? 5_000 },
         { name: 'vacuum', run: () => vacuumWhereDue(db), everyMs: opts.vacuumMs ?? 10_000 },
         ...(sessionInactivity > 0
           ? [{ name: 'idle sessions', run: () => endIdleSessions(db, sessionInactivity), everyMs: 10 * 60_000 }]

@@ -31,6 +31,7 @@ export function backendOptionsFromEnv(): BackendOptions {
     fraudScanMs: optionalNumber(process.env.FRAUD_SCAN_MS),
     reputationMs: optionalNumber(process.env.REPUTATION_MS),
     autoInvestMs: optionalNumber(process.env.AUTO_INVEST_MS),
+    offeringsMs: optionalNumber(process.env.OFFERINGS_MS),
     rateLimits: rateLimitsFromEnv(process.env.RATE_LIMITS),
     realtimeLimits: realtimeLimitsFromEnv(process.env.REALTIME_LIMITS),
     migrate: process.env.MIGRATE !== 'false',

@@ -27,13 +27,14 @@ export function schedule(
 }
 
 /**
- * Auto-Invest's due plans (supabase/schemas/auto_invest.sql), one per statement so that each run
- * commits on its own and holds its books' locks only while it buys; at most `most` per tick.
+ * Runs `sql`, which answers whether it did one piece of work (`ran`), until it did none or `most`
+ * times: one statement each, so that each piece commits on its own and holds its locks only while
+ * it runs.
  */
-export async function runDuePlans(db: Database, most = 1000): Promise<number> {
+async function drain(db: Database, sql: string, most: number): Promise<number> {
   let ran = 0;
   while (ran < most) {
-    const [row] = await db.query<{ ran: boolean }>('select private.run_next_plan() as ran');
+    const [row] = await db.query<{ ran: boolean }>(sql);
     if (!row?.ran) break;
     ran++;
     // Embedded PGlite answers without leaving the event loop: let requests in between runs.
@@ -41,3 +42,10 @@ export async function runDuePlans(db: Database, most = 1000): Promise<number> {
   }
   return ran;
 }
+
+/** Auto-Invest's due plans (supabase/schemas/auto_invest.sql), one per transaction. */
+export const runDuePlans = (db: Database, most = 1000) => drain(db, 'select private.run_next_plan() as ran', most);
+
+/** Offerings whose window has passed (supabase/schemas/offerings.sql), each closed in its own transaction. */
+export const closeDueOfferings = (db: Database, most = 100) =>
+  drain(db, 'select private.close_next_offering() as ran', most);

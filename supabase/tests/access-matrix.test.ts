@@ -3,7 +3,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ADMIN, client, signedIn } from '../harness/clients';
-import { freshToken, placeOrder, trader, type Trader } from '../harness/market';
+import { freshToken, offeringToken, placeOrder, trader, type Trader } from '../harness/market';
 import { runDuePlans } from '../server/schedule';
 
 /**
@@ -29,6 +29,8 @@ const EVERYONE_SIGNED_IN = [
   'index_basket',
   'vesting_grants',
   'token_vesting',
+  'offerings',
+  'offering_book',
 ];
 /** Own rows only, by these columns (any of them naming the reader). */
 const OWN_ROWS: Record<string, string[]> = {
@@ -43,6 +45,7 @@ const OWN_ROWS: Record<string, string[]> = {
   price_alerts: ['user_id'],
   invest_plans: ['user_id'],
   invest_runs: ['user_id'],
+  offering_bids: ['user_id'],
 };
 /** Own rows through a parent's: each row's key names a row of the parent the reader reads as their own. */
 const OWN_THROUGH: Record<string, [column: string, parent: string]> = { invest_run_buys: ['run_id', 'invest_runs'] };
@@ -63,8 +66,9 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
     const token = await freshToken(backend);
     me = await trader(backend, { cash: 1000, token, tokens: 10 });
     other = await trader(backend, { cash: 1000, token, tokens: 10 });
+    const offered = await offeringToken(backend);
     // Both have orders, trades, payments, a watchlist, a saved account, an application, a price
-    // alert and an Auto-Invest plan that has run.
+    // alert, an Auto-Invest plan that has run and a bid in an offering.
     for (const [a, b] of [
       [me, other],
       [other, me],
@@ -76,6 +80,7 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
       await a.client.rpc('apply_for_token', { p_display_name: 'Someone', p_category: 'Designer' });
       await a.client.rpc('set_price_alert', { p_token: token, p_kind: 'above', p_value: 50 });
       await a.client.rpc('create_invest_plan', { p_amount: 20, p_frequency: 'daily', p_token: token });
+      await a.client.rpc('place_offering_bid', { p_token: offered, p_price: 10, p_amount: 5 });
     }
     await runDuePlans(backend.db);
     admin = await signedIn(backend.url, ADMIN);

@@ -2,7 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { adminSuite } from '../harness/suites';
 import { ENGINES } from '../harness/backends';
 import { client } from '../harness/clients';
-import { cash, holding, invariantViolations, placeOrder, trader } from '../harness/market';
+import { book, cash, closeOffering, holding, invariantViolations, trader } from '../harness/market';
 
 interface Application {
   id: number;
@@ -104,7 +104,7 @@ describe.each(ENGINES)("a person's own token on %s", (engine) => {
     expect((await apply(person.client)).error).toBeNull();
   });
 
-  it('approval issues the token: founder allocation, an offering on the book, proceeds to the person, all audited', async () => {
+  it('approval issues the token: founder allocation, an offering by auction, proceeds to the person, all audited', async () => {
     const person = await trader(suite.backend);
     const id = ((await apply(person.client)).data as Application).id;
     const [settings] = await suite.backend.db.query<{
@@ -126,24 +126,42 @@ describe.each(ENGINES)("a person's own token on %s", (engine) => {
       offering: supply - founder,
     });
 
-    // On the market at once, searchable by anyone signed in, with the offering as its ask.
+    // On the market at once, searchable by anyone signed in; its offering is open for a day, its
+    // book empty, and the person may not bid in it.
     const buyer = await trader(suite.backend, { cash: 5000 });
     const { data: listed } = await buyer.client
       .from('market_tokens')
       .select('name, price, total_supply, owner_id')
       .ilike('name', '%nova lee%');
     expect(listed).toContainEqual({ name: 'Nova Lee', price, total_supply: supply, owner_id: person.id });
-    const { data: book } = await buyer.client.from('order_book').select('side, price, amount').eq('token_id', token);
-    expect(book).toEqual([{ side: 'sell', price, amount: supply - founder }]);
+    const { data: offering } = await buyer.client
+      .from('offering_book')
+      .select('supply, reserve_price, account_cap, opens_at, closes_at, closed_at')
+      .eq('token_id', token)
+      .single();
+    expect(offering).toMatchObject({
+      supply: supply - founder,
+      reserve_price: price,
+      account_cap: Math.floor((supply - founder) * 0.02),
+      closed_at: null,
+    });
+    expect(Date.parse(offering!.closes_at) - Date.parse(offering!.opens_at)).toBe(24 * 3600_000);
+    expect((approved as { offering_closes_at: string }).offering_closes_at).toBe(offering!.closes_at);
+    expect(await book(suite.backend, token)).toEqual([]);
     expect(await holding(suite.backend, person.id, token)).toEqual({ amount: founder, reserved: 0 });
+    expect(
+      (await person.client.rpc('place_offering_bid', { p_token: token, p_price: price, p_amount: 10 })).error?.message,
+    ).toBe("You cannot bid in your own token's offering.");
 
-    // A buyer takes part of the offering; the person receives value - fee.
+    // A buyer bids for 100 at the issue price; the window passes and the offering closes: the
+    // person receives value - fee, and their 20% of both sides' fees.
     const before = await cash(suite.backend, person.id);
-    const bought = await placeOrder(buyer.client, token, 'buy', 'market', 100);
-    expect(bought.error).toBeNull();
+    expect(
+      (await buyer.client.rpc('place_offering_bid', { p_token: token, p_price: price, p_amount: 100 })).error,
+    ).toBeNull();
+    await closeOffering(suite.backend, token);
     const value = Math.round(price * 100 * 100) / 100;
     const fee = Math.round(value * 0.02 * 100) / 100;
-    // The proceeds less the seller's fee, and the person's 20% of both sides' fees.
     const share = Math.round(2 * fee * 0.2 * 100) / 100;
     expect((await cash(suite.backend, person.id)).available).toBeCloseTo(before.available + value - fee + share, 2);
     expect(await holding(suite.backend, buyer.id, token)).toEqual({ amount: 100, reserved: 0 });
@@ -161,10 +179,6 @@ describe.each(ENGINES)("a person's own token on %s", (engine) => {
       { type: 'Trade Fee', effect: -fee },
       { type: 'Fee Share', effect: share },
     ]);
-
-    // The person buying their own token trades with the offering like anyone else.
-    await suite.backend.db.query('select private.record_deposit($1, 1000)', [person.id]);
-    expect((await placeOrder(person.client, token, 'buy', 'market', 10)).error).toBeNull();
 
     // A second approval or application is refused; the decisions are in the audit log.
     expect((await apply(person.client)).error?.message).toBe('You already have a token.');

@@ -1,6 +1,6 @@
 import { adminSuite } from '../harness/suites';
 import { ENGINES } from '../harness/backends';
-import { holding, invariantViolations, placeOrder, trader, type Trader } from '../harness/market';
+import { closeOffering, holding, invariantViolations, placeOrder, trader, type Trader } from '../harness/market';
 
 /*
  * A founder's allocation vests (tokens.sql): none before the 3-month cliff, then linearly to 24
@@ -22,6 +22,8 @@ describe.each(ENGINES)("a founder's vesting on %s", (engine) => {
     const approved = await suite.admin.rpc('admin_approve_application', { p_id: (id as { id: number }).id });
     expect(approved.error).toBeNull();
     token = (approved.data as { token_id: string }).token_id;
+    // Its offering closes without a bid (offerings.test.ts covers the auction): trading opens.
+    await closeOffering(suite.backend, token);
   });
 
   /** As if the token had been approved `months` ago, then the scheduler's release. */

@@ -208,6 +208,8 @@ export type Database = {
           creator_fee_share_bps: number;
           founder_vesting_months: number;
           founder_cliff_months: number;
+          offering_window_minutes: number;
+          offering_cap_bps: number;
         };
         Insert: {
           id?: boolean;
@@ -233,6 +235,8 @@ export type Database = {
           creator_fee_share_bps?: number;
           founder_vesting_months?: number;
           founder_cliff_months?: number;
+          offering_window_minutes?: number;
+          offering_cap_bps?: number;
         };
         Update: {
           id?: boolean;
@@ -258,6 +262,8 @@ export type Database = {
           creator_fee_share_bps?: number;
           founder_vesting_months?: number;
           founder_cliff_months?: number;
+          offering_window_minutes?: number;
+          offering_cap_bps?: number;
         };
         Relationships: [];
       };
@@ -588,6 +594,99 @@ export type Database = {
         Relationships: [
           {
             foreignKeyName: 'market_events_token_id_fkey';
+            columns: ['token_id'];
+            isOneToOne: false;
+            referencedRelation: 'tokens';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      offering_bids: {
+        Row: {
+          offering_id: number;
+          user_id: string;
+          price: number;
+          amount: number;
+          reserved: number;
+          placed_at: string;
+          allocated: number | null;
+        };
+        Insert: {
+          offering_id: number;
+          user_id: string;
+          price: number;
+          amount: number;
+          reserved: number;
+          placed_at?: string;
+          allocated?: number | null;
+        };
+        Update: {
+          offering_id?: number;
+          user_id?: string;
+          price?: number;
+          amount?: number;
+          reserved?: number;
+          placed_at?: string;
+          allocated?: number | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'offering_bids_offering_id_fkey';
+            columns: ['offering_id'];
+            isOneToOne: false;
+            referencedRelation: 'offerings';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'offering_bids_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      offerings: {
+        Row: {
+          id: number;
+          token_id: string;
+          supply: number;
+          reserve_price: number;
+          account_cap: number;
+          fee_bps: number;
+          opens_at: string;
+          closes_at: string;
+          closed_at: string | null;
+          clearing_price: number | null;
+          sold: number;
+        };
+        Insert: {
+          token_id: string;
+          supply: number;
+          reserve_price: number;
+          account_cap: number;
+          fee_bps: number;
+          opens_at?: string;
+          closes_at: string;
+          closed_at?: string | null;
+          clearing_price?: number | null;
+          sold?: number;
+        };
+        Update: {
+          token_id?: string;
+          supply?: number;
+          reserve_price?: number;
+          account_cap?: number;
+          fee_bps?: number;
+          opens_at?: string;
+          closes_at?: string;
+          closed_at?: string | null;
+          clearing_price?: number | null;
+          sold?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'offerings_token_id_fkey';
             columns: ['token_id'];
             isOneToOne: false;
             referencedRelation: 'tokens';
@@ -1330,6 +1429,24 @@ export type Database = {
         };
         Relationships: [];
       };
+      offering_book: {
+        Row: {
+          id: number | null;
+          token_id: string | null;
+          supply: number | null;
+          reserve_price: number | null;
+          account_cap: number | null;
+          opens_at: string | null;
+          closes_at: string | null;
+          closed_at: string | null;
+          clearing_price: number | null;
+          sold: number | null;
+          indicative_price: number | null;
+          indicative_volume: number | null;
+          demand: number | null;
+        };
+        Relationships: [];
+      };
       order_book: {
         Row: {
           token_id: string | null;
@@ -1600,6 +1717,8 @@ export type Database = {
           creator_fee_share_bps: number;
           founder_vesting_months: number;
           founder_cliff_months: number;
+          offering_window_minutes: number;
+          offering_cap_bps: number;
         };
       };
       apply_for_token: {
@@ -1616,6 +1735,12 @@ export type Database = {
           p_token?: string;
         };
         Returns: number;
+      };
+      cancel_offering_bid: {
+        Args: {
+          p_token: string;
+        };
+        Returns: Json;
       };
       cancel_order: {
         Args: {
@@ -1843,6 +1968,14 @@ export type Database = {
           p_stop_limit?: number;
           p_time_in_force?: string;
           p_expires_at?: string;
+        };
+        Returns: Json;
+      };
+      place_offering_bid: {
+        Args: {
+          p_token: string;
+          p_price: number;
+          p_amount: number;
         };
         Returns: Json;
       };

@@ -82,6 +82,7 @@ interface NullableViewColumns {
     | 'reason';
   my_price_alerts: 'price' | 'move_pct' | 'fired_at' | 'fired_price' | 'message';
   my_trades: never;
+  offering_book: 'closed_at' | 'clearing_price' | 'indicative_price' | 'indicative_volume' | 'demand';
   order_book: never;
   recent_trades: never;
   token_categories: never;
