@@ -18,7 +18,7 @@ import {
   media,
   Pager,
 } from '@repex/shared-ui/ui';
-import { loadCategories, loadSummary, loadTokens } from './market/data';
+import { loadCategories, loadOpenOfferings, loadSummary, loadTokens } from './market/data';
 import { MarketRow } from './market/MarketRow';
 import { AdvancedFilters } from './market/AdvancedFilters';
 import { IndexCard } from './market/IndexCard';
@@ -59,12 +59,15 @@ export default function Market() {
   const summary = useQuery(loadSummary, []);
   const categories = useQuery(loadCategories, []);
   const tokens = useQuery(() => loadTokens(query), [params.toString()]);
-  // Prices, volumes and holders move when anyone trades: follow them live.
+  const offerings = useQuery(loadOpenOfferings, []);
+  const auctions = new Map((offerings.data ?? []).map((o) => [o.token_id, o]));
+  // Prices, volumes and holders move when anyone trades (an offering's close among them): follow them live.
   useMarketEvents(
     null,
     () => {
       tokens.reload();
       summary.reload();
+      offerings.reload();
     },
     500,
   );
@@ -153,6 +156,7 @@ export default function Market() {
               token={t}
               watched={watchlist.watched.has(t.id)}
               onToggleWatch={() => void watchlist.toggle(t.id, t.name)}
+              offering={auctions.get(t.id)}
             />
           )}
         </DataTable>

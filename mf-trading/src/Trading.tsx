@@ -14,6 +14,8 @@ import {
 } from '@repex/shared-ui/ui';
 import { AlertsCard } from './trading/AlertsCard';
 import { BookTabs } from './trading/BookTabs';
+import { OfferingPanel } from './trading/offering/OfferingPanel';
+import { OfferingResult } from './trading/offering/OfferingResult';
 import { OpenOrders } from './trading/OpenOrders';
 import type { BookPick } from './trading/OrderBook';
 import { OrderPanel } from './trading/OrderPanel';
@@ -39,7 +41,9 @@ export default function Trading() {
   const [params] = useSearchParams();
   const initialSide: Side = params.get('side') === 'sell' ? 'sell' : 'buy';
   const me = useAppStore((s) => s.session?.user.id);
-  const { token, history, book, tape, mine, orders, halt, vesting } = useTrading(tokenId, me);
+  const { token, history, book, tape, mine, orders, halt, vesting, offering } = useTrading(tokenId, me);
+  const auction = offering.data && offering.data.closed_at === null ? offering.data : null;
+  const closed = offering.data && offering.data.closed_at !== null && offering.data.bid ? offering.data : null;
   const halted = halt.data?.halt_reason && halt.data.halted_at ? halt.data : null;
   const [pick, setPick] = useState<(BookPick & { tokenId: string }) | undefined>();
 
@@ -85,9 +89,19 @@ export default function Trading() {
           <PriceCard tokenId={tokenId} history={history} />
         </ChartCard>
         <SideColumn>
+          {closed && t && <OfferingResult offering={closed} bid={closed.bid!} tokenName={t.name} />}
           {halted ? (
             <HaltedCard reason={halted.halt_reason!} since={halted.halted_at!} />
-          ) : t && mine.data ? (
+          ) : auction && t && mine.data ? (
+            <OfferingPanel
+              key={auction.id}
+              tokenId={t.id}
+              tokenName={t.name}
+              offering={auction}
+              bid={auction.bid}
+              cash={mine.data.cash}
+            />
+          ) : t && mine.data && offering.data !== undefined ? (
             <OrderPanel
               key={`${t.id}-${initialSide}`}
               tokenId={t.id}

@@ -29,7 +29,7 @@ const PNG = Buffer.from(
 
 const money = async (page: Page, testId: string) => page.getByTestId(testId).innerText();
 
-test('a newcomer deposits, buys, withdraws, gets their own token approved, and sees a second user buy it live', async () => {
+test("a newcomer deposits, buys, withdraws, gets their own token approved, and sees a second user's bid fill at its offering's close", async () => {
   const me = { username: 'nova_lee', email: 'nova@e2e.repx.dev', password: 'nova-pass-1' };
   const page = await (await app.newContext()).newPage();
   await signUp(page, app, me);
@@ -201,7 +201,7 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await approve.getByRole('button', { name: 'Approve and issue' }).click();
   await expect(toastText(admin, 'Token Issued')).resolves.toMatchObject({
     title: 'Token Issued',
-    description: 'Nova Lee is on the market now.',
+    description: "Nova Lee's offering is open for bids for 24 hours.",
   });
   await row.getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });
 
@@ -219,7 +219,7 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await expect(charted).resolves.toBeLessThanOrEqual(2);
   await page.getByRole('tab', { name: 'Recent Trades' }).click();
 
-  // A second user finds it on the market and buys 25; the first sees the trade arrive.
+  // A second user finds it on the market, in its auction, and bids for 25 at the issue price.
   const buyer = await (await app.newContext()).newPage();
   await signIn(buyer, app, DEMO_ACCOUNTS.user);
   await buyer.goto(`${app.url}/market`);
@@ -227,10 +227,27 @@ test('a newcomer deposits, buys, withdraws, gets their own token approved, and s
   // The search applies after a pause: the row moves to the top of the list, so wait for it there.
   await buyer.waitForURL('**/market?q=nova');
   await buyer.waitForFunction(() => document.querySelectorAll('[data-testid="market-row"]').length === 1);
-  await buyer.getByTestId('market-row').filter({ hasText: 'Nova Lee' }).getByRole('link', { name: 'Trade' }).click();
-  await placeOrder(buyer, { side: 'Buy', type: 'Market', amount: 25 });
-  await toastText(buyer, 'Order Filled');
+  const novaRow = buyer.getByTestId('market-row').filter({ hasText: 'Nova Lee' });
+  await novaRow
+    .getByTestId('auction-badge')
+    .getByText(/^Auction · 2[34]h/)
+    .waitFor();
+  await novaRow.getByRole('link', { name: 'Trade' }).click();
+  const bidPanel = buyer.getByTestId('offering-panel');
+  await bidPanel.locator('#bid-price').fill('10');
+  await bidPanel.locator('#bid-amount').fill('25');
+  await bidPanel.getByRole('button', { name: 'Place Bid' }).click();
+  await toastText(buyer, 'Bid Placed');
+  // As if the day had passed: the scheduler closes the offering, and the first user sees its trade arrive.
+  await app.backend.db.query(
+    `update offerings set opens_at = now() - interval '1 day', closes_at = now() where token_id = $1`,
+    [nova!.id],
+  );
   await page.locator('table[aria-label="Recent trades"] tbody tr').filter({ hasText: '25' }).first().waitFor();
+  await buyer
+    .getByTestId('offering-allocation')
+    .getByText(`You received 25 Nova Lee tokens at ${formatPrice(10)}`)
+    .waitFor();
   await shootBoth(page, '7-live');
 
   // The offering's proceeds (value - fee) reach the person's wallet.

@@ -322,7 +322,7 @@ revoke execute on function private.close_next_offering() from public;
 -- is open the indicative clearing price, the volume it would fill and the total demand, never who
 -- bid (a plain view: it reads the sealed bids as its owner, and names no account).
 create view public.offering_book as
-  select f.id, f.token_id, f.supply, f.reserve_price, f.account_cap, f.opens_at, f.closes_at, f.closed_at,
+  select f.id, f.token_id, f.supply, f.reserve_price, f.account_cap, f.fee_bps, f.opens_at, f.closes_at, f.closed_at,
          f.clearing_price, f.sold, c.price as indicative_price, c.volume as indicative_volume, c.demand
     from public.offerings f
     left join lateral (select * from private.offering_clearing(f.id) where f.closed_at is null) c on true;

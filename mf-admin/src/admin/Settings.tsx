@@ -53,6 +53,17 @@ const FIELDS = [
   },
   { key: 'founder_cliff_months', label: 'Founder cliff (months)', hint: 'Nothing is released before it.' },
   {
+    key: 'offering_window_minutes',
+    label: 'Offering window (minutes)',
+    hint: "How long a new token's batch auction takes bids (1 to 10,080; 1,440 is a day).",
+  },
+  {
+    key: 'offering_cap_bps',
+    label: 'Offering cap per account (%)',
+    hint: 'The most one account may bid for, as a share of the offering.',
+    percent: true,
+  },
+  {
     key: 'creator_fee_share_bps',
     label: "Creator's fee share (%)",
     hint: "Of the exchange's fees on trades in a token, credited to its person in the trade.",

@@ -1,6 +1,8 @@
 import { Link } from 'react-router';
 import styled from 'styled-components';
 import type { MarketToken } from '@repex/shared-ui/contracts';
+import { AuctionBadge } from './AuctionBadge';
+import type { OpenOffering } from './data';
 import {
   Button,
   Change,
@@ -30,15 +32,20 @@ const RowActions = styled.div`
   gap: 4px;
 `;
 
-/** One token of the market table: who, the score, price and change, size, and Watch and Trade. */
+/**
+ * One token of the market table: who, the score, price and change, size, and Watch and Trade; a
+ * token in its offering's auction is marked beside its price.
+ */
 export function MarketRow({
   token,
   watched,
   onToggleWatch,
+  offering,
 }: {
   token: MarketToken;
   watched: boolean;
   onToggleWatch: () => void;
+  offering?: OpenOffering;
 }) {
   return (
     <tr data-testid="market-row">
@@ -53,6 +60,12 @@ export function MarketRow({
       </td>
       <td className="num" data-label="Price">
         <TokenPrice price={token.price} halted={token.halted} />
+        {offering && (
+          <>
+            {' '}
+            <AuctionBadge offering={offering} />
+          </>
+        )}
       </td>
       <td className="num" data-label="24h">
         <Change $value={token.change_24h}>

@@ -81,3 +81,8 @@ export async function loadIndex(days = 7) {
   ]);
   return { levels: unwrap(levels), basket: unwrap(basket), method: unwrap(method), readAt };
 }
+
+/** The offerings open now (public.offering_book): which tokens are in their batch auction, until when. */
+export const loadOpenOfferings = async () =>
+  unwrap(await supabase().from('offering_book').select('token_id, closes_at, indicative_price').is('closed_at', null));
+export type OpenOffering = Awaited<ReturnType<typeof loadOpenOfferings>>[number];

@@ -64,7 +64,10 @@ export function TokenApplication({
     (row) => {
       latest.reload();
       if (row.status === 'approved') {
-        toast({ title: 'Your Token Is Live!', description: 'It is on the market now, ready to trade.' });
+        toast({
+          title: 'Your Token Is Live!',
+          description: 'Its offering is open for bids; trading opens when it closes.',
+        });
         onIssued();
       } else if (row.status === 'rejected') {
         toast({ title: 'Application Not Approved', description: String(row.reason ?? ''), variant: 'destructive' });

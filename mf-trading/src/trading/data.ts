@@ -62,6 +62,43 @@ export const loadVesting = async (tokenId: string) =>
   );
 export type Vesting = NonNullable<Awaited<ReturnType<typeof loadVesting>>>;
 
+/**
+ * The token's latest offering (public.offering_book): while open, its window, the indicative
+ * clearing price and the total demand (bids are sealed); once closed, its price and what it sold.
+ */
+export const loadOffering = async (tokenId: string) =>
+  unwrap(
+    await supabase()
+      .from('offering_book')
+      .select(
+        'id, supply, reserve_price, account_cap, fee_bps, closes_at, closed_at, clearing_price, sold, indicative_price, indicative_volume, demand',
+      )
+      .eq('token_id', tokenId)
+      .order('opens_at', { ascending: false })
+      .limit(1)
+      .maybeSingle(),
+  );
+export type Offering = NonNullable<Awaited<ReturnType<typeof loadOffering>>>;
+
+/** The user's own bid in an offering, and once it has closed, what the bid received. */
+export const loadMyBid = async (offeringId: number, userId: string) =>
+  unwrap(
+    await supabase()
+      .from('offering_bids')
+      .select('price, amount, reserved, placed_at, allocated')
+      .eq('offering_id', offeringId)
+      .eq('user_id', userId)
+      .maybeSingle(),
+  );
+export type MyBid = NonNullable<Awaited<ReturnType<typeof loadMyBid>>>;
+
+/** Places the user's bid in the token's open offering, or changes it (place_offering_bid). */
+export const placeBid = (tokenId: string, price: number, amount: number) =>
+  supabase().rpc('place_offering_bid', { p_token: tokenId, p_price: price, p_amount: amount });
+
+/** Cancels the user's bid, releasing what it held back (cancel_offering_bid). */
+export const cancelBid = (tokenId: string) => supabase().rpc('cancel_offering_bid', { p_token: tokenId });
+
 /** The user's resting orders and waiting stops on this token. */
 export const loadOpenOrders = async (tokenId: string) =>
   unwrap(await supabase().rpc('list_open_orders', { p_token: tokenId }));

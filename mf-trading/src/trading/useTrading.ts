@@ -3,6 +3,8 @@ import {
   loadBook,
   loadHalt,
   loadMine,
+  loadMyBid,
+  loadOffering,
   loadOpenOrders,
   loadPriceHistory,
   loadTape,
@@ -15,8 +17,9 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /**
  * Everything the trading screen shows of one token, and what each kind of market event makes it
  * read again: a trade moves the price, the chart, the tape, the book and the user's cash, tokens
- * and orders; a change of the book (an order resting, cancelled or changed, the user's own
- * included) moves the book and perhaps the user's orders and reserved cash; a halt, the token.
+ * and orders; a change of the book (an order resting, cancelled or changed, a bid in the token's
+ * offering, the user's own included) moves the book, the offering and perhaps the user's orders
+ * and reserved cash; a halt, the token. An offering's close is a trade.
  * The user's own order needs nothing more: the event it makes says what it changed.
  */
 export function useTrading(tokenId: string, userId: string | undefined) {
@@ -34,14 +37,19 @@ export function useTrading(tokenId: string, userId: string | undefined) {
   const halted = token.data?.halted ?? false;
   const halt = useQuery(async () => (halted ? loadHalt(tokenId) : null), [tokenId, halted]);
   const vesting = useQuery(async () => (valid ? loadVesting(tokenId) : null), [tokenId]);
+  // The token's offering, with the user's bid in it: bids move it as a book change does, the close as a trade.
+  const offering = useQuery(async () => {
+    const o = valid ? await loadOffering(tokenId) : null;
+    return o && { ...o, bid: userId ? await loadMyBid(o.id, userId) : null };
+  }, [tokenId, userId]);
 
   const reads: Record<MarketEventKind, { reload: () => void }[]> = {
-    trade: [token, history, tape, book, mine, orders],
-    book: [book, mine, orders],
+    trade: [token, history, tape, book, mine, orders, offering],
+    book: [book, mine, orders, offering],
     halt: [token, halt],
   };
   useMarketEvents(valid ? tokenId : null, (kinds) => {
     for (const q of new Set([...kinds].flatMap((kind) => reads[kind] ?? []))) q.reload();
   });
-  return { valid, token, history, book, tape, mine, orders, halt, vesting };
+  return { valid, token, history, book, tape, mine, orders, halt, vesting, offering };
 }

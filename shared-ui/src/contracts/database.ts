@@ -1436,6 +1436,7 @@ export type Database = {
           supply: number | null;
           reserve_price: number | null;
           account_cap: number | null;
+          fee_bps: number | null;
           opens_at: string | null;
           closes_at: string | null;
           closed_at: string | null;

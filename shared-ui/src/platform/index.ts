@@ -16,3 +16,4 @@ export { useMarketEvents, useTableChanges, type MarketEventKind } from './data/u
 export { useWatchlist } from './data/useWatchlist';
 export { useExchangeSettings, type ExchangeSettings } from './data/useExchangeSettings';
 export { usePriceAlerts, describeAlert, type AlertKind, type PriceAlert } from './data/usePriceAlerts';
+export { useNow } from './useNow';

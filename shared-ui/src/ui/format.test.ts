@@ -3,6 +3,7 @@ import {
   formatDay,
   formatSignedPrice,
   formatCount,
+  formatCountdown,
   formatInteger,
   formatLevel,
   formatMoney,
@@ -126,5 +127,15 @@ describe('formatSignedPrice', () => {
     expect(formatSignedPrice(1234.561)).toBe('+$1,234.56');
     expect(formatSignedPrice(-30)).toBe('-$30.00');
     expect(formatSignedPrice(0.001)).toBe('$0.00');
+  });
+});
+
+describe('formatCountdown', () => {
+  it('says what is left, to the second under a day, and never less than nothing', () => {
+    expect(formatCountdown(2 * 86_400_000 + 3 * 3_600_000 + 4 * 60_000 + 5_000)).toBe('2d 03h 04m');
+    expect(formatCountdown(23 * 3_600_000 + 4 * 60_000 + 9_999)).toBe('23h 04m 09s');
+    expect(formatCountdown(4 * 60_000 + 9_000)).toBe('4m 09s');
+    expect(formatCountdown(9_000)).toBe('9s');
+    expect(formatCountdown(-5_000)).toBe('0s');
   });
 });

@@ -115,3 +115,20 @@ export function formatCount(count: number, singular: string, plural = `${singula
 export function formatTokens(amount: number, name?: string): string {
   return formatCount(amount, name ? `${name} token` : 'token');
 }
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** What is left of a wait, to the second: '2d 03h 04m', '23h 04m 09s', '4m 09s', '9s'; '0s' once it has passed. */
+export function formatCountdown(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const [days, hours, minutes, seconds] = [
+    Math.floor(s / 86_400),
+    Math.floor(s / 3600) % 24,
+    Math.floor(s / 60) % 60,
+    s % 60,
+  ];
+  if (days > 0) return `${days}d ${pad2(hours)}h ${pad2(minutes)}m`;
+  if (hours > 0) return `${hours}h ${pad2(minutes)}m ${pad2(seconds)}s`;
+  if (minutes > 0) return `${minutes}m ${pad2(seconds)}s`;
+  return `${seconds}s`;
+}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import { useExchangeSettings, useQuery } from '@repex/shared-ui/platform';
-import { TextField, Muted, formatInteger, formatPrice } from '@repex/shared-ui/ui';
+import { TextField, Muted, formatCount, formatInteger, formatPrice } from '@repex/shared-ui/ui';
 import { rpc } from '../rpc';
 import { ActionDialog, ReasonField, type Props } from './ActionDialog';
 
@@ -13,6 +13,10 @@ const Namesakes = styled.p`
   color: ${({ theme }) => theme.colors.warning};
   font-size: 14px;
 `;
+
+/** An offering's window as the admin set it: '24 hours', '90 minutes'. */
+const windowText = (minutes: number) =>
+  minutes % 60 === 0 ? formatCount(minutes / 60, 'hour') : formatCount(minutes, 'minute');
 
 export function ApproveDialog({ user, onClose, onDone }: Props) {
   const application = useQuery(
@@ -39,7 +43,10 @@ export function ApproveDialog({ user, onClose, onDone }: Props) {
           throw new Error('Write the total supply and the issue price as plain numbers, like 500000 and 12.50.');
         return rpc('admin_approve_application', { p_id: user.application_id, p_total_supply: s, p_issue_price: p });
       }}
-      success={{ title: 'Token Issued', description: `${a?.display_name ?? user.full_name} is on the market now.` }}
+      success={{
+        title: 'Token Issued',
+        description: `${a?.display_name ?? user.full_name}'s offering is open for bids${d ? ` for ${windowText(d.offering_window_minutes)}` : ''}.`,
+      }}
     >
       {a ? (
         <div>
@@ -71,7 +78,7 @@ export function ApproveDialog({ user, onClose, onDone }: Props) {
         label="Total supply"
         hint={
           d &&
-          `Default ${formatInteger(d.token_supply)}; ${d.token_founder_bps / 100}% to the person, the rest offered on the market.`
+          `Default ${formatInteger(d.token_supply)}; ${d.token_founder_bps / 100}% to the person, the rest offered by batch auction.`
         }
         inputMode="numeric"
         placeholder={d ? String(d.token_supply) : ''}
@@ -81,7 +88,7 @@ export function ApproveDialog({ user, onClose, onDone }: Props) {
       <TextField
         id="approve-price"
         label="Issue price (USD)"
-        hint={d && `Default ${formatPrice(d.token_issue_price)}.`}
+        hint={d && `Default ${formatPrice(d.token_issue_price)}: the lowest bid its offering takes.`}
         inputMode="decimal"
         placeholder={d ? d.token_issue_price.toFixed(2) : ''}
         value={price}
