@@ -79,6 +79,16 @@ for (const width of [1280, 390]) {
       await page.locator('[data-remote]').first().waitFor();
       await check(path);
     }
+    // A token in its offering's batch auction: the offering panel in place of the order form.
+    const [offered] = await app.backend.db.query<{ id: string }>(
+      `insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
+       values ($1, $1, 'Designer', 50, 2000, 10) returning id`,
+      [`a11yauction${width}`],
+    );
+    await app.backend.db.query('select private.open_offering($1, 1000, 10)', [offered!.id]);
+    await page.goto(`${app.url}/trading/${offered!.id}`);
+    await page.getByTestId('offering-panel').waitFor();
+    await check('offering panel');
     await page.goto(`${app.url}/auto-invest`);
     await page.getByRole('button', { name: 'New Plan' }).click();
     await page.getByRole('form', { name: 'New Auto-Invest Plan' }).waitFor();
