@@ -2,9 +2,10 @@
 -- with a point per month for the profile's history chart, and a person's achievements.
 --
 -- The score's parts (reputation_components), each capped so that no one part buys the score:
---   verified 15, holders up to 20 and 30-day volume up to 20 (both on a log scale), price
---   stability over 7 days up to 20, age of the person's account up to 15 (a year for all of it),
---   and 10 less 5 for each open or reviewed fraud alert naming the token's person.
+--   verified 10, holders up to 20 and 30-day volume up to 15 (both on a log scale), price
+--   stability over 7 days up to 15, age of the person's account up to 10 (a year for all of it),
+--   10 less 5 for each open or reviewed fraud alert naming the token's person, and the social
+--   analysis of the person's connected accounts up to 20 (social.sql: its score out of 100, x 0.2).
 --
 -- Holders and volume count by trust, so that accounts made to trade among themselves buy nothing:
 -- - Each account's trust comes from an EigenTrust propagation over the last 90 days of trades and
@@ -14,7 +15,7 @@
 -- - A holder counts its weight; a trade counts its value times the lesser weight of its two sides.
 -- - Trades between accounts named together in an open, reviewed or confirmed fraud alert on the
 --   token, and those accounts' holdings of it, count for nothing.
--- - Stability shrinks toward the neutral 10 points by a Bayesian average with a prior of 20
+-- - Stability shrinks toward the neutral 7.5 points by a Bayesian average with a prior of 20
 --   trades: a token with three trades cannot look steadier than one with three thousand.
 -- Without any seed (a new installation), every weight is 1 and the raw figures count.
 
@@ -149,29 +150,35 @@ begin
            (select case when count(*) < 2 or avg(tr.price) = 0 then null else stddev_samp(tr.price) / avg(tr.price) end
               from public.trades tr where tr.token_id = t.id and tr.created_at > now() - interval '7 days') as variation,
            extract(epoch from now() - coalesce(t.person_since, t.created_at)) / 86400 as age_days,
-           (select count(*) from public.fraud_alerts a where t.owner_id = any (a.accounts) and a.status in ('open', 'reviewing')) as alerts
+           (select count(*) from public.fraud_alerts a where t.owner_id = any (a.accounts) and a.status in ('open', 'reviewing')) as alerts,
+           -- The person's social analysis over their connected accounts (social.sql), 0-100.
+           (select (private.social_analysis(t.owner_id) ->> 'score')::numeric where t.owner_id is not null) as social_score
     from t, trust
   ),
   parts as (
-    select holders, holders_weighted, volume, volume_weighted, trades_7d, variation, age_days, alerts,
-           case when verified then 15 else 0 end::numeric as verified_points,
+    select holders, holders_weighted, volume, volume_weighted, trades_7d, variation, age_days, alerts, social_score,
+           case when verified then 10 else 0 end::numeric as verified_points,
            least(20, 20 * ln(1 + holders_weighted::numeric) / ln(1001::numeric)) as holder_points,
-           least(20, 20 * ln(1 + volume_weighted::numeric) / ln(1000001::numeric)) as volume_points,
-           -- A Bayesian average: the observed stability weighs its trades against 20 trades at 10 points.
-           (trades_7d * case when variation is null then 10 else greatest(0, least(20, 20 * (1 - 5 * variation))) end + 20 * 10)
+           least(15, 15 * ln(1 + volume_weighted::numeric) / ln(1000001::numeric)) as volume_points,
+           -- A Bayesian average: the observed stability weighs its trades against 20 trades at 7.5 points.
+           (trades_7d * case when variation is null then 7.5 else greatest(0, least(15, 15 * (1 - 5 * variation))) end + 20 * 7.5)
              / (trades_7d + 20) as stability_points,
-           least(15, greatest(0, 15 * age_days / 365)) as age_points,
-           greatest(0, 10 - 5 * alerts)::numeric as alert_points
+           least(10, greatest(0, 10 * age_days / 365)) as age_points,
+           greatest(0, 10 - 5 * alerts)::numeric as alert_points,
+           coalesce(20 * social_score / 100, 0) as social_points
     from facts
   )
   select jsonb_build_object(
     'verified', round(verified_points, 2), 'holders', round(holder_points, 2), 'volume', round(volume_points, 2),
     'stability', round(stability_points, 2), 'age', round(age_points, 2), 'alerts', round(alert_points, 2),
-    'score', round(least(100, greatest(0, verified_points + holder_points + volume_points + stability_points + age_points + alert_points)), 2),
+    'social', round(social_points, 2),
+    'score', round(least(100, greatest(0, verified_points + holder_points + volume_points + stability_points + age_points
+                                          + alert_points + social_points)), 2),
     'facts', jsonb_build_object('holders', holders, 'holders_weighted', round(holders_weighted, 2),
                                 'volume_30d', volume, 'volume_30d_weighted', round(volume_weighted, 2),
                                 'trades_7d', trades_7d, 'price_variation_7d', round(variation, 4),
-                                'account_age_days', floor(age_days), 'open_alerts', alerts))
+                                'account_age_days', floor(age_days), 'open_alerts', alerts,
+                                'social_score', round(social_score, 2)))
   from parts);
 end $$;
 revoke execute on function public.reputation_components(uuid) from public, anon;

@@ -203,7 +203,9 @@ revoke execute on function private.check_application_text() from public;
 create trigger check_application_text before insert or update of display_name, bio on public.token_applications
   for each row execute function private.check_application_text();
 
-create function public.apply_for_token(p_display_name text, p_category text, p_bio text default '', p_socials jsonb default '{}')
+-- A person applies for their own token. The application lists the accounts they have connected
+-- (social.sql), as links, for the admin's review beside their analysis; typed handles are not taken.
+create function public.apply_for_token(p_display_name text, p_category text, p_bio text default '')
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   uid uuid := private.active_caller();
@@ -222,43 +224,24 @@ begin
   end if;
   if char_length(coalesce(p_bio, '')) > 500 then perform private.refuse('The bio has at most 500 characters.'); end if;
   insert into public.token_applications (user_id, display_name, category, bio, socials)
-  values (uid, trim(p_display_name), p_category, coalesce(trim(p_bio), ''), private.social_links(p_socials))
+  values (uid, trim(p_display_name), p_category, coalesce(trim(p_bio), ''),
+          coalesce((select jsonb_agg(jsonb_build_object('platform', a.platform, 'handle', a.handle,
+                                                        'url', private.social_url(a.platform, a.handle), 'followers', a.followers)
+                                     order by a.platform)
+                      from public.social_accounts a where a.user_id = uid and a.status = 'connected'), '[]'))
   returning * into app;
   return to_jsonb(app);
 end $$;
-revoke execute on function public.apply_for_token(text, text, text, jsonb) from public, anon;
-
--- Social handles become links; no social API is called.
-create function private.social_links(p_socials jsonb) returns jsonb
-language plpgsql immutable set search_path = '' as $$
-declare
-  bases constant jsonb := '{"x": "https://x.com/", "instagram": "https://instagram.com/", "youtube": "https://youtube.com/@",
-                            "tiktok": "https://tiktok.com/@", "linkedin": "https://linkedin.com/in/"}';
-  links jsonb := '[]';
-  k text;
-  handle text;
-begin
-  if p_socials is null or p_socials = 'null'::jsonb then return links; end if;
-  if jsonb_typeof(p_socials) <> 'object' then perform private.refuse('Social handles must be given per platform.'); end if;
-  for k, handle in select key, trim(leading '@' from trim(value #>> '{}')) from jsonb_each(p_socials) loop
-    if not bases ? k then perform private.refuse(format('%s is not a supported platform: use x, instagram, youtube, tiktok or linkedin.', k)); end if;
-    continue when handle = '';
-    if handle !~ '^[A-Za-z0-9_.-]{1,50}$' then
-      perform private.refuse(format('The %s handle "%s" is not valid: letters, digits, dots, dashes and underscores only.', k, handle));
-    end if;
-    links := links || jsonb_build_object('platform', k, 'handle', handle, 'url', (bases ->> k) || handle);
-  end loop;
-  return links;
-end $$;
-revoke execute on function private.social_links(jsonb) from public;
+revoke execute on function public.apply_for_token(text, text, text) from public, anon;
 
 -- An application names the tokens already on the market under the same name (letter case and
 -- spacing aside), so the admin who reviews 'Sarah Chen' sees that @sarahchen is listed as Sarah
 -- Chen before issuing a second one: people share names, but a reputation exchange must not let one
--- pass for another.
+-- pass for another. Each names the applicant's social analysis too.
 create function public.admin_list_applications(p_status text default 'pending')
 returns table (id bigint, user_id uuid, username text, email text, display_name text, category text, bio text, socials jsonb,
-               status text, reason text, token_id uuid, created_at timestamptz, decided_at timestamptz, namesakes jsonb)
+               status text, reason text, token_id uuid, created_at timestamptz, decided_at timestamptz, namesakes jsonb,
+               analysis jsonb)
 language plpgsql stable security definer set search_path = '' as $$
 begin
   perform private.require_admin();
@@ -269,7 +252,9 @@ begin
                                       order by t.username)
                        from public.tokens t
                       where private.name_key(t.name) = private.name_key(a.display_name)
-                        and t.owner_id is distinct from a.user_id), '[]'::jsonb)
+                        and t.owner_id is distinct from a.user_id), '[]'::jsonb),
+           -- The applicant's social analysis now, with its evidence and warnings (social.sql).
+           private.social_analysis(a.user_id)
     from public.token_applications a join public.profiles p on p.id = a.user_id join auth.users u on u.id = a.user_id
     where p_status is null or a.status = p_status
     order by a.created_at, a.id
@@ -285,7 +270,7 @@ $$;
 create index tokens_name_key on public.tokens (private.name_key(name));
 
 -- Approval issues the token in this one transaction: supply, founder allocation, and the offering
--- of the rest at the issue price on the order book. It is on the market at once.
+-- of the rest by batch auction (offerings.sql). It is on the market at once, in its auction.
 create function public.admin_approve_application(p_id bigint, p_total_supply bigint default null, p_issue_price numeric default null)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare

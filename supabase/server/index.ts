@@ -10,6 +10,8 @@ import { DEFAULT_REALTIME_LIMITS, type RealtimeLimits } from './realtime/limits'
 import { JwtKeys } from './auth/jwt';
 import { bytesInDatabase, bytesInFolder, bytesInMemory, type ObjectBytes } from './storage/objects';
 import { simulatedProvider } from './payments/simulated';
+import { simulatedSocialProvider } from './social/simulated';
+import { startSocialWorker } from './social/worker';
 import { startPaymentWorker } from './payments/worker';
 import { closeDueOfferings, runDuePlans, schedule } from './schedule';
 import { startAccountMailRelay } from './accountMail';
@@ -60,6 +62,8 @@ export interface BackendOptions {
   autoInvestMs?: number;
   /** How often offerings whose window has passed are closed (offerings.sql). */
   offeringsMs?: number;
+  /** The simulated social platform's answer time, and how often the worker looks for due reads (social.sql). */
+  social?: { delayMs?: number; pollMs?: number };
   /** How often the fraud rules run over recent orders and trades. */
   fraudScanMs?: number;
   /** How often tables are checked for the vacuum and analyze PostgreSQL's autovacuum would run, where it does not (db/vacuum.ts). */
@@ -120,6 +124,11 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       pollMs: 1000,
       log: opts.log,
     });
+    const social = await startSocialWorker(db, simulatedSocialProvider(opts.social?.delayMs ?? 300), {
+      pollMs: opts.social?.pollMs ?? 10_000,
+      leaseMs: 60_000,
+      log: opts.log,
+    });
     const accountMail = await startAccountMailRelay(db, {
       pollMs: 10_000,
       siteUrl: opts.siteUrl ?? fileAuth.siteUrl,
@@ -167,6 +176,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       close: async () => {
         jobs.close();
         await payments.close();
+        await social.close();
         await accountMail.close();
         await realtime.close();
         app.server.closeAllConnections();

@@ -940,6 +940,146 @@ export type Database = {
           },
         ];
       };
+      social_accounts: {
+        Row: {
+          id: number;
+          user_id: string;
+          platform: string;
+          handle: string;
+          status: string;
+          phrase: string;
+          message: string | null;
+          created_at: string;
+          connected_at: string | null;
+          read_at: string | null;
+          due_at: string | null;
+          claimed_until: string | null;
+          followers: number | null;
+          following: number | null;
+          account_created: string | null;
+          platform_verified: boolean | null;
+          engagement_rate: number | null;
+          posts_read: number | null;
+          analysis: Json | null;
+        };
+        Insert: {
+          user_id: string;
+          platform: string;
+          handle: string;
+          status?: string;
+          phrase: string;
+          message?: string | null;
+          created_at?: string;
+          connected_at?: string | null;
+          read_at?: string | null;
+          due_at?: string | null;
+          claimed_until?: string | null;
+          followers?: number | null;
+          following?: number | null;
+          account_created?: string | null;
+          platform_verified?: boolean | null;
+          engagement_rate?: number | null;
+          posts_read?: number | null;
+          analysis?: Json | null;
+        };
+        Update: {
+          user_id?: string;
+          platform?: string;
+          handle?: string;
+          status?: string;
+          phrase?: string;
+          message?: string | null;
+          created_at?: string;
+          connected_at?: string | null;
+          read_at?: string | null;
+          due_at?: string | null;
+          claimed_until?: string | null;
+          followers?: number | null;
+          following?: number | null;
+          account_created?: string | null;
+          platform_verified?: boolean | null;
+          engagement_rate?: number | null;
+          posts_read?: number | null;
+          analysis?: Json | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'social_accounts_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      social_evidence: {
+        Row: {
+          id: number;
+          account_id: number;
+          reason: string;
+          posted_at: string;
+          text: string;
+          likes: number;
+          replies: number;
+          reposts: number;
+          views: number | null;
+        };
+        Insert: {
+          account_id: number;
+          reason: string;
+          posted_at: string;
+          text: string;
+          likes?: number;
+          replies?: number;
+          reposts?: number;
+          views?: number | null;
+        };
+        Update: {
+          account_id?: number;
+          reason?: string;
+          posted_at?: string;
+          text?: string;
+          likes?: number;
+          replies?: number;
+          reposts?: number;
+          views?: number | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'social_evidence_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'social_accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      social_history: {
+        Row: {
+          user_id: string;
+          month: string;
+          score: number;
+        };
+        Insert: {
+          user_id: string;
+          month: string;
+          score: number;
+        };
+        Update: {
+          user_id?: string;
+          month?: string;
+          score?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'social_history_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       token_applications: {
         Row: {
           id: number;
@@ -1597,6 +1737,7 @@ export type Database = {
           created_at: string;
           decided_at: string;
           namesakes: Json;
+          analysis: Json;
         }[];
       };
       admin_list_users: {
@@ -1727,7 +1868,6 @@ export type Database = {
           p_display_name: string;
           p_category: string;
           p_bio?: string;
-          p_socials?: Json;
         };
         Returns: Json;
       };
@@ -1769,6 +1909,12 @@ export type Database = {
           close: number;
           volume: number;
         }[];
+      };
+      check_social_connection: {
+        Args: {
+          p_platform: string;
+        };
+        Returns: Json;
       };
       create_deposit: {
         Args: {
@@ -1815,6 +1961,12 @@ export type Database = {
       delete_price_alert: {
         Args: {
           p_alert: number;
+        };
+        Returns: undefined;
+      };
+      disconnect_social_account: {
+        Args: {
+          p_platform: string;
         };
         Returns: undefined;
       };
@@ -2004,6 +2156,10 @@ export type Database = {
           price: number;
         }[];
       };
+      refresh_social_accounts: {
+        Args: never;
+        Returns: number;
+      };
       remove_payout_destination: {
         Args: {
           p_id: string;
@@ -2062,6 +2218,23 @@ export type Database = {
           fired_at: string | null;
           fired_price: number | null;
         };
+      };
+      social_analysis: {
+        Args: {
+          p_user: string;
+        };
+        Returns: Json;
+      };
+      social_method: {
+        Args: never;
+        Returns: Json;
+      };
+      start_social_connection: {
+        Args: {
+          p_platform: string;
+          p_handle: string;
+        };
+        Returns: Json;
       };
       update_invest_plan: {
         Args: {
