@@ -108,6 +108,8 @@ language sql immutable as $$
     'refresh_after_minutes', 60,
     'read_every_hours', 24)
 $$;
+revoke execute on function public.social_method() from public, anon;
+grant execute on function public.social_method() to authenticated;
 
 -- A link to the account's public page.
 create function private.social_url(p_platform text, p_handle text) returns text

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from '../harness/backends';
+import { ENGINES, backendFor, eventually } from '../harness/backends';
 import { ADMIN, client, signedIn } from '../harness/clients';
 import { freshToken, offeringToken, placeOrder, trader, type Trader } from '../harness/market';
 import { runDuePlans } from '../server/schedule';
@@ -31,6 +31,7 @@ const EVERYONE_SIGNED_IN = [
   'token_vesting',
   'offerings',
   'offering_book',
+  'social_history',
 ];
 /** Own rows only, by these columns (any of them naming the reader). */
 const OWN_ROWS: Record<string, string[]> = {
@@ -46,9 +47,13 @@ const OWN_ROWS: Record<string, string[]> = {
   invest_plans: ['user_id'],
   invest_runs: ['user_id'],
   offering_bids: ['user_id'],
+  social_accounts: ['user_id'],
 };
 /** Own rows through a parent's: each row's key names a row of the parent the reader reads as their own. */
-const OWN_THROUGH: Record<string, [column: string, parent: string]> = { invest_run_buys: ['run_id', 'invest_runs'] };
+const OWN_THROUGH: Record<string, [column: string, parent: string]> = {
+  invest_run_buys: ['run_id', 'invest_runs'],
+  social_evidence: ['account_id', 'social_accounts'],
+};
 /** Views over the reader's own rows (security_invoker), with no owner column to check. */
 const OWN_VIEWS = ['my_trades', 'wallet_history', 'my_price_alerts', 'my_invest_plans', 'my_invest_runs'];
 const ADMIN_ONLY = ['audit_log', 'fraud_alerts'];
@@ -68,7 +73,7 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
     other = await trader(backend, { cash: 1000, token, tokens: 10 });
     const offered = await offeringToken(backend);
     // Both have orders, trades, payments, a watchlist, a saved account, an application, a price
-    // alert, an Auto-Invest plan that has run and a bid in an offering.
+    // alert, an Auto-Invest plan that has run, a bid in an offering and a connected account.
     for (const [a, b] of [
       [me, other],
       [other, me],
@@ -83,6 +88,16 @@ describe.each(ENGINES)('the access-control matrix from the catalog on %s', (engi
       await a.client.rpc('place_offering_bid', { p_token: offered, p_price: 10, p_amount: 5 });
     }
     await runDuePlans(backend.db);
+    // And a connected x account, read and analysed by the server's social worker.
+    for (const t of [me, other]) {
+      await t.client.rpc('start_social_connection', { p_platform: 'x', p_handle: `matrix_${t.id.slice(0, 8)}` });
+      await t.client.rpc('check_social_connection', { p_platform: 'x' });
+    }
+    await eventually(
+      async () =>
+        (await backend.db.query(`select 1 from social_accounts where status <> 'connected'`)).length ? undefined : true,
+      20_000,
+    );
     admin = await signedIn(backend.url, ADMIN);
     anon = client(backend.url);
   });
