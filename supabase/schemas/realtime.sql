@@ -48,3 +48,8 @@ select private.publish_realtime('public.token_applications');
 create trigger invest_runs_notify after insert or update on public.invest_runs
   for each row when (new.status <> 'running') execute function private.notify_realtime();
 select private.publish_realtime('public.invest_runs');
+
+-- A person sees their social account's proof and each read arrive live (social.sql).
+create trigger social_accounts_notify after insert or update of status, read_at on public.social_accounts
+  for each row execute function private.notify_realtime();
+select private.publish_realtime('public.social_accounts');

@@ -18,8 +18,8 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  * Everything the trading screen shows of one token, and what each kind of market event makes it
  * read again: a trade moves the price, the chart, the tape, the book and the user's cash, tokens
  * and orders; a change of the book (an order resting, cancelled or changed, a bid in the token's
- * offering, the user's own included) moves the book, the offering and perhaps the user's orders
- * and reserved cash; a halt, the token. An offering's close is a trade.
+ * open offering, the user's own included) moves the book, the offering and perhaps the user's
+ * orders and reserved cash; a halt, the token. An offering's close is a trade.
  * The user's own order needs nothing more: the event it makes says what it changed.
  */
 export function useTrading(tokenId: string, userId: string | undefined) {
@@ -43,9 +43,11 @@ export function useTrading(tokenId: string, userId: string | undefined) {
     return o && { ...o, bid: userId ? await loadMyBid(o.id, userId) : null };
   }, [tokenId, userId]);
 
+  // Only an open offering changes: a token without one, or whose offering has closed, reads it once.
+  const auction = offering.data?.closed_at === null ? [offering] : [];
   const reads: Record<MarketEventKind, { reload: () => void }[]> = {
-    trade: [token, history, tape, book, mine, orders, offering],
-    book: [book, mine, orders, offering],
+    trade: [token, history, tape, book, mine, orders, ...auction],
+    book: [book, mine, orders, ...auction],
     halt: [token, halt],
   };
   useMarketEvents(valid ? tokenId : null, (kinds) => {
