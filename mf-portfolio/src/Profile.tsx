@@ -21,6 +21,9 @@ import { loadProfile } from './portfolio/profileData';
 import { EditProfileDialog, SettingsDialog, shareTradingPage, type AccountEmail } from './profile/ProfileDialogs';
 import { EmailDialog } from './profile/EmailDialog';
 import { SessionsDialog } from './profile/SessionsDialog';
+import { ConnectedAccountsDialog } from './social/ConnectedAccountsDialog';
+import { socialFigures } from './social/socialFigures';
+import { useSocial } from './social/useSocial';
 import { AppsDialog, TurnOnDialog } from './profile/TwoStepDialog';
 import { TokenApplication } from './profile/TokenApplication';
 import { ProfileTabs } from './profile/ProfileTabs';
@@ -70,8 +73,9 @@ const Meta = styled.p`
 export default function Profile() {
   const userId = useAppStore((s) => s.session?.user.id)!;
   const q = useQuery(() => loadProfile(userId), [userId]);
+  const social = useSocial(userId);
   const [open, setOpen] = useState<
-    'edit' | 'settings' | 'sessions' | 'two-step-on' | 'two-step-apps' | AccountEmail | null
+    'edit' | 'settings' | 'sessions' | 'two-step-on' | 'two-step-apps' | 'social' | AccountEmail | null
   >(null);
   const d = q.data;
 
@@ -145,10 +149,16 @@ export default function Profile() {
           hint={t?.halted && 'Trading halted by the exchange: we emailed you why.'}
         />
         <StatCard label="Market Cap" value={d && (t ? formatMoney(t.market_cap) : '—')} />
-        <StatCard label="Followers" value={d && formatInteger(d.profile.followers)} />
+        <StatCard
+          label="Followers"
+          value={social.accounts.data && formatInteger(socialFigures(social.accounts.data).followers)}
+        />
       </CardGrid>
 
-      <ProfileTabs d={d} />
+      <ProfileTabs
+        d={d}
+        social={{ accounts: social.accounts.data, analysis: social.analysis.data, onConnect: () => setOpen('social') }}
+      />
       {open === 'edit' && d && (
         <EditProfileDialog profile={d.profile} onClose={() => setOpen(null)} onSaved={q.reload} />
       )}
@@ -158,8 +168,10 @@ export default function Profile() {
           onChangeEmail={setOpen}
           onSessions={() => setOpen('sessions')}
           onTwoStep={(on) => setOpen(on ? 'two-step-apps' : 'two-step-on')}
+          onSocial={() => setOpen('social')}
         />
       )}
+      {open === 'social' && <ConnectedAccountsDialog userId={userId} onClose={() => setOpen(null)} />}
       {open === 'sessions' && <SessionsDialog onClose={() => setOpen(null)} />}
       {open === 'two-step-on' && <TurnOnDialog onClose={() => setOpen(null)} />}
       {open === 'two-step-apps' && <AppsDialog onClose={() => setOpen(null)} />}

@@ -172,6 +172,8 @@ begin
     'verified', round(verified_points, 2), 'holders', round(holder_points, 2), 'volume', round(volume_points, 2),
     'stability', round(stability_points, 2), 'age', round(age_points, 2), 'alerts', round(alert_points, 2),
     'social', round(social_points, 2),
+    -- Each part's most, as the formulas above cap them: the screens read them from here.
+    'max', jsonb_build_object('verified', 10, 'holders', 20, 'volume', 15, 'stability', 15, 'age', 10, 'alerts', 10, 'social', 20),
     'score', round(least(100, greatest(0, verified_points + holder_points + volume_points + stability_points + age_points
                                           + alert_points + social_points)), 2),
     'facts', jsonb_build_object('holders', holders, 'holders_weighted', round(holders_weighted, 2),

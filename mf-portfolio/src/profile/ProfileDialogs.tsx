@@ -127,18 +127,21 @@ export interface AccountEmail {
 }
 
 /**
- * Settings: the email, two-step verification and the sessions (each in a dialog of its own), and
- * the password (other sessions end).
+ * Settings: the email, two-step verification, the connected social accounts and the sessions (each
+ * in a dialog of its own), and the password (other sessions end).
  */
 export function SettingsDialog({
   onClose,
   onChangeEmail,
   onSessions,
   onTwoStep,
+  onSocial,
 }: {
   onClose: () => void;
   onChangeEmail: (email: AccountEmail) => void;
   onSessions: () => void;
+  /** Opens the connected social accounts. */
+  onSocial: () => void;
   /** Opens the apps of the verification that is on (true), or Turn On (false). */
   onTwoStep: (on: boolean) => void;
 }) {
@@ -187,6 +190,12 @@ export function SettingsDialog({
         </Muted>{' '}
         <Button type="button" $variant="link" disabled={!user.data} onClick={() => onTwoStep(apps.length > 0)}>
           {apps.length ? 'Manage' : 'Turn on'}
+        </Button>
+      </div>
+      <div>
+        <Muted>Connected accounts: x, instagram, youtube, tiktok, linkedin.</Muted>{' '}
+        <Button type="button" $variant="link" onClick={onSocial}>
+          Manage connected accounts
         </Button>
       </div>
       <TextField

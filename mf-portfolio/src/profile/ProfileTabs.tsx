@@ -20,7 +20,11 @@ import {
   media,
   SideBadge,
 } from '@repex/shared-ui/ui';
+import type { SocialAnalysis } from '@repex/shared-ui/contracts';
 import type { ProfileData } from '../portfolio/profileData';
+import type { SocialAccount } from '../social/data';
+import { SocialAnalysisCard } from '../social/SocialAnalysisCard';
+import { SocialImpact } from '../social/SocialImpact';
 
 const TwoColumns = styled.div`
   display: grid;
@@ -73,7 +77,14 @@ const When = styled(Muted)`
   white-space: nowrap;
 `;
 
-function Overview({ d }: { d: ProfileData }) {
+/** What the profile shows of the user's connected accounts (social/useSocial.ts). */
+export interface ProfileSocial {
+  accounts: SocialAccount[] | undefined;
+  analysis: SocialAnalysis | null | undefined;
+  onConnect: () => void;
+}
+
+function Overview({ d, social }: { d: ProfileData; social: ProfileSocial }) {
   const share = d.token ? (d.ownedOfOwn / d.token.total_supply) * 100 : 0;
   return (
     <TwoColumns>
@@ -110,21 +121,8 @@ function Overview({ d }: { d: ProfileData }) {
           <Muted>Your token has not been issued yet.</Muted>
         )}
       </Card>
-      <Card>
-        <CardTitle>Social Impact</CardTitle>
-        <StatRow>
-          <span>Followers</span>
-          <strong>{formatInteger(d.profile.followers)}</strong>
-        </StatRow>
-        <StatRow>
-          <span>Following</span>
-          <strong>{formatInteger(d.profile.following)}</strong>
-        </StatRow>
-        <StatRow>
-          <span>Engagement Rate</span>
-          <strong>{d.profile.engagement_rate.toFixed(1)}%</strong>
-        </StatRow>
-      </Card>
+      <SocialImpact accounts={social.accounts} onConnect={social.onConnect} />
+      {social.analysis && <SocialAnalysisCard analysis={social.analysis} />}
       <Card style={{ gridColumn: '1 / -1' }}>
         <CardTitle>Recent Activity</CardTitle>
         {d.recent.length === 0 && <Muted>No activity yet.</Muted>}
@@ -143,7 +141,7 @@ function Overview({ d }: { d: ProfileData }) {
 }
 
 /** The profile's tabs: an overview, the trades in the user's token, achievements, the score's history. */
-export function ProfileTabs({ d }: { d: ProfileData | undefined }) {
+export function ProfileTabs({ d, social }: { d: ProfileData | undefined; social: ProfileSocial }) {
   return (
     <Card>
       <Tabs defaultValue="overview">
@@ -153,7 +151,9 @@ export function ProfileTabs({ d }: { d: ProfileData | undefined }) {
           <TabsTrigger value="achievements">Achievements</TabsTrigger>
           <TabsTrigger value="analytics">Analytics</TabsTrigger>
         </TabsList>
-        <TabsContent value="overview">{d ? <Overview d={d} /> : <Skeleton $height="240px" />}</TabsContent>
+        <TabsContent value="overview">
+          {d ? <Overview d={d} social={social} /> : <Skeleton $height="240px" />}
+        </TabsContent>
         <TabsContent value="tokens">
           <TableScroll>
             <StackedTable aria-label="Token transactions">

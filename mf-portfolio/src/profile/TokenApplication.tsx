@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import { toast, useQuery, useTableChanges } from '@repex/shared-ui/platform';
+import { loadSocialAccounts, platformLabel } from '../social/data';
 import { applyForToken, loadCategories, loadLatestApplication } from './account';
 import {
   Badge,
@@ -13,16 +14,9 @@ import {
   Select,
   Textarea,
   formatDate,
+  formatInteger,
   FormDialog,
 } from '@repex/shared-ui/ui';
-
-const PLATFORMS = [
-  { key: 'x', label: 'X (Twitter)' },
-  { key: 'instagram', label: 'Instagram' },
-  { key: 'youtube', label: 'YouTube' },
-  { key: 'tiktok', label: 'TikTok' },
-  { key: 'linkedin', label: 'LinkedIn' },
-] as const;
 
 const Row = styled.div`
   display: flex;
@@ -32,14 +26,6 @@ const Row = styled.div`
   flex-wrap: wrap;
   p {
     margin: 4px 0 0;
-  }
-`;
-const Handles = styled.div`
-  display: grid;
-  grid-template-columns: 1fr 1fr;
-  gap: 10px;
-  @media (max-width: 420px) {
-    grid-template-columns: 1fr;
   }
 `;
 
@@ -110,20 +96,33 @@ export function TokenApplication({
           </Button>
         </Row>
       )}
-      {applying && <ApplyDialog fullName={fullName} onClose={() => setApplying(false)} onSent={latest.reload} />}
+      {applying && (
+        <ApplyDialog userId={userId} fullName={fullName} onClose={() => setApplying(false)} onSent={latest.reload} />
+      )}
     </Card>
   );
 }
 
-function ApplyDialog({ fullName, onClose, onSent }: { fullName: string; onClose: () => void; onSent: () => void }) {
+function ApplyDialog({
+  userId,
+  fullName,
+  onClose,
+  onSent,
+}: {
+  userId: string;
+  fullName: string;
+  onClose: () => void;
+  onSent: () => void;
+}) {
   const categories = useQuery(loadCategories, []);
   const [name, setName] = useState(fullName);
   const [category, setCategory] = useState('');
   const [bio, setBio] = useState('');
-  const [socials, setSocials] = useState<Record<string, string>>({});
+  const accounts = useQuery(() => loadSocialAccounts(userId), [userId]);
+  const connected = (accounts.data ?? []).filter((a) => a.status === 'connected');
 
   const send = async () => {
-    const refused = await applyForToken({ name, category, bio, socials });
+    const refused = await applyForToken({ name, category, bio });
     if (refused) return refused;
     toast({ title: 'Application Sent', description: 'An administrator will review it shortly.' });
     onSent();
@@ -155,18 +154,26 @@ function ApplyDialog({ fullName, onClose, onSent }: { fullName: string; onClose:
       <Field label="Bio" htmlFor="apply-bio" hint="Up to 500 characters.">
         <Textarea id="apply-bio" value={bio} onChange={(e) => setBio(e.target.value)} maxLength={500} />
       </Field>
-      <Handles>
-        {PLATFORMS.map((p) => (
-          <TextField
-            key={p.key}
-            id={`apply-${p.key}`}
-            label={p.label}
-            placeholder="@handle"
-            value={socials[p.key] ?? ''}
-            onValue={(value) => setSocials((s) => ({ ...s, [p.key]: value }))}
-          />
-        ))}
-      </Handles>
+      <div data-testid="apply-accounts">
+        <strong style={{ fontSize: 13 }}>Connected accounts</strong>
+        {connected.length ? (
+          <ul style={{ margin: '4px 0 0', paddingLeft: 18 }}>
+            {connected.map((a) => (
+              <li key={a.platform}>
+                {platformLabel(a.platform)} @{a.handle} · {formatInteger(a.followers ?? 0)} followers
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <Muted as="p" style={{ margin: '4px 0 0' }}>
+            None yet.
+          </Muted>
+        )}
+        <Muted as="p" style={{ margin: '4px 0 0', fontSize: 13 }}>
+          Your application lists the accounts connected in Settings, and the administrator sees their automated
+          analysis.
+        </Muted>
+      </div>
     </FormDialog>
   );
 }

@@ -68,18 +68,13 @@ export const loadLatestApplication = async (userId: string) =>
 export const loadCategories = async () =>
   unwrap(await supabase().from('categories').select('name').order('position')).map((c) => c.name);
 
-export const applyForToken = async (application: {
-  name: string;
-  category: string;
-  bio: string;
-  socials: Record<string, string>;
-}) =>
+/** Applies for the user's token; the application lists the accounts they have connected. */
+export const applyForToken = async (application: { name: string; category: string; bio: string }) =>
   refusal(
     await supabase().rpc('apply_for_token', {
       p_display_name: application.name,
       p_category: application.category,
       p_bio: application.bio,
-      p_socials: application.socials,
     }),
   );
 

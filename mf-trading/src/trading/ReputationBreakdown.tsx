@@ -8,18 +8,18 @@ export default function ReputationBreakdown({ tokenId }: { tokenId: string }) {
   const c = q.data;
   const rows: [string, string, number | undefined, number][] = c
     ? [
-        ['Verified person', c.verified ? 'yes' : 'no', c.verified, 15],
+        ['Verified person', c.verified ? 'yes' : 'no', c.verified, c.max.verified],
         [
           'Holders',
           `${formatInteger(c.facts.holders)}, ${formatNumber(c.facts.holders_weighted)} by trust`,
           c.holders,
-          20,
+          c.max.holders,
         ],
         [
           'Traded volume, 30 days',
           `${formatMoney(c.facts.volume_30d)}, ${formatMoney(c.facts.volume_30d_weighted)} by trust`,
           c.volume,
-          20,
+          c.max.volume,
         ],
         [
           'Price stability, 7 days',
@@ -27,10 +27,16 @@ export default function ReputationBreakdown({ tokenId }: { tokenId: string }) {
             ? 'too few trades'
             : `${(c.facts.price_variation_7d * 100).toFixed(1)}% variation over ${formatCount(c.facts.trades_7d, 'trade')}`,
           c.stability,
-          20,
+          c.max.stability,
         ],
-        ['Time on RepX', formatCount(c.facts.account_age_days, 'day'), c.age, 15],
-        ['Open fraud alerts', formatInteger(c.facts.open_alerts), c.alerts, 10],
+        ['Time on RepX', formatCount(c.facts.account_age_days, 'day'), c.age, c.max.age],
+        ['Open fraud alerts', formatInteger(c.facts.open_alerts), c.alerts, c.max.alerts],
+        [
+          'Social analysis (automated)',
+          c.facts.social_score === null ? 'no connected account' : `${formatNumber(c.facts.social_score)} of 100`,
+          c.social,
+          c.max.social,
+        ],
       ]
     : [];
   return (
@@ -53,7 +59,9 @@ export default function ReputationBreakdown({ tokenId }: { tokenId: string }) {
               <td colSpan={3} style={{ textAlign: 'left' }}>
                 <Muted>
                   Holders and volume count by the trust of the accounts behind them, so accounts made to trade among
-                  themselves add nothing; stability weighs its trades against a neutral prior of 20.
+                  themselves add nothing; stability weighs its trades against a neutral prior of 20. The social part is
+                  an automated analysis of the person's connected accounts: reach, engagement, authenticity, tone and
+                  consistency.
                 </Muted>
               </td>
             </tr>

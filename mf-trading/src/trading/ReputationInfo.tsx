@@ -35,8 +35,8 @@ export function ReputationInfo({ tokenId }: { tokenId: string }) {
     <Box data-testid="reputation-info" onToggle={(e) => e.currentTarget.open && setOpened(true)}>
       <summary>How is the reputation score computed?</summary>
       <Muted>
-        From what the exchange knows, recomputed hourly; no outside or AI figure. The score shown above is the last
-        hourly one.
+        From what the exchange knows, recomputed hourly, and an automated analysis of the person&apos;s connected
+        accounts, read daily. The score shown above is the last one computed.
       </Muted>
       {opened && (
         <Suspense fallback={<Muted>Loading...</Muted>}>

@@ -26,6 +26,8 @@ export type {
   Payment,
   ReputationComponents,
   RevenueRow,
+  SocialAnalysis,
+  SocialComponent,
   Statement,
   TimeInForce,
   TokenApplicationRow,

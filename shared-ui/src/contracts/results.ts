@@ -82,10 +82,41 @@ export interface TokenApplicationRow {
   display_name: string;
   category: string;
   bio: string;
-  socials: { platform: string; handle: string; url: string }[];
+  socials: { platform: string; handle: string; url: string; followers?: number | null }[];
   created_at: string;
   /** Tokens already on the market under the same name (letter case and spacing aside). */
   namesakes: { name: string; username: string; verified: boolean }[];
+  /** The applicant's social analysis now, or null without a connected account. */
+  analysis: SocialAnalysis | null;
+}
+
+/** One component of a social analysis: its value out of 100, its weight, its share of the score, and why. */
+export interface SocialComponent {
+  value: number;
+  weight: number;
+  share: number;
+  /** Only to the person and to admins. */
+  evidence?: string;
+}
+
+/**
+ * public.social_analysis (supabase/schemas/social.sql): a person's automated analysis over their
+ * connected accounts. Others read the score and the components' values, weights and shares only.
+ */
+export interface SocialAnalysis {
+  score: number;
+  analysed_at: string;
+  components: Record<'reach' | 'engagement' | 'authenticity' | 'tone' | 'consistency', SocialComponent>;
+  warnings?: string[];
+  accounts?: {
+    platform: string;
+    handle: string;
+    url: string;
+    followers: number;
+    following: number;
+    engagement_rate: number;
+    read_at: string;
+  }[];
 }
 
 /** A row of admin_audit_log. */
@@ -189,7 +220,11 @@ export interface ReputationComponents {
   stability: number;
   age: number;
   alerts: number;
+  /** The person's social analysis, 20 x its score / 100 (social.sql). */
+  social: number;
   score: number;
+  /** Each part's most, by the database's formula. */
+  max: Record<'verified' | 'holders' | 'volume' | 'stability' | 'age' | 'alerts' | 'social', number>;
   facts: {
     holders: number;
     /** Holders counted by their accounts' trust (reputation.sql). */
@@ -202,6 +237,8 @@ export interface ReputationComponents {
     price_variation_7d: number | null;
     account_age_days: number;
     open_alerts: number;
+    /** The social analysis's score out of 100, or null without a connected account. */
+    social_score: number | null;
   };
 }
 

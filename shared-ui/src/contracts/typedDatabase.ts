@@ -11,6 +11,7 @@ import type {
   Payment,
   ReputationComponents,
   RevenueRow,
+  SocialAnalysis,
   Statement,
   TokenApplicationRow,
 } from './results';
@@ -37,6 +38,7 @@ interface JsonResults {
   create_withdrawal: Payment;
   reputation_components: ReputationComponents;
   my_statement: Statement;
+  social_analysis: SocialAnalysis | null;
   /** An hour that ended before the token was listed has no price. */
   price_history: { bucket: string; price: number | null }[];
   admin_dashboard_stats: DashboardStats;

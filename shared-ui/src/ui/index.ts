@@ -41,3 +41,4 @@ export { OrderPrice } from './orders/OrderPrice';
 export { PriceAlertList, type SaveAlert } from './alerts/PriceAlertList';
 export { NewAlertForm } from './alerts/NewAlertForm';
 export { alertCondition, type ListedAlert } from './alerts/alertText';
+export { SocialAnalysisView } from './social/SocialAnalysisView';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import { useExchangeSettings, useQuery } from '@repex/shared-ui/platform';
-import { TextField, Muted, formatCount, formatInteger, formatPrice } from '@repex/shared-ui/ui';
+import { SocialAnalysisView, TextField, Muted, formatCount, formatInteger, formatPrice } from '@repex/shared-ui/ui';
 import { rpc } from '../rpc';
 import { ActionDialog, ReasonField, type Props } from './ActionDialog';
 
@@ -62,6 +62,13 @@ export function ApproveDialog({ user, onClose, onDone }: Props) {
               </a>
             </div>
           ))}
+          <div data-testid="application-analysis" style={{ marginTop: 10 }}>
+            {a.analysis ? (
+              <SocialAnalysisView analysis={a.analysis} whose="the applicant's" />
+            ) : (
+              <Muted>No connected account: there is no automated analysis to review.</Muted>
+            )}
+          </div>
           {a.namesakes.length > 0 && (
             <Namesakes role="note" data-testid="namesakes">
               Already on the market under this name:{' '}
