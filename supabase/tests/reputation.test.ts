@@ -18,18 +18,20 @@ describe.each(ENGINES)('the reputation score on %s', (engine) => {
     await backend.db.query('select private.refresh_reputation()');
     const { data } = await admin.rpc('reputation_components', { p_token: sarah!.id });
     const c = data as Components;
-    // Sarah Chen: verified, 400 days on RepX, no alert: 15 + 15 + 10, plus holders, volume and stability.
-    expect([c.verified, c.age, c.alerts]).toEqual([15, 15, 10]);
+    // Sarah Chen: verified, 400 days on RepX, no alert, no connected account: 10 + 10 + 10 + 0, plus
+    // holders, volume and stability; the parts' maxima total 100.
+    expect([c.verified, c.age, c.alerts, c.social]).toEqual([10, 10, 10, 0]);
+    expect(Object.values(c.max).reduce((a, b) => a + b, 0)).toBe(100);
     // Holders and volume count by trust: the seed's accounts are its verified, long-standing people.
     const h = c.facts.holders_weighted;
     expect(h).toBeLessThanOrEqual(c.facts.holders);
     expect(h).toBeGreaterThan(0);
     expect(c.holders).toBeCloseTo(Math.min(20, (20 * Math.log(1 + h)) / Math.log(1001)), 2);
     expect(c.volume).toBeCloseTo(
-      Math.min(20, (20 * Math.log(1 + c.facts.volume_30d_weighted)) / Math.log(1_000_001)),
+      Math.min(15, (15 * Math.log(1 + c.facts.volume_30d_weighted)) / Math.log(1_000_001)),
       2,
     );
-    expect(c.score).toBeCloseTo(c.verified + c.holders + c.volume + c.stability + c.age + c.alerts, 1);
+    expect(c.score).toBeCloseTo(c.verified + c.holders + c.volume + c.stability + c.age + c.alerts + c.social, 1);
 
     const [row] = await backend.db.query<{ reputation_score: string; score: string }>(
       `select k.reputation_score, h.score from tokens k join reputation_history h on h.token_id = k.id and h.month = date_trunc('month', now())::date
@@ -55,7 +57,7 @@ describe.each(ENGINES)('the reputation score on %s', (engine) => {
     const { data: issued } = await admin.rpc('admin_approve_application', { p_id: (app as { id: number }).id });
     const token = (issued as { token_id: string }).token_id;
     const fresh = (await admin.rpc('reputation_components', { p_token: token })).data as Components;
-    expect(fresh).toMatchObject({ verified: 0, volume: 0, stability: 10, alerts: 10 });
+    expect(fresh).toMatchObject({ verified: 0, volume: 0, stability: 7.5, alerts: 10, social: 0 });
     const { data: listed } = await person.client.from('tokens').select('reputation_score').eq('id', token).single();
     expect(listed).toEqual({ reputation_score: fresh.score });
   });
