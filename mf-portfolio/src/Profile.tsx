@@ -22,7 +22,6 @@ import { EditProfileDialog, SettingsDialog, shareTradingPage, type AccountEmail 
 import { EmailDialog } from './profile/EmailDialog';
 import { SessionsDialog } from './profile/SessionsDialog';
 import { ConnectedAccountsDialog } from './social/ConnectedAccountsDialog';
-import { socialFigures } from './social/socialFigures';
 import { useSocial } from './social/useSocial';
 import { AppsDialog, TurnOnDialog } from './profile/TwoStepDialog';
 import { TokenApplication } from './profile/TokenApplication';
@@ -73,7 +72,7 @@ const Meta = styled.p`
 export default function Profile() {
   const userId = useAppStore((s) => s.session?.user.id)!;
   const q = useQuery(() => loadProfile(userId), [userId]);
-  const social = useSocial(userId);
+  const social = useSocial(userId, () => q.reload());
   const [open, setOpen] = useState<
     'edit' | 'settings' | 'sessions' | 'two-step-on' | 'two-step-apps' | 'social' | AccountEmail | null
   >(null);
@@ -149,10 +148,7 @@ export default function Profile() {
           hint={t?.halted && 'Trading halted by the exchange: we emailed you why.'}
         />
         <StatCard label="Market Cap" value={d && (t ? formatMoney(t.market_cap) : '—')} />
-        <StatCard
-          label="Followers"
-          value={social.accounts.data && formatInteger(socialFigures(social.accounts.data).followers)}
-        />
+        <StatCard label="Followers" value={d && formatInteger(d.profile.followers)} />
       </CardGrid>
 
       <ProfileTabs

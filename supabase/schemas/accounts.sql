@@ -17,6 +17,8 @@ create table public.profiles (
   role text not null default 'user' check (role in ('user', 'admin', 'system')),
   status text not null default 'active' check (status in ('active', 'suspended')),
   verified boolean not null default false,
+  -- Social Impact: kept by social.sql from the connected accounts (the seed's sample people carry
+  -- the specification's figures); nobody writes them directly.
   followers integer not null default 0 check (followers >= 0),
   following integer not null default 0 check (following >= 0),
   engagement_rate numeric(5, 2) not null default 0 check (engagement_rate between 0 and 100),

@@ -363,12 +363,20 @@ begin
 end $$;
 revoke execute on function public.social_analysis(uuid) from public, anon;
 
--- The person's score into this month's history, and their token's reputation with it.
+-- After a read or a disconnection: the profile's Social Impact figures (followers and following
+-- summed over the connected accounts, engagement weighted by followers), the person's score into
+-- this month's history, and their token's reputation with it.
 create function private.record_social_score(p_user uuid) returns void
 language plpgsql security definer set search_path = '' as $$
 declare
   score numeric := (private.social_analysis(p_user) ->> 'score')::numeric;
 begin
+  update public.profiles p
+     set followers = coalesce(x.followers, 0), following = coalesce(x.following, 0), engagement_rate = coalesce(x.rate, 0)
+    from (select sum(a.followers) as followers, sum(a.following) as following,
+                 round(sum(a.followers * a.engagement_rate) / nullif(sum(a.followers), 0), 2) as rate
+            from public.social_accounts a where a.user_id = p_user and a.status = 'connected') x
+   where p.id = p_user;
   if score is not null then
     insert into public.social_history (user_id, month, score) values (p_user, date_trunc('month', now())::date, score)
     on conflict (user_id, month) do update set score = excluded.score;

@@ -43,6 +43,17 @@ describe.each(ENGINES)('connected social accounts on %s', (engine) => {
     expect(account).toMatchObject({ status: 'connected', message: null, followers: 48_200, following: 610 });
     expect(account.analysis).toMatchObject({ reach: 66.9, engagement: 100, authenticity: 100, tone: 87.5 });
 
+    // The profile's Social Impact figures are the connected accounts'.
+    const impact = async () =>
+      (
+        await person.client
+          .from('profiles')
+          .select('followers, following, engagement_rate')
+          .eq('id', person.id)
+          .single()
+      ).data;
+    expect(await impact()).toEqual({ followers: 48_200, following: 610, engagement_rate: 3.08 });
+
     const mine = (await analysis(person.client, person.id))!;
     // One account: consistency is the neutral 50; the score is the weighted sum of the five.
     const expected = (66.9 * 25 + 100 * 20 + 100 * 25 + 87.5 * 15 + 50 * 15) / 100;
@@ -74,6 +85,7 @@ describe.each(ENGINES)('connected social accounts on %s', (engine) => {
     expect(await count('select count(*) as n from social_evidence where account_id = $1', account.id)).toBe(0);
     expect(await count('select count(*) as n from private.social_reads where account_id = $1', account.id)).toBe(0);
     expect(await analysis(person.client, person.id)).toBeNull();
+    expect(await impact()).toEqual({ followers: 0, following: 0, engagement_rate: 0 });
     expect((await person.client.rpc('disconnect_social_account', { p_platform: 'x' })).error?.message).toBe(
       'No x account is connected.',
     );

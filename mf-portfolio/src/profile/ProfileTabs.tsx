@@ -121,7 +121,7 @@ function Overview({ d, social }: { d: ProfileData; social: ProfileSocial }) {
           <Muted>Your token has not been issued yet.</Muted>
         )}
       </Card>
-      <SocialImpact accounts={social.accounts} onConnect={social.onConnect} />
+      <SocialImpact figures={d.profile} accounts={social.accounts} onConnect={social.onConnect} />
       {social.analysis && <SocialAnalysisCard analysis={social.analysis} />}
       <Card style={{ gridColumn: '1 / -1' }}>
         <CardTitle>Recent Activity</CardTitle>

@@ -1,7 +1,6 @@
 import styled from 'styled-components';
 import { Button, Card, CardTitle, Muted, formatInteger } from '@repex/shared-ui/ui';
 import { platformLabel, type SocialAccount } from './data';
-import { socialFigures } from './socialFigures';
 
 const Line = styled.div`
   display: flex;
@@ -10,19 +9,24 @@ const Line = styled.div`
   padding: 6px 0;
 `;
 
-/** Social Impact: the connected accounts' own figures, or how to show them. */
+/**
+ * Social Impact: followers, following and engagement as the database keeps them from the connected
+ * accounts (supabase/schemas/social.sql), which it names; or how to show them.
+ */
 export function SocialImpact({
+  figures: f,
   accounts,
   onConnect,
 }: {
+  figures: { followers: number; following: number; engagement_rate: number };
   accounts: SocialAccount[] | undefined;
   onConnect: () => void;
 }) {
-  const f = socialFigures(accounts ?? []);
+  const connected = (accounts ?? []).filter((a) => a.status === 'connected');
   return (
     <Card data-testid="social-impact">
       <CardTitle>Social Impact</CardTitle>
-      {accounts && f.connected === 0 ? (
+      {accounts && connected.length === 0 && f.followers === 0 ? (
         <>
           <Muted as="p">Connect your social accounts to show your reach here and add it to your reputation.</Muted>
           <Button $size="sm" onClick={onConnect}>
@@ -41,16 +45,14 @@ export function SocialImpact({
           </Line>
           <Line>
             <span>Engagement Rate</span>
-            <strong>{f.engagement.toFixed(1)}%</strong>
+            <strong>{f.engagement_rate.toFixed(1)}%</strong>
           </Line>
-          <Muted>
-            Over {f.connected} connected account{f.connected === 1 ? '' : 's'}:{' '}
-            {(accounts ?? [])
-              .filter((a) => a.status === 'connected')
-              .map((a) => `${platformLabel(a.platform)} @${a.handle}`)
-              .join(', ')}
-            .
-          </Muted>
+          {connected.length > 0 && (
+            <Muted>
+              Over {connected.length} connected account{connected.length === 1 ? '' : 's'}:{' '}
+              {connected.map((a) => `${platformLabel(a.platform)} @${a.handle}`).join(', ')}.
+            </Muted>
+          )}
         </>
       )}
     </Card>
