@@ -256,6 +256,32 @@ describe.each(ENGINES)('a batch-auction offering on %s', (engine) => {
     expect(mail!.body).toContain('Your bid for 40 at $10.00 received 40 tokens; you paid $400.00 plus the fee');
   });
 
+  it('while its token is halted, bids are refused (a cancel still works) and the close waits for the resumption', async () => {
+    const token = await offeringToken(backend, { supply: 100, price: 10, cap: 100 });
+    const [a, b] = [await trader(backend, { cash: 10_000 }), await trader(backend, { cash: 10_000 })];
+    expect((await bid(a, token, 10, 50)).error).toBeNull();
+    expect((await bid(b, token, 10, 20)).error).toBeNull();
+    await backend.db.query(`update tokens set halt_reason = 'News is pending.', halted_at = now() where id = $1`, [
+      token,
+    ]);
+    expect((await bid(a, token, 11, 50)).error?.message).toMatch(
+      /^Trading in t\w+ is halted: News is pending\. Cancelling a bid still works\.$/,
+    );
+    expect((await b.client.rpc('cancel_offering_bid', { p_token: token })).error).toBeNull();
+    await backend.db.query(
+      `update offerings set opens_at = now() - interval '1 day', closes_at = now() - interval '1 second' where token_id = $1`,
+      [token],
+    );
+    await backend.db.query('select private.close_next_offering()');
+    const open = async () =>
+      (await backend.db.query('select 1 from offerings where token_id = $1 and closed_at is null', [token])).length;
+    expect(await open()).toBe(1);
+    await backend.db.query('update tokens set halt_reason = null, halted_at = null where id = $1', [token]);
+    await closeOffering(backend, token);
+    expect(await allocations(token)).toEqual({ [a.id]: 50 });
+    expect(await invariantViolations(backend)).toEqual([]);
+  });
+
   it("a suspended account's bid is not allocated and its reservation is released", async () => {
     const token = await offeringToken(backend, { supply: 100, price: 10, cap: 100 });
     const [a, b] = [await trader(backend, { cash: 10_000 }), await trader(backend, { cash: 10_000 })];
