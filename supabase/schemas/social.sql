@@ -245,6 +245,14 @@ language plpgsql security definer set search_path = '' as $$
 declare
   account public.social_accounts;
 begin
+  -- Someone else proved the handle meanwhile: one person per handle.
+  select * into account from public.social_accounts where id = p_account;
+  if exists (select 1 from public.social_accounts a
+              where a.platform = account.platform and lower(a.handle) = lower(account.handle)
+                and a.status = 'connected' and a.id <> p_account) then
+    perform private.fail_social_job(p_account, format('@%s on %s is connected to another RepX account.', account.handle, account.platform));
+    return;
+  end if;
   update public.social_accounts
      set status = 'connected', message = null, connected_at = coalesce(connected_at, now()), read_at = now(),
          due_at = now() + make_interval(hours => (public.social_method() ->> 'read_every_hours')::integer), claimed_until = null,

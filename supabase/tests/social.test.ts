@@ -112,6 +112,19 @@ describe.each(ENGINES)('connected social accounts on %s', (engine) => {
     expect((await person.client.rpc('check_social_connection', { p_platform: 'youtube' })).error?.message).toBe(
       'Start connecting your youtube account first.',
     );
+    // Two people start on one handle: the first proven holds it, the second's check says so.
+    const [first, second] = [await trader(suite.backend), await trader(suite.backend)];
+    for (const t of [first, second])
+      expect(
+        (await t.client.rpc('start_social_connection', { p_platform: 'linkedin', p_handle: 'race_handle' })).error,
+      ).toBeNull();
+    expect((await connect(first.client, 'linkedin', 'race_handle')).status).toBe('connected');
+    expect((await second.client.rpc('check_social_connection', { p_platform: 'linkedin' })).error).toBeNull();
+    const lost = await eventually(async () => {
+      const { data } = await second.client.from('social_accounts').select('status, message').single();
+      return data?.status === 'failed' ? data : undefined;
+    }, 20_000);
+    expect(lost.message).toBe('@race_handle on linkedin is connected to another RepX account.');
     // Ten checks an hour: the first was the instagram one.
     expect((await start('youtube', 'cannot_prove')).error).toBeNull();
     for (let i = 0; i < 9; i++)
