@@ -111,6 +111,27 @@ test('an approved token opens by batch auction: two users bid, the close gives b
   // Trading is open now, from the clearing price.
   await wide.locator('[aria-label="Place order"]').waitFor();
 
+  // The admin offers what was not sold again; open trading screens turn to the new offering.
+  await admin.reload();
+  await admin
+    .locator(`[data-testid="admin-user-row"][data-username="${person.username}"]`)
+    .getByRole('button', { name: 'Details' })
+    .click();
+  await admin
+    .getByRole('dialog', { name: `@${person.username}` })
+    .getByRole('button', { name: 'Offer Unsold' })
+    .click();
+  const reoffer = admin.getByRole('dialog', { name: 'Offer Unsold Auction Person' });
+  await reoffer.screenshot({ path: path.join(SCREENSHOTS, 'offering-reoffer-1280.png') });
+  await reoffer.getByRole('button', { name: 'Open the Offering' }).click();
+  await toastText(admin, 'Offering Opened');
+  for (const page of pages) {
+    const panel = page.getByTestId('offering-panel');
+    await panel.getByText(`${formatInteger(799_000)} tokens`).waitFor();
+    await panel.getByText(formatPrice(11)).first().waitFor(); // its lowest bid: the last price
+  }
+  await phone.getByTestId('offering-panel').screenshot({ path: path.join(SCREENSHOTS, 'offering-reoffer-390.png') });
+
   // The person: their allocation vesting, and their share of the offering's fees in the wallet.
   for (const width of [1280, 390]) {
     const page = await (await app.newContext({ width })).newPage();

@@ -1,4 +1,6 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
+import { ADMIN, signedIn } from '../harness/clients';
 import { ENGINES, backendFor } from '../harness/backends';
 import {
   book,
@@ -19,8 +21,10 @@ import {
  */
 describe.each(ENGINES)('a batch-auction offering on %s', (engine) => {
   let backend: Backend;
+  let admin: SupabaseClient;
   beforeAll(async () => {
     backend = await backendFor(engine)();
+    admin = await signedIn(backend.url, ADMIN);
   });
   afterAll(() => backend.close());
 
@@ -221,6 +225,56 @@ describe.each(ENGINES)('a batch-auction offering on %s', (engine) => {
     expect((await placeOrder(b.client, token, 'buy', 'market', 10)).error).toBeNull();
     expect(await holding(backend, b.id, token)).toEqual({ amount: 210, reserved: 0 });
     expect(await book(backend, token)).toEqual([]);
+    expect(await invariantViolations(backend)).toEqual([]);
+  });
+
+  it('an admin offers the unsold tokens again by a new auction; trading waits for its close', async () => {
+    const token = await offeringToken(backend, { supply: 1000, price: 10, cap: 1000 });
+    const [a, b] = [await trader(backend, { cash: 20_000 }), await trader(backend, { cash: 20_000 })];
+    expect((await bid(a, token, 10.5, 300)).error).toBeNull();
+    await closeOffering(backend, token);
+    // A holder's resting sell, then the admin's new offering of the 700 left, from the last price.
+    expect((await placeOrder(a.client, token, 'sell', 'limit', 100, 12)).error).toBeNull();
+    const offer = (c: typeof admin, price?: number) =>
+      c.rpc('admin_offer_unsold', { p_token: token, ...(price === undefined ? {} : { p_price: price }) });
+    expect((await offer(a.client)).error).not.toBeNull();
+    expect((await offer(admin, 10.001)).error?.message).toBe(
+      'The lowest bid must be between $0.01 and $1,000,000.00, in cents.',
+    );
+    const { data: opened, error } = await offer(admin);
+    expect(error).toBeNull();
+    expect(opened).toMatchObject({ supply: 700, reserve_price: 10.5 });
+    expect((await offer(admin)).error?.message).toMatch(/^An offering of t\w+ is open already\.$/);
+    // Orders wait; the resting one may still be cancelled.
+    expect((await placeOrder(b.client, token, 'buy', 'market', 10)).error?.message).toMatch(
+      /opens when its offering closes/,
+    );
+    const [order] = await backend.db.query<{ id: string }>(
+      `select id from orders where token_id = $1 and status = 'open'`,
+      [token],
+    );
+    expect((await a.client.rpc('cancel_order', { p_order: Number(order!.id) })).error).toBeNull();
+    // Its cap is the settings' 2% (14 tokens); this test lifts it, as offeringToken does.
+    expect((await bid(b, token, 11, 15)).error?.message).toBe(
+      'One account may bid for at most 14 tokens in this offering.',
+    );
+    await backend.db.query('update offerings set account_cap = 700 where token_id = $1 and closed_at is null', [token]);
+    expect((await bid(b, token, 11, 700)).error).toBeNull();
+    await closeOffering(backend, token);
+    const [second] = await backend.db.query<{ clearing_price: string; sold: string }>(
+      'select clearing_price, sold::text from offerings where token_id = $1 order by id desc limit 1',
+      [token],
+    );
+    expect(second).toEqual({ clearing_price: '11.00', sold: '700' });
+    expect(await holding(backend, b.id, token)).toEqual({ amount: 700, reserved: 0 });
+    expect((await offer(admin)).error?.message).toMatch(
+      /^Nothing of t\w+ is left to offer: the issuance account holds none\.$/,
+    );
+    const [audit] = await backend.db.query<{ n: string }>(
+      `select count(*) as n from audit_log where action = 'offering.open' and target = (select name from tokens where id = $1)`,
+      [token],
+    );
+    expect(Number(audit!.n)).toBe(1);
     expect(await invariantViolations(backend)).toEqual([]);
   });
 

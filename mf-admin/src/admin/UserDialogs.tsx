@@ -1,4 +1,5 @@
 import { HaltDialog, RemoveTwoStepDialog, SignOutDialog, SuspendDialog } from './dialogs/AccountActionDialogs';
+import { OfferUnsoldDialog } from './dialogs/OfferUnsoldDialog';
 import { ApproveDialog, RejectDialog } from './dialogs/ApplicationDialogs';
 import { DetailsDialog } from './dialogs/DetailsDialog';
 import type { AdminUser, OwnToken } from './types';
@@ -6,10 +7,10 @@ import type { UserDialog } from './UserActions';
 
 export type OpenDialog =
   | { kind: UserDialog | 'signout' | 'two-step'; user: AdminUser }
-  | { kind: 'halt'; user: AdminUser; token: OwnToken }
+  | { kind: 'halt' | 'offer'; user: AdminUser; token: OwnToken }
   | null;
 
-/** The one dialog of User Management that is open, if any; Details leads on to three others. */
+/** The one dialog of User Management that is open, if any; Details leads on to four others. */
 export function UserDialogs({
   open,
   setOpen,
@@ -31,8 +32,11 @@ export function UserDialogs({
           onSignOut={() => setOpen({ kind: 'signout', user: open.user })}
           onRemoveTwoStep={() => setOpen({ kind: 'two-step', user: open.user })}
           onHalt={(token) => setOpen({ kind: 'halt', user: open.user, token })}
+          onOfferUnsold={(token) => setOpen({ kind: 'offer', user: open.user, token })}
         />
       );
+    case 'offer':
+      return <OfferUnsoldDialog token={open.token} {...done} />;
     case 'halt':
       return <HaltDialog token={open.token} {...done} />;
     case 'two-step':

@@ -48,7 +48,8 @@ export function useTrading(tokenId: string, userId: string | undefined) {
   const reads: Record<MarketEventKind, { reload: () => void }[]> = {
     trade: [token, history, tape, book, mine, orders, ...auction],
     book: [book, mine, orders, ...auction],
-    halt: [token, halt],
+    // A halt, or an offering opened again (admin_offer_unsold): the token's trading state.
+    halt: [token, halt, offering],
   };
   useMarketEvents(valid ? tokenId : null, (kinds) => {
     for (const q of new Set([...kinds].flatMap((kind) => reads[kind] ?? []))) q.reload();

@@ -1765,6 +1765,13 @@ export type Database = {
           total: number;
         }[];
       };
+      admin_offer_unsold: {
+        Args: {
+          p_token: string;
+          p_price?: number;
+        };
+        Returns: Json;
+      };
       admin_reject_application: {
         Args: {
           p_id: number;

@@ -13,12 +13,15 @@ export function DetailsDialog({
   onSignOut,
   onRemoveTwoStep,
   onHalt,
+  onOfferUnsold,
 }: {
   user: AdminUser;
   onClose: () => void;
   onSignOut: () => void;
   onRemoveTwoStep: () => void;
   onHalt: (token: OwnToken) => void;
+  /** Offers again what the token's offering left unsold (admin_offer_unsold). */
+  onOfferUnsold: (token: OwnToken) => void;
 }) {
   // When the details were opened: what a bank account's wait is measured against.
   const [openedAt] = useState(Date.now);
@@ -35,6 +38,11 @@ export function DetailsDialog({
         {t && (
           <Button type="button" $variant={t.halt_reason === null ? 'destructive' : 'default'} onClick={() => onHalt(t)}>
             {t.halt_reason === null ? 'Halt Trading' : 'Resume Trading'}
+          </Button>
+        )}
+        {t && t.halt_reason === null && (
+          <Button type="button" $variant="outline" onClick={() => onOfferUnsold(t)}>
+            Offer Unsold
           </Button>
         )}
         {d?.profile.two_step && (
