@@ -108,7 +108,7 @@ for (const width of [1280, 390]) {
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByText(`Email: ${DEMO_ACCOUNTS.user.email}`).waitFor();
     await check('settings dialog');
-    await page.getByRole('button', { name: 'Manage connected accounts' }).click();
+    await page.getByRole('button', { name: 'Connected accounts' }).click();
     await page.getByRole('dialog', { name: 'Connected Accounts' }).waitFor();
     await check('connected accounts dialog');
     await page.keyboard.press('Escape');

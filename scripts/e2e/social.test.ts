@@ -39,7 +39,7 @@ for (const width of [1280, 390] as const) {
     await signIn(page, app, person);
     await page.goto(`${app.url}/profile`);
     await page.getByRole('button', { name: 'Settings' }).click();
-    await page.getByRole('button', { name: 'Manage connected accounts' }).click();
+    await page.getByRole('button', { name: 'Connected accounts' }).click();
     const dialog = page.getByRole('dialog', { name: 'Connected Accounts' });
     await dialog.waitFor();
     const { genuine, bought } = PLATFORMS[width];

@@ -193,9 +193,9 @@ export function SettingsDialog({
         </Button>
       </div>
       <div>
-        <Muted>Connected accounts: x, instagram, youtube, tiktok, linkedin.</Muted>{' '}
+        <Muted>Social accounts for your reputation analysis:</Muted>{' '}
         <Button type="button" $variant="link" onClick={onSocial}>
-          Manage connected accounts
+          Connected accounts
         </Button>
       </div>
       <TextField
