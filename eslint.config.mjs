@@ -5,7 +5,18 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'test-results/**', '.data/**', 'coverage/**', '.tmp/**'] },
+  // What the build, `npm start` (each package's deployed releases) and the tests write: never source.
+  {
+    ignores: [
+      '**/dist/**',
+      '**/releases/**',
+      '**/node_modules/**',
+      'test-results/**',
+      '.data/**',
+      'coverage/**',
+      '.tmp/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     // Plain CommonJS scripts run by Node itself (scripts/requireNode.cjs).

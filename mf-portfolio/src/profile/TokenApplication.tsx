@@ -86,8 +86,9 @@ export function TokenApplication({
               </p>
             ) : (
               <Muted>
-                Apply for your own reputation token. Once an administrator approves it, it is issued to you and listed
-                on the market, ready to trade.
+                Apply for your own reputation token. Connect your social accounts first: the administrator reviews their
+                automated analysis. Once approved, your token is listed and its first tokens are sold by auction;
+                trading opens when it closes.
               </Muted>
             )}
           </div>
