@@ -22,6 +22,7 @@ import {
 } from '@repex/shared-ui/ui';
 import type { SocialAnalysis } from '@repex/shared-ui/contracts';
 import type { ProfileData } from '../portfolio/profileData';
+import { StatRow } from './StatRow';
 import type { SocialAccount } from '../social/data';
 import { SocialAnalysisCard } from '../social/SocialAnalysisCard';
 import { SocialImpact } from '../social/SocialImpact';
@@ -60,16 +61,6 @@ const Bar = styled.div`
     width: 100%;
     border-radius: 4px 4px 0 0;
     background: ${({ theme }) => theme.gradient};
-  }
-`;
-const StatRow = styled.div`
-  display: flex;
-  justify-content: space-between;
-  gap: 12px;
-  padding: 8px 0;
-  border-bottom: 1px solid ${({ theme }) => theme.colors.border};
-  &:last-child {
-    border-bottom: 0;
   }
 `;
 

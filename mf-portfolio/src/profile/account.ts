@@ -7,7 +7,7 @@ import type { Database } from '@repex/shared-ui/contracts';
  * through; a read throws them.
  */
 
-const refusal = ({ error }: { error: { message: string } | null }) => error?.message ?? null;
+export const refusal = ({ error }: { error: { message: string } | null }) => error?.message ?? null;
 
 /** The signed-in account as the auth server has it (email, a pending new email, authenticator apps). */
 export async function loadAccount() {

@@ -1,13 +1,6 @@
-import styled from 'styled-components';
 import { Button, Card, CardTitle, Muted, formatInteger } from '@repex/shared-ui/ui';
+import { StatRow } from '../profile/StatRow';
 import { platformLabel, type SocialAccount } from './data';
-
-const Line = styled.div`
-  display: flex;
-  justify-content: space-between;
-  gap: 12px;
-  padding: 6px 0;
-`;
 
 /**
  * Social Impact: followers, following and engagement as the database keeps them from the connected
@@ -35,18 +28,18 @@ export function SocialImpact({
         </>
       ) : (
         <>
-          <Line>
+          <StatRow>
             <span>Followers</span>
             <strong>{formatInteger(f.followers)}</strong>
-          </Line>
-          <Line>
+          </StatRow>
+          <StatRow>
             <span>Following</span>
             <strong>{formatInteger(f.following)}</strong>
-          </Line>
-          <Line>
+          </StatRow>
+          <StatRow>
             <span>Engagement Rate</span>
             <strong>{f.engagement_rate.toFixed(1)}%</strong>
-          </Line>
+          </StatRow>
           {connected.length > 0 && (
             <Muted>
               Over {connected.length} connected account{connected.length === 1 ? '' : 's'}:{' '}

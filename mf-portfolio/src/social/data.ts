@@ -1,4 +1,5 @@
 import { supabase, unwrap } from '@repex/shared-ui/platform';
+import { refusal } from '../profile/account';
 
 /** The profile's connected accounts and their analysis (supabase/schemas/social.sql), typed by the database. */
 
@@ -11,8 +12,6 @@ export const PLATFORMS = [
 ] as const;
 export type PlatformKey = (typeof PLATFORMS)[number]['key'];
 export const platformLabel = (key: string) => PLATFORMS.find((p) => p.key === key)?.label ?? key;
-
-const refusal = ({ error }: { error: { message: string } | null }) => error?.message ?? null;
 
 /** The user's accounts: connected, waiting for the phrase, being checked, or failed and why. */
 export const loadSocialAccounts = async (userId: string) =>
@@ -27,10 +26,6 @@ export type SocialAccount = Awaited<ReturnType<typeof loadSocialAccounts>>[numbe
 /** The person's analysis (all of it to themselves), or null without a connected account. */
 export const loadSocialAnalysis = async (userId: string) =>
   unwrap(await supabase().rpc('social_analysis', { p_user: userId }));
-
-/** The analysis's weights and limits, as the database holds them. */
-export const loadSocialMethod = async () =>
-  unwrap(await supabase().rpc('social_method')) as { weights: Record<string, number>; refresh_after_minutes: number };
 
 /** Starts connecting a handle: the phrase to put in its bio, or the refusal. */
 export async function startConnection(

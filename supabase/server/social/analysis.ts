@@ -1,6 +1,5 @@
 import sentiment from 'wink-sentiment';
 import type { Platform, SocialPost, SocialProfile } from './provider';
-import { TYPICAL_RATE } from './simulated';
 
 /**
  * What one account's public profile and recent posts say, as four components out of 100, each
@@ -14,6 +13,15 @@ import { TYPICAL_RATE } from './simulated';
  *   tone         50 + 50 x (the share of positive posts - the share of negative ones), each post
  *                scored by wink-sentiment (an AFINN-based lexicon with negation and emoji).
  */
+
+/** Each platform's typical engagement per post, as a share of followers: engagement's yardstick. */
+export const TYPICAL_RATE: Record<Platform, number> = {
+  x: 0.01,
+  instagram: 0.015,
+  youtube: 0.02,
+  tiktok: 0.04,
+  linkedin: 0.02,
+};
 
 /** The signs of bought followers or automation: when each counts, and what it costs. */
 export const AUTHENTICITY = {

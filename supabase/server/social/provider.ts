@@ -10,7 +10,6 @@
  * database and the screens do not change.
  */
 export type Platform = 'x' | 'instagram' | 'youtube' | 'tiktok' | 'linkedin';
-export const PLATFORMS: Platform[] = ['x', 'instagram', 'youtube', 'tiktok', 'linkedin'];
 
 export interface SocialProfile {
   handle: string;

@@ -1,3 +1,4 @@
+import { TYPICAL_RATE } from './analysis';
 import type { Platform, SocialPost, SocialProfile, SocialProvider } from './provider';
 
 /**
@@ -15,8 +16,6 @@ import type { Platform, SocialPost, SocialProfile, SocialProvider } from './prov
  *   cannot_prove     - the phrase never appears in its bio.
  * Any other handle is an ordinary account drawn from the handle's hash.
  */
-export const TEST_HANDLES = ['genuine_creator', 'bought_followers', 'bot_poster', 'hostile_poster', 'cannot_prove'];
-
 /** Every simulated read is as of this moment, so a handle's story never moves with the clock. */
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const POSTS = 40;
@@ -168,15 +167,6 @@ function story(platform: Platform, handle: string, random: () => number): Story 
     }
   }
 }
-
-/** Each platform's typical engagement per post, as a share of followers (analysis.ts reads them). */
-export const TYPICAL_RATE: Record<Platform, number> = {
-  x: 0.01,
-  instagram: 0.015,
-  youtube: 0.02,
-  tiktok: 0.04,
-  linkedin: 0.02,
-};
 
 export function simulatedSocialProvider(delayMs = 0): SocialProvider {
   const pause = () => new Promise((resolve) => setTimeout(resolve, delayMs));
