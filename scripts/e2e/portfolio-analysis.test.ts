@@ -53,7 +53,8 @@ test("Portfolio Analysis shows the database's figures for each period, with a sa
     ] as const) {
       if (period !== '30d')
         await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: label }).click();
-      await expect(page.getByRole('button', { name: label }).getAttribute('aria-pressed')).resolves.toBe('true');
+      // The period turns pressed once the address has changed and the screen re-rendered.
+      await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: label, pressed: true }).waitFor();
       const days = (await api.rpc('my_portfolio_history', { p_period: period })).data as {
         value: number;
         twr: number;
@@ -71,6 +72,10 @@ test("Portfolio Analysis shows the database's figures for each period, with a sa
     const lots = (await api.rpc('my_realized_lots', { p_from: null, p_to: null })).data as { gain: number }[];
     expect(lots.length).toBeGreaterThan(0);
     const table = page.getByRole('table', { name: 'Realized lots' });
+    await table
+      .locator('tbody tr')
+      .nth(lots.length - 1)
+      .waitFor();
     await expect(table.locator('tbody tr').count()).resolves.toBe(lots.length);
     await expect(table.locator('tbody tr').last().innerText()).resolves.toContain(formatSignedPrice(lots.at(-1)!.gain));
     await page.getByRole('group', { name: 'Group by' }).getByRole('button', { name: 'By category' }).click();
