@@ -1,10 +1,9 @@
 -- Fraud detection: rules in SQL over real orders and trades, run on a schedule (the local server
--- every FRAUD_SCAN_MS; on a hosted project, pg_cron: select cron.schedule('fraud-scan', '* * * * *',
--- 'select private.scan_fraud()')) and on demand by an admin. Each alert names its rule, severity,
--- accounts and evidence (the orders and trades), and moves open -> reviewing -> dismissed or
--- confirmed; confirming may suspend the accounts. A pattern that goes on updates its open alert
--- instead of raising another; a reviewed pattern is raised again only with evidence its review did
--- not see, so an admin can put a false positive away.
+-- every FRAUD_SCAN_MS; on a hosted project, pg_cron: supabase/cron.sql) and on demand by an
+-- admin. Each alert names its rule, severity, accounts and evidence (the orders and trades), and
+-- moves open -> reviewing -> dismissed or confirmed; confirming may suspend the accounts. A pattern
+-- that goes on updates its open alert instead of raising another; a reviewed pattern is raised
+-- again only with evidence its review did not see, so an admin can put a false positive away.
 
 create table public.fraud_alerts (
   id bigint generated always as identity primary key,

@@ -117,8 +117,7 @@ revoke execute on function private.rebalance_index(date) from public;
 
 -- Records the levels due: every hour since the last recorded (or since the first trade, until the
 -- index starts), each day's basket set as the day begins, the day's row at its 00:00. Run every
--- minute by the local server's scheduler; on a hosted project by pg_cron:
--- select cron.schedule('repx-index', '* * * * *', 'select private.record_index_levels()').
+-- minute by the local server's scheduler; on a hosted project by pg_cron (supabase/cron.sql).
 -- One run at a time (an advisory lock); each level is written once (its key). Returns how many hours it wrote.
 create function private.record_index_levels() returns integer
 language plpgsql security definer set search_path = '' as $$

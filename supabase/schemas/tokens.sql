@@ -119,8 +119,8 @@ $$;
 revoke execute on function private.vested(public.vesting_grants, timestamptz) from public;
 grant execute on function private.vested(public.vesting_grants, timestamptz) to authenticated;
 
--- Lowers each founder's locked tokens to what has not vested yet. Returns how many holdings changed.
--- select cron.schedule('vesting', '* * * * *', 'select private.release_vesting()').
+-- Lowers each founder's locked tokens to what has not vested yet, every minute (the local server's
+-- scheduler; pg_cron on a hosted project, supabase/cron.sql). Returns how many holdings changed.
 create function private.release_vesting() returns integer
 language plpgsql security definer set search_path = '' as $$
 declare

@@ -526,8 +526,7 @@ revoke execute on function private.trigger_stops(public.tokens, integer) from pu
 
 -- Runs the stops whose trigger the last price has reached but that a trade's transaction left
 -- waiting (their accounts were busy: private.trigger_stops), each book's lock first. Run every few
--- seconds by the local server's scheduler; on a hosted project by pg_cron:
--- select cron.schedule('due-stops', '5 seconds', 'select private.run_due_stops()').
+-- seconds by the local server's scheduler; on a hosted project by pg_cron (supabase/cron.sql).
 create function private.run_due_stops() returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -610,7 +609,7 @@ create trigger orders_oco_follow after update of filled on public.orders
 
 -- Expires good-til-date orders past their time, each book's lock first, as the engine takes them;
 -- their reservations are released. Run every few seconds by the local server's scheduler; on a
--- hosted project by pg_cron: select cron.schedule('expire-orders', '5 seconds', 'select private.expire_orders()').
+-- hosted project by pg_cron (supabase/cron.sql).
 create function private.expire_orders() returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
