@@ -6,7 +6,7 @@
 export { configureSupabase, loadSupabase, supabase, hasStoredSession } from './supabase';
 export { useAppStore, type AppState } from './store';
 export { Toaster, TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX } from './toast/Toaster';
-export { toast, comingSoon, useToastStore, type ToastVariant } from './toast/toastStore';
+export { toast, useToastStore, type ToastVariant } from './toast/toastStore';
 export { signOutWithToast } from './signOut';
 export { cancelOrder, cancelAllOrders, replaceOrder } from './orders';
 export { codeMessage } from './codeMessage';

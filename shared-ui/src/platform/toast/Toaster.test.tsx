@@ -2,7 +2,7 @@ import { act, render, screen } from '@testing-library/react';
 import { ThemeProvider } from 'styled-components';
 import { theme } from '../../ui/theme';
 import { Toaster } from './Toaster';
-import { comingSoon, toast, useToastStore } from './toastStore';
+import { toast, useToastStore } from './toastStore';
 
 function renderToaster() {
   return render(
@@ -22,12 +22,6 @@ describe('toasts (spec sections 4 and 8)', () => {
     expect(screen.getAllByTestId('toast')).toHaveLength(1);
     expect(screen.getByTestId('toast-title')).toHaveTextContent('Second');
     expect(screen.getByTestId('toast')).toHaveAttribute('data-variant', 'destructive');
-  });
-
-  it("says '{feature} Coming Soon!' for unbuilt features", () => {
-    renderToaster();
-    act(() => comingSoon('Advanced Filters'));
-    expect(screen.getByTestId('toast-title')).toHaveTextContent('Advanced Filters Coming Soon!');
   });
 
   it('dismisses itself after 5000 ms', () => {

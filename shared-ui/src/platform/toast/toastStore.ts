@@ -36,11 +36,3 @@ export const useToastStore = create<ToastState>()((set) => ({
 export function toast(t: { title: string; description?: string; variant?: ToastVariant }): void {
   useToastStore.getState().show(t);
 }
-
-/** Spec section 8: '{feature} Coming Soon!' for features that are not built yet. */
-export function comingSoon(feature: string): void {
-  toast({
-    title: `${feature} Coming Soon!`,
-    description: `${feature} is not implemented yet. We are working on it.`,
-  });
-}
