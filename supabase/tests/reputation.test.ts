@@ -83,10 +83,10 @@ describe.each(ENGINES)('the reputation score on %s', (engine) => {
     await backend.db.query('select private.refresh_reputation()');
     const after = await components();
 
-    // Today's formula counted the raw figures: what the ring would have bought under it.
+    // The formula before trust counted the raw figures: what the ring would buy under it, at today's weights.
     const raw = (c: Components) =>
-      Math.min(20, (20 * Math.log(1 + c.facts.holders)) / Math.log(1001)) +
-      Math.min(20, (20 * Math.log(1 + c.facts.volume_30d)) / Math.log(1_000_001));
+      Math.min(c.max.holders, (c.max.holders * Math.log(1 + c.facts.holders)) / Math.log(1001)) +
+      Math.min(c.max.volume, (c.max.volume * Math.log(1 + c.facts.volume_30d)) / Math.log(1_000_001));
     const weighted = (c: Components) => c.holders + c.volume;
     const oldMove = raw(after) - raw(before);
     const newMove = weighted(after) - weighted(before);
