@@ -1,5 +1,6 @@
 import type { Database } from './db/database';
 import { sendMail } from './auth/mail';
+import { notifiedLoop } from './notifiedLoop';
 
 /** As many as public.take_account_mail hands out at once. */
 const TAKEN_AT_ONCE = 100;
@@ -15,11 +16,9 @@ export async function startAccountMailRelay(
   db: Database,
   opts: { pollMs: number; siteUrl: string; log?: (line: string) => void },
 ) {
-  let running: Promise<void> | undefined;
-  let again = false;
-  const relay = async () => {
-    do {
-      again = false;
+  // A batch as large as the function hands out may have left more behind: take again at once.
+  return notifiedLoop(db, { name: 'account mail', channel: 'repx_mail', ...opts }, async () => {
+    for (;;) {
       const taken = await db.transaction(async (tx) => {
         const rows = await tx.query<{ recipient: string; subject: string; body: string }>(
           'select recipient, subject, body from public.take_account_mail()',
@@ -27,30 +26,7 @@ export async function startAccountMailRelay(
         for (const m of rows) await sendMail(tx, { to: m.recipient, subject: m.subject, text: m.body }, opts);
         return rows.length;
       });
-      if (taken === TAKEN_AT_ONCE) again = true;
-    } while (again);
-  };
-  const drain = () => {
-    if (running) {
-      again = true;
-      return;
+      if (taken < TAKEN_AT_ONCE) return;
     }
-    running = relay()
-      .catch((error: unknown) =>
-        opts.log?.(`error account mail: ${error instanceof Error ? error.message : String(error)}`),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const unlisten = await db.listen('repx_mail', drain);
-  const timer = setInterval(drain, opts.pollMs);
-  drain();
-  return {
-    async close() {
-      clearInterval(timer);
-      await unlisten();
-      await running;
-    },
-  };
+  });
 }

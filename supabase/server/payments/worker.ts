@@ -1,5 +1,6 @@
 import type { Database } from '../db/database';
 import type { PaymentProvider } from './provider';
+import { notifiedLoop } from '../notifiedLoop';
 
 export interface PaymentWorkerOptions {
   /** How long a withdrawal waits, cancellable, before it is paid out (a payout batch). */
@@ -26,8 +27,6 @@ interface Job {
  */
 export async function startPaymentWorker(db: Database, provider: PaymentProvider, opts: PaymentWorkerOptions) {
   let stopped = false;
-  let draining = false;
-  let again = false;
   const inFlight = new Set<Promise<void>>();
 
   const settle = async (job: Job) => {
@@ -46,41 +45,22 @@ export async function startPaymentWorker(db: Database, provider: PaymentProvider
     }
   };
 
-  const drain = async () => {
-    if (draining) {
-      again = true;
-      return;
+  // Each payment is asked of the provider as it is claimed, without waiting for the one before.
+  const loop = await notifiedLoop(db, { name: 'payments', channel: 'repx_payments', ...opts }, async () => {
+    while (!stopped) {
+      const [job] = await db.query<Job>('select * from public.claim_payment($1::interval, $2::interval)', [
+        `${opts.payoutAfterMs} milliseconds`,
+        `${opts.leaseMs} milliseconds`,
+      ]);
+      if (!job) return;
+      const running = settle(job).finally(() => inFlight.delete(running));
+      inFlight.add(running);
     }
-    draining = true;
-    try {
-      do {
-        again = false;
-        while (!stopped) {
-          const [job] = await db.query<Job>('select * from public.claim_payment($1::interval, $2::interval)', [
-            `${opts.payoutAfterMs} milliseconds`,
-            `${opts.leaseMs} milliseconds`,
-          ]);
-          if (!job) break;
-          const running = settle(job).finally(() => inFlight.delete(running));
-          inFlight.add(running);
-        }
-      } while (again && !stopped);
-    } catch (error) {
-      opts.log?.(`error payments: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      draining = false;
-    }
-  };
-
-  const unlisten = await db.listen('repx_payments', () => void drain());
-  const timer = setInterval(() => void drain(), opts.pollMs);
-  void drain();
-
+  });
   return {
     async close() {
       stopped = true;
-      clearInterval(timer);
-      await unlisten();
+      await loop.close();
       await Promise.all(inFlight);
     },
   };

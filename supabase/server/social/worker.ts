@@ -1,4 +1,5 @@
 import type { Database } from '../db/database';
+import { notifiedLoop } from '../notifiedLoop';
 import { analyseAccount } from './analysis';
 import type { Platform, SocialProvider } from './provider';
 
@@ -25,11 +26,7 @@ export async function startSocialWorker(
   provider: SocialProvider,
   opts: { pollMs: number; leaseMs: number; log?: (line: string) => void },
 ) {
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  let again = false;
-
-  const run = async (job: Job) => {
+  const run = async (job: Job, stopped: () => boolean) => {
     try {
       if (job.status === 'checking') {
         const proof = await provider.prove(job.platform, job.handle, job.phrase);
@@ -47,7 +44,7 @@ export async function startSocialWorker(
         return;
       }
       const posts = await provider.posts(job.platform, job.handle, POSTS_READ);
-      if (stopped) return; // left claimed: handed out again after the lease
+      if (stopped()) return; // left claimed: handed out again after the lease
       await db.query('select private.record_social_read($1, $2::jsonb)', [
         job.id,
         JSON.stringify(analyseAccount(job.platform, profile, posts)),
@@ -62,41 +59,13 @@ export async function startSocialWorker(
     }
   };
 
-  const drain = () => {
-    if (running) {
-      again = true;
-      return running;
+  return notifiedLoop(db, { name: 'social', channel: 'repx_social', ...opts }, async (stopped) => {
+    while (!stopped()) {
+      const [job] = await db.query<Job>('select * from private.claim_social_job($1::interval)', [
+        `${opts.leaseMs} milliseconds`,
+      ]);
+      if (!job) return;
+      await run(job, stopped);
     }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          while (!stopped) {
-            const [job] = await db.query<Job>('select * from private.claim_social_job($1::interval)', [
-              `${opts.leaseMs} milliseconds`,
-            ]);
-            if (!job) break;
-            await run(job);
-          }
-        } while (again && !stopped);
-      } catch (error) {
-        opts.log?.(`error social: ${error instanceof Error ? error.message : String(error)}`);
-      } finally {
-        running = null;
-      }
-    })();
-    return running;
-  };
-
-  const unlisten = await db.listen('repx_social', () => void drain());
-  const timer = setInterval(() => void drain(), opts.pollMs);
-  void drain();
-  return {
-    async close() {
-      stopped = true;
-      clearInterval(timer);
-      await unlisten();
-      await running;
-    },
-  };
+  });
 }
