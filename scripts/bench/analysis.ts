@@ -1,11 +1,7 @@
-import { startBackend } from '../../supabase/server/index';
 import { signedIn } from '../../supabase/harness/clients';
-import { throwAwayStorage } from '../../supabase/harness/backends';
-import { stopServer } from '../../supabase/harness/process';
-import { DEMO_ACCOUNTS, DEMO_JWT_SECRET } from '../../supabase/server/demo';
-import { NO_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
+import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import { httpFetch } from '../lib/httpFetch';
-import { benchServer, timeReads, type Engine, type Timing } from './common';
+import { overHttp, benchBackend, timeReads, type Engine, type Timing } from './common';
 
 /** The investor's trades: over the year before now, in 20 tokens, buying and selling. */
 export const ANALYSIS_TRADES = Number(process.env.BENCH_ANALYSIS_TRADES ?? 10_000);
@@ -20,14 +16,7 @@ const WARM_UP = 20;
  * makes them: p50 / p95 of CALLS after WARM_UP. The target: every analysis read within 50 ms at p95.
  */
 export async function benchAnalysis(engine: Engine): Promise<Record<string, Timing>> {
-  const store = await throwAwayStorage(engine, 'repex_bench_analysis');
-  const prepared = await startBackend({
-    port: 0,
-    seed: true,
-    jwtSecret: DEMO_JWT_SECRET,
-    rateLimits: NO_RATE_LIMITS,
-    ...store.options,
-  });
+  const { store, backend: prepared } = await benchBackend(engine, 'repex_bench_analysis', { seed: true });
   const investor = `(select id from auth.users where email = '${DEMO_ACCOUNTS.user.email}')`;
   const other = `(select id from profiles where username = 'marcusj')`;
   await prepared.db
@@ -49,34 +38,34 @@ export async function benchAnalysis(engine: Engine): Promise<Record<string, Timi
   await prepared.db.exec('analyze');
   await prepared.close();
 
-  const { server, url } = await benchServer(store, { SEED: 'false', LOG_REQUESTS: 'false' });
-  const results: Record<string, Timing> = {};
-  try {
-    const client = await signedIn(url, DEMO_ACCOUNTS.user, httpFetch);
-    const lastMonth = new Date();
-    lastMonth.setUTCDate(0);
-    const monthEnd = lastMonth.toISOString().slice(0, 10);
-    const reads: [string, () => PromiseLike<{ error: { message: string } | null }>][] = [
-      ['history 30d', () => client.rpc('my_portfolio_history', { p_period: '30d' })],
-      ['history 1y', () => client.rpc('my_portfolio_history', { p_period: '1y' })],
-      ['history all', () => client.rpc('my_portfolio_history', { p_period: 'all' })],
-      ['position returns 1y', () => client.rpc('my_position_returns', { p_period: '1y' })],
-      ['positions', () => client.rpc('my_positions')],
-      [
-        'lots 1y',
-        () => client.rpc('my_realized_lots', { p_from: new Date(Date.now() - 365 * 86_400_000).toISOString() }),
-      ],
-      [
-        'statement, a month',
-        () => client.rpc('my_statement', { p_from: `${monthEnd.slice(0, 7)}-01`, p_to: monthEnd }),
-      ],
-    ];
-    for (const [name, read] of reads) {
-      results[name] = await timeReads(read, { calls: CALLS, warmUp: WARM_UP });
-    }
-  } finally {
-    await stopServer(server);
-    await store.cleanup();
-  }
-  return results;
+  return overHttp(
+    store,
+    async (url) => {
+      const results: Record<string, Timing> = {};
+      const client = await signedIn(url, DEMO_ACCOUNTS.user, httpFetch);
+      const lastMonth = new Date();
+      lastMonth.setUTCDate(0);
+      const monthEnd = lastMonth.toISOString().slice(0, 10);
+      const reads: [string, () => PromiseLike<{ error: { message: string } | null }>][] = [
+        ['history 30d', () => client.rpc('my_portfolio_history', { p_period: '30d' })],
+        ['history 1y', () => client.rpc('my_portfolio_history', { p_period: '1y' })],
+        ['history all', () => client.rpc('my_portfolio_history', { p_period: 'all' })],
+        ['position returns 1y', () => client.rpc('my_position_returns', { p_period: '1y' })],
+        ['positions', () => client.rpc('my_positions')],
+        [
+          'lots 1y',
+          () => client.rpc('my_realized_lots', { p_from: new Date(Date.now() - 365 * 86_400_000).toISOString() }),
+        ],
+        [
+          'statement, a month',
+          () => client.rpc('my_statement', { p_from: `${monthEnd.slice(0, 7)}-01`, p_to: monthEnd }),
+        ],
+      ];
+      for (const [name, read] of reads) {
+        results[name] = await timeReads(read, { calls: CALLS, warmUp: WARM_UP });
+      }
+      return results;
+    },
+    { SEED: 'false', LOG_REQUESTS: 'false' },
+  );
 }

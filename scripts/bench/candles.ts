@@ -1,11 +1,7 @@
-import { startBackend } from '../../supabase/server/index';
 import { signedIn } from '../../supabase/harness/clients';
-import { throwAwayStorage } from '../../supabase/harness/backends';
-import { stopServer } from '../../supabase/harness/process';
-import { DEMO_ACCOUNTS, DEMO_JWT_SECRET } from '../../supabase/server/demo';
-import { NO_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
+import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import { httpFetch } from '../lib/httpFetch';
-import { benchServer, timeReads, type Engine, type Timing } from './common';
+import { overHttp, benchBackend, timeReads, type Engine, type Timing } from './common';
 
 /** Trades in the token's history, and how many a statement inserts (as settlements add them, in bulk). */
 export const CANDLE_TRADES = Number(process.env.BENCH_CANDLE_TRADES ?? 1_000_000);
@@ -19,14 +15,7 @@ const WARM_UP = 20;
  * keeps the candles. p50 / p95 of CALLS reads over HTTP, after WARM_UP.
  */
 export async function benchCandles(engine: Engine): Promise<Record<string, Timing>> {
-  const store = await throwAwayStorage(engine, 'repex_bench_candles');
-  const prepared = await startBackend({
-    port: 0,
-    seed: true,
-    jwtSecret: DEMO_JWT_SECRET,
-    rateLimits: NO_RATE_LIMITS,
-    ...store.options,
-  });
+  const { store, backend: prepared } = await benchBackend(engine, 'repex_bench_candles', { seed: true });
   await prepared.db.exec(`insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
     values ('Candle Bench', 'candlebench', 'Designer', 50, 100000000, 10)`);
   // The figures' trigger recomputes a back-dated token from its trades: left out, then run once.
@@ -45,24 +34,24 @@ export async function benchCandles(engine: Engine): Promise<Record<string, Timin
   await prepared.db.exec('analyze');
   await prepared.close();
 
-  const { server, url } = await benchServer(store, { SEED: 'false', LOG_REQUESTS: 'false' });
-  const results: Record<string, Timing> = {};
-  try {
-    const client = await signedIn(url, DEMO_ACCOUNTS.user, httpFetch);
-    const { data: token } = await client.from('tokens').select('id').eq('username', 'candlebench').single();
-    const p_token = (token as { id: string }).id;
-    for (const interval of ['1m', '15m', '1h', '1d']) {
-      results[interval] = await timeReads(
-        () => client.rpc('candles', { p_token, p_interval: interval, p_limit: 1000 }),
-        {
-          calls: CALLS,
-          warmUp: WARM_UP,
-        },
-      );
-    }
-  } finally {
-    await stopServer(server);
-    await store.cleanup();
-  }
-  return results;
+  return overHttp(
+    store,
+    async (url) => {
+      const results: Record<string, Timing> = {};
+      const client = await signedIn(url, DEMO_ACCOUNTS.user, httpFetch);
+      const { data: token } = await client.from('tokens').select('id').eq('username', 'candlebench').single();
+      const p_token = (token as { id: string }).id;
+      for (const interval of ['1m', '15m', '1h', '1d']) {
+        results[interval] = await timeReads(
+          () => client.rpc('candles', { p_token, p_interval: interval, p_limit: 1000 }),
+          {
+            calls: CALLS,
+            warmUp: WARM_UP,
+          },
+        );
+      }
+      return results;
+    },
+    { SEED: 'false', LOG_REQUESTS: 'false' },
+  );
 }

@@ -1,8 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { rng } from '../../supabase/harness/load';
-import { spawnServer } from '../../supabase/harness/process';
+import { spawnServer, stopServer } from '../../supabase/harness/process';
 import { freePort } from '../../supabase/harness/ports';
+import { throwAwayStorage } from '../../supabase/harness/backends';
 import { DEMO_JWT_SECRET } from '../../supabase/server/demo';
+import { startBackend } from '../../supabase/server/index';
+import { NO_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
 import { cpuPerCall, sampleCpu } from '../lib/cpu';
 
 export type Engine = 'pglite' | 'postgres';
@@ -166,6 +169,40 @@ export async function benchServer(
     node,
   );
   return { server, url: `http://localhost:${port}` };
+}
+
+/**
+ * A backend in this process over throw-away storage named `name`, to load a bench's data into or
+ * to time in-process: the demo secret, no rate limits, the seed when asked.
+ */
+export async function benchBackend(engine: Engine, name: string, { seed }: { seed: boolean }) {
+  const store = await throwAwayStorage(engine, name);
+  const backend = await startBackend({
+    port: 0,
+    seed,
+    jwtSecret: DEMO_JWT_SECRET,
+    rateLimits: NO_RATE_LIMITS,
+    ...store.options,
+  });
+  return { store, backend };
+}
+
+/**
+ * `reads` against the backend in its own process over what a bench loaded into `store` (as the
+ * browser meets it, over HTTP), then the server stopped and the storage thrown away.
+ */
+export async function overHttp<T>(
+  store: Awaited<ReturnType<typeof throwAwayStorage>>,
+  reads: (url: string) => Promise<T>,
+  env: Record<string, string> = {},
+): Promise<T> {
+  const { server, url } = await benchServer(store, env);
+  try {
+    return await reads(url);
+  } finally {
+    await stopServer(server);
+    await store.cleanup();
+  }
 }
 
 /** A run's CPU per call by part, as printed. */

@@ -1,10 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { startBackend } from '../../supabase/server/index';
 import { signedIn } from '../../supabase/harness/clients';
-import { throwAwayStorage } from '../../supabase/harness/backends';
-import { stopServer } from '../../supabase/harness/process';
-import { DEMO_ACCOUNTS, DEMO_JWT_SECRET } from '../../supabase/server/demo';
-import { NO_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
+import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import {
   NO_FILTERS,
   conditions,
@@ -14,7 +10,7 @@ import {
   type Filterable,
 } from '../../mf-market/src/market/query';
 import { httpFetch } from '../lib/httpFetch';
-import { benchServer, timeReads, type Engine } from './common';
+import { overHttp, benchBackend, timeReads, type Engine } from './common';
 
 /** Requests of each kind sent to a fresh server before its timings count. */
 const WARM_UP = 30;
@@ -26,14 +22,7 @@ const WARM_UP = 30;
  * describe the seed's few tokens, then the figures recomputed once the tables are analyzed.
  */
 async function loadMarket(engine: Engine, count: number) {
-  const store = await throwAwayStorage(engine, 'repex_bench_market');
-  const prepared = await startBackend({
-    port: 0,
-    seed: true,
-    jwtSecret: DEMO_JWT_SECRET,
-    rateLimits: NO_RATE_LIMITS,
-    ...store.options,
-  });
+  const { store, backend: prepared } = await benchBackend(engine, 'repex_bench_market', { seed: true });
   await prepared.db.exec(`
     insert into tokens (name, username, category, reputation_score, total_supply, issue_price)
     select 'Bench Person ' || g, 'bench' || g, (array['Tech Influencer','Business Leader','Fitness Coach','Content Creator','Crypto Expert','Designer'])[1 + g % 6],
@@ -131,11 +120,8 @@ async function screenReads(c: SupabaseClient) {
 
 /** The market screen's first page, a search and a category with another sort, over `count` tokens; the other screens' reads. */
 export async function benchMarketListing(engine: Engine, count: number) {
-  const store = await loadMarket(engine, count);
-  const { server, url } = await benchServer(store);
-  const c = await signedIn(url, DEMO_ACCOUNTS.user, httpFetch);
-  const result = { tokens: count, ...(await marketPages(c)), reads: await screenReads(c) };
-  await stopServer(server);
-  await store.cleanup();
-  return result;
+  return overHttp(await loadMarket(engine, count), async (url) => {
+    const c = await signedIn(url, DEMO_ACCOUNTS.user, httpFetch);
+    return { tokens: count, ...(await marketPages(c)), reads: await screenReads(c) };
+  });
 }

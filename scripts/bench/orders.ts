@@ -8,6 +8,7 @@ import { DEMO_ANON_KEY, DEMO_JWT_SECRET } from '../../supabase/server/demo';
 import { NO_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
 import { httpFetch } from '../lib/httpFetch';
 import {
+  benchBackend,
   CONCURRENCY,
   ORDERS,
   TRADERS,
@@ -75,14 +76,7 @@ export interface Exchange {
 
 /** An exchange of BOOKS tokens and TRADERS rich traders over PAST_ORDERS past orders, analyzed. */
 export async function prepareExchange(engine: Engine): Promise<Exchange> {
-  const store = await throwAwayStorage(engine, 'repex_bench');
-  const prepared = await startBackend({
-    port: 0,
-    seed: false,
-    jwtSecret: DEMO_JWT_SECRET,
-    rateLimits: NO_RATE_LIMITS,
-    ...store.options,
-  });
+  const { store, backend: prepared } = await benchBackend(engine, 'repex_bench', { seed: false });
   const tokens: string[] = [];
   for (let b = 0; b < BOOKS; b++) tokens.push(await freshToken(prepared, 100_000_000));
   const warmUpBook = await freshToken(prepared, 100_000_000);

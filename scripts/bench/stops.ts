@@ -1,10 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { startBackend } from '../../supabase/server/index';
-import { throwAwayStorage } from '../../supabase/harness/backends';
 import { freshToken, placeOrder, trader } from '../../supabase/harness/market';
-import { DEMO_JWT_SECRET } from '../../supabase/server/demo';
-import { NO_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
-import { round1, type Engine } from './common';
+import { benchBackend, round1, type Engine } from './common';
 
 /** Stops in the cascade, and cascades timed. */
 export const CASCADE = 100;
@@ -19,14 +15,7 @@ const ROUNDS = 5;
 export async function benchCascade(
   engine: Engine,
 ): Promise<{ cascade_ms: number; plain_ms: number; stops_run: number }> {
-  const store = await throwAwayStorage(engine, 'repex_bench_stops');
-  const backend = await startBackend({
-    port: 0,
-    seed: false,
-    jwtSecret: DEMO_JWT_SECRET,
-    rateLimits: NO_RATE_LIMITS,
-    ...store.options,
-  });
+  const { store, backend } = await benchBackend(engine, 'repex_bench_stops', { seed: false });
   const cascade: number[] = [];
   const plain: number[] = [];
   let ran = 0;

@@ -1,8 +1,4 @@
-import { startBackend } from '../../supabase/server/index';
-import { throwAwayStorage } from '../../supabase/harness/backends';
-import { DEMO_JWT_SECRET } from '../../supabase/server/demo';
-import { NO_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
-import { round1, type Engine } from './common';
+import { benchBackend, round1, type Engine } from './common';
 
 /** The trust-weighted rescoring's scale: accounts, trades over the last 90 days, and tokens. */
 export const TRUST_ACCOUNTS = Number(process.env.BENCH_TRUST_ACCOUNTS ?? 10_000);
@@ -19,14 +15,7 @@ const BATCH = 50_000;
 export async function benchTrust(
   engine: Engine,
 ): Promise<{ rescoring_s: number; trust_s: number; accounts_with_trust: number }> {
-  const store = await throwAwayStorage(engine, 'repex_bench_trust');
-  const backend = await startBackend({
-    port: 0,
-    seed: true,
-    jwtSecret: DEMO_JWT_SECRET,
-    rateLimits: NO_RATE_LIMITS,
-    ...store.options,
-  });
+  const { store, backend } = await benchBackend(engine, 'repex_bench_trust', { seed: true });
   try {
     const db = backend.db;
     await db.exec(`insert into auth.users (email, raw_user_meta_data, created_at)
