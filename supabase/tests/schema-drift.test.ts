@@ -128,4 +128,35 @@ create trigger watch_levels_touch before update on public.watch_levels for each 
       await drop();
     }
   });
+  it('gives a re-created view or function its grants again', async () => {
+    const { migrated, declared, drop } = await pair(engine);
+    try {
+      // A view's text changed and a function's parameter renamed: both are dropped and created
+      // again, which resets their grants to the schema's defaults, while the grants themselves
+      // are the same on both sides.
+      let script = edited(
+        `private.offering_clearing(f.id) where f.closed_at is null) c on true;`,
+        `private.offering_clearing(f.id) where f.closed_at is null and f.supply > 0) c on true;`,
+      );
+      const header = `create function public.cancel_offering_bid(p_token uuid) returns jsonb
+language plpgsql security definer set search_path = '' as $$
+declare
+`;
+      expect(script).toContain(header);
+      script = script.replace(
+        header,
+        () => header.replace('(p_token uuid)', '(p_offering_token uuid)') + '  p_token uuid := p_offering_token;\n',
+      );
+      const diffs = await schemaDrift(migrated, declared, { schemaScript: script });
+      expect(diffs.map((d) => d.key).sort()).toEqual([
+        'function public.cancel_offering_bid(uuid)',
+        'view public.offering_book',
+      ]);
+      const plan = await planMigration(diffs, declared);
+      await migrated.exec(`begin;\nset local check_function_bodies = off;\n${plan.statements.join('\n')}\ncommit;`);
+      expect(compareCatalogs(await readCatalog(migrated), await readCatalog(declared))).toEqual([]);
+    } finally {
+      await drop();
+    }
+  });
 });

@@ -130,10 +130,29 @@ async function sequence({ d, name, gone, schemas, unsupported }: Change) {
   if (!(await ownedByIdentity(schemas, name, gone))) unsupported.push(`${d.key}: ${d.change}`);
 }
 
-async function fn({ d, name, gone, changed, add }: Change) {
-  if (gone || (changed && headerOf(d.migrations) !== headerOf(d.schemas)))
-    add('drop function', `drop function if exists ${name};`);
-  if (!gone) add('function', `${(d.schemas ?? '').trim()};`);
+/**
+ * The grants an object re-created by the migration must be given again: dropping it took them, and
+ * the grant difference sees none, as the schema files and the migrations agree on them.
+ */
+async function grantAgain(schemas: Queryable, kind: 'view' | 'function', name: string, add: Change['add']) {
+  const { acl } = await one(
+    schemas,
+    kind === 'view'
+      ? `select array_to_string(array(select unnest(coalesce(relacl, acldefault('r', relowner)))::text order by 1), ',') as acl
+           from pg_class where oid = $1::regclass`
+      : `select array_to_string(array(select unnest(coalesce(proacl, acldefault('f', proowner)))::text order by 1), ',') as acl
+           from pg_proc where oid = $1::regprocedure`,
+    [name],
+  );
+  add('grant', aclChange(kind, name, await creationAcl(schemas, kind, schemaOf(name)), acl));
+}
+
+async function fn({ d, name, gone, changed, schemas, add }: Change) {
+  const dropped = gone || (changed && headerOf(d.migrations) !== headerOf(d.schemas));
+  if (dropped) add('drop function', `drop function if exists ${name};`);
+  if (gone) return;
+  add('function', `${(d.schemas ?? '').trim()};`);
+  if (dropped) await grantAgain(schemas, 'function', name, add);
 }
 
 async function view({ name, gone, changed, schemas, add }: Change) {
@@ -147,6 +166,7 @@ async function view({ name, gone, changed, schemas, add }: Change) {
   const options = v.options ? ` with (${v.options})` : '';
   const sql = `create ${v.kind === 'm' ? 'materialized view' : 'view'} ${name}${options} as\n${v.def.replace(/;\s*$/, '')};`;
   add('view', sql, await relationOrder(schemas, name));
+  if (changed) await grantAgain(schemas, 'view', name, add);
 }
 
 async function trigger({ name, gone, changed, schemas, add }: Change) {
