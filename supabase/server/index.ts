@@ -9,12 +9,8 @@ import { createRealtime } from './realtime/server';
 import { DEFAULT_REALTIME_LIMITS, type RealtimeLimits } from './realtime/limits';
 import { JwtKeys } from './auth/jwt';
 import { bytesInDatabase, bytesInFolder, bytesInMemory, type ObjectBytes } from './storage/objects';
-import { simulatedProvider } from './payments/simulated';
-import { simulatedSocialProvider } from './social/simulated';
-import { startSocialWorker } from './social/worker';
-import { startPaymentWorker } from './payments/worker';
+import { startWorkers } from './workers';
 import { closeDueOfferings, runDuePlans, schedule } from './schedule';
-import { startAccountMailRelay } from './accountMail';
 import { authConfig } from './auth/config';
 import { DEFAULT_SESSION_INACTIVITY, endIdleSessions } from './auth/sessions';
 import type { RateLimits } from './http/rateLimit';
@@ -68,6 +64,8 @@ export interface BackendOptions {
   fraudScanMs?: number;
   /** How often tables are checked for the vacuum and analyze PostgreSQL's autovacuum would run, where it does not (db/vacuum.ts). */
   vacuumMs?: number;
+  /** False when the payment, social and mail workers run elsewhere (`npm run workers`, workers.ts). */
+  workers?: boolean;
   /** False when another process has prepared the database (migrations, seed, secret): see cluster.ts. */
   migrate?: boolean;
   log?: (line: string) => void;
@@ -118,22 +116,10 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       log: opts.log,
     });
     realtime.attach(app.server);
-    const payments = await startPaymentWorker(db, simulatedProvider(opts.payments?.delayMs ?? 1500), {
-      payoutAfterMs: opts.payments?.payoutAfterMs ?? 30_000,
-      leaseMs: opts.payments?.leaseMs ?? 30_000,
-      pollMs: 1000,
-      log: opts.log,
-    });
-    const social = await startSocialWorker(db, simulatedSocialProvider(opts.social?.delayMs ?? 300), {
-      pollMs: opts.social?.pollMs ?? 10_000,
-      leaseMs: 60_000,
-      log: opts.log,
-    });
-    const accountMail = await startAccountMailRelay(db, {
-      pollMs: 10_000,
-      siteUrl: opts.siteUrl ?? fileAuth.siteUrl,
-      log: opts.log,
-    });
+    const workers =
+      opts.workers === false
+        ? undefined
+        : await startWorkers(db, { ...opts, mail: { siteUrl: opts.siteUrl ?? fileAuth.siteUrl } });
     const jobs = schedule(
       db,
       [
@@ -175,9 +161,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       serviceRoleKey: await keys.apiKey('service_role'),
       close: async () => {
         jobs.close();
-        await payments.close();
-        await social.close();
-        await accountMail.close();
+        await workers?.close();
         await realtime.close();
         app.server.closeAllConnections();
         await new Promise<void>((resolve) => app.server.close(() => resolve()));

@@ -20,10 +20,7 @@ export async function migrate(db: Database, opts: { seed: boolean }): Promise<{ 
     ),
   );
   const fresh = done.size === 0;
-  const files = fs
-    .readdirSync(MIGRATIONS_DIR)
-    .filter((f) => f.endsWith('.sql'))
-    .sort();
+  const files = migrationFiles();
   refuseForeignHistory(done, new Set(files.map((f) => f.split('_')[0]!)));
   const applied: string[] = [];
   for (const file of files) {
@@ -43,6 +40,31 @@ export async function migrate(db: Database, opts: { seed: boolean }): Promise<{ 
   const seeded = fresh && opts.seed;
   if (seeded) await db.exec(`begin;\n${fs.readFileSync(SEED_FILE, 'utf8')}\ncommit;`);
   return { applied, seeded };
+}
+
+const migrationFiles = () =>
+  fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
+
+/**
+ * The migration files a database has not applied, without applying anything (a database someone
+ * else migrates: a hosted project's, by `supabase db push`). A database that has none applied, or
+ * no history table at all, lacks every file.
+ */
+export async function unappliedMigrations(db: Database): Promise<string[]> {
+  const [{ known }] = (await db.query<{ known: boolean }>(
+    `select to_regclass('supabase_migrations.schema_migrations') is not null as known`,
+  )) as [{ known: boolean }];
+  const done = known
+    ? new Set(
+        (await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).map(
+          (r) => r.version,
+        ),
+      )
+    : new Set<string>();
+  return migrationFiles().filter((f) => !done.has(f.split('_')[0]!));
 }
 
 /** What a Supabase project has before its first migration (roles, the auth schema); idempotent. */

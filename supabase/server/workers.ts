@@ -1,0 +1,38 @@
+import type { Database } from './db/database';
+import type { BackendOptions } from './index';
+import { simulatedProvider } from './payments/simulated';
+import { startPaymentWorker } from './payments/worker';
+import { simulatedSocialProvider } from './social/simulated';
+import { startSocialWorker } from './social/worker';
+import { startAccountMailRelay } from './accountMail';
+
+/**
+ * The workers that play the outside world's part: the payment rail (payments/worker.ts), the social
+ * platforms (social/worker.ts) and, where the local server's auth keeps the outbox, account mail
+ * (accountMail.ts). The local server runs them in its process; `npm run workers` runs them alone
+ * over a PostgreSQL database someone else migrated, a hosted project's included (workersMain.ts).
+ * Several of them may run at once: each claims its work with a lease, skip locked.
+ */
+export async function startWorkers(
+  db: Database,
+  opts: Pick<BackendOptions, 'payments' | 'social' | 'log'> & { mail?: { siteUrl: string } },
+) {
+  const payments = await startPaymentWorker(db, simulatedProvider(opts.payments?.delayMs ?? 1500), {
+    payoutAfterMs: opts.payments?.payoutAfterMs ?? 30_000,
+    leaseMs: opts.payments?.leaseMs ?? 30_000,
+    pollMs: 1000,
+    log: opts.log,
+  });
+  const social = await startSocialWorker(db, simulatedSocialProvider(opts.social?.delayMs ?? 300), {
+    pollMs: opts.social?.pollMs ?? 10_000,
+    leaseMs: 60_000,
+    log: opts.log,
+  });
+  const mail =
+    opts.mail && (await startAccountMailRelay(db, { pollMs: 10_000, siteUrl: opts.mail.siteUrl, log: opts.log }));
+  return {
+    async close() {
+      await Promise.all([payments.close(), social.close(), mail && mail.close()]);
+    },
+  };
+}

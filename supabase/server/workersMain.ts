@@ -1,0 +1,42 @@
+/**
+ * `npm run workers` runs the payment and connected-account workers alone (workers.ts) over
+ * DATABASE_URL: a PostgreSQL database that someone else migrated, the local server or a hosted
+ * project's `supabase db push`. Nothing is migrated or seeded here, and a database that lacks a
+ * migration is refused: the workers call what the migrations define. LISTEN needs a session, so a
+ * hosted project's address is its direct connection or its session pooler, not the transaction one.
+ */
+import { openPostgres } from './db/postgres';
+import { unappliedMigrations } from './db/migrate';
+import { backendOptionsFromEnv } from './options';
+import { startWorkers } from './workers';
+
+async function main() {
+  const opts = backendOptionsFromEnv();
+  if (!opts.databaseUrl)
+    throw new Error(
+      'npm run workers needs DATABASE_URL: the PostgreSQL database whose payments and connected accounts it serves.',
+    );
+  const db = await openPostgres(opts.databaseUrl, 4);
+  const missing = await unappliedMigrations(db);
+  if (missing.length) {
+    await db.close();
+    throw new Error(
+      `The database lacks ${missing.length} of supabase/migrations (the first: ${missing[0]}): ` +
+        'apply them first (npm start with this DATABASE_URL, or supabase db push).',
+    );
+  }
+  const workers = await startWorkers(db, opts); // no mail: the relay writes to the local server's outbox
+  console.log('workers on: payments, connected accounts');
+  const stop = async () => {
+    await workers.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { startBackend, type Backend } from '../server/index';
+import { NO_RATE_LIMITS } from '../server/http/rateLimit';
+import { ENGINES, createDatabase, dropDatabase, eventually } from '../harness/backends';
+import { JWT_SECRET } from '../harness/clients';
+import { trader } from '../harness/market';
+
+jest.setTimeout(120_000);
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** `npm run workers` as its own process over `databaseUrl`; resolves when it is on, or rejects with what it said on exit. */
+function spawnWorkers(databaseUrl: string): { child: ChildProcess; started: Promise<void>; output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'supabase/server/workersMain.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PAYMENT_DELAY_MS: '50' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const started = new Promise<void>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('workers on')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`workers exited with ${code}: ${out}`)));
+  });
+  return { child, started, output: () => out };
+}
+
+// The workers' own process serves a PostgreSQL database (a hosted project's is one); PGlite is one process.
+const onPostgres = ENGINES.includes('postgres') ? describe : describe.skip;
+
+onPostgres('npm run workers, over a database the server does not run workers for', () => {
+  let url: string;
+  let backend: Backend;
+  beforeAll(async () => {
+    url = await createDatabase('repex_workers');
+  });
+  afterAll(async () => {
+    await backend?.close();
+    await dropDatabase(url);
+  });
+
+  it('refuses a database the migrations have not been applied to, saying what to do', async () => {
+    await expect(spawnWorkers(url).started).rejects.toThrow(
+      /workers exited with 1: The database lacks \d+ of supabase\/migrations \(the first: \d+_baseline\.sql\): apply them first/,
+    );
+  });
+
+  it('settles a deposit and proves a connected account, then stops on SIGTERM', async () => {
+    backend = await startBackend({
+      port: 0,
+      databaseUrl: url,
+      jwtSecret: JWT_SECRET,
+      rateLimits: NO_RATE_LIMITS,
+      seed: false,
+      workers: false,
+    });
+    const t = await trader(backend);
+    const deposit = await t.client.rpc('create_deposit', {
+      p_amount: 250,
+      p_card: '4242 4242 4242 4242',
+      p_idempotency_key: crypto.randomUUID(),
+    });
+    expect(deposit.error).toBeNull();
+    const started = await t.client.rpc('start_social_connection', { p_platform: 'x', p_handle: 'genuine_creator' });
+    expect(started.error).toBeNull();
+    expect((await t.client.rpc('check_social_connection', { p_platform: 'x' })).error).toBeNull();
+    // Nothing in the server takes them.
+    const [before] = await backend.db.query<{ status: string }>(
+      `select status from wallet_transactions where user_id = $1`,
+      [t.id],
+    );
+    expect(before!.status).toBe('pending');
+
+    const workers = spawnWorkers(url);
+    await workers.started;
+    const completed = await eventually(async () => {
+      const [row] = await backend.db.query<{ status: string; available: string }>(
+        `select w.status, c.available from wallet_transactions w join cash_accounts c using (user_id) where w.user_id = $1`,
+        [t.id],
+      );
+      return row?.status === 'completed' ? row : undefined;
+    }, 20_000);
+    expect(Number(completed.available)).toBe(250);
+    const account = await eventually(async () => {
+      const { data } = await t.client.from('social_accounts').select('status, followers').eq('platform', 'x').single();
+      return data?.status === 'connected' ? data : undefined;
+    }, 20_000);
+    expect(account.followers).toBeGreaterThan(0);
+
+    const exited = new Promise<number | null>((resolve) => workers.child.once('exit', resolve));
+    workers.child.kill('SIGTERM');
+    await expect(exited).resolves.toBe(0);
+  });
+});
