@@ -10,6 +10,7 @@ import { DEFAULT_REALTIME_LIMITS, type RealtimeLimits } from './realtime/limits'
 import { JwtKeys } from './auth/jwt';
 import { bytesInDatabase, bytesInFolder, bytesInMemory, type ObjectBytes } from './storage/objects';
 import { startWorkers } from './workers';
+import { toOutbox } from './accountMail';
 import { closeDueOfferings, runDuePlans, schedule } from './schedule';
 import { authConfig } from './auth/config';
 import { DEFAULT_SESSION_INACTIVITY, endIdleSessions } from './auth/sessions';
@@ -119,7 +120,10 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     const workers =
       opts.workers === false
         ? undefined
-        : await startWorkers(db, { ...opts, mail: { siteUrl: opts.siteUrl ?? fileAuth.siteUrl } });
+        : await startWorkers(db, {
+            ...opts,
+            mail: toOutbox({ siteUrl: opts.siteUrl ?? fileAuth.siteUrl, log: opts.log }),
+          });
     const jobs = schedule(
       db,
       [

@@ -4,18 +4,18 @@ import { simulatedProvider } from './payments/simulated';
 import { startPaymentWorker } from './payments/worker';
 import { simulatedSocialProvider } from './social/simulated';
 import { startSocialWorker } from './social/worker';
-import { startAccountMailRelay } from './accountMail';
+import { startAccountMailRelay, type Deliver } from './accountMail';
 
 /**
  * The workers that play the outside world's part: the payment rail (payments/worker.ts), the social
- * platforms (social/worker.ts) and, where the local server's auth keeps the outbox, account mail
- * (accountMail.ts). The local server runs them in its process; `npm run workers` runs them alone
+ * platforms (social/worker.ts) and account mail (accountMail.ts), delivered by `mail`: to the local
+ * server's outbox, or by SMTP. The local server runs them in its process; `npm run workers` runs them alone
  * over a PostgreSQL database someone else migrated, a hosted project's included (workersMain.ts).
  * Several of them may run at once: each claims its work with a lease, skip locked.
  */
 export async function startWorkers(
   db: Database,
-  opts: Pick<BackendOptions, 'payments' | 'social' | 'log'> & { mail?: { siteUrl: string } },
+  opts: Pick<BackendOptions, 'payments' | 'social' | 'log'> & { mail?: Deliver },
 ) {
   const payments = await startPaymentWorker(db, simulatedProvider(opts.payments?.delayMs ?? 1500), {
     payoutAfterMs: opts.payments?.payoutAfterMs ?? 30_000,
@@ -28,8 +28,7 @@ export async function startWorkers(
     leaseMs: 60_000,
     log: opts.log,
   });
-  const mail =
-    opts.mail && (await startAccountMailRelay(db, { pollMs: 10_000, siteUrl: opts.mail.siteUrl, log: opts.log }));
+  const mail = opts.mail && (await startAccountMailRelay(db, { pollMs: 10_000, deliver: opts.mail, log: opts.log }));
   return {
     async close() {
       await Promise.all([payments.close(), social.close(), mail && mail.close()]);

@@ -1,5 +1,5 @@
 /**
- * `npm run workers` runs the payment and connected-account workers alone (workers.ts) over
+ * `npm run workers` runs the payment, connected-account and account-mail workers alone (workers.ts) over
  * DATABASE_URL: a PostgreSQL database that someone else migrated, the local server or a hosted
  * project's `supabase db push`. Nothing is migrated or seeded here, and a database that lacks a
  * migration is refused: the workers call what the migrations define. LISTEN needs a session, so a
@@ -9,6 +9,7 @@ import { openPostgres } from './db/postgres';
 import { unappliedMigrations } from './db/migrate';
 import { backendOptionsFromEnv } from './options';
 import { startWorkers } from './workers';
+import { bySmtp } from './accountMail';
 
 async function main() {
   const opts = backendOptionsFromEnv();
@@ -25,8 +26,13 @@ async function main() {
         'apply them first (npm start with this DATABASE_URL, or supabase db push).',
     );
   }
-  const workers = await startWorkers(db, opts); // no mail: the relay writes to the local server's outbox
-  console.log('workers on: payments, connected accounts');
+  // The local server's outbox is not there: account mail goes by SMTP, or waits until it is set.
+  const smtp = process.env.SMTP_URL;
+  const mail = smtp ? bySmtp(smtp, process.env.MAIL_FROM || 'RepX <no-reply@repx.dev>', opts.siteUrl!) : undefined;
+  const workers = await startWorkers(db, { ...opts, mail });
+  console.log(
+    `workers on: payments, connected accounts, ${mail ? 'account mail by SMTP' : 'no account mail (SMTP_URL)'}`,
+  );
   const stop = async () => {
     await workers.close();
     await db.close();

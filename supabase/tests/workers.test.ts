@@ -1,20 +1,46 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
 import { startBackend, type Backend } from '../server/index';
 import { NO_RATE_LIMITS } from '../server/http/rateLimit';
 import { ENGINES, createDatabase, dropDatabase, eventually } from '../harness/backends';
 import { JWT_SECRET } from '../harness/clients';
 import { trader } from '../harness/market';
+import { freePort } from '../harness/ports';
 
 jest.setTimeout(120_000);
 
 const ROOT = path.resolve(__dirname, '../..');
 
+/** An SMTP server on this machine that keeps what it receives: the envelope's recipients and the raw message. */
+async function smtpReceiver() {
+  const received: { to: string[]; raw: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, done) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+      stream.on('end', () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        done();
+      });
+    },
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
 /** `npm run workers` as its own process over `databaseUrl`; resolves when it is on, or rejects with what it said on exit. */
-function spawnWorkers(databaseUrl: string): { child: ChildProcess; started: Promise<void>; output: () => string } {
+function spawnWorkers(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): { child: ChildProcess; started: Promise<void>; output: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'supabase/server/workersMain.ts')], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PAYMENT_DELAY_MS: '50' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PAYMENT_DELAY_MS: '50', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -50,7 +76,7 @@ onPostgres('npm run workers, over a database the server does not run workers for
     );
   });
 
-  it('settles a deposit and proves a connected account, then stops on SIGTERM', async () => {
+  it('settles a deposit, proves a connected account and mails a new bank account by SMTP, then stops on SIGTERM', async () => {
     backend = await startBackend({
       port: 0,
       databaseUrl: url,
@@ -76,8 +102,16 @@ onPostgres('npm run workers, over a database the server does not run workers for
     );
     expect(before!.status).toBe('pending');
 
-    const workers = spawnWorkers(url);
+    const added = await t.client.rpc('add_payout_destination', {
+      p_label: 'Checking',
+      p_account_number: '0001 2345-6789',
+    });
+    expect(added.error).toBeNull();
+
+    const smtp = await smtpReceiver();
+    const workers = spawnWorkers(url, { SMTP_URL: smtp.url, MAIL_FROM: 'RepX <security@repx.test>' });
     await workers.started;
+    expect(workers.output()).toContain('account mail by SMTP');
     const completed = await eventually(async () => {
       const [row] = await backend.db.query<{ status: string; available: string }>(
         `select w.status, c.available from wallet_transactions w join cash_accounts c using (user_id) where w.user_id = $1`,
@@ -92,8 +126,23 @@ onPostgres('npm run workers, over a database the server does not run workers for
     }, 20_000);
     expect(account.followers).toBeGreaterThan(0);
 
+    const [email] = await backend.db.query<{ email: string }>('select email from auth.users where id = $1', [t.id]);
+    const mail = await eventually(async () => smtp.received.find((m) => m.to.includes(email!.email)), 20_000);
+    expect(mail.raw).toContain('Subject: A bank account was added to your RepX account');
+    expect(mail.raw).toContain('From: RepX <security@repx.test>');
+    expect(mail.raw).toMatch(
+      /The bank account Checking =E2=80=A2=E2=80=A2=E2=80=A2=E2=80=A2 6789|The bank account Checking •••• 6789/,
+    );
+    // Taken once: nothing is left to send.
+    const [left] = await backend.db.query<{ n: number }>(
+      'select count(*)::int as n from private.account_mail where user_id = $1 and sent_at is null',
+      [t.id],
+    );
+    expect(left!.n).toBe(0);
+
     const exited = new Promise<number | null>((resolve) => workers.child.once('exit', resolve));
     workers.child.kill('SIGTERM');
     await expect(exited).resolves.toBe(0);
+    await smtp.close();
   });
 });
