@@ -18,6 +18,7 @@ import {
   schemaOf,
   splitLast,
   tableFlags,
+  viewSource,
 } from './reads';
 
 /** The order a migration's statements go in: drops first, then what later statements need. */
@@ -54,6 +55,8 @@ export interface Change {
   gone: boolean;
   changed: boolean;
   schemas: Queryable;
+  /** The schema files' script the `schemas` database was built from. */
+  script: string;
   add: (step: Step, sql: string, order?: number) => void;
   unsupported: string[];
 }
@@ -155,7 +158,7 @@ async function fn({ d, name, gone, changed, schemas, add }: Change) {
   if (dropped) await grantAgain(schemas, 'function', name, add);
 }
 
-async function view({ name, gone, changed, schemas, add }: Change) {
+async function view({ name, gone, changed, schemas, script, add }: Change) {
   if (gone || changed) add('drop view', `drop view if exists ${name};`);
   if (gone) return;
   const v = await one(
@@ -164,7 +167,9 @@ async function view({ name, gone, changed, schemas, add }: Change) {
     [name],
   );
   const options = v.options ? ` with (${v.options})` : '';
-  const sql = `create ${v.kind === 'm' ? 'materialized view' : 'view'} ${name}${options} as\n${v.def.replace(/;\s*$/, '')};`;
+  const sql =
+    (v.kind === 'v' && viewSource(script, name)) ||
+    `create ${v.kind === 'm' ? 'materialized view' : 'view'} ${name}${options} as\n${v.def.replace(/;\s*$/, '')};`;
   add('view', sql, await relationOrder(schemas, name));
   if (changed) await grantAgain(schemas, 'view', name, add);
 }

@@ -1,13 +1,14 @@
 import type { Queryable } from '../server/db/database';
 import type { Difference } from './catalog';
 import { KINDS, KIND_ORDER, type Step } from './kinds';
+import { schemaScript } from './schemas';
 
 /**
  * The statements that take a database defined as `migrations` to the one defined as `schemas`,
  * from their catalogs' differences: what `supabase db diff` does with a shadow database, here
  * without Docker. Definitions are read back from the schema database itself (pg_get_functiondef,
- * pg_get_viewdef, pg_get_constraintdef, pg_get_indexdef, pg_get_triggerdef, pg_policies), so a
- * migration says exactly what the schema files made.
+ * pg_get_constraintdef, pg_get_indexdef, pg_get_triggerdef, pg_policies), so a migration says
+ * exactly what the schema files made; a view is its schema file's own statement (`script`).
  *
  * It writes drops first (policies, triggers, views, functions, constraints, indexes, columns,
  * tables), then creations in dependency order (tables and columns, functions, views, constraints,
@@ -19,7 +20,7 @@ export interface Plan {
   unsupported: string[];
 }
 
-export async function planMigration(diffs: Difference[], schemas: Queryable): Promise<Plan> {
+export async function planMigration(diffs: Difference[], schemas: Queryable, script = schemaScript()): Promise<Plan> {
   const steps: { step: Step; sql: string; order: number }[] = [];
   const unsupported: string[] = [];
   const add = (step: Step, sql: string, order = 0) => void steps.push({ step, sql, order });
@@ -31,7 +32,8 @@ export async function planMigration(diffs: Difference[], schemas: Queryable): Pr
       continue;
     }
     const gone = d.change === 'only in migrations';
-    await handler({ d, name: rest.join(' '), rest, gone, changed: d.change === 'differs', schemas, add, unsupported });
+    const changed = d.change === 'differs';
+    await handler({ d, name: rest.join(' '), rest, gone, changed, schemas, script, add, unsupported });
   }
   const statements = steps
     .filter((s) => s.sql)

@@ -194,3 +194,35 @@ export function schemaOf(name: string): string {
   const bare = name.split('(')[0]!;
   return bare.includes('.') ? bare.slice(0, bare.indexOf('.')) : 'public';
 }
+
+/**
+ * The statement in `script` that creates the view `name`, as its schema file writes it: from
+ * `create view` to its semicolon outside quotes, comments and dollar quotes. A migration takes
+ * it rather than pg_get_viewdef's text, which does not always read back the same (a union's later
+ * unnamed columns come back named). Undefined when the script does not hold one.
+ */
+export function viewSource(script: string, name: string): string | undefined {
+  const qualified = name.includes('.') ? name : `public.${name}`;
+  const [schema, relation] = qualified.split('.') as [string, string];
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const start = new RegExp(
+    `create\\s+(?:or\\s+replace\\s+)?view\\s+${schema === 'public' ? '(?:public\\.)?' : `${escape(schema)}\\.`}${escape(relation)}(?![\\w$])`,
+    'i',
+  ).exec(script);
+  if (!start) return undefined;
+  for (let i = start.index; i < script.length;) {
+    const rest = script.slice(i, i + 2);
+    const dollar = /^\$[A-Za-z_]*\$/.exec(script.slice(i, i + 64));
+    if (rest[0] === "'" || rest[0] === '"') {
+      let j = script.indexOf(rest[0], i + 1);
+      while (j !== -1 && script[j + 1] === rest[0]) j = script.indexOf(rest[0], j + 2);
+      if (j === -1) return undefined;
+      i = j + 1;
+    } else if (rest === '--') i = script.indexOf('\n', i) === -1 ? script.length : script.indexOf('\n', i);
+    else if (rest === '/*') i = script.indexOf('*/', i) + 2;
+    else if (dollar) i = script.indexOf(dollar[0], i + dollar[0].length) + dollar[0].length;
+    else if (rest[0] === ';') return script.slice(start.index, i + 1);
+    else i++;
+  }
+  return undefined;
+}
