@@ -59,13 +59,14 @@ begin
 end $$;
 revoke execute on function public.admin_audit_log(uuid, text, integer) from public, anon;
 
--- The account an admin may act on: not their own, not the system's.
+-- The account an admin may act on: not their own, not the system's. Locked against another
+-- admin's action, but not against the key share a new order's or bid's reference takes.
 create function private.managed_account(p_user uuid) returns public.profiles
 language plpgsql security definer set search_path = '' as $$
 declare
   target public.profiles;
 begin
-  select * into target from public.profiles where id = p_user for update;
+  select * into target from public.profiles where id = p_user for no key update;
   if not found or target.role = 'system' then perform private.refuse('There is no such account.'); end if;
   if p_user = auth.uid() then perform private.refuse('Admins cannot act on their own account.'); end if;
   return target;
@@ -78,7 +79,9 @@ declare
   admin uuid := private.require_admin();
   target public.profiles;
   o record;
+  dropped record;
   cancelled integer := 0;
+  bids integer := 0;
   sessions integer;
 begin
   if p_status is null or p_status not in ('active', 'suspended') then perform private.refuse('Status must be active or suspended.'); end if;
@@ -89,20 +92,35 @@ begin
   if target.status = p_status then perform private.refuse(format('The account is already %s.', p_status)); end if;
   update public.profiles set status = p_status where id = p_user;
   if p_status = 'suspended' then
-    -- Each book's lock first, as the engine takes it, then the order.
+    -- Locks as everyone takes them: the open offerings bid in first (as a bid and a close do),
+    -- then each book, as the engine takes it, with the order; the cash account comes with them.
+    perform 1 from public.offerings f
+     where f.closed_at is null and f.id in (select b.offering_id from public.offering_bids b where b.user_id = p_user)
+     order by f.id for update;
     for o in select id, token_id from public.orders where user_id = p_user and status in ('open', 'pending') order by token_id, id loop
       perform 1 from public.tokens where id = o.token_id for update;
       perform private.release_order(o.id);
       insert into public.market_events (token_id, kind) values (o.token_id, 'book');
       cancelled := cancelled + 1;
     end loop;
+    perform 1 from public.cash_accounts where user_id = p_user for update;
+    for dropped in delete from public.offering_bids x using public.offerings f
+              where x.user_id = p_user and f.id = x.offering_id and f.closed_at is null
+              returning x.reserved, f.token_id loop
+      update public.cash_accounts set available = available + dropped.reserved, reserved = reserved - dropped.reserved
+       where user_id = p_user;
+      insert into public.market_events (token_id, kind) values (dropped.token_id, 'book');
+      bids := bids + 1;
+    end loop;
     delete from auth.sessions where user_id = p_user;
     get diagnostics sessions = row_count;
   end if;
   perform private.audit(case p_status when 'suspended' then 'account.suspend' else 'account.reinstate' end, p_user, target.username,
-    jsonb_build_object('status', target.status), jsonb_build_object('status', p_status, 'orders_cancelled', cancelled, 'sessions_ended', coalesce(sessions, 0)),
+    jsonb_build_object('status', target.status),
+    jsonb_build_object('status', p_status, 'orders_cancelled', cancelled, 'bids_cancelled', bids, 'sessions_ended', coalesce(sessions, 0)),
     nullif(trim(coalesce(p_reason, '')), ''));
-  return jsonb_build_object('status', p_status, 'orders_cancelled', cancelled, 'sessions_ended', coalesce(sessions, 0));
+  return jsonb_build_object('status', p_status, 'orders_cancelled', cancelled, 'bids_cancelled', bids,
+                            'sessions_ended', coalesce(sessions, 0));
 end $$;
 revoke execute on function public.admin_set_account_status(uuid, text, text) from public, anon;
 

@@ -35,7 +35,7 @@ describe.each(ENGINES)('the admin acts on accounts on %s', (engine) => {
       p_reason: 'Wash trading.',
     });
     expect(error).toBeNull();
-    expect(data).toEqual({ status: 'suspended', orders_cancelled: 2, sessions_ended: 2 });
+    expect(data).toEqual({ status: 'suspended', orders_cancelled: 2, bids_cancelled: 0, sessions_ended: 2 });
 
     // Its tokens issued before the suspension are refused on their next request, in both tabs.
     for (const c of [user.client, secondTab]) {

@@ -347,4 +347,32 @@ describe.each(ENGINES)('a batch-auction offering on %s', (engine) => {
     expect(await cash(backend, b.id)).toEqual({ available: 10_000, reserved: 0 });
     expect(await invariantViolations(backend)).toEqual([]);
   });
+
+  it('suspending an account cancels its bids at once: the reservation released, the demand without it', async () => {
+    const token = await offeringToken(backend, { supply: 100, price: 10, cap: 100 });
+    const [a, b] = [await trader(backend, { cash: 10_000 }), await trader(backend, { cash: 10_000 })];
+    expect((await bid(a, token, 10, 80)).error).toBeNull();
+    expect((await bid(b, token, 11, 80)).error).toBeNull();
+    expect(await shown(a, token)).toMatchObject({ demand: 160, indicative_price: 10 });
+
+    const { data, error } = await admin.rpc('admin_set_account_status', {
+      p_user: b.id,
+      p_status: 'suspended',
+      p_reason: 'Bids from a stolen card',
+    });
+    expect(error).toBeNull();
+    expect(data).toMatchObject({ status: 'suspended', bids_cancelled: 1 });
+    expect(await cash(backend, b.id)).toEqual({ available: 10_000, reserved: 0 });
+    expect(await allocations(token)).toEqual({ [a.id]: 0 });
+    expect(await shown(a, token)).toMatchObject({ demand: 80 });
+    const [audit] = await backend.db.query<{ after: { bids_cancelled: number } }>(
+      `select after from audit_log where action = 'account.suspend' and target_user = $1`,
+      [b.id],
+    );
+    expect(audit!.after.bids_cancelled).toBe(1);
+
+    await closeOffering(backend, token);
+    expect(await allocations(token)).toEqual({ [a.id]: 80 });
+    expect(await invariantViolations(backend)).toEqual([]);
+  });
 });

@@ -16,11 +16,12 @@ export function SuspendDialog({ user, onClose, onDone }: Props) {
       run={() => rpc('admin_set_account_status', { p_user: user.id, p_status: 'suspended', p_reason: reason })}
       success={{
         title: 'Account Suspended',
-        description: `@${user.username} is signed out everywhere and their open orders are cancelled.`,
+        description: `@${user.username} is signed out everywhere; their open orders and offering bids are cancelled.`,
       }}
     >
       <Muted>
-        Every session ends at once, open orders are cancelled and sign-in is refused until you reinstate the account.
+        Every session ends at once, open orders and offering bids are cancelled and sign-in is refused until you
+        reinstate the account.
       </Muted>
       <ReasonField id="suspend-reason" label="Reason" value={reason} onChange={setReason} />
     </ActionDialog>
