@@ -93,10 +93,15 @@ begin
   update public.profiles set status = p_status where id = p_user;
   if p_status = 'suspended' then
     -- Locks as everyone takes them: the open offerings bid in first (as a bid and a close do),
-    -- then each book, as the engine takes it, with the order; the cash account comes with them.
+    -- then every book the account has an order in, in token order, before its cash account (as
+    -- the engine: a book, then cash), so that a trade on one of them cannot wait on this while it
+    -- waits on that trade. The loop locks again a book an order placed meanwhile rests in.
     perform 1 from public.offerings f
      where f.closed_at is null and f.id in (select b.offering_id from public.offering_bids b where b.user_id = p_user)
      order by f.id for update;
+    perform 1 from public.tokens k
+     where k.id in (select r.token_id from public.orders r where r.user_id = p_user and r.status in ('open', 'pending'))
+     order by k.id for update;
     for o in select id, token_id from public.orders where user_id = p_user and status in ('open', 'pending') order by token_id, id loop
       perform 1 from public.tokens where id = o.token_id for update;
       perform private.release_order(o.id);
