@@ -84,6 +84,9 @@ onPostgres('npm run workers, over a database the server does not run workers for
       rateLimits: NO_RATE_LIMITS,
       seed: false,
       workers: false,
+      // Were its workers on, they would answer at once.
+      payments: { delayMs: 0 },
+      social: { delayMs: 0, pollMs: 100 },
     });
     const t = await trader(backend);
     const deposit = await t.client.rpc('create_deposit', {
@@ -95,12 +98,14 @@ onPostgres('npm run workers, over a database the server does not run workers for
     const started = await t.client.rpc('start_social_connection', { p_platform: 'x', p_handle: 'genuine_creator' });
     expect(started.error).toBeNull();
     expect((await t.client.rpc('check_social_connection', { p_platform: 'x' })).error).toBeNull();
-    // Nothing in the server takes them.
-    const [before] = await backend.db.query<{ status: string }>(
-      `select status from wallet_transactions where user_id = $1`,
+    // Nothing in the server takes them: after longer than its workers' poll, both still wait.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const [before] = await backend.db.query<{ payment: string; account: string }>(
+      `select (select status from wallet_transactions where user_id = $1) as payment,
+              (select status from social_accounts where user_id = $1) as account`,
       [t.id],
     );
-    expect(before!.status).toBe('pending');
+    expect(before).toEqual({ payment: 'pending', account: 'checking' });
 
     const added = await t.client.rpc('add_payout_destination', {
       p_label: 'Checking',
