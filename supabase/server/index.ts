@@ -9,7 +9,7 @@ import { createRealtime } from './realtime/server';
 import { DEFAULT_REALTIME_LIMITS, type RealtimeLimits } from './realtime/limits';
 import { JwtKeys } from './auth/jwt';
 import { bytesInDatabase, bytesInFolder, bytesInMemory, type ObjectBytes } from './storage/objects';
-import { startWorkers } from './workers';
+import { startWorkers, type WorkerOptions } from './workers';
 import { toOutbox } from './accountMail';
 import { closeDueOfferings, runDuePlans, schedule } from './schedule';
 import { authConfig } from './auth/config';
@@ -17,7 +17,7 @@ import { DEFAULT_SESSION_INACTIVITY, endIdleSessions } from './auth/sessions';
 import type { RateLimits } from './http/rateLimit';
 import { assertSafeToListen, installationJwtSecret } from './auth/secret';
 
-export interface BackendOptions {
+export interface BackendOptions extends WorkerOptions {
   port?: number;
   host?: string;
   /** PostgreSQL connection string; without it the embedded PGlite is used. */
@@ -45,8 +45,6 @@ export interface BackendOptions {
   sessionInactivity?: number;
   seed?: boolean;
   publicUrl?: string;
-  /** The simulated payment rail: its answer delay, how long withdrawals wait (cancellable), the lease. */
-  payments?: { delayMs?: number; payoutAfterMs?: number; leaseMs?: number };
   /** Auth rate limits (GoTrue-like defaults). */
   rateLimits?: RateLimits;
   /** Realtime's limits per socket and per address (Supabase-like defaults). */
@@ -59,8 +57,6 @@ export interface BackendOptions {
   autoInvestMs?: number;
   /** How often offerings whose window has passed are closed (offerings.sql). */
   offeringsMs?: number;
-  /** The simulated social platform's answer time, and how often the worker looks for due reads (social.sql). */
-  social?: { delayMs?: number; pollMs?: number };
   /** How often the fraud rules run over recent orders and trades. */
   fraudScanMs?: number;
   /** How often tables are checked for the vacuum and analyze PostgreSQL's autovacuum would run, where it does not (db/vacuum.ts). */
@@ -69,7 +65,6 @@ export interface BackendOptions {
   workers?: boolean;
   /** False when another process has prepared the database (migrations, seed, secret): see cluster.ts. */
   migrate?: boolean;
-  log?: (line: string) => void;
 }
 
 export interface Backend {

@@ -1,5 +1,4 @@
 import type { Database } from './db/database';
-import type { BackendOptions } from './index';
 import { simulatedProvider } from './payments/simulated';
 import { startPaymentWorker } from './payments/worker';
 import { simulatedSocialProvider } from './social/simulated';
@@ -13,10 +12,15 @@ import { startAccountMailRelay, type Deliver } from './accountMail';
  * over a PostgreSQL database someone else migrated, a hosted project's included (workersMain.ts).
  * Several of them may run at once: each claims its work with a lease, skip locked.
  */
-export async function startWorkers(
-  db: Database,
-  opts: Pick<BackendOptions, 'payments' | 'social' | 'log'> & { mail?: Deliver },
-) {
+export interface WorkerOptions {
+  /** The simulated payment rail: its answer delay, how long withdrawals wait (cancellable), the lease. */
+  payments?: { delayMs?: number; payoutAfterMs?: number; leaseMs?: number };
+  /** The simulated social platform's answer time, and how often the worker looks for due reads (social.sql). */
+  social?: { delayMs?: number; pollMs?: number };
+  log?: (line: string) => void;
+}
+
+export async function startWorkers(db: Database, opts: WorkerOptions & { mail?: Deliver }) {
   const payments = await startPaymentWorker(db, simulatedProvider(opts.payments?.delayMs ?? 1500), {
     payoutAfterMs: opts.payments?.payoutAfterMs ?? 30_000,
     leaseMs: opts.payments?.leaseMs ?? 30_000,
