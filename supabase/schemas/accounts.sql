@@ -43,18 +43,38 @@ grant update (full_name, bio, location, avatar_url, cover_url) on public.profile
 -- one (sessions.sql). Policies call it in a sub-select, once per statement; it is PL/pgSQL so that
 -- each connection plans it once (a SQL function with a SET clause is planned at every call before
 -- PostgreSQL 18).
+-- An administrator acts as one when active, past the second step, and, where the exchange asks it
+-- of admins (exchange_settings.admins_need_two_step), with an authenticator app turned on.
 create function private.is_admin() returns boolean
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  return exists (select 1 from public.profiles where id = auth.uid() and role = 'admin' and status = 'active')
-     and not private.second_step_due();
+  if not exists (select 1 from public.profiles where id = auth.uid() and role = 'admin' and status = 'active') then
+    return false;
+  end if;
+  return not private.second_step_due() and not private.admin_two_step_missing();
 end $$;
 grant execute on function private.is_admin() to authenticated;
+
+-- Whether the exchange asks admins for two-step verification and the caller has no app turned on.
+create function private.admin_two_step_missing() returns boolean
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return (select e.admins_need_two_step from public.exchange_settings e)
+     and not exists (select from auth.mfa_factors f where f.user_id = auth.uid() and f.status = 'verified');
+end $$;
+revoke execute on function private.admin_two_step_missing() from public;
 
 create function private.require_admin() returns uuid
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  if not private.is_admin() then raise exception 'Admin privileges required.' using errcode = '42501'; end if;
+  if not private.is_admin() then
+    if private.admin_two_step_missing()
+       and exists (select 1 from public.profiles where id = auth.uid() and role = 'admin' and status = 'active') then
+      raise exception 'Administrators must use two-step verification: turn it on in Profile › Settings, then sign in at the admin page again.'
+        using errcode = '42501', hint = 'admin_two_step_required';
+    end if;
+    raise exception 'Admin privileges required.' using errcode = '42501';
+  end if;
   return auth.uid();
 end $$;
 revoke execute on function private.require_admin() from public;

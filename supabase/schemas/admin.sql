@@ -344,7 +344,7 @@ declare
   editable constant text[] := array['fee_bps', 'min_order_amount', 'max_price', 'max_open_orders', 'trading_halted', 'halt_reason',
     'deposit_min', 'deposit_max', 'withdrawal_min', 'withdrawal_daily_limit', 'token_supply', 'token_founder_bps', 'token_issue_price',
     'new_bank_account_hold_hours', 'market_band_bps', 'auto_invest_min', 'auto_invest_max', 'auto_invest_max_plans', 'creator_fee_share_bps',
-    'founder_vesting_months', 'founder_cliff_months', 'offering_window_minutes', 'offering_cap_bps'];
+    'founder_vesting_months', 'founder_cliff_months', 'offering_window_minutes', 'offering_cap_bps', 'admins_need_two_step'];
   before public.exchange_settings;
   after public.exchange_settings;
   k text;
@@ -359,7 +359,7 @@ begin
   begin
     after := jsonb_populate_record(before, p_changes);
   exception when others then
-    perform private.refuse('A setting has a value of the wrong kind: numbers for amounts and limits, true or false for the halt.');
+    perform private.refuse('A setting has a value of the wrong kind: numbers for amounts and limits, true or false for the halt and for two-step verification.');
   end;
   if after.fee_bps is null or after.max_price is null or after.deposit_min is null or after.deposit_max is null or after.withdrawal_min is null
      or after.withdrawal_daily_limit is null or after.min_order_amount is null or after.max_open_orders is null
@@ -367,7 +367,7 @@ begin
      or after.new_bank_account_hold_hours is null or after.market_band_bps is null
      or after.auto_invest_min is null or after.auto_invest_max is null or after.auto_invest_max_plans is null
      or after.creator_fee_share_bps is null or after.founder_vesting_months is null or after.founder_cliff_months is null
-     or after.offering_window_minutes is null or after.offering_cap_bps is null then
+     or after.offering_window_minutes is null or after.offering_cap_bps is null or after.admins_need_two_step is null then
     perform private.refuse('A setting cannot be empty.');
   end if;
   if after.fee_bps <> trunc(after.fee_bps) or after.fee_bps not between 0 and 1000 then
@@ -405,6 +405,11 @@ begin
   if after.offering_cap_bps <> trunc(after.offering_cap_bps) or after.offering_cap_bps not between 1 and 10000 then
     perform private.refuse('The offering''s cap per account must be between 1 and 10,000 basis points (0.01% to 100%).');
   end if;
+  -- Asking admins for two-step verification locks out every admin without an app: the one asking first.
+  if after.admins_need_two_step and not before.admins_need_two_step
+     and not exists (select from auth.mfa_factors f where f.user_id = admin and f.status = 'verified') then
+    perform private.refuse('Turn on two-step verification for your own account first (Profile › Settings): asking it of admins would lock you out of the admin area.');
+  end if;
   begin
     update public.exchange_settings set
       fee_bps = after.fee_bps, min_order_amount = after.min_order_amount, max_price = after.max_price, max_open_orders = after.max_open_orders,
@@ -417,7 +422,7 @@ begin
       auto_invest_max_plans = after.auto_invest_max_plans, creator_fee_share_bps = after.creator_fee_share_bps,
       founder_vesting_months = after.founder_vesting_months, founder_cliff_months = after.founder_cliff_months,
       offering_window_minutes = after.offering_window_minutes, offering_cap_bps = after.offering_cap_bps,
-      updated_at = now()
+      admins_need_two_step = after.admins_need_two_step, updated_at = now()
     returning * into after;
   exception when check_violation then
     perform private.refuse('A setting is out of its allowed range.');

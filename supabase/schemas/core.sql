@@ -66,7 +66,10 @@ create table public.exchange_settings (
   -- A new token's offering is a batch auction (offerings.sql): its subscription window, and the most
   -- one account may bid for, as a share of the offering (200 = 2%).
   offering_window_minutes integer not null default 1440 check (offering_window_minutes between 1 and 10080),
-  offering_cap_bps integer not null default 200 check (offering_cap_bps between 1 and 10000)
+  offering_cap_bps integer not null default 200 check (offering_cap_bps between 1 and 10000),
+  -- Whether an administrator must have an authenticator app turned on to act as one
+  -- (accounts.sql, private.is_admin). Off in the seed, whose demo admin signs in with a password.
+  admins_need_two_step boolean not null default false
 );
 comment on column public.exchange_settings.new_bank_account_hold_hours is 'Hours a newly added bank account waits before it may receive a withdrawal.';
 alter table public.exchange_settings enable row level security;

@@ -194,7 +194,7 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
       [{ fee_bps: 5000 }, 'The trading fee must be between 0 and 1,000 basis points (0% to 10%).'],
       [
         { fee_bps: 'lots' },
-        'A setting has a value of the wrong kind: numbers for amounts and limits, true or false for the halt.',
+        'A setting has a value of the wrong kind: numbers for amounts and limits, true or false for the halt and for two-step verification.',
       ],
       [{ deposit_min: 100, deposit_max: 50 }, 'Deposits need a minimum above $0.00 and a maximum at least as large.'],
       [{ fee_bps: null }, 'A setting cannot be empty.'],

@@ -262,6 +262,51 @@ describe.each(ENGINES)('two-step verification with an authenticator app, on %s',
     expect((await again.auth.mfa.unenroll({ factorId })).error).toBeNull();
   });
 
+  it('the exchange may ask every admin for an app: one without is refused in words, one with it acts', async () => {
+    const step = await freshStep(15_000);
+    const demoAdmin = await signedIn(backend.url, ADMIN);
+    const ask = (c: SupabaseClient, on: boolean) =>
+      c.rpc('admin_update_settings', { p_changes: { admins_need_two_step: on }, p_reason: 'Admins use an app.' });
+    const asked = async () =>
+      (await backend.db.query<{ on: boolean }>('select admins_need_two_step as on from exchange_settings'))[0]!.on;
+
+    // The demo admin has no app: asking it of admins would lock them out, so it is refused.
+    expect((await ask(demoAdmin, true)).error?.message).toBe(
+      'Turn on two-step verification for your own account first (Profile › Settings): asking it of admins would lock you out of the admin area.',
+    );
+    expect(await asked()).toBe(false);
+
+    // A second admin with an app turned on asks it.
+    const { client: second, id } = await newUser(backend.url, 'secondadmin');
+    await backend.db.query(`update profiles set role = 'admin' where id = $1`, [id]);
+    await turnOn(second, step - 1);
+    expect((await ask(second, true)).error).toBeNull();
+    expect(await asked()).toBe(true);
+
+    // From now on the admin without an app is refused every admin act, in words; the one with it acts.
+    const refused = await demoAdmin.rpc('admin_list_users', {});
+    expect(refused.error).toMatchObject({
+      code: '42501',
+      message:
+        'Administrators must use two-step verification: turn it on in Profile › Settings, then sign in at the admin page again.',
+      hint: 'admin_two_step_required',
+    });
+    // Row-level security asks the same: the audit log is no longer theirs to read.
+    expect((await demoAdmin.from('audit_log').select('id')).data).toEqual([]);
+    expect((await second.from('audit_log').select('id')).data?.length).toBeGreaterThan(0);
+    expect((await second.rpc('admin_list_users', {})).error).toBeNull();
+    const { client: user } = await newUser(backend.url, 'notadmin');
+    expect((await user.rpc('admin_list_users', {})).error?.message).toBe('Admin privileges required.');
+
+    // Audited, and left as found for the suite's other tests.
+    const { data: log } = await second.rpc('admin_audit_log', {});
+    expect((log as { action: string; after: unknown }[]).find((l) => l.action === 'settings.update')).toMatchObject({
+      after: { admins_need_two_step: true },
+    });
+    expect((await ask(second, false)).error).toBeNull();
+    expect((await demoAdmin.rpc('admin_list_users', {})).error).toBeNull();
+  });
+
   it('the admin removes a lost app: sessions end, the password alone signs in, audited', async () => {
     const step = await freshStep(12_000);
     const { client: c, email, id } = await newUser(backend.url, 'lostphone');

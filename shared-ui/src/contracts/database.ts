@@ -210,6 +210,7 @@ export type Database = {
           founder_cliff_months: number;
           offering_window_minutes: number;
           offering_cap_bps: number;
+          admins_need_two_step: boolean;
         };
         Insert: {
           id?: boolean;
@@ -237,6 +238,7 @@ export type Database = {
           founder_cliff_months?: number;
           offering_window_minutes?: number;
           offering_cap_bps?: number;
+          admins_need_two_step?: boolean;
         };
         Update: {
           id?: boolean;
@@ -264,6 +266,7 @@ export type Database = {
           founder_cliff_months?: number;
           offering_window_minutes?: number;
           offering_cap_bps?: number;
+          admins_need_two_step?: boolean;
         };
         Relationships: [];
       };
@@ -1868,6 +1871,7 @@ export type Database = {
           founder_cliff_months: number;
           offering_window_minutes: number;
           offering_cap_bps: number;
+          admins_need_two_step: boolean;
         };
       };
       apply_for_token: {
