@@ -4,10 +4,12 @@ import { feePercent, orderCost } from '../../mf-trading/src/trading/orderMath';
 import { formatPrice } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
 import { totpCode, totpStep } from '../../supabase/server/auth/totp';
+import { freshStep } from '../../supabase/harness/totp';
 import {
   SCREENSHOTS,
   apiUser,
   eventually,
+  nodeClient,
   placeOrder,
   placeholderWhole,
   signIn,
@@ -417,4 +419,78 @@ test('the admin area has the logo and a way back, and fits a phone: its tabs kee
   }
   // And back: the tab under the start's fade comes whole into view too.
   await tapTab(phone, 'Revenue Reports');
+});
+
+test('the exchange may ask admins for two-step verification: one without an app is shown where to turn it on, at 1280 and 390 px', async () => {
+  // The demo admin has no app: asking it of admins would lock them out, so it is refused.
+  await admin.getByRole('tab', { name: 'System Settings' }).click();
+  const form = admin.getByRole('form', { name: 'System Settings' });
+  await form.getByLabel('Admins must use two-step verification').check();
+  await admin.locator('#setting-reason').fill('Admins use an app.');
+  await admin.getByRole('button', { name: 'Save Settings' }).click();
+  await form
+    .getByText(
+      'Turn on two-step verification for your own account first (Profile › Settings): asking it of admins would lock you out of the admin area.',
+    )
+    .waitFor();
+  await admin.screenshot({ path: path.join(SCREENSHOTS, 'admin-two-step-refused-1280.png'), fullPage: true });
+  const asked = async () =>
+    (await db<{ on: boolean }>('select admins_need_two_step as on from exchange_settings'))[0]!.on;
+  expect(await asked()).toBe(false);
+
+  // Asked by another admin who has an app (here, in the database): this one signs in and is sent to
+  // their profile, where Settings turns an app on; the admin area sends them there too.
+  await db('update exchange_settings set admins_need_two_step = true');
+  try {
+    for (const width of [1280, 390]) {
+      const page = await (await app.newContext({ width })).newPage();
+      await page.goto(`${app.url}/auth/nra`);
+      await page.fill('#admin-email', DEMO_ACCOUNTS.admin.email);
+      await page.fill('#admin-password', DEMO_ACCOUNTS.admin.password);
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await expect(toastText(page, 'Two-Step Verification Required')).resolves.toMatchObject({
+        description:
+          'Administrators must use two-step verification: turn it on in Profile › Settings, then sign in at the admin page again.',
+      });
+      await page.waitForURL(`${app.url}/profile`);
+      await page.getByRole('button', { name: 'Settings' }).waitFor();
+      await page.screenshot({ path: path.join(SCREENSHOTS, `admin-two-step-required-${width}.png`) });
+      await page.goto(`${app.url}/nra/login/profile`);
+      await page.waitForURL(`${app.url}/profile`);
+      await toastText(page, 'Two-Step Verification Required');
+      await expect(page.locator('[data-remote="admin"]').count()).resolves.toBe(0);
+      await page.context().close();
+    }
+
+    // With an app turned on, the code leads them into the admin area.
+    const api = nodeClient(app);
+    await api.auth.signInWithPassword(DEMO_ACCOUNTS.admin);
+    const { data } = await api.auth.mfa.enroll({ factorType: 'totp', issuer: 'RepX' });
+    const { id: factorId, totp } = data as { id: string; totp: { secret: string } };
+    const step = await freshStep(15_000);
+    expect(
+      (await api.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step - 1) })).error,
+    ).toBeNull();
+    const page = await (await app.newContext({ width: 390 })).newPage();
+    await page.goto(`${app.url}/auth/nra`);
+    await page.fill('#admin-email', DEMO_ACCOUNTS.admin.email);
+    await page.fill('#admin-password', DEMO_ACCOUNTS.admin.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL('**/auth/verify');
+    await page.fill('#two-step-code', totpCode(totp.secret, step));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL('**/nra/login/profile');
+    await page.locator('[data-remote="admin"]').first().waitFor();
+    await page.getByRole('tab', { name: 'User Management' }).waitFor();
+    await page.context().close();
+    expect(
+      (await api.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step + 1) })).error,
+    ).toBeNull();
+    expect((await api.auth.mfa.unenroll({ factorId })).error).toBeNull();
+  } finally {
+    await db('update exchange_settings set admins_need_two_step = false');
+    await db(`delete from auth.mfa_factors where user_id = (select id from auth.users where email = $1)`, [
+      DEMO_ACCOUNTS.admin.email,
+    ]);
+  }
 });

@@ -79,6 +79,15 @@ begin
 end $$;
 revoke execute on function private.require_admin() from public;
 
+-- Nothing, to an admin who may act as one; otherwise require_admin's refusal in its words. The
+-- admin sign-in page and the admin area's guard ask it after reading the role.
+create function public.admin_check() returns void
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  perform private.require_admin();
+end $$;
+revoke execute on function public.admin_check() from public, anon;
+
 -- The caller of a function that moves money or changes an account: signed in, not suspended, and
 -- past the second step.
 create function private.active_caller() returns uuid

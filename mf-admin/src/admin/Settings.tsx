@@ -74,14 +74,19 @@ const FIELDS = [
   { key: 'auto_invest_max_plans', label: 'Auto-Invest plans per account', hint: 'Active and paused (1 to 100).' },
 ] as const;
 type Key = (typeof FIELDS)[number]['key'];
-type Settings = Record<Key, number> & { trading_halted: boolean; halt_reason: string | null; updated_at: string };
+type Settings = Record<Key, number> & {
+  trading_halted: boolean;
+  halt_reason: string | null;
+  admins_need_two_step: boolean;
+  updated_at: string;
+};
 
 const Grid = styled.div`
   display: grid;
   grid-template-columns: repeat(auto-fill, minmax(240px, 1fr));
   gap: 16px;
 `;
-const Halt = styled.label`
+const Toggle = styled.label`
   display: flex;
   align-items: center;
   gap: 10px;
@@ -125,6 +130,7 @@ function SettingsEditor({ settings: c, onSaved }: { settings: Settings; onSaved:
   );
   const [halted, setHalted] = useState(c.trading_halted);
   const [haltReason, setHaltReason] = useState(c.halt_reason ?? '');
+  const [adminsTwoStep, setAdminsTwoStep] = useState(c.admins_need_two_step);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -140,6 +146,7 @@ function SettingsEditor({ settings: c, onSaved }: { settings: Settings; onSaved:
     }
     if (halted !== c.trading_halted) changes.trading_halted = halted;
     if ((haltReason.trim() || null) !== c.halt_reason) changes.halt_reason = haltReason.trim() || null;
+    if (adminsTwoStep !== c.admins_need_two_step) changes.admins_need_two_step = adminsTwoStep;
     if (!Object.keys(changes).length) return setError('Nothing has changed.');
     setBusy(true);
     setError(undefined);
@@ -159,7 +166,7 @@ function SettingsEditor({ settings: c, onSaved }: { settings: Settings; onSaved:
 
   return (
     <Form onSubmit={save} aria-label="System Settings">
-      <Halt>
+      <Toggle>
         <input
           type="checkbox"
           checked={halted}
@@ -167,7 +174,7 @@ function SettingsEditor({ settings: c, onSaved }: { settings: Settings; onSaved:
           aria-describedby="halt-hint"
         />
         Trading halted
-      </Halt>
+      </Toggle>
       <Muted id="halt-hint">
         While halted, new orders are refused with the reason below; cancelling, deposits and withdrawals still work.
       </Muted>
@@ -191,6 +198,19 @@ function SettingsEditor({ settings: c, onSaved }: { settings: Settings; onSaved:
           />
         ))}
       </Grid>
+      <Toggle>
+        <input
+          type="checkbox"
+          checked={adminsTwoStep}
+          onChange={(e) => setAdminsTwoStep(e.target.checked)}
+          aria-describedby="admins-two-step-hint"
+        />
+        Admins must use two-step verification
+      </Toggle>
+      <Muted id="admins-two-step-hint">
+        An admin without an authenticator app can then do nothing as one until they turn it on in Profile › Settings.
+        Turn it on for your own account first.
+      </Muted>
       <Field label="Why (kept in the audit log)" htmlFor="setting-reason">
         <Textarea id="setting-reason" value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />
       </Field>

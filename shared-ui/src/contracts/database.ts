@@ -1691,6 +1691,10 @@ export type Database = {
           reason: string;
         }[];
       };
+      admin_check: {
+        Args: never;
+        Returns: undefined;
+      };
       admin_dashboard_stats: {
         Args: never;
         Returns: Json;

@@ -35,3 +35,15 @@ export const setPassword = (password: string) => auth().updateUser({ password })
 export async function isAdmin(userId: string): Promise<boolean> {
   return unwrap(await supabase().from('profiles').select('role').eq('id', userId).single()).role === 'admin';
 }
+
+/**
+ * After the role: whether the database takes this admin as one now. Null if it does; otherwise its
+ * refusal where it is one the admin can act on (the exchange asks admins for two-step verification
+ * and this one has no app turned on). Any other failure throws.
+ */
+export async function adminRefusal(): Promise<string | null> {
+  const { error } = await supabase().rpc('admin_check');
+  if (!error) return null;
+  if (error.hint === 'admin_two_step_required') return error.message;
+  throw new Error(error.message);
+}

@@ -6,7 +6,7 @@ import { AuthCard } from '../auth/forms/AuthCard';
 import { CredentialsForm } from '../auth/forms/CredentialsForm';
 import { useForm } from '../auth/forms/useForm';
 import { validateSignIn } from '../auth/forms/validation';
-import { isAdmin, signIn, signOutHere } from '../auth/data';
+import { adminRefusal, isAdmin, signIn, signOutHere } from '../auth/data';
 
 const fail = (title: string, description: string) => toast({ title, description, variant: 'destructive' });
 
@@ -38,6 +38,13 @@ export function AdminSignIn() {
       const to = from?.startsWith('/nra/login/') ? from : '/nra/login/profile';
       // With two-step verification on, the code from the app comes first; its page welcomes the admin.
       if (secondStepDue(data.session)) return setNext({ to: '/auth/verify', from: to });
+      // Where the exchange asks admins for an app and this one has none, they stay signed in, as a
+      // user, and are shown where to turn it on.
+      const refusal = await adminRefusal();
+      if (refusal) {
+        fail('Two-Step Verification Required', refusal);
+        return setNext({ to: '/profile' });
+      }
       toast({ title: 'Admin Sign In Successful!', description: 'Welcome to the Admin Dashboard.' });
       setNext({ to });
     } catch {
