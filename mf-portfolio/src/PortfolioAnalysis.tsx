@@ -79,7 +79,7 @@ export default function PortfolioAnalysis() {
           />
         </Card>
       )}
-      <CardGrid>
+      <CardGrid $columns={5}>
         <StatCard label="Portfolio Value" value={summary && formatPrice(summary.value)} hint="Cash and tokens, now" />
         <StatCard
           label={`Gain (${periodName})`}
@@ -90,6 +90,17 @@ export default function PortfolioAnalysis() {
           label={`Time-Weighted Return (${periodName})`}
           value={summary && <Change $value={summary.twr}>{formatChange(summary.twr)}</Change>}
           hint="Each day's return chained, deposits and withdrawals left out"
+        />
+        <StatCard
+          label={`Money-Weighted Return (${periodName})`}
+          value={
+            summary && (summary.mwr === null ? '—' : <Change $value={summary.mwr}>{formatChange(summary.mwr)}</Change>)
+          }
+          hint={
+            summary?.mwr === null
+              ? 'More was taken out than was at work'
+              : 'The gain over the money at work, each deposit by the days it was in'
+          }
         />
         <StatCard
           label={`RepX Index (${periodName})`}
@@ -110,7 +121,8 @@ export default function PortfolioAnalysis() {
           {data ? <ReturnChart days={data.days} /> : <Skeleton $width="100%" $height="220px" />}
           <Muted>
             Time-weighted return: how your holdings performed, whatever you deposited or withdrew, so it compares with
-            the index.
+            the index. Money-weighted return (Modified Dietz): what your money earned while it was in, so a deposit just
+            before a fall counts against it.
           </Muted>
         </Card>
       </Two>

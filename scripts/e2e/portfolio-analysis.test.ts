@@ -58,12 +58,16 @@ test("Portfolio Analysis shows the database's figures for each period, with a sa
       const days = (await api.rpc('my_portfolio_history', { p_period: period })).data as {
         value: number;
         twr: number;
+        mwr: number | null;
         gain: number;
       }[];
       const last = days.at(-1)!;
       const stat = (name: string) => page.getByTestId(`stat-${name}`);
       await stat('Portfolio Value').getByText(formatPrice(last.value)).waitFor();
       await stat(`Time-Weighted Return (${label})`).getByText(formatChange(last.twr)).waitFor();
+      await stat(`Money-Weighted Return (${label})`)
+        .getByText(last.mwr === null ? '—' : formatChange(last.mwr))
+        .waitFor();
       await stat(`Gain (${label})`).getByText(formatSignedPrice(last.gain)).waitFor();
       await page.getByTestId('value-chart').locator('canvas').first().waitFor();
       expect(page.url()).toContain(period === '30d' ? '/portfolio-analysis' : `period=${period}`);

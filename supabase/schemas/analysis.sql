@@ -131,11 +131,19 @@ revoke execute on function private.period_start(uuid, text) from public;
 -- The caller's portfolio over a period ('7d', '30d', '90d', '1y', 'all'), one row per day from the
 -- period's opening (the close before its first day): cash, positions and their value at the
 -- close, the day's flows, and, since the opening, the gain (the change in value less the flows),
--- the time-weighted return and the RepX index's return, in percent (the index's null before it
--- started).
+-- the time-weighted return, the money-weighted return and the RepX index's return, in percent
+-- (the index's null before it started).
+--
+-- The time-weighted return chains each day's return, a day's flow counted at its start, so money
+-- moved in or out does not weigh on it: it compares with the index. The money-weighted return is
+-- the Modified Dietz return: the gain over the capital at work, each flow weighted by the share of
+-- the period it was in, V0 + sum(F_j * (k - j + 1) / t) on day k, t days after the opening. A
+-- period that opens before the account had anything opens instead on its last empty day, so an
+-- account a month old is not measured against a year it did not exist in. Null where that capital
+-- is not positive (more taken out than was at work).
 create function public.my_portfolio_history(p_period text default '30d')
 returns table (day date, value numeric, cash numeric, positions numeric, flow numeric, gain numeric, twr numeric,
-               index_return numeric)
+               mwr numeric, index_return numeric)
 language plpgsql stable security definer set search_path = '' as $$
 declare
   me uuid := private.active_caller();
@@ -144,12 +152,19 @@ declare
   prev numeric;
   opening numeric;
   flows numeric := 0;
+  -- The money-weighted return's opening day (k counts days from the period's opening), and its
+  -- sums since: of the flows, and of each flow times its day.
+  k integer := -1;
+  origin integer := 0;
+  weighted numeric := 0;
+  capital numeric;
   base_level numeric;
   level numeric;
   r record;
 begin
   perform private.require_second_step();
   for r in select * from private.portfolio_days(me, private.period_start(me, p_period), today) loop
+    k := k + 1;
     day := r.day;
     cash := round(r.cash, 2);
     positions := round(r.positions, 2);
@@ -161,6 +176,10 @@ begin
     opening := coalesce(opening, value);
     gain := value - opening - flows;
     twr := round((growth - 1) * 100, 4);
+    if opening = 0 and flows = 0 and value = 0 then origin := k; end if;
+    if k > origin then weighted := weighted + k * flow; end if;
+    capital := case when k = origin then null else opening + ((k + 1) * flows - weighted) / (k - origin) end;
+    mwr := case when k = origin then 0 when capital > 0 then round(gain / capital * 100, 4) end;
     prev := value;
     level := case when r.day = today then (select sum(b.units * b.price) from public.index_basket b)
                   else (select l.level from public.index_levels l

@@ -52,6 +52,7 @@ describe.each(ENGINES)('Portfolio Analysis on %s', (engine) => {
       flow: number;
       gain: number;
       twr: number;
+      mwr: number | null;
     }[];
     expect(rows.map((r) => [r.day, r.cash, r.positions, r.value, r.flow])).toEqual([
       [date(7), 0, 0, 0, 0],
@@ -67,11 +68,51 @@ describe.each(ENGINES)('Portfolio Analysis on %s', (engine) => {
     expect(rows.map((r) => r.twr)).toEqual([0, 0, -1, 9, 9, 5.5723, 5.5723, 5.5723]);
     // The gain since the opening: value less the opening's and the money put in since ($1,000, then $1,500).
     expect(rows.map((r) => r.gain)).toEqual([0, 0, -10, 90, 90, 40, 40, 40]);
+    // The money-weighted return opens on the last empty day (six days ago). On day k, t days after
+    // it, each flow weighs by the days it was in: the $1,000 from its day's start, the $500 from
+    // three days ago's. Two days ago: 40 / (1,000 + 500 x 3/5) = 3.0769%; today: 40 / (1,000 + 500 x 4/6) = 3%.
+    expect(rows.map((r) => r.mwr)).toEqual([0, 0, -1, 9, 7.7143, 3.2, 3.0769, 3]);
 
     // All time opens the day before the first movement, and ends where 7 days does.
     const all = (await me.client.rpc('my_portfolio_history', { p_period: 'all' })).data as typeof rows;
-    expect(all[0]).toMatchObject({ day: date(6), value: 0, twr: 0 });
-    expect(all.at(-1)).toMatchObject({ day: date(0), value: 1540, twr: 5.5723 });
+    expect(all[0]).toMatchObject({ day: date(6), value: 0, twr: 0, mwr: 0 });
+    expect(all.at(-1)).toMatchObject({ day: date(0), value: 1540, twr: 5.5723, mwr: 3 });
+  });
+
+  it('leaves the money-weighted return out once more was taken out than was at work', async () => {
+    // $100 in five days ago buys 10 tokens at $10; four days ago they sell at $110; three days ago
+    // the $1,100 goes out. The capital at work then, 100 - 1,100 x 1/3 (weighed by the days
+    // each flow was in), is not positive: a return on it would mean nothing.
+    const fresh = await freshToken(backend, 10_000, 10);
+    const [t, a, b] = [await trader(backend), await trader(backend), await trader(backend)];
+    const trade = (buyer: string, seller: string, price: number, when: string) =>
+      backend.db.query(
+        `insert into trades (token_id, buyer_id, seller_id, price, amount, taker_side, buyer_fee, seller_fee, created_at, fee_bps)
+         values ($1, $2, $3, $4, 10, 'buy', 0, 0, $5, 200)`,
+        [fresh, buyer, seller, price, when],
+      );
+    await backend.db.query('select private.record_deposit($1, 100, $2)', [t.id, at(5, 10)]);
+    await trade(t.id, a.id, 10, at(5, 12));
+    await trade(b.id, a.id, 110, at(4, 14));
+    await trade(a.id, t.id, 110, at(4, 15));
+    // The trades above are written into the ledger's past, not through the engine: the cash they made.
+    await backend.db.query('update cash_accounts set available = 1100 where user_id = $1', [t.id]);
+    await backend.db.query('select private.record_withdrawal($1, 1100, $2)', [t.id, at(3, 10)]);
+    const { data, error } = await t.client.rpc('my_portfolio_history', { p_period: '7d' });
+    expect(error).toBeNull();
+    const rows = data as { value: number; gain: number; mwr: number | null }[];
+    expect(rows.map((r) => [r.value, r.gain])).toEqual([
+      [0, 0],
+      [0, 0],
+      [100, 0],
+      [1100, 1000],
+      [0, 1000],
+      [0, 1000],
+      [0, 1000],
+      [0, 1000],
+    ]);
+    // Four days ago the $100 had been in for the two days: 1,000 / 100.
+    expect(rows.map((r) => r.mwr)).toEqual([0, 0, 0, 1000, null, null, null, null]);
   });
 
   it("sets the RepX index's return beside it, from the same opening", async () => {

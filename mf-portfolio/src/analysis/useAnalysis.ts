@@ -22,6 +22,7 @@ export function useAnalysis() {
           /** What the period earned: the change in value less the money put in or taken out. */
           gain: last.gain,
           twr: last.twr,
+          mwr: last.mwr,
           index: last.index_return,
         }
       : undefined,

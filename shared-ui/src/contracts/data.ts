@@ -31,9 +31,14 @@ export type InvestPlan = Public['Views']['my_invest_plans']['Row'];
 export type InvestRunRow = Public['Views']['my_invest_runs']['Row'];
 
 /** A day of public.my_portfolio_history: the caller's closing value, its flows and returns since the opening. */
-export type PortfolioDay = Omit<Public['Functions']['my_portfolio_history']['Returns'][number], 'index_return'> & {
+export type PortfolioDay = Omit<
+  Public['Functions']['my_portfolio_history']['Returns'][number],
+  'index_return' | 'mwr'
+> & {
   /** Null on days before the index started. */
   index_return: number | null;
+  /** Null where the capital at work is not positive (more taken out than was in). */
+  mwr: number | null;
 };
 
 /** A row of public.my_position_returns: a token's gain over a period. */

@@ -2054,6 +2054,7 @@ export type Database = {
           flow: number;
           gain: number;
           twr: number;
+          mwr: number;
           index_return: number;
         }[];
       };

@@ -25,6 +25,10 @@ export const CardGrid = styled.div<{ $columns?: number }>`
   gap: 16px;
   ${media.tablet} {
     grid-template-columns: repeat(2, minmax(0, 1fr));
+    /* An odd card out takes the last row whole rather than leave half of it empty. */
+    & > :last-child:nth-child(odd) {
+      grid-column: 1 / -1;
+    }
   }
   ${media.phone} {
     gap: 10px;
