@@ -115,7 +115,7 @@ declare
   today date := (now() at time zone 'UTC')::date;
 begin
   if p_period is null or p_period not in ('7d', '30d', '90d', '1y', 'all') then
-    perform private.refuse('The period must be 7d, 30d, 90d, 1y or all.');
+    perform private.refuse('The period must be 7d, 30d, 90d, 1y, all, or custom with its dates.');
   end if;
   if p_period <> 'all' then
     return today - case p_period when '7d' then 7 when '30d' then 30 when '90d' then 90 else 365 end;
@@ -128,8 +128,34 @@ begin
 end $$;
 revoke execute on function private.period_start(uuid, text) from public;
 
--- The caller's portfolio over a period ('7d', '30d', '90d', '1y', 'all'), one row per day from the
--- period's opening (the close before its first day): cash, positions and their value at the
+-- A period's opening (the close before its first day) and its last day: a named period ends today;
+-- 'custom' runs over the UTC days p_from to p_to, refused in words where they do not make one. A
+-- custom period opens no earlier than the account's first movement (all time's opening): the days
+-- before are empty, and asking for a century must not build one.
+create function private.period_days(p_user uuid, p_period text, p_from date, p_to date,
+                                    out opening date, out closing date)
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  today date := (now() at time zone 'UTC')::date;
+begin
+  if p_period is distinct from 'custom' then
+    if p_from is not null or p_to is not null then
+      perform private.refuse('Dates go with the custom period only.');
+    end if;
+    opening := private.period_start(p_user, p_period);
+    closing := today;
+    return;
+  end if;
+  if p_from is null or p_to is null then perform private.refuse('A custom period needs a start date and an end date.'); end if;
+  if p_from > p_to then perform private.refuse('The start date must be on or before the end date.'); end if;
+  if p_to > today then perform private.refuse('The end date cannot be after today (UTC).'); end if;
+  closing := p_to;
+  opening := greatest(p_from - 1, least(private.period_start(p_user, 'all'), p_to - 1));
+end $$;
+revoke execute on function private.period_days(uuid, text, date, date) from public;
+
+-- The caller's portfolio over a period ('7d', '30d', '90d', '1y', 'all', or 'custom' from p_from to
+-- p_to), one row per day from the period's opening (the close before its first day) to its end: cash, positions and their value at the
 -- close, the day's flows, and, since the opening, the gain (the change in value less the flows),
 -- the time-weighted return, the money-weighted return and the RepX index's return, in percent
 -- (the index's null before it started).
@@ -141,7 +167,8 @@ revoke execute on function private.period_start(uuid, text) from public;
 -- period that opens before the account had anything opens instead on its last empty day, so an
 -- account a month old is not measured against a year it did not exist in. Null where that capital
 -- is not positive (more taken out than was at work).
-create function public.my_portfolio_history(p_period text default '30d')
+create function public.my_portfolio_history(p_period text default '30d', p_from date default null,
+                                             p_to date default null)
 returns table (day date, value numeric, cash numeric, positions numeric, flow numeric, gain numeric, twr numeric,
                mwr numeric, index_return numeric)
 language plpgsql stable security definer set search_path = '' as $$
@@ -161,9 +188,11 @@ declare
   base_level numeric;
   level numeric;
   r record;
+  span record;
 begin
   perform private.require_second_step();
-  for r in select * from private.portfolio_days(me, private.period_start(me, p_period), today) loop
+  span := private.period_days(me, p_period, p_from, p_to);
+  for r in select * from private.portfolio_days(me, span.opening, span.closing) loop
     k := k + 1;
     day := r.day;
     cash := round(r.cash, 2);
@@ -189,25 +218,32 @@ begin
     return next;
   end loop;
 end $$;
-revoke execute on function public.my_portfolio_history(text) from public, anon;
+revoke execute on function public.my_portfolio_history(text, date, date) from public, anon;
 
--- Each token the caller held over a period: its value at the opening and now, what was put in
--- (buys with their fees, less sales net of theirs) within it, and the gain: now - opening - put in.
--- The best and worst positions are its top and bottom.
-create function public.my_position_returns(p_period text default '30d')
+-- Each token the caller held over a period (as my_portfolio_history takes it): its value at the
+-- opening and at the end (now, for a period that ends today), what was put in (buys with their
+-- fees, less sales net of theirs) within it, and the gain: end - opening - put in. The best and
+-- worst positions are its top and bottom.
+create function public.my_position_returns(p_period text default '30d', p_from date default null,
+                                           p_to date default null)
 returns table (token_id uuid, name text, value_start numeric, value_end numeric, net_bought numeric, gain numeric)
 language plpgsql stable security definer set search_path = '' as $$
 #variable_conflict use_column
 declare
   me uuid := private.active_caller();
-  opening timestamptz := (private.period_start(me, p_period) + 1)::timestamp at time zone 'UTC';
+  span record;
+  opening timestamptz;
+  ending timestamptz;
 begin
   perform private.require_second_step();
+  span := private.period_days(me, p_period, p_from, p_to);
+  opening := (span.opening + 1)::timestamp at time zone 'UTC';
+  ending := least(now(), (span.closing + 1)::timestamp at time zone 'UTC');
   return query
   with mine as (
     select t.token_id, t.created_at, t.buyer_id = me as bought, t.amount, t.value, t.buyer_fee, t.seller_fee
     from public.trades t
-    where (t.buyer_id = me or t.seller_id = me)
+    where (t.buyer_id = me or t.seller_id = me) and t.created_at < ending
       and t.token_id is distinct from (select k.id from public.tokens k where k.owner_id = me)
   ),
   per_token as (
@@ -221,7 +257,7 @@ begin
   valued as (
     select p.token_id,
            round(coalesce(p.held_then, 0) * private.price_at(p.token_id, opening), 2) as value_start,
-           round(p.held_now * private.price_at(p.token_id, now()), 2) as value_end,
+           round(p.held_now * private.price_at(p.token_id, ending), 2) as value_end,
            round(coalesce(p.put_in, 0), 2) as net_bought
     from per_token p
     where coalesce(p.held_then, 0) <> 0 or p.put_in is not null
@@ -230,4 +266,4 @@ begin
   from valued v join public.tokens k on k.id = v.token_id
   order by v.value_end - v.value_start - v.net_bought desc, k.name;
 end $$;
-revoke execute on function public.my_position_returns(text) from public, anon;
+revoke execute on function public.my_position_returns(text, date, date) from public, anon;

@@ -152,8 +152,51 @@ describe.each(ENGINES)('Portfolio Analysis on %s', (engine) => {
       { token_id: token, name: expect.any(String), value_start: 0, value_end: 550, net_bought: 510, gain: 40 },
     ]);
     expect((await me.client.rpc('my_portfolio_history', { p_period: '2w' })).error?.message).toBe(
-      'The period must be 7d, 30d, 90d, 1y or all.',
+      'The period must be 7d, 30d, 90d, 1y, all, or custom with its dates.',
     );
+  });
+
+  it('takes a custom period of past days, opening at the close before its first, and refuses dates that make none', async () => {
+    const custom = { p_period: 'custom', p_from: date(4), p_to: date(3) };
+    const { data, error } = await me.client.rpc('my_portfolio_history', custom);
+    expect(error).toBeNull();
+    const rows = data as { day: string; value: number; flow: number; gain: number; twr: number; mwr: number }[];
+    // Opening at five days ago's close ($990, its $1,000 deposit part of it); the $500 three days ago a flow.
+    expect(rows.map((r) => [r.day, r.value, r.flow, r.gain])).toEqual([
+      [date(5), 990, 1000, 0],
+      [date(4), 1090, 0, 100],
+      [date(3), 1590, 500, 100],
+    ]);
+    // 1,090/990 = 1.10101, then 1,590/(1,090 + 500) = 1. Money-weighted: 100/990, then 100/(990 + 500 x 1/2).
+    expect(rows.map((r) => [r.twr, r.mwr])).toEqual([
+      [0, 0],
+      [10.101, 10.101],
+      [10.101, 8.0645],
+    ]);
+    // The 10 tokens held from the opening ($50, the last trade before it) to the end ($60): $100, nothing put in.
+    expect((await me.client.rpc('my_position_returns', custom)).data).toEqual([
+      { token_id: token, name: expect.any(String), value_start: 500, value_end: 600, net_bought: 0, gain: 100 },
+    ]);
+    // A start long before the account opens where all time does.
+    const long = await me.client.rpc('my_portfolio_history', {
+      p_period: 'custom',
+      p_from: '1900-01-01',
+      p_to: date(0),
+    });
+    expect((long.data as typeof rows)[0]!.day).toBe(date(6));
+
+    for (const [args, message] of [
+      [{ p_period: 'custom' }, 'A custom period needs a start date and an end date.'],
+      [{ p_period: 'custom', p_from: date(3), p_to: date(4) }, 'The start date must be on or before the end date.'],
+      [
+        { p_period: 'custom', p_from: date(3), p_to: new Date(today + 2 * DAY).toISOString().slice(0, 10) },
+        'The end date cannot be after today (UTC).',
+      ],
+      [{ p_period: '7d', p_from: date(3) }, 'Dates go with the custom period only.'],
+    ] as const) {
+      expect((await me.client.rpc('my_portfolio_history', args)).error?.message).toBe(message);
+      expect((await me.client.rpc('my_position_returns', args)).error?.message).toBe(message);
+    }
   });
 
   it("ends today at the ledger's own value: cash (a withdrawal asked for is gone) plus tokens at their last price", async () => {

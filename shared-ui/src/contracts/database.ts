@@ -2045,6 +2045,8 @@ export type Database = {
       my_portfolio_history: {
         Args: {
           p_period?: string;
+          p_from?: string;
+          p_to?: string;
         };
         Returns: {
           day: string;
@@ -2061,6 +2063,8 @@ export type Database = {
       my_position_returns: {
         Args: {
           p_period?: string;
+          p_from?: string;
+          p_to?: string;
         };
         Returns: {
           token_id: string;
