@@ -17,6 +17,7 @@ import {
   media,
 } from '@repex/shared-ui/ui';
 import { Allocation } from './analysis/Allocation';
+import { CustomRange } from './analysis/CustomRange';
 import { BestWorst } from './analysis/BestWorst';
 import { ReturnChart, ValueChart } from './analysis/Charts';
 import { PERIODS } from './analysis/data';
@@ -46,8 +47,7 @@ const Two = styled.div`
 
 /** Portfolio Analysis: value over time, return against the RepX Index, allocation, lots, best and worst. */
 export default function PortfolioAnalysis() {
-  const { period, choose, analysis, summary } = useAnalysis();
-  const data = analysis.data;
+  const { period, range, choose, chooseRange, analysis, data, refusal, summary } = useAnalysis();
   const periodName = PERIODS.find((p) => p.id === period)!.label;
   return (
     <Page data-remote="portfolio">
@@ -70,7 +70,8 @@ export default function PortfolioAnalysis() {
           ))}
         </Periods>
       </Header>
-      {analysis.error && !data && (
+      {range && <CustomRange key={`${range.from}/${range.to}`} range={range} refusal={refusal} onApply={chooseRange} />}
+      {analysis.error && !data && !refusal && (
         <Card>
           <ErrorState
             title="Your analysis could not be loaded."
@@ -80,7 +81,11 @@ export default function PortfolioAnalysis() {
         </Card>
       )}
       <CardGrid $columns={5}>
-        <StatCard label="Portfolio Value" value={summary && formatPrice(summary.value)} hint="Cash and tokens, now" />
+        <StatCard
+          label="Portfolio Value"
+          value={summary && formatPrice(summary.value)}
+          hint={range ? "Cash and tokens, at the last day's close" : 'Cash and tokens, now'}
+        />
         <StatCard
           label={`Gain (${periodName})`}
           value={summary && <Change $value={summary.gain}>{formatSignedPrice(summary.gain)}</Change>}

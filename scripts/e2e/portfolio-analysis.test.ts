@@ -72,6 +72,47 @@ test("Portfolio Analysis shows the database's figures for each period, with a sa
       await page.getByTestId('value-chart').locator('canvas').first().waitFor();
       expect(page.url()).toContain(period === '30d' ? '/portfolio-analysis' : `period=${period}`);
     }
+    // A custom period of past days: its figures are the database's for those dates.
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'Custom' }).click();
+    const custom = page.getByRole('form', { name: 'Custom period' });
+    await custom.waitFor();
+    await custom.getByLabel('First day').fill(day(40));
+    await custom.getByLabel('Last day').fill(day(3));
+    await custom.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(new RegExp(`period=custom&from=${day(40)}&to=${day(3)}`));
+    const span = { p_period: 'custom', p_from: day(40), p_to: day(3) };
+    const customDays = (await api.rpc('my_portfolio_history', span)).data as {
+      day: string;
+      value: number;
+      gain: number;
+      twr: number;
+    }[];
+    expect(customDays.at(-1)!.day).toBe(day(3));
+    const stat = (name: string) => page.getByTestId(`stat-${name}`);
+    await stat('Portfolio Value')
+      .getByText(formatPrice(customDays.at(-1)!.value))
+      .waitFor();
+    await stat('Gain (Custom)')
+      .getByText(formatSignedPrice(customDays.at(-1)!.gain))
+      .waitFor();
+    await stat('Time-Weighted Return (Custom)')
+      .getByText(formatChange(customDays.at(-1)!.twr))
+      .waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, `portfolio-analysis-custom-${width}.png`) });
+    // Dates that make no period are refused in the database's words, and no figures stand for them.
+    await custom.getByLabel('First day').fill(day(2));
+    await custom.getByRole('button', { name: 'Apply' }).click();
+    await page
+      .getByRole('form', { name: 'Custom period' })
+      .locator('..')
+      .getByText('The first day must be on or before the last day.')
+      .waitFor();
+    await expect(stat('Portfolio Value').getByText('$').count()).resolves.toBe(0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `portfolio-analysis-custom-refused-${width}.png`) });
+    await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'All' }).click();
+    await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'All', pressed: true }).waitFor();
+
     // The sale's lots, as the database matched them.
     const lots = (await api.rpc('my_realized_lots', { p_from: null, p_to: null })).data as { gain: number }[];
     expect(lots.length).toBeGreaterThan(0);

@@ -146,9 +146,9 @@ begin
     closing := today;
     return;
   end if;
-  if p_from is null or p_to is null then perform private.refuse('A custom period needs a start date and an end date.'); end if;
-  if p_from > p_to then perform private.refuse('The start date must be on or before the end date.'); end if;
-  if p_to > today then perform private.refuse('The end date cannot be after today (UTC).'); end if;
+  if p_from is null or p_to is null then perform private.refuse('A custom period needs a first and a last day.'); end if;
+  if p_from > p_to then perform private.refuse('The first day must be on or before the last day.'); end if;
+  if p_to > today then perform private.refuse('The last day cannot be after today (UTC).'); end if;
   closing := p_to;
   opening := greatest(p_from - 1, least(private.period_start(p_user, 'all'), p_to - 1));
 end $$;

@@ -186,11 +186,11 @@ describe.each(ENGINES)('Portfolio Analysis on %s', (engine) => {
     expect((long.data as typeof rows)[0]!.day).toBe(date(6));
 
     for (const [args, message] of [
-      [{ p_period: 'custom' }, 'A custom period needs a start date and an end date.'],
-      [{ p_period: 'custom', p_from: date(3), p_to: date(4) }, 'The start date must be on or before the end date.'],
+      [{ p_period: 'custom' }, 'A custom period needs a first and a last day.'],
+      [{ p_period: 'custom', p_from: date(3), p_to: date(4) }, 'The first day must be on or before the last day.'],
       [
         { p_period: 'custom', p_from: date(3), p_to: new Date(today + 2 * DAY).toISOString().slice(0, 10) },
-        'The end date cannot be after today (UTC).',
+        'The last day cannot be after today (UTC).',
       ],
       [{ p_period: '7d', p_from: date(3) }, 'Dates go with the custom period only.'],
     ] as const) {

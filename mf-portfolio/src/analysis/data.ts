@@ -8,8 +8,18 @@ export const PERIODS = [
   { id: '90d', label: '90D' },
   { id: '1y', label: '1Y' },
   { id: 'all', label: 'All' },
+  { id: 'custom', label: 'Custom' },
 ] as const;
 export type Period = (typeof PERIODS)[number]['id'];
+
+/** A custom period's first and last UTC days (2026-11-01), as typed; the database judges them. */
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
+/** The day after `day` (2026-11-30 -> 2026-12-01), as an instant: the end of `day` in UTC. */
+const endOfDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
 
 export interface Analysis {
   /** From the opening (the close before the period's first day) to today. */
@@ -22,16 +32,24 @@ export interface Analysis {
   lots: RealizedLot[];
 }
 
-/** Everything the analysis shows for a period, computed by the database from the caller's ledger. */
-export async function loadAnalysis(period: Period): Promise<Analysis> {
+/**
+ * Everything the analysis shows for a period (a custom one from `range`), computed by the database
+ * from the caller's ledger; a custom period's dates that make none are refused in its words.
+ */
+export async function loadAnalysis(period: Period, range?: DayRange): Promise<Analysis> {
   const db = supabase();
+  const span =
+    period === 'custom'
+      ? { p_period: period, p_from: range?.from || undefined, p_to: range?.to || undefined }
+      : { p_period: period };
   const [days, returns, positions] = await Promise.all([
-    db.rpc('my_portfolio_history', { p_period: period }).then(unwrap),
-    db.rpc('my_position_returns', { p_period: period }).then(unwrap),
+    db.rpc('my_portfolio_history', span).then(unwrap),
+    db.rpc('my_position_returns', span).then(unwrap),
     db.rpc('my_positions').then(unwrap),
   ]);
-  // The period's sales: from the opening's close (the first day's 00:00 UTC).
-  const from = days.length ? new Date(Date.parse(`${days[0]!.day}T00:00:00Z`) + 86_400_000).toISOString() : null;
-  const lots = await db.rpc('my_realized_lots', { p_from: from, p_to: null }).then(unwrap);
+  // The period's sales: from the opening's close (the first day's 00:00 UTC) to its last day's end.
+  const from = days.length ? endOfDay(days[0]!.day) : null;
+  const to = period === 'custom' && days.length ? endOfDay(days.at(-1)!.day) : null;
+  const lots = await db.rpc('my_realized_lots', { p_from: from, p_to: to }).then(unwrap);
   return { days: days as PortfolioDay[], returns, positions, lots };
 }
