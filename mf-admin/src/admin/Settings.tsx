@@ -98,6 +98,30 @@ const Form = styled.form`
   gap: 16px;
 `;
 
+/** A yes-or-no setting with what it does beneath. */
+function SettingToggle(props: {
+  id: string;
+  label: string;
+  hint: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <>
+      <Toggle>
+        <input
+          type="checkbox"
+          checked={props.checked}
+          onChange={(e) => props.onChange(e.target.checked)}
+          aria-describedby={`${props.id}-hint`}
+        />
+        {props.label}
+      </Toggle>
+      <Muted id={`${props.id}-hint`}>{props.hint}</Muted>
+    </>
+  );
+}
+
 const shown = (f: (typeof FIELDS)[number], v: number) => String('percent' in f ? v / 100 : v);
 const stored = (f: (typeof FIELDS)[number], text: string) =>
   'percent' in f ? Math.round(Number(text) * 100) : Number(text);
@@ -166,18 +190,13 @@ function SettingsEditor({ settings: c, onSaved }: { settings: Settings; onSaved:
 
   return (
     <Form onSubmit={save} aria-label="System Settings">
-      <Toggle>
-        <input
-          type="checkbox"
-          checked={halted}
-          onChange={(e) => setHalted(e.target.checked)}
-          aria-describedby="halt-hint"
-        />
-        Trading halted
-      </Toggle>
-      <Muted id="halt-hint">
-        While halted, new orders are refused with the reason below; cancelling, deposits and withdrawals still work.
-      </Muted>
+      <SettingToggle
+        id="halt"
+        label="Trading halted"
+        checked={halted}
+        onChange={setHalted}
+        hint="While halted, new orders are refused with the reason below; cancelling, deposits and withdrawals still work."
+      />
       <TextField
         id="setting-halt_reason"
         label="Halt reason (shown to traders)"
@@ -198,19 +217,13 @@ function SettingsEditor({ settings: c, onSaved }: { settings: Settings; onSaved:
           />
         ))}
       </Grid>
-      <Toggle>
-        <input
-          type="checkbox"
-          checked={adminsTwoStep}
-          onChange={(e) => setAdminsTwoStep(e.target.checked)}
-          aria-describedby="admins-two-step-hint"
-        />
-        Admins must use two-step verification
-      </Toggle>
-      <Muted id="admins-two-step-hint">
-        An admin without an authenticator app can then do nothing as one until they turn it on in Profile › Settings.
-        Turn it on for your own account first.
-      </Muted>
+      <SettingToggle
+        id="admins-two-step"
+        label="Admins must use two-step verification"
+        checked={adminsTwoStep}
+        onChange={setAdminsTwoStep}
+        hint="An admin without an authenticator app can then do nothing as one until they turn it on in Profile › Settings. Turn it on for your own account first."
+      />
       <Field label="Why (kept in the audit log)" htmlFor="setting-reason">
         <Textarea id="setting-reason" value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />
       </Field>
