@@ -45,6 +45,8 @@ language sql stable security definer set search_path = '' set jit = off as $$
     select (t.created_at at time zone 'UTC')::date, t.creator_share, true
     from public.trades t where t.creator_id = p_user and t.creator_share > 0
   ),
+  -- The history before the period is folded into one opening figure, and only the period's days
+  -- are grouped: a month of a long-standing account costs less than its whole history.
   cash_days as (
     select d.day,
            (select coalesce(sum(m.amount), 0) from moves m where m.day < p_from)
@@ -52,20 +54,25 @@ language sql stable security definer set search_path = '' set jit = off as $$
            coalesce(c.flow, 0) as flow
     from days d
     left join (select m.day, sum(m.amount) as amount, sum(m.amount) filter (where m.flow) as flow
-               from moves m group by m.day) c on c.day = d.day
+               from moves m where m.day between p_from and p_to group by m.day) c on c.day = d.day
   ),
-  -- Tokens bought and sold, by token and day (the own token left out).
-  deltas as (
-    select t.token_id, (t.created_at at time zone 'UTC')::date as day,
-           sum(case when t.buyer_id = p_user then t.amount else -t.amount end) as delta
+  -- Tokens bought and sold up to the period's end (the own token left out): each token's holding
+  -- before the period, and its change on each of the period's days.
+  mine as not materialized (
+    select t.token_id, t.created_at, case when t.buyer_id = p_user then t.amount else -t.amount end as delta
     from public.trades t
     where (t.buyer_id = p_user or t.seller_id = p_user) and t.token_id not in (select id from own)
       and t.created_at < (p_to + 1)::timestamp at time zone 'UTC'
-    group by 1, 2
   ),
   held_tokens as (
-    select x.token_id, coalesce(sum(x.delta) filter (where x.day < p_from), 0) as before
-    from deltas x group by x.token_id
+    select m.token_id,
+           coalesce(sum(m.delta) filter (where m.created_at < p_from::timestamp at time zone 'UTC'), 0) as before
+    from mine m group by m.token_id
+  ),
+  deltas as (
+    select m.token_id, (m.created_at at time zone 'UTC')::date as day, sum(m.delta) as delta
+    from mine m where m.created_at >= p_from::timestamp at time zone 'UTC'
+    group by 1, 2
   ),
   grid as (
     select h.token_id, d.day,
