@@ -22,7 +22,7 @@ export interface DayRange {
 const endOfDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
 
 export interface Analysis {
-  /** From the opening (the close before the period's first day) to today. */
+  /** From the opening (the close before the period's first day) to its last day: today, or a custom period's end. */
   days: PortfolioDay[];
   /** Each token held over the period, best gain first. */
   returns: PositionReturn[];
