@@ -162,10 +162,10 @@ end $$;
 revoke execute on function private.period_days(uuid, text, date, date) from public;
 
 -- The caller's portfolio over a period ('7d', '30d', '90d', '1y', 'all', or 'custom' from p_from to
--- p_to), one row per day from the period's opening (the close before its first day) to its end: cash, positions and their value at the
--- close, the day's flows, and, since the opening, the gain (the change in value less the flows),
--- the time-weighted return, the money-weighted return and the RepX index's return, in percent
--- (the index's null before it started).
+-- p_to), one row per day from the period's opening (the close before its first day) to its end:
+-- cash, positions and their value at the close, the day's flows, and, since the opening, the gain
+-- (the change in value less the flows), the time-weighted return, the money-weighted return and
+-- the RepX index's return, in percent (the index's null before it started).
 --
 -- The time-weighted return chains each day's return, a day's flow counted at its start, so money
 -- moved in or out does not weigh on it: it compares with the index. The money-weighted return is
