@@ -121,6 +121,8 @@ test('an open order can be cancelled from the trading screen; a refused order sa
   await signIn(page, app, DEMO_ACCOUNTS.user);
   await page.goto(`${app.url}/trading/${emma!.id}`);
   await page.getByTestId('your-balance').filter({ hasText: '200 tokens' }).waitFor();
+  // The panel's settings are read too before counting (on a loaded machine they came after the balance).
+  await page.getByRole('region', { name: 'Place order' }).getByText('Fee (2%)').waitFor();
 
   // What placing an order costs the screen in reads: the order's market event names what changed
   // (the book), and the screen reads again the book, the user's orders, cash and tokens, no more.
