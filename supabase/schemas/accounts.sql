@@ -59,8 +59,7 @@ grant execute on function private.is_admin() to authenticated;
 create function private.admin_two_step_missing() returns boolean
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  return (select e.admins_need_two_step from public.exchange_settings e)
-     and not exists (select from auth.mfa_factors f where f.user_id = auth.uid() and f.status = 'verified');
+  return (select e.admins_need_two_step from public.exchange_settings e) and not private.has_app(auth.uid());
 end $$;
 revoke execute on function private.admin_two_step_missing() from public;
 

@@ -177,7 +177,7 @@ begin
     perform private.refuse('Give a reason of 3 to 500 characters for removing the authenticator app.');
   end if;
   target := private.managed_account(p_user);
-  if not exists (select from auth.mfa_factors where user_id = p_user and status = 'verified') then
+  if not private.has_app(p_user) then
     perform private.refuse('Two-step verification is not on for this account.');
   end if;
   delete from auth.mfa_factors where user_id = p_user;
@@ -253,7 +253,7 @@ begin
   return jsonb_build_object(
     'profile', to_jsonb(p) || jsonb_build_object('email', (select email from auth.users where id = p_user),
       'last_sign_in_at', (select last_sign_in_at from auth.users where id = p_user),
-      'two_step', exists (select from auth.mfa_factors f where f.user_id = p_user and f.status = 'verified')),
+      'two_step', private.has_app(p_user)),
     'cash', (select to_jsonb(c) - 'user_id' from public.cash_accounts c where c.user_id = p_user),
     'holdings', coalesce((select jsonb_agg(jsonb_build_object('token', k.name, 'token_id', k.id, 'amount', h.amount, 'reserved', h.reserved) order by h.amount desc)
       from public.holdings h join public.tokens k on k.id = h.token_id where h.user_id = p_user and h.amount > 0), '[]'),
@@ -406,8 +406,7 @@ begin
     perform private.refuse('The offering''s cap per account must be between 1 and 10,000 basis points (0.01% to 100%).');
   end if;
   -- Asking admins for two-step verification locks out every admin without an app: the one asking first.
-  if after.admins_need_two_step and not before.admins_need_two_step
-     and not exists (select from auth.mfa_factors f where f.user_id = admin and f.status = 'verified') then
+  if after.admins_need_two_step and not before.admins_need_two_step and not private.has_app(admin) then
     perform private.refuse('Turn on two-step verification for your own account first (Profile › Settings): asking it of admins would lock you out of the admin area.');
   end if;
   begin

@@ -125,7 +125,7 @@ begin
   end if;
   if not private.signed_in_within(interval '15 minutes') then
     -- With an authenticator app on, a fresh code is the proof (a password alone signs in at aal1).
-    if exists (select from auth.mfa_factors where user_id = uid and status = 'verified') then
+    if private.has_app(uid) then
       raise exception 'For your security, enter a code from your authenticator app to withdraw.' using errcode = 'P0001', hint = 'reauthenticate';
     end if;
     raise exception 'For your security, confirm your password to withdraw.' using errcode = 'P0001', hint = 'reauthenticate';

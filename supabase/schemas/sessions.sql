@@ -13,12 +13,18 @@
 -- holdings, and a SQL function with a SET clause is planned afresh at every call before
 -- PostgreSQL 18, where PL/pgSQL keeps its plans for the connection.
 
+-- Whether an account has an authenticator app turned on: a verified factor in GoTrue's table.
+create function private.has_app(p_user uuid) returns boolean
+language sql stable security definer set search_path = '' as $$
+  select exists (select from auth.mfa_factors f where f.user_id = p_user and f.status = 'verified')
+$$;
+revoke execute on function private.has_app(uuid) from public;
+
 -- Whether the caller has an app turned on and their session has not entered its code.
 create function private.second_step_due() returns boolean
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  return coalesce(auth.jwt() ->> 'aal', 'aal1') <> 'aal2'
-     and exists (select from auth.mfa_factors f where f.user_id = auth.uid() and f.status = 'verified');
+  return coalesce(auth.jwt() ->> 'aal', 'aal1') <> 'aal2' and private.has_app(auth.uid());
 end $$;
 revoke execute on function private.second_step_due() from public;
 grant execute on function private.second_step_due() to authenticated;
