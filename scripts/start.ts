@@ -2,15 +2,46 @@
  * npm start: deploys every package as a new release (unless SKIP_BUILD=true), starts the backend on the embedded
  * database (or DATABASE_URL), serves the shell and each remote on its own port, and prints the
  * URL to open with the demo credentials.
+ *
+ * The backend runs in a process of its own (supabase/server/main.ts, as `npm run cluster`'s hosts
+ * run it): nothing a request to a static server meets can end trading, and a backend that dies is
+ * started again while the pages stay up.
  */
-import { startBackend } from '../supabase/server/index';
-import { backendOptionsFromEnv } from '../supabase/server/options';
-import { PGLITE_DURABILITY_NOTE } from '../supabase/server/db/pglite';
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { isReady, type Ready } from '../supabase/server/cluster';
 import { deployRelease } from './deploy';
 import { portsFromEnv } from './lib/config';
-import { startFrontends } from './lib/stack';
+import { startFrontends, type Stack } from './lib/stack';
 import { PACKAGE_DIRS } from './webpack/packages';
 import { DEMO_ACCOUNTS } from '../supabase/server/demo';
+
+const MAIN = path.resolve(__dirname, '../supabase/server/main.ts');
+
+/**
+ * Starts the backend's process: `ready` resolves when it listens; `onExit` hears of an exit after
+ * that. The child is returned at once, so a Ctrl+C while it starts stops it too.
+ */
+function startBackendProcess(port: number, onExit: (code: number | null, signal: string | null) => void) {
+  const child: ChildProcess = fork(MAIN, [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, SUPABASE_PORT: String(port) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = new Promise<Ready>((resolve, reject) => {
+    const early = (code: number | null) => reject(new Error(`The backend stopped before it listened (exit ${code}).`));
+    child.once('exit', early);
+    child.on('message', (message: unknown) => {
+      if (!isReady(message)) return;
+      child.off('exit', early);
+      child.once('exit', onExit);
+      resolve(message);
+    });
+  });
+  return { child, ready };
+}
+
+const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
 async function main() {
   const ports = portsFromEnv();
@@ -18,13 +49,41 @@ async function main() {
     console.log('Building the shell and the five remotes (a new release of each: npm run releases)...');
     for (const dir of PACKAGE_DIRS) await deployRelease(dir);
   }
-  const backend = await startBackend({ ...backendOptionsFromEnv(), port: ports.supabase });
-  const frontends = await startFrontends(ports, backend.anonKey);
+  let stopping = false;
+  let backend: ChildProcess;
+  const restart = (code: number | null, signal: string | null) => {
+    if (stopping) return;
+    console.error(`The backend stopped (${signal ?? `exit ${code}`}); starting it again...`);
+    setTimeout(() => {
+      if (stopping) return;
+      const again = startBackendProcess(ports.supabase, restart);
+      backend = again.child;
+      again.ready.catch((error: unknown) => {
+        console.error(error instanceof Error ? error.message : error);
+        process.exit(1);
+      });
+    }, 1_000);
+  };
+  let frontends: Stack | undefined = undefined; // until they listen: a Ctrl+C before then stops the backend alone
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    const exited = running(backend) ? new Promise((r) => backend.once('exit', r)) : null;
+    backend.kill('SIGTERM');
+    await Promise.all([frontends?.close(), exited]);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  const first = startBackendProcess(ports.supabase, restart);
+  backend = first.child;
+  const ready = await first.ready;
+  frontends = await startFrontends(ports, ready.anonKey);
   console.log(`
   RepX is running.
 
     Open        ${frontends.shell.url}
-    Backend     ${backend.url}  (${backend.db.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'})
+    Backend     ${ready.ready}  (${ready.engine === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}, process ${backend.pid})
     Remotes     ${Object.entries(frontends.remotes)
       .map(([n, s]) => `${n} ${s?.url}`)
       .join(', ')}
@@ -33,14 +92,6 @@ async function main() {
     Admin       ${DEMO_ACCOUNTS.admin.email} / ${DEMO_ACCOUNTS.admin.password}  (admin sign-in: ${frontends.shell.url}/auth/nra)
 
   Press Ctrl+C to stop.`);
-  if (backend.db.kind === 'pglite') console.log(`\n  Note: ${PGLITE_DURABILITY_NOTE}`);
-  const stop = async () => {
-    await frontends.close();
-    await backend.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
 }
 
 main().catch((error: unknown) => {

@@ -80,28 +80,76 @@ function releasesOf(root: string, opts: StaticServerOptions): Handler {
   };
 }
 
+/**
+ * What sirv may see of a Range header. sirv reads `bytes=a-b` naively: a first byte past the last
+ * made fs.createReadStream throw inside the request, a suffix (`-n`) or a list of ranges is read
+ * wrongly, and If-Range is ignored. A range whose first byte is past its last is invalid (RFC 9110
+ * 14.1.1): 416. Anything else sirv would misread is dropped, so the whole file is sent, which the
+ * RFC allows a server to do for any Range; so is a Range with If-Range, which sirv cannot compare.
+ */
+export function rangeFor(headers: http.IncomingHttpHeaders): 'whole' | 'keep' | 'invalid' {
+  const range = headers.range;
+  if (range === undefined) return 'whole';
+  if (headers['if-range'] !== undefined) return 'whole';
+  const single = /^bytes=(\d{1,15})-(\d{0,15})$/.exec(range.trim());
+  if (!single) return 'whole';
+  const [, first, last] = single;
+  if (last !== '' && Number(first) > Number(last)) return 'invalid';
+  return 'keep';
+}
+
+const plain = (res: http.ServerResponse, status: number, text: string, headers: Record<string, string> = {}) => {
+  if (res.headersSent) return void res.destroy();
+  res.writeHead(status, { ...headers, 'Content-Type': 'text/plain', 'Access-Control-Allow-Origin': '*' });
+  res.end(text);
+};
+
+/**
+ * One request's handler, so that nothing it meets ends the process that serves every other: a
+ * throw answers 500, and a file stream that fails after the headers (a release pruned while its
+ * chunk is read) ends only this response.
+ */
+export function guarded(handle: (req: http.IncomingMessage, res: http.ServerResponse) => void, log = console.error) {
+  return (req: http.IncomingMessage, res: http.ServerResponse) => {
+    res.on('pipe', (source: NodeJS.ReadableStream) =>
+      source.on('error', (error: Error) => {
+        log(`static: ${req.url}: ${error.message}`);
+        res.destroy();
+      }),
+    );
+    try {
+      handle(req, res);
+    } catch (error) {
+      log(`static: ${req.url}: ${error instanceof Error ? error.message : String(error)}`);
+      plain(res, 500, 'Internal server error');
+    }
+  };
+}
+
 /** A static file server for one built package, with CORS so the shell's page may load remotes. */
 export function serveStatic(opts: StaticServerOptions): Promise<RunningServer> {
   const files: Handler = fs.existsSync(path.join(opts.dir, LIVE_FILE))
     ? releasesOf(opts.dir, opts)
     : filesOf(opts.dir, opts, opts.spa ?? false);
-  const server = http.createServer((req, res) => {
-    const doc = opts.documents?.[(req.url ?? '/').split('?')[0]!];
-    if (doc) {
-      res.writeHead(200, {
-        ...opts.headers,
-        'Content-Type': 'application/json',
-        'Cache-Control': 'no-store',
-        'Access-Control-Allow-Origin': '*',
-      });
-      res.end(JSON.stringify(doc()));
-      return;
-    }
-    files(req, res, () => {
-      res.writeHead(404, { ...opts.headers, 'Content-Type': 'text/plain', 'Access-Control-Allow-Origin': '*' });
-      res.end('Not found');
-    });
-  });
+  const server = http.createServer(
+    guarded((req, res) => {
+      const range = rangeFor(req.headers);
+      if (range === 'invalid') return plain(res, 416, 'Range Not Satisfiable', opts.headers);
+      if (range === 'whole') delete req.headers.range;
+      const doc = opts.documents?.[(req.url ?? '/').split('?')[0]!];
+      if (doc) {
+        res.writeHead(200, {
+          ...opts.headers,
+          'Content-Type': 'application/json',
+          'Cache-Control': 'no-store',
+          'Access-Control-Allow-Origin': '*',
+        });
+        res.end(JSON.stringify(doc()));
+        return;
+      }
+      files(req, res, () => plain(res, 404, 'Not found', opts.headers));
+    }),
+  );
   return listen(server, opts.port, opts.host ?? '127.0.0.1');
 }
 

@@ -23,6 +23,17 @@ export function serverProcesses(opts: BackendOptions, setting = process.env.SERV
  */
 export const poolShare = (pool: number, processes: number) => Math.max(2, Math.ceil(pool / processes));
 
+/** What a server process tells its parent, over node's IPC channel, once it listens. */
+export interface Ready {
+  ready: string;
+  engine: 'pglite' | 'postgres';
+  /** The anon key signed with the installation's secret, which the browser is given. */
+  anonKey: string;
+}
+
+export const isReady = (message: unknown): message is Ready =>
+  typeof message === 'object' && message !== null && 'ready' in message;
+
 /**
  * Serves the backend. With several processes, the primary prepares the database once, then its
  * workers share the port (node:cluster hands out connections); they keep no state of their own
@@ -39,10 +50,11 @@ export async function serve(settings: BackendOptions): Promise<void> {
       for (let i = 0; i < processes; i++) cluster.fork({ MIGRATE: 'false' });
       let ready = 0;
       cluster.on('message', (_worker, message: unknown) => {
-        if (message === 'ready' && ++ready === processes) {
+        if (isReady(message) && ++ready === processes) {
           console.log(
             `Supabase-compatible backend on http://localhost:${opts.port} (postgres, ${processes} processes)`,
           );
+          process.send?.(message);
         }
       });
       cluster.on('exit', (worker, code, signal) => {
@@ -60,8 +72,10 @@ export async function serve(settings: BackendOptions): Promise<void> {
       return;
     }
     const backend = await startBackend(opts);
-    if (cluster.isWorker) process.send?.('ready');
-    else {
+    const ready: Ready = { ready: backend.url, engine: backend.db.kind, anonKey: backend.anonKey };
+    // To the cluster's primary, or to whoever started this process with a channel (npm start).
+    process.send?.(ready);
+    if (!cluster.isWorker) {
       console.log(`Supabase-compatible backend on ${backend.url} (${backend.db.kind})`);
       if (backend.db.kind === 'pglite') console.log(`Note: ${PGLITE_DURABILITY_NOTE}`);
     }
