@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import styled from 'styled-components';
-import { useWatchlist, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
+import { useWatchlist, useQuery } from '@repex/shared-ui/platform';
 import {
   Button,
   Card,
@@ -22,6 +22,7 @@ import { loadCategories, loadOpenOfferings, loadSummary, loadTokens } from './ma
 import { MarketRow } from './market/MarketRow';
 import { AdvancedFilters } from './market/AdvancedFilters';
 import { IndexCard } from './market/IndexCard';
+import { useLiveMarket } from './market/useLiveMarket';
 import { PAGE_SIZE, SORTS, activeFilters, readQuery, writeQuery, type MarketQuery } from './market/query';
 
 const Toolbar = styled.div`
@@ -61,16 +62,8 @@ export default function Market() {
   const tokens = useQuery(() => loadTokens(query), [params.toString()]);
   const offerings = useQuery(loadOpenOfferings, []);
   const auctions = new Map((offerings.data ?? []).map((o) => [o.token_id, o]));
-  // Prices, volumes and holders move when anyone trades (an offering's close among them): follow them live.
-  useMarketEvents(
-    null,
-    () => {
-      tokens.reload();
-      summary.reload();
-      offerings.reload();
-    },
-    500,
-  );
+  // Prices, volumes and holders move when anyone trades: the market's messages carry them.
+  useLiveMarket({ tokens, summary, offerings, categories }, query.sort);
 
   return (
     <Page data-remote="market">

@@ -1,7 +1,8 @@
 import { AlertsTab } from './portfolio/AlertsTab';
 import { Link } from 'react-router';
 import styled from 'styled-components';
-import { useAppStore, useMarketEvents, useQuery, useWatchlist } from '@repex/shared-ui/platform';
+import { withTicks } from '@repex/shared-ui/contracts';
+import { useAccountFeed, useAppStore, useMarketFeed, useQuery, useSoon, useWatchlist } from '@repex/shared-ui/platform';
 import {
   Button,
   Card,
@@ -23,6 +24,7 @@ import {
   media,
 } from '@repex/shared-ui/ui';
 import { loadDashboard, loadWatchlist } from './portfolio/data';
+import { patchDashboard } from './portfolio/live';
 import { OrdersTab } from './portfolio/OrdersTab';
 import { HoldingsTab, TransactionsTab, WatchlistTab } from './portfolio/DashboardTabs';
 
@@ -42,15 +44,19 @@ export default function Dashboard() {
   const stars = useWatchlist();
   // Reloaded once a star's change is stored, and live with the market.
   const watchlist = useQuery(loadWatchlist, [stars.saved]);
-  // Current prices (so values and P&L) move when anyone trades.
-  useMarketEvents(
-    null,
+  // Current prices (so values and P&L) move when anyone trades: the market's messages carry them.
+  // What the user holds changes with their own account's notes, which read the dashboard again.
+  useMarketFeed(
+    (ticks) => {
+      data.patch((d) => patchDashboard(d, ticks));
+      watchlist.patch((rows) => withTicks(rows, ticks));
+    },
     () => {
       data.reload();
       watchlist.reload();
     },
-    500,
   );
+  useAccountFeed(useSoon(data.reload, 1_000, 300), data.reload);
   const p = data.data?.summary;
 
   return (

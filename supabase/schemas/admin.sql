@@ -105,7 +105,7 @@ begin
     for o in select id, token_id from public.orders where user_id = p_user and status in ('open', 'pending') order by token_id, id loop
       perform 1 from public.tokens where id = o.token_id for update;
       perform private.release_order(o.id);
-      insert into public.market_events (token_id, kind) values (o.token_id, 'book');
+      perform private.tell_market(o.token_id, 'book', private.order_levels(array[o.id]));
       cancelled := cancelled + 1;
     end loop;
     perform 1 from public.cash_accounts where user_id = p_user for update;
@@ -114,7 +114,7 @@ begin
               returning x.reserved, f.token_id loop
       update public.cash_accounts set available = available + dropped.reserved, reserved = reserved - dropped.reserved
        where user_id = p_user;
-      insert into public.market_events (token_id, kind) values (dropped.token_id, 'book');
+      perform private.tell_market(dropped.token_id, 'offering');
       bids := bids + 1;
     end loop;
     delete from auth.sessions where user_id = p_user;

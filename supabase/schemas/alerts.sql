@@ -86,11 +86,12 @@ revoke execute on function public.delete_price_alert(bigint) from public, anon;
 -- Fires the armed alerts that a statement's trades crossed: a level by any of its trades, a move
 -- by the 24-hour change as the statement left it. Named to follow trades_stats (a table's triggers
 -- for one event fire in name order), so the change it reads includes these trades. Each fired
--- alert is mailed; its owner's screens read it from the table.
+-- alert is mailed, and its owner's screens are told (realtime.sql) and read it from the table.
 create function private.alerts_on_trades() returns trigger
 language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
   fired integer;
+  owners uuid[];
 begin
   -- Most settlements meet no armed alert: one probe of their index each.
   if not exists (select 1 from public.price_alerts a where a.fired_at is null
@@ -118,10 +119,13 @@ begin
     select h.user_id, format('Price alert: %s at %s', t.name, private.money(h.fired_price)),
            private.alert_words(h, t.name) || E'\n\nThe alert stays on your list until you remove it or set it again.'
     from hit h join public.tokens t on t.id = h.token_id
-    returning 1
+    returning user_id
   )
-  select count(*) into fired from mailed;
-  if fired > 0 then perform pg_notify('repx_mail', ''); end if; -- only when one fired: a notifying commit serializes
+  select count(*), array_agg(distinct user_id) into fired, owners from mailed;
+  if fired > 0 then
+    perform pg_notify('repx_mail', ''); -- only when one fired: a notifying commit serializes
+    perform private.tell_accounts(owners, 'alert');
+  end if;
   return null;
 end $$;
 revoke execute on function private.alerts_on_trades() from public;

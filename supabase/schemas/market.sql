@@ -210,6 +210,7 @@ create function private.slide_token_stats() returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
   tid uuid;
+  before jsonb;
   n integer := 0;
 begin
   -- The batch due first, locked in token order, as the hourly rescoring locks tokens: two
@@ -217,7 +218,10 @@ begin
   for tid in select x.token_id from (select d.token_id from private.token_stats d where d.slides_at <= now()
                                      order by d.slides_at limit 500) x order by x.token_id loop
     perform 1 from public.tokens where id = tid for update;
+    before := (select jsonb_build_object('market_cap', s.market_cap, 'volume_24h', s.volume_24h)
+                 from private.token_stats s where s.token_id = tid);
     perform private.refresh_token_stats(tid);
+    perform private.tell_market(tid, 'stats', '[]', null, before);
     n := n + 1;
   end loop;
   return n;

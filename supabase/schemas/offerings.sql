@@ -183,8 +183,8 @@ begin
       private.money((select max_price from public.exchange_settings))));
   end if;
   f := private.open_offering(p_token, unsold, price);
-  -- Its trading state changed, as by a halt: open screens read the token's offering again.
-  insert into public.market_events (token_id, kind) values (p_token, 'halt');
+  -- Its trading state changed: open screens read the token's offering again.
+  perform private.tell_market(p_token, 'offering');
   perform private.audit('offering.open', tok.owner_id, tok.name, null,
     jsonb_build_object('offering', f.id, 'supply', f.supply, 'reserve_price', f.reserve_price, 'closes_at', f.closes_at));
   return to_jsonb(f);
@@ -252,7 +252,7 @@ begin
         placed_at = case when excluded.price = was.price and excluded.amount <= was.amount then was.placed_at
                          else excluded.placed_at end
   returning * into bid;
-  insert into public.market_events (token_id, kind) values (p_token, 'book');
+  perform private.tell_market(p_token, 'offering');
   return jsonb_build_object('price', bid.price, 'amount', bid.amount, 'reserved', bid.reserved, 'placed_at', bid.placed_at,
                             'closes_at', f.closes_at);
 end $$;
@@ -276,7 +276,7 @@ begin
   delete from public.offering_bids where offering_id = f.id and user_id = uid returning * into was;
   if was.user_id is null then perform private.refuse('You have no bid in this offering.'); end if;
   update public.cash_accounts set available = available + was.reserved, reserved = reserved - was.reserved where user_id = uid;
-  insert into public.market_events (token_id, kind) values (p_token, 'book');
+  perform private.tell_market(p_token, 'offering');
   return jsonb_build_object('released', was.reserved);
 end $$;
 revoke execute on function public.cancel_offering_bid(uuid) from public, anon;
@@ -350,7 +350,9 @@ begin
          end
     from public.offering_bids b where b.offering_id = f.id;
   perform pg_notify('repx_mail', '');
-  insert into public.market_events (token_id, kind) values (f.token_id, case when total_sold > 0 then 'trade' else 'book' end);
+  perform private.tell_market(f.token_id, 'offering');
+  perform private.tell_accounts(array(select b.user_id from public.offering_bids b where b.offering_id = f.id), 'fills', f.token_id);
+  perform private.tell_accounts(array[tok.owner_id], 'cash', f.token_id);
   return true;
 end $$;
 revoke execute on function private.close_next_offering() from public;

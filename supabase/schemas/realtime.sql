@@ -1,9 +1,103 @@
--- Realtime: which changes reach open screens at once.
+-- Realtime: which changes reach open screens at once, and what they carry.
 --
--- Tables that change now and then announce each change by NOTIFY (the local server's Realtime
--- relays it, after checking row-level security for each subscriber) and join Supabase Realtime's
--- publication on a hosted project. The market's busy signal, public.market_events (trading.sql),
--- is published but never notified: readers follow it by id.
+-- The market is watched far more than it is traded, so its changes go out as Broadcast from the
+-- database, Supabase's way for data many may see: each change of a book, the tape or a token's
+-- state is one message on the private topic 'market' (private.tell_market), carrying the figures
+-- that changed, so an open screen patches itself rather than reading again. Each account has its
+-- own private topic, 'account:<id>' (private.tell_accounts): it tells the owner's screens that
+-- their orders, cash or alerts changed, and names no figure (the screens read their own rows, as
+-- row-level security lets them). realtime.send queues a message; Supabase Realtime (or the local
+-- server's, realtime/messages.ts) relays it to the topic's members, whom the policies below
+-- authorized once, when they joined. Nothing here NOTIFYs: a notifying commit takes one global
+-- lock, which would serialize all trading.
+--
+-- Tables that change now and then (settings, payments, applications) announce each change by
+-- NOTIFY instead: the local server relays it as postgres_changes, row-level security deciding who
+-- receives it, and on a hosted project they join Supabase Realtime's publication.
+
+create policy "signed-in users hear the market" on realtime.messages
+  for select to authenticated using ((select realtime.topic()) = 'market');
+create policy "people hear their own account" on realtime.messages
+  for select to authenticated using ((select realtime.topic()) = 'account:' || (select auth.uid())::text);
+
+-- The book's levels at these prices now: each {side, price} with the tokens resting there (0 for a
+-- level emptied), read on the book's index. Absolute amounts, not changes: a screen that missed a
+-- message is right again at the next one for that level, and one book's messages leave in the
+-- order its changes committed (the book's lock orders them).
+create function private.book_levels(p_token uuid, p_levels jsonb) returns jsonb
+language sql stable security definer set search_path = '' as $$
+  select coalesce(jsonb_agg(jsonb_build_object('side', l.side, 'price', l.price, 'amount',
+           (select coalesce(sum(o.amount - o.filled), 0) from public.orders o
+             where o.token_id = p_token and o.side = l.side and o.status = 'open'
+               and (case when o.side = 'buy' then -o.price else o.price end)
+                 = (case when l.side = 'buy' then -l.price else l.price end))) order by l.side, l.price), '[]')
+  from (select distinct x.side, x.price from jsonb_to_recordset(p_levels) as x (side text, price numeric)
+        where x.price is not null) l
+$$;
+revoke execute on function private.book_levels(uuid, jsonb) from public;
+
+-- The levels of these orders (and of their take-profit and stop partners), for a message after
+-- they left the book.
+create function private.order_levels(p_orders bigint[]) returns jsonb
+language sql stable security definer set search_path = '' as $$
+  select coalesce(jsonb_agg(jsonb_build_object('side', o.side, 'price', o.price)), '[]')
+  from public.orders o
+  where o.price is not null and (o.id = any (p_orders) or o.oco_with = any (p_orders))
+$$;
+revoke execute on function private.order_levels(bigint[]) from public;
+
+-- One message on 'market' about one token: what happened (kind: 'trade', 'book', 'halt',
+-- 'offering', 'listed', or 'stats' when trades left its 24 hours), its figures now (price, 24h
+-- change and volume, market cap, holders, halted) and how its market cap and volume moved since
+-- p_before ({market_cap, volume_24h} before the change: the market's totals follow without a read), the
+-- best bid and ask, the book's levels the change touched (p_levels, and those its trades took
+-- from), and the trades made at p_trades_at (the settlement's time), newest first, as the tape
+-- shows them.
+create function private.tell_market(
+  p_token uuid, p_kind text, p_levels jsonb default '[]', p_trades_at timestamptz default null,
+  p_before jsonb default null
+) returns void
+language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+declare
+  s private.token_stats;
+  trades jsonb := '[]';
+  levels jsonb := coalesce(p_levels, '[]');
+begin
+  select * into s from private.token_stats where token_id = p_token;
+  if p_trades_at is not null then
+    select coalesce(jsonb_agg(jsonb_build_object('id', t.id, 'price', t.price, 'amount', t.amount, 'value', t.value,
+                                                 'type', t.taker_side, 'created_at', t.created_at)
+                              order by t.id desc), '[]'),
+           levels || coalesce(jsonb_agg(jsonb_build_object('side', case when t.taker_side = 'buy' then 'sell' else 'buy' end,
+                                                           'price', t.price)), '[]')
+      into trades, levels
+      from public.trades t where t.token_id = p_token and t.created_at = p_trades_at;
+  end if;
+  perform realtime.send(jsonb_build_object(
+    'token_id', p_token, 'kind', p_kind,
+    'price', s.price, 'change_24h', s.change_24h, 'volume_24h', s.volume_24h, 'market_cap', s.market_cap,
+    'market_cap_change', coalesce(s.market_cap - (p_before->>'market_cap')::numeric, 0),
+    'volume_change', coalesce(s.volume_24h - (p_before->>'volume_24h')::numeric, 0), 'holders', s.holders, 'halted', s.halted,
+    'best_bid', (select o.price from public.orders o where o.token_id = p_token and o.side = 'buy' and o.status = 'open'
+                  order by o.token_id, o.side, (case when o.side = 'buy' then -o.price else o.price end), o.created_at, o.id limit 1),
+    'best_ask', (select o.price from public.orders o where o.token_id = p_token and o.side = 'sell' and o.status = 'open'
+                  order by o.token_id, o.side, (case when o.side = 'buy' then -o.price else o.price end), o.created_at, o.id limit 1),
+    'levels', private.book_levels(p_token, levels),
+    'trades', trades), 'token', 'market', true);
+end $$;
+revoke execute on function private.tell_market(uuid, text, jsonb, timestamptz, jsonb) from public;
+
+-- One message to each of these accounts' topics: what of theirs changed ('orders': an order
+-- rested, was cancelled, expired or waits; 'fills': an order of theirs traded; 'cash': money came
+-- without an order, a fee share or an offering's proceeds; 'alert': a price alert fired), and on
+-- which token.
+create function private.tell_accounts(p_accounts uuid[], p_what text, p_token uuid default null) returns void
+language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+begin
+  perform realtime.send(jsonb_build_object('what', p_what, 'token_id', p_token), 'account', 'account:' || x.a::text, true)
+     from (select distinct a from unnest(p_accounts) a where a is not null) x;
+end $$;
+revoke execute on function private.tell_accounts(uuid[], text, uuid) from public;
 
 create function private.notify_realtime() returns trigger
 language plpgsql as $$
@@ -26,8 +120,6 @@ begin
   end if;
 end $$;
 revoke execute on function private.publish_realtime(regclass) from public;
-
-select private.publish_realtime('public.market_events');
 
 -- A change of settings reaches open screens at once (the order panel's fee).
 create trigger exchange_settings_notify after update on public.exchange_settings

@@ -145,6 +145,8 @@ begin
     n := n + 1;
     h := h + interval '1 hour';
   end loop;
+  -- Open market screens read the index again: a new hour's level, perhaps a new day's basket.
+  if n > 0 then perform realtime.send(jsonb_build_object('kind', 'index', 'levels', n), 'index', 'market', true); end if;
   return n;
 end $$;
 revoke execute on function private.record_index_levels() from public;

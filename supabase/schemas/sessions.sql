@@ -185,7 +185,6 @@ create trigger sessions_mail_new_browser after insert on auth.sessions
 create function private.prune() returns jsonb
 language plpgsql security definer set search_path = '' as $$
 declare
-  events integer;
   sessions integer;
   tokens integer;
   mail integer;
@@ -193,8 +192,6 @@ declare
   unconfirmed integer := 0;
   stale uuid;
 begin
-  delete from public.market_events where created_at < now() - interval '1 hour';
-  get diagnostics events = row_count;
   delete from auth.sessions where coalesce(refreshed_at, created_at) < now() - interval '30 days';
   get diagnostics sessions = row_count;
   delete from auth.refresh_tokens where revoked and updated_at < now() - interval '1 day';
@@ -216,7 +213,7 @@ begin
       null; -- kept: the audit log or another record names it
     end;
   end loop;
-  return jsonb_build_object('market_events', events, 'sessions', sessions, 'refresh_tokens', tokens,
+  return jsonb_build_object('sessions', sessions, 'refresh_tokens', tokens,
     'account_mail', mail, 'known_browsers', browsers, 'unconfirmed_sign_ups', unconfirmed);
 end $$;
 revoke execute on function private.prune() from public;

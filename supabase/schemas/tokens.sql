@@ -325,7 +325,7 @@ begin
   end if;
   update public.token_applications set status = 'approved', token_id = tok, decided_by = admin, decided_at = now() where id = p_id
   returning * into app;
-  insert into public.market_events (token_id, kind) values (tok, 'book');
+  perform private.tell_market(tok, 'listed');
   perform private.audit('application.approve', app.user_id, 'application ' || p_id, jsonb_build_object('status', 'pending'),
     jsonb_build_object('status', 'approved', 'token_id', tok, 'total_supply', supply, 'issue_price', price, 'founder_allocation', founder));
   return jsonb_build_object('application', to_jsonb(app), 'token_id', tok, 'total_supply', supply, 'issue_price', price,

@@ -4,7 +4,7 @@
 --
 --   place_order = check_order_request -> lock the book -> check_order_funds -> match_order
 --                 -> lock the accounts -> settle_fills -> rest what is left -> write the order
---                 -> announce (market_events)
+--                 -> tell the market and the accounts involved (realtime.sql)
 --
 -- Matching is price-time priority against the token's book, at the resting order's price.
 -- Fees (spec section 9): a share of value on each side (exchange_settings.fee_bps, 2%); the buyer
@@ -155,23 +155,6 @@ create policy "own trades" on public.trades
 revoke all on public.trades from anon;
 revoke insert, update, delete, truncate on public.trades from authenticated;
 
--- A public signal that a book, the tape or a token's halt changed (its kind says which, so a screen
--- reads again only what changed): it names no account, so any signed-in user may follow it. It is not announced by NOTIFY inside the trading transaction: on PostgreSQL every
--- notifying commit takes one global lock, which would serialize all trading. Readers follow it by
--- id instead (the local server's Realtime polls it; Supabase Realtime reads the publication).
-create table public.market_events (
-  id bigint generated always as identity primary key,
-  token_id uuid not null references public.tokens (id) on delete cascade,
-  kind text not null check (kind in ('trade', 'book', 'halt')),
-  created_at timestamptz not null default now()
-);
-create index market_events_time_idx on public.market_events (created_at);
-alter table public.market_events enable row level security;
-create policy "market events are visible to signed-in users" on public.market_events
-  for select to authenticated using (true);
-revoke all on public.market_events from anon;
-revoke insert, update, delete, truncate on public.market_events from authenticated;
-
 -- Places an order: the caller's, now, in one transaction. Returns what happened to it (filled,
 -- resting, cancelled, or pending for a stop), its average price, value, fee and total. A trade it
 -- makes may trigger waiting stops: they run in this same transaction (private.trigger_stops).
@@ -245,6 +228,8 @@ declare
   book_time timestamptz := clock_timestamp();
   -- What is left of a limit order rests, unless its time in force says it may not.
   rests boolean;
+  -- The token's figures before the trades, so the market's message can say how its totals moved.
+  before jsonb;
 begin
   budget := private.check_order_funds(p_user, tok.id, tok.name, p_side, p_type, p_amount, p_price, p_bps);
   if p_budget is not null then budget := least(budget, p_budget); end if;
@@ -296,6 +281,8 @@ begin
   end if;
 
   if jsonb_array_length(matched.fills) > 0 then
+    before := (select jsonb_build_object('market_cap', s.market_cap, 'volume_24h', s.volume_24h)
+                 from private.token_stats s where s.token_id = tok.id);
     fee_sum := private.settle_fills(tok.id, p_side, matched.fills, book_time, p_bps);
   end if;
 
@@ -326,8 +313,18 @@ begin
      where id = v_order;
   end if;
 
-  insert into public.market_events (token_id, kind)
-  values (tok.id, case when matched.spent_value > 0 then 'trade' else 'book' end);
+  -- The market hears the levels this order rested at or expired (its trades' levels are read with
+  -- them); the accounts whose orders traded, and the person whose fee share came, hear of it.
+  perform private.tell_market(tok.id, case when matched.spent_value > 0 then 'trade' else 'book' end,
+    case when rests then jsonb_build_array(jsonb_build_object('side', p_side, 'price', p_price)) else '[]' end
+      || case when cardinality(matched.expire) > 0 then private.order_levels(matched.expire) else '[]' end,
+    case when jsonb_array_length(matched.fills) > 0 then book_time end, before);
+  if jsonb_array_length(matched.fills) > 0 then
+    perform private.tell_accounts(p_user || matched.makers, 'fills', tok.id);
+    if tok.owner_id is not null then perform private.tell_accounts(array[tok.owner_id], 'cash', tok.id); end if;
+  else
+    perform private.tell_accounts(array[p_user], 'orders', tok.id);
+  end if;
 
   return jsonb_build_object(
     'order_id', v_order,
@@ -432,7 +429,7 @@ begin
   values (p_user, tok.id, p_side, p_type, p_price, p_amount, cost, 'pending', clock_timestamp(),
           p_tif, p_expires_at, p_stop, p_oco_with)
   returning id into v_order;
-  insert into public.market_events (token_id, kind) values (tok.id, 'book');
+  perform private.tell_accounts(array[p_user], 'orders', tok.id); -- a stop waits off the book: the market sees nothing
   return jsonb_build_object('order_id', v_order, 'status', 'pending', 'side', p_side, 'type', p_type,
     'time_in_force', p_tif, 'amount', p_amount, 'filled', 0, 'resting', 0, 'stop_price', p_stop,
     'average_price', null, 'value', 0, 'fee', 0, 'total', 0, 'reserved', cost);
@@ -617,13 +614,14 @@ declare
   n integer := 0;
 begin
   for o in
-    select id, token_id from public.orders
+    select id, token_id, user_id from public.orders
     where status in ('open', 'pending') and expires_at is not null and expires_at <= now()
     order by expires_at limit 500
   loop
     perform 1 from public.tokens where id = o.token_id for update;
     perform private.release_order(o.id, 'expired');
-    insert into public.market_events (token_id, kind) values (o.token_id, 'book');
+    perform private.tell_market(o.token_id, 'book', private.order_levels(array[o.id]));
+    perform private.tell_accounts(array[o.user_id], 'orders', o.token_id);
     n := n + 1;
   end loop;
   return n;
@@ -999,6 +997,7 @@ language plpgsql security definer set search_path = '' set plan_cache_mode = for
 declare
   uid uuid := auth.uid();
   o public.orders;
+  levels jsonb;
 begin
   if uid is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
   perform private.require_second_step();
@@ -1008,7 +1007,10 @@ begin
   select * into o from public.orders where id = p_order for update;
   if o.status not in ('open', 'pending') then raise exception 'Order #% is already %.', p_order, o.status using errcode = 'P0001'; end if;
   perform private.release_order(p_order);
-  insert into public.market_events (token_id, kind) values (o.token_id, 'book');
+  levels := private.order_levels(array[p_order]);
+  -- A waiting stop (and a stop-market pair's stop) never was on the book: the market sees nothing.
+  if jsonb_array_length(levels) > 0 then perform private.tell_market(o.token_id, 'book', levels); end if;
+  perform private.tell_accounts(array[uid], 'orders', o.token_id);
   return jsonb_build_object('order_id', p_order, 'status', 'cancelled', 'released_tokens',
     case when o.side = 'sell' then o.amount - o.filled else 0 end, 'released_cash', o.reserved);
 end $$;
@@ -1022,6 +1024,8 @@ declare
   uid uuid := auth.uid();
   books uuid[];
   o bigint;
+  released bigint[] := '{}';
+  b uuid;
   n integer := 0;
 begin
   if uid is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
@@ -1035,9 +1039,14 @@ begin
     order by id for update
   loop
     perform private.release_order(o);
+    released := released || o;
     n := n + 1;
   end loop;
-  insert into public.market_events (token_id, kind) select b, 'book' from unnest(books) b;
+  foreach b in array books loop
+    perform private.tell_market(b, 'book', private.order_levels(
+      array(select r.id from public.orders r where r.id = any (released) and r.token_id = b)));
+  end loop;
+  if n > 0 then perform private.tell_accounts(array[uid], 'orders', p_token); end if;
   return n;
 end $$;
 revoke execute on function public.cancel_all_orders(uuid) from public, anon;
@@ -1146,7 +1155,7 @@ revoke execute on function private.settle_trade(uuid, uuid, uuid, numeric, bigin
 -- alert on it is reviewed, or news is pending. New orders on it are refused with the reason (the
 -- book's lock is taken first, so an order that arrives during the halt never trades); its resting
 -- orders stay on the book and may be cancelled; the rest of the market trades on. Resuming lifts
--- it. Both are audited, mailed to the token's person, and announced on the token's market events,
+-- it. Both are audited, mailed to the token's person, and told to the market (realtime.sql),
 -- so open trading screens follow at once.
 create function public.admin_set_token_halt(p_token uuid, p_halted boolean, p_reason text default null)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -1169,7 +1178,7 @@ begin
      set halt_reason = case when p_halted then reason end,
          halted_at = case when p_halted then coalesce(tok.halted_at, now()) end
    where id = p_token;
-  insert into public.market_events (token_id, kind) values (p_token, 'halt');
+  perform private.tell_market(p_token, 'halt');
   if tok.owner_id is not null then
     insert into private.account_mail (user_id, subject, body)
     values (tok.owner_id,

@@ -35,6 +35,8 @@ export interface AppOptions {
   /** The URL clients use, for the JWT issuer. */
   publicUrl: string;
   rateLimits?: RateLimits;
+  /** The process's figures for GET /metrics (metrics.ts). */
+  metrics?: () => string;
   log?: (line: string) => void;
 }
 
@@ -129,6 +131,14 @@ export async function createApp(opts: AppOptions) {
     if (!m) {
       if (url.pathname === '/' || url.pathname === '/health')
         return sendJson(res, 200, { status: 'ok', database: opts.db.kind });
+      if (url.pathname === '/metrics' && opts.metrics) {
+        const key = bearer(req) ?? (req.headers.apikey as string | undefined) ?? '';
+        const verified = await keys.verify(key);
+        if (!verified.ok || verified.claims.role !== 'service_role')
+          throw new HttpError(401, { message: 'The metrics need the service role key.' });
+        res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4', 'Cache-Control': 'no-store' });
+        return void res.end(opts.metrics());
+      }
       throw new HttpError(404, { message: `No route ${url.pathname}` });
     }
     const path = m[2] ?? '/';

@@ -3,6 +3,8 @@ import type { Database } from './db/database';
 import { migrate } from './db/migrate';
 import { openPglite } from './db/pglite';
 import { openPostgres } from './db/postgres';
+import { counted } from './db/counted';
+import { metricsText } from './metrics';
 import { vacuumWhereDue } from './db/vacuum';
 import { createApp } from './app';
 import { createRealtime } from './realtime/server';
@@ -78,9 +80,11 @@ export interface Backend {
 }
 
 export async function startBackend(opts: BackendOptions = {}): Promise<Backend> {
-  const db = opts.databaseUrl
-    ? await openPostgres(opts.databaseUrl, opts.databasePool)
-    : await openPglite(opts.dataDir, opts.pgliteImage);
+  const db = counted(
+    opts.databaseUrl
+      ? await openPostgres(opts.databaseUrl, opts.databasePool)
+      : await openPglite(opts.dataDir, opts.pgliteImage),
+  );
   try {
     if (opts.migrate !== false) await migrate(db, { seed: opts.seed ?? true });
     const host = opts.host ?? '127.0.0.1';
@@ -109,6 +113,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       sessionInactivity,
       publicUrl,
       rateLimits: opts.rateLimits,
+      metrics: () => metricsText(db.counters, realtime.metrics()),
       log: opts.log,
     });
     realtime.attach(app.server);

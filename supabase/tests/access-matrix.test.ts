@@ -20,7 +20,6 @@ const EVERYONE_SIGNED_IN = [
   'recent_trades',
   'reputation_history',
   'achievements',
-  'market_events',
   'exchange_settings',
   'categories',
   'candles',

@@ -18,13 +18,10 @@ onPostgres('when PostgreSQL ends every connection of the server', () => {
     const token = await freshToken(backend);
     const seller = await trader(backend, { token, tokens: 10 });
     const events: unknown[] = [];
+    await seller.client.realtime.setAuth();
     const channel = seller.client
-      .channel('resilience')
-      .on(
-        'postgres_changes',
-        { event: 'INSERT', schema: 'public', table: 'market_events', filter: `token_id=eq.${token}` },
-        (p) => events.push(p),
-      );
+      .channel('market', { config: { private: true } })
+      .on('broadcast', { event: 'token' }, (m) => m.payload.token_id === token && events.push(m));
     await subscribed(channel);
 
     const [{ datname }] = (await backend.db.query<{ datname: string }>('select current_database() as datname')) as [
@@ -43,7 +40,7 @@ onPostgres('when PostgreSQL ends every connection of the server', () => {
     let placed = await placeOrder(seller.client, token, 'sell', 'limit', 1, 10);
     if (placed.error) placed = await placeOrder(seller.client, token, 'sell', 'limit', 1, 10);
     expect(placed.error).toBeNull();
-    // ...and the notification connection comes back, so events flow again.
+    // ...and the follower's reads succeed again, so the market's messages flow again.
     const deadline = Date.now() + 10_000;
     while (!events.length && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 500));

@@ -58,61 +58,79 @@ onPostgres('two server processes over one PostgreSQL', () => {
     while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   };
 
-  it('delivers an order placed through one process to a subscriber on the other', async () => {
+  /** A member of the market on one process: what it hears of `token`. */
+  async function marketWatcher(on: Backend, token: string) {
+    const who = await trader(on);
+    const c = client(on.url); // talks to this process only
+    await c.auth.setSession((await who.client.auth.getSession()).data.session!);
+    await c.realtime.setAuth();
+    const heard: { kind: string; n?: number }[] = [];
+    await subscribed(
+      c
+        .channel('market', { config: { private: true } })
+        .on('broadcast', { event: 'token' }, (m) => m.payload.token_id === token && heard.push(m.payload as never)),
+    );
+    return { heard, c };
+  }
+
+  it('tells members on every process of an order placed through one, each exactly once', async () => {
     const token = await freshToken(a);
     const seller = await trader(a, { token, tokens: 10 });
-    const watcher = await trader(b);
-    // The watcher's client talks to process b only.
-    const events: { kind: string }[] = [];
-    const watching = client(b.url);
-    await watching.auth.setSession((await watcher.client.auth.getSession()).data.session!);
-    await subscribed(
-      watching
-        .channel(`x-${token}`)
-        .on(
-          'postgres_changes',
-          { event: 'INSERT', schema: 'public', table: 'market_events', filter: `token_id=eq.${token}` },
-          (p) => events.push(p.new as { kind: string }),
-        ),
-    );
+    const [onA, onB] = [await marketWatcher(a, token), await marketWatcher(b, token)];
     const sentAt = Date.now();
     expect((await placeOrder(seller.client, token, 'sell', 'limit', 1, 10)).error).toBeNull();
-    await waitFor(() => events.length > 0);
-    expect(events).toEqual([expect.objectContaining({ kind: 'book' })]);
-    console.log(`market event crossed processes in ${Date.now() - sentAt} ms`);
-    await watching.removeAllChannels();
+    await waitFor(() => onA.heard.length > 0 && onB.heard.length > 0);
+    console.log(`the market's message reached both processes in ${Date.now() - sentAt} ms`);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(onA.heard).toEqual([expect.objectContaining({ kind: 'book' })]);
+    expect(onB.heard).toEqual([expect.objectContaining({ kind: 'book' })]);
+    await onA.c.removeAllChannels();
+    await onB.c.removeAllChannels();
   });
 
-  it('delivers an event whose transaction commits after a later one (ids committed out of order)', async () => {
+  it("tells an account's owner on another process, and refuses a stranger's join there", async () => {
     const token = await freshToken(a);
-    const watcher = await trader(b);
-    const seen: string[] = [];
+    const seller = await trader(a, { token, tokens: 10 });
+    const c = client(b.url);
+    await c.auth.setSession((await seller.client.auth.getSession()).data.session!);
+    await c.realtime.setAuth();
+    const heard: unknown[] = [];
     await subscribed(
-      watcher.client
-        .channel(`gap-${token}`)
-        .on(
-          'postgres_changes',
-          { event: 'INSERT', schema: 'public', table: 'market_events', filter: `token_id=eq.${token}` },
-          (p) => seen.push(String(p.new.id)),
-        ),
+      c
+        .channel(`account:${seller.id}`, { config: { private: true } })
+        .on('broadcast', { event: 'account' }, (m) => heard.push(m.payload)),
     );
+    await placeOrder(seller.client, token, 'sell', 'limit', 1, 10);
+    await waitFor(() => heard.length > 0);
+    expect(heard).toEqual([{ what: 'orders', token_id: token }]);
+    const stranger = await trader(b);
+    await stranger.client.realtime.setAuth();
+    const refused = await new Promise<string>((resolve) =>
+      stranger.client
+        .channel(`account:${seller.id}`, { config: { private: true } })
+        .subscribe((status, err) => status !== 'SUBSCRIBED' && resolve(`${status} ${err?.message}`)),
+    );
+    expect(refused).toMatch(/CHANNEL_ERROR .*permissions to read/);
+    await c.removeAllChannels();
+    await stranger.client.removeAllChannels();
+  });
+
+  it('delivers a message whose transaction commits after a later one (ids committed out of order)', async () => {
+    const token = await freshToken(a);
+    const watcher = await marketWatcher(b, token);
+    const send = `select realtime.send(jsonb_build_object('token_id', $1::text, 'kind', 'book', 'n', $2::int), 'token', 'market', true)`;
     const slow = new pg.Client({ connectionString: url });
     await slow.connect();
     await slow.query('begin');
-    const [early] = (
-      await slow.query(`insert into market_events (token_id, kind) values ($1, 'book') returning id::text`, [token])
-    ).rows;
-    const [late] = await b.db.query<{ id: string }>(
-      `insert into market_events (token_id, kind) values ($1, 'trade') returning id::text`,
-      [token],
-    );
-    await waitFor(() => seen.length > 0);
-    expect(seen).toEqual([late!.id]);
+    await slow.query(send, [token, 1]);
+    await b.db.query(send, [token, 2]);
+    await waitFor(() => watcher.heard.length > 0);
+    expect(watcher.heard.map((m) => m.n)).toEqual([2]);
     await slow.query('commit');
     await slow.end();
-    await waitFor(() => seen.length > 1);
-    expect(seen).toEqual([late!.id, early.id]);
-    await watcher.client.removeAllChannels();
+    await waitFor(() => watcher.heard.length > 1);
+    expect(watcher.heard.map((m) => m.n)).toEqual([2, 1]);
+    await watcher.c.removeAllChannels();
   });
 
   it('relays a broadcast made through one process to members on the other, exactly once, between both serializers', async () => {
@@ -214,6 +232,28 @@ onPostgres('two server processes over one PostgreSQL', () => {
       await reader.auth.signInWithPassword(DEMO);
       const reads = await Promise.all(Array.from({ length: 60 }, () => reader.from('profiles').select('id').limit(1)));
       expect(reads.map((r) => r.error)).toEqual(Array(60).fill(null));
+      // Eight watchers, each its own socket, which the cluster deals among its processes: one
+      // order reaches each of them exactly once, whichever process holds its socket.
+      const watchers = await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          const c = await realtimeMember(`http://localhost:${port}`);
+          const heard: unknown[] = [];
+          await subscribed(
+            c
+              .channel('market', { config: { private: true } })
+              .on('broadcast', { event: 'token' }, (m) => heard.push(m)),
+          );
+          return { c, heard };
+        }),
+      );
+      const { data: sarah } = await reader.from('tokens').select('id').eq('username', 'sarahchen').single();
+      expect((await placeOrder(reader, (sarah as { id: string }).id, 'sell', 'limit', 1, 60)).error).toBeNull();
+      const until = Date.now() + 5000;
+      while (watchers.some((w) => w.heard.length < 1) && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(watchers.map((w) => w.heard.length)).toEqual(Array(8).fill(1));
+      for (const w of watchers) await w.c.removeAllChannels();
       const admin = new pg.Client({ connectionString: fresh });
       await admin.connect();
       const { rows } = await admin.query(

@@ -89,9 +89,9 @@ describe.each(ENGINES)('the declarative schema on %s', (engine) => {
       );
       script = script.replace(`create index tokens_category_idx on public.tokens (category);\n`, () => '');
       script = script.replace(
-        `create policy "market events are visible to signed-in users" on public.market_events\n  for select to authenticated using (true);`,
+        `create policy "vesting schedules are visible to signed-in users" on public.vesting_grants\n  for select to authenticated using (true);`,
         () =>
-          `create policy "market events are visible to signed-in users" on public.market_events\n  for select to authenticated using (kind <> 'book');`,
+          `create policy "vesting schedules are visible to signed-in users" on public.vesting_grants\n  for select to authenticated using (total > 0);`,
       );
       script = script.replace(`'Sign in to trade.'`, () => `'Sign in first to trade.'`);
       script += `

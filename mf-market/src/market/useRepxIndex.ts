@@ -1,4 +1,5 @@
-import { useMarketEvents, useQuery } from '@repex/shared-ui/platform';
+import { useIndexFeed, useMarketFeed, useQuery, useSoon } from '@repex/shared-ui/platform';
+import { patchBasket } from './live';
 import { loadIndex } from './data';
 
 const DAY_MS = 86_400_000;
@@ -6,11 +7,17 @@ const DAY_MS = 86_400_000;
 /**
  * The RepX index for the market screen. The database records its level every hour; its level now
  * is the latest basket's units at the members' last prices, so the card follows trades as they
- * happen. The change is against the last hourly level at least 24 hours old, or the first.
+ * happen, from the market's messages. It reads again when the database records a level (and with
+ * it, perhaps, a new basket). The change is against the last hourly level at least 24 hours old,
+ * or the first.
  */
 export function useRepxIndex() {
   const index = useQuery(() => loadIndex(7), []);
-  useMarketEvents(null, () => index.reload(), 2_000);
+  useMarketFeed(
+    (ticks) => index.patch((d) => ({ ...d, basket: patchBasket(d.basket, ticks), readAt: Date.now() })),
+    index.reload,
+  );
+  useIndexFeed(useSoon(index.reload, 1_000, 10_000));
   const { levels = [], basket = [], method, readAt = 0 } = index.data ?? {};
   const level = basket.length ? basket.reduce((sum, m) => sum + m.units * m.price, 0) : undefined;
   // A younger index is compared with its start, and says so.

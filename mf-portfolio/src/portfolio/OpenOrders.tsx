@@ -1,6 +1,13 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { cancelAllOrders, cancelOrder, replaceOrder, useMarketEvents, useQuery } from '@repex/shared-ui/platform';
+import {
+  cancelAllOrders,
+  cancelOrder,
+  replaceOrder,
+  useAccountFeed,
+  useQuery,
+  useSoon,
+} from '@repex/shared-ui/platform';
 import { Bar } from './Bar';
 import { OrderCells } from './OrderCells';
 import { loadOpenOrders, openCount, type MyOrder } from './orders';
@@ -23,7 +30,7 @@ const plural = (n: number) => formatCount(n, 'order');
 export function OpenOrders({ toggle }: { toggle: ReactNode }) {
   const orders = useQuery(loadOpenOrders, []);
   // Fills and cancels elsewhere (another tab, a taker) change the list.
-  useMarketEvents(null, orders.reload, 500);
+  useAccountFeed(useSoon(orders.reload, 500, 200), orders.reload);
   const [busy, setBusy] = useState<number | 'all' | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [editing, setEditing] = useState<(MyOrder & { token: MarketToken }) | null>(null);

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useMarketEvents, useQuery } from '@repex/shared-ui/platform';
+import { useAccountFeed, useQuery, useSoon } from '@repex/shared-ui/platform';
 import { DataTable, Muted, formatInteger, DateTime } from '@repex/shared-ui/ui';
 import { Bar } from './Bar';
 import { OrderCells } from './OrderCells';
@@ -12,7 +12,7 @@ import { loadOrderHistory, orderOutcome } from './orders';
  */
 export function OrderHistory({ toggle }: { toggle: ReactNode }) {
   const orders = useQuery(loadOrderHistory, []);
-  useMarketEvents(null, orders.reload, 500);
+  useAccountFeed(useSoon(orders.reload, 500, 200), orders.reload);
   return (
     <>
       <Bar>{toggle}</Bar>

@@ -1,6 +1,7 @@
 import { useSearchParams } from 'react-router';
-import { useMarketEvents, useQuery } from '@repex/shared-ui/platform';
+import { useMarketFeed, useQuery } from '@repex/shared-ui/platform';
 import { CANDLE_INTERVALS, loadCandles, type CandleInterval } from './data';
+import { patchCandles, ticksOf } from './live';
 
 /** What the price chart shows: the 24-hour line, or candles of an interval. */
 export type ChartChoice = 'line' | CandleInterval;
@@ -25,11 +26,16 @@ export function useChartChoice(): [ChartChoice, (choice: ChartChoice) => void] {
   return [choice, choose];
 }
 
-/** A token's candles of `interval` (none while the line is shown), read again at each trade on it. */
+/** An interval's length: '15m' is 900 seconds, '4h' 14,400, '1d' 86,400 (buckets start at the Unix epoch). */
+export const intervalSeconds = (interval: CandleInterval) =>
+  Number(interval.slice(0, -1)) * { m: 60, h: 3_600, d: 86_400 }[interval.slice(-1) as 'm' | 'h' | 'd'];
+
+/** A token's candles of `interval` (none while the line is shown), with each trade on it folded in as it happens. */
 export function useCandles(tokenId: string, interval: CandleInterval | null) {
   const candles = useQuery(async () => (interval ? loadCandles(tokenId, interval) : []), [tokenId, interval]);
-  useMarketEvents(tokenId, (kinds) => {
-    if (interval && kinds.has('trade')) candles.reload();
-  });
+  useMarketFeed((ticks) => {
+    const mine = ticksOf(ticks, tokenId);
+    if (interval && mine.length) candles.patch((c) => patchCandles(c, mine, intervalSeconds(interval)));
+  }, candles.reload);
   return candles;
 }

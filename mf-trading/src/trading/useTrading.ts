@@ -1,4 +1,6 @@
-import { useMarketEvents, useQuery, type MarketEventKind } from '@repex/shared-ui/platform';
+import { withTicks } from '@repex/shared-ui/contracts';
+import { useAccountFeed, useMarketFeed, useQuery, useSoon } from '@repex/shared-ui/platform';
+import { applyLevels, patchHistory, prependTrades, ticksOf } from './live';
 import {
   loadBook,
   loadHalt,
@@ -15,12 +17,11 @@ import {
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Everything the trading screen shows of one token, and what each kind of market event makes it
- * read again: a trade moves the price, the chart, the tape, the book and the user's cash, tokens
- * and orders; a change of the book (an order resting, cancelled or changed, a bid in the token's
- * open offering, the user's own included) moves the book, the offering and perhaps the user's
- * orders and reserved cash; a halt, the token. An offering's close is a trade.
- * The user's own order needs nothing more: the event it makes says what it changed.
+ * Everything the trading screen shows of one token, kept live without reading it again: the
+ * market's messages carry the token's figures, its trades (the tape, the line) and the levels of its
+ * book they touched. Reads come for what they cannot carry, at most once a second: the user's cash,
+ * tokens and orders when their account's notes say they changed; the offering when it changes; a
+ * halt's reason. After a resync, everything is read again.
  */
 export function useTrading(tokenId: string, userId: string | undefined) {
   const valid = UUID.test(tokenId);
@@ -43,16 +44,34 @@ export function useTrading(tokenId: string, userId: string | undefined) {
     return o && { ...o, bid: userId ? await loadMyBid(o.id, userId) : null };
   }, [tokenId, userId]);
 
-  // Only an open offering changes: a token without one, or whose offering has closed, reads it once.
-  const auction = offering.data?.closed_at === null ? [offering] : [];
-  const reads: Record<MarketEventKind, { reload: () => void }[]> = {
-    trade: [token, history, tape, book, mine, orders, ...auction],
-    book: [book, mine, orders, ...auction],
-    // A halt, or an offering opened again (admin_offer_unsold): the token's trading state.
-    halt: [token, halt, offering],
-  };
-  useMarketEvents(valid ? tokenId : null, (kinds) => {
-    for (const q of new Set([...kinds].flatMap((kind) => reads[kind] ?? []))) q.reload();
+  const haltSoon = useSoon(halt.reload);
+  // An offering's bids move its demand; its close trades at one price for all: read what it changed.
+  const offeringSoon = useSoon(() => {
+    for (const q of [offering, book, tape, history]) q.reload();
   });
+  const own = useSoon(
+    () => {
+      mine.reload();
+      orders.reload();
+    },
+    500,
+    200,
+  );
+  useMarketFeed(
+    (ticks) => {
+      const about = valid ? ticksOf(ticks, tokenId) : [];
+      if (!about.length) return;
+      token.patch((t) => t && withTicks([t], about)[0]!);
+      book.patch((b) => applyLevels(b, about));
+      tape.patch((t) => prependTrades(t, about));
+      history.patch((h) => patchHistory(h, about));
+      if (about.some((t) => t.kind === 'halt')) haltSoon();
+      if (about.some((t) => t.kind === 'halt' || t.kind === 'offering')) offeringSoon();
+    },
+    () => {
+      for (const q of [token, history, tape, book, mine, orders, halt, offering]) q.reload();
+    },
+  );
+  useAccountFeed(own);
   return { valid, token, history, book, tape, mine, orders, halt, vesting, offering };
 }

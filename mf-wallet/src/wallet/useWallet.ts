@@ -1,5 +1,12 @@
 import { useEffect, useState } from 'react';
-import { toast, useExchangeSettings, useMarketEvents, useQuery, useTableChanges } from '@repex/shared-ui/platform';
+import {
+  toast,
+  useAccountFeed,
+  useExchangeSettings,
+  useQuery,
+  useSoon,
+  useTableChanges,
+} from '@repex/shared-ui/platform';
 import { formatPrice } from '@repex/shared-ui/ui';
 import { cancelWithdrawal, loadBankAccounts, loadCash, loadHistory } from './data';
 
@@ -31,7 +38,8 @@ export function useWallet(userId: string, kind: string) {
     history.reload();
     setVersion((v) => v + 1);
   };
-  useMarketEvents(null, reload, 500);
+  // A trade or a fee share moves the user's cash: their account's notes say so.
+  useAccountFeed(useSoon(reload, 500, 200), reload);
   // The provider's answer arrives later: say it when it does.
   useTableChanges(
     'wallet_transactions',

@@ -577,33 +577,6 @@ export type Database = {
           },
         ];
       };
-      market_events: {
-        Row: {
-          id: number;
-          token_id: string;
-          kind: string;
-          created_at: string;
-        };
-        Insert: {
-          token_id: string;
-          kind: string;
-          created_at?: string;
-        };
-        Update: {
-          token_id?: string;
-          kind?: string;
-          created_at?: string;
-        };
-        Relationships: [
-          {
-            foreignKeyName: 'market_events_token_id_fkey';
-            columns: ['token_id'];
-            isOneToOne: false;
-            referencedRelation: 'tokens';
-            referencedColumns: ['id'];
-          },
-        ];
-      };
       offering_bids: {
         Row: {
           offering_id: number;

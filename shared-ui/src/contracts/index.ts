@@ -12,6 +12,16 @@ export {
   type Position,
   type Profile,
 } from './data';
+export {
+  lastTickOf,
+  withTicks,
+  type AccountNote,
+  type MarketTick,
+  type TickKind,
+  type TickLevel,
+  type TickTrade,
+  type TickedRow,
+} from './feed';
 export { parseRemoteManifest, type RemoteManifest, type RemoteRoute, type RouteAccess } from './remoteManifest';
 export type { Database, FunctionArgs, FunctionName, FunctionResult } from './typedDatabase';
 export type {

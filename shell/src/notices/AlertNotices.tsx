@@ -1,11 +1,11 @@
 import { useEffect, useRef } from 'react';
-import { toast, useMarketEvents } from '@repex/shared-ui/platform';
+import { toast, useAccountFeed } from '@repex/shared-ui/platform';
 import { alertsFiredAfter, latestAlertFiring } from './data';
 
 /**
  * Tells the signed-in user, on any screen, when one of their price alerts fires: the database
- * fires it in the transaction of the trade that crossed it; this follows the public market events
- * and reads the user's own alerts (row-level security) that fired since the last one it saw.
+ * fires it in the transaction of the trade that crossed it and tells the user's account topic;
+ * this reads the user's own alerts (row-level security) that fired since the last one it saw.
  */
 export function AlertNotices({ userId }: { userId: string }) {
   const seen = useRef<string | null>(null);
@@ -38,12 +38,9 @@ export function AlertNotices({ userId }: { userId: string }) {
       busy.current = false;
     }
   };
-  useMarketEvents(
-    null,
-    (kinds) => {
-      if (kinds.has('trade')) void check();
-    },
-    250,
+  useAccountFeed(
+    (notes) => notes.some((n) => n.what === 'alert') && void check(),
+    () => void check(),
   );
   return null;
 }

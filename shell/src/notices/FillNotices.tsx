@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { toast, useMarketEvents } from '@repex/shared-ui/platform';
+import { toast, useAccountFeed } from '@repex/shared-ui/platform';
 import { latestTradeId, ordersNow, tradesAfter, type OwnTrade } from './data';
 import { fillNotice } from './fillNotice';
 
@@ -17,9 +17,8 @@ function ownOrder(t: OwnTrade, userId: string): { id: number | null; resting: bo
 /**
  * Tells the signed-in user, on any screen, when someone trades against one of their resting
  * orders or someone's trade triggers one of their stops (the order panel already tells them what
- * their own new order did). It follows the public
- * market events, so the trading path writes nothing more for it, and reads the user's own trades
- * (row-level security) since the last one it saw.
+ * their own new order did). The database tells the user's account topic when an order of theirs
+ * traded; this then reads the user's own trades (row-level security) since the last one it saw.
  */
 export function FillNotices({ userId }: { userId: string }) {
   const seen = useRef<number | null>(null);
@@ -69,14 +68,10 @@ export function FillNotices({ userId }: { userId: string }) {
       if (again.current) void check();
     }
   };
-  // Any trade anywhere may be against one of ours (a change of a book or a halt fills nothing); a
-  // busy market is checked a few times a second.
-  useMarketEvents(
-    null,
-    (kinds) => {
-      if (kinds.has('trade')) void check();
-    },
-    250,
+  // Only this user's fills are told here: nobody else's trade costs this screen a read.
+  useAccountFeed(
+    (notes) => notes.some((n) => n.what === 'fills') && void check(),
+    () => void check(),
   );
   return null;
 }

@@ -255,8 +255,6 @@ create table if not exists local_server.presence (
   primary key (topic, ref)
 );
 
--- The local server's own housekeeping (with the retention job): a rate bucket untouched for a day
--- is full again, so it carries no information; broadcasts are relayed within a second.
 -- The mail the local auth server sends (password recovery codes), caught here as the Supabase
 -- CLI's Inbucket catches a local project's mail, and printed to the server's log. A hosted
 -- project's auth sends real email instead.
@@ -268,10 +266,82 @@ create table if not exists local_server.outbox (
   created_at timestamptz not null default now()
 );
 
+-- Realtime's authorization for private channels, as a Supabase project has it: policies on
+-- realtime.messages decide who may read (join) and write (broadcast) a topic; realtime.topic()
+-- names the topic being checked.
+create schema if not exists realtime;
+grant usage on schema realtime to anon, authenticated, service_role;
+create table if not exists realtime.messages (
+  id bigint generated always as identity primary key,
+  topic text not null,
+  extension text not null default 'broadcast',
+  event text,
+  payload jsonb,
+  private boolean not null default true,
+  inserted_at timestamptz not null default now()
+);
+alter table realtime.messages enable row level security;
+grant select, insert on realtime.messages to authenticated, anon;
+create or replace function realtime.topic() returns text language sql stable as $$
+  select nullif(current_setting('realtime.topic', true), '')
+$$;
+-- Broadcast from the database, as a Supabase project's realtime.send: a message on a topic, which
+-- the local server's Realtime follows by id (realtime/messages.ts) and relays to the topic's
+-- members, who were authorized once when they joined. plpgsql, so its insert is planned once per
+-- connection: the order path calls it on every order.
+create or replace function realtime.send(payload jsonb, event text, topic text, private boolean default true)
+returns void language plpgsql as $$
+begin
+  insert into realtime.messages (topic, extension, event, payload, private) values ($3, 'broadcast', $2, $1, $4);
+end $$;
+create index if not exists messages_inserted_at_idx on realtime.messages (inserted_at);
+
+-- Which of these subscribers may read one changed row, in one statement (Supabase's WALRUS asks
+-- the same once per change): for each distinct set of claims, the row is read as that role with
+-- those claims, so row-level security decides; an ended session reads nothing. The role is
+-- switched back after each read. Not security definer: the server's own (superuser) connection
+-- calls it, and may take any of the API's roles.
+create or replace function local_server.visible_to(p_table regclass, p_id text, p_claims jsonb[]) returns boolean[]
+language plpgsql as $$
+declare
+  me text := current_user;
+  seen boolean;
+  verdicts boolean[] := '{}';
+  c jsonb;
+  read text := format('select exists (select 1 from %s where id = $1::%s)', p_table,
+    (select format_type(a.atttypid, a.atttypmod) from pg_attribute a where a.attrelid = p_table and a.attname = 'id'));
+begin
+  foreach c in array p_claims loop
+    seen := false;
+    if coalesce(c->>'role', 'anon') in ('anon', 'authenticated', 'service_role')
+       and (c->>'role' is distinct from 'authenticated'
+            or (c->>'session_id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+                and exists (select from auth.sessions s where s.id = (c->>'session_id')::uuid))) then
+      begin -- a role refused the table reads nothing (and its settings are undone with the block)
+        perform set_config('request.jwt.claims', c::text, true), set_config('request.jwt.claim.sub', coalesce(c->>'sub', ''), true),
+                set_config('request.jwt.claim.role', coalesce(c->>'role', 'anon'), true),
+                set_config('role', coalesce(c->>'role', 'anon'), true);
+        execute read using p_id into seen;
+        perform set_config('role', me, true);
+      exception when insufficient_privilege then
+        seen := false;
+      end;
+    end if;
+    verdicts := verdicts || seen;
+  end loop;
+  perform set_config('request.jwt.claims', '', true), set_config('request.jwt.claim.sub', '', true),
+          set_config('request.jwt.claim.role', '', true);
+  return verdicts;
+end $$;
+
+-- The local server's own housekeeping (with the retention job): a rate bucket untouched for a day
+-- is full again, so it carries no information; broadcasts are relayed within a second, and
+-- the database's own messages within a few.
 create or replace function local_server.prune() returns void
 language sql as $$
   delete from local_server.rate_buckets where at < clock_timestamp() - interval '1 day';
   delete from local_server.broadcasts where created_at < clock_timestamp() - interval '1 minute';
+  delete from realtime.messages where inserted_at < clock_timestamp() - interval '10 minutes';
   delete from local_server.presence where seen_at < clock_timestamp() - interval '2 minutes';
   delete from local_server.outbox where created_at < clock_timestamp() - interval '7 days';
   delete from local_server.known_addresses where last_seen < clock_timestamp() - interval '90 days';
@@ -311,22 +381,3 @@ create or replace function storage.foldername(name text) returns text[] language
   select (string_to_array(name, '/'))[1:array_length(string_to_array(name, '/'), 1) - 1]
 $$;
 
--- Realtime's authorization for private channels, as a Supabase project has it: policies on
--- realtime.messages decide who may read (join) and write (broadcast) a topic; realtime.topic()
--- names the topic being checked.
-create schema if not exists realtime;
-grant usage on schema realtime to anon, authenticated, service_role;
-create table if not exists realtime.messages (
-  id bigint generated always as identity primary key,
-  topic text not null,
-  extension text not null default 'broadcast',
-  event text,
-  payload jsonb,
-  private boolean not null default true,
-  inserted_at timestamptz not null default now()
-);
-alter table realtime.messages enable row level security;
-grant select, insert on realtime.messages to authenticated, anon;
-create or replace function realtime.topic() returns text language sql stable as $$
-  select nullif(current_setting('realtime.topic', true), '')
-$$;

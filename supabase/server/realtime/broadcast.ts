@@ -1,7 +1,7 @@
 import type { Database } from '../db/database';
 import { mayUseTopic } from './authorize';
 import { followById } from './follow';
-import { encodeBroadcast, type Broadcast, type Frame } from './protocol';
+import type { Broadcast, Frame } from './protocol';
 import { subTopic, type Client, type Hub, type RoomKey } from './hub';
 import type { RealtimeLimits } from './limits';
 import { broadcastOverHttp } from './broadcastHttp';
@@ -26,22 +26,7 @@ export function createBroadcast(opts: {
   const { db, hub, processId, limits, log } = opts;
   const shared = db.kind === 'postgres';
 
-  function relay(room: RoomKey, b: Broadcast, sender: Client | null): void {
-    for (const [client, channel] of hub.members(room)) {
-      if ((client === sender && !channel.self) || client.socket.readyState !== client.socket.OPEN) continue;
-      if (client.vsn.startsWith('1')) {
-        hub.send(client, {
-          joinRef: null,
-          ref: null,
-          topic: channel.topic,
-          event: 'broadcast',
-          payload: { type: 'broadcast', event: b.event, payload: b.payload },
-        });
-      } else {
-        client.socket.send(encodeBroadcast({ ...b, topic: channel.topic }), { binary: true });
-      }
-    }
-  }
+  const relay = (room: RoomKey, b: Broadcast, sender: Client | null) => void hub.relay(room, b, sender);
 
   function publish(room: RoomKey, b: Broadcast, sender: Client | null): void {
     relay(room, b, sender);

@@ -1,10 +1,7 @@
 import type { Database } from '../db/database';
-import type { Claims } from '../auth/jwt';
-import { callerStatement, type CallContext } from '../db/caller';
 import { quoteIdent } from '../db/quote';
-import { followById } from './follow';
 import { parseFilter } from './protocol';
-import type { Hub } from './hub';
+import type { Channel, Client, Hub } from './hub';
 
 /** What a table change notification (private.notify_realtime) carries. */
 interface Change {
@@ -15,36 +12,50 @@ interface Change {
   record: Record<string, unknown>;
 }
 
-/** What SQL sees of a subscriber's re-read: no HTTP request behind it. */
-const SUBSCRIBER: CallContext = { method: 'GET', path: '/realtime/v1', headers: {}, cookies: {} };
+/** How long what a table's policies say of its readers is kept before they are read again. */
+const POLICY_TTL_MS = 30_000;
 
 /**
- * postgres_changes: a table's changes to the channels bound to it. Changes come from NOTIFY
- * 'repx_realtime' (tables that change now and then, supabase/schemas/realtime.sql) and from
- * following public.market_events by id (the tape, which must not NOTIFY inside trading). Each is
- * delivered to a subscriber only if that subscriber may read the row, checked as the subscriber's
- * role, so row-level security decides, as Realtime does.
+ * postgres_changes: a table's changes to the channels bound to it, for the tables that change now
+ * and then and NOTIFY 'repx_realtime' (supabase/schemas/realtime.sql; the market goes out as
+ * broadcasts, messages.ts). Row-level security decides who receives a change, as Realtime's
+ * WALRUS decides it: once per change, not once per subscriber. Subscribers whose role every row
+ * of the table is open to (a policy `using (true)` and the grant) receive it without a query; the
+ * others are grouped by their claims and decided in one statement (local_server.visible_to), which
+ * reads the row as each distinct caller. Frames go out without waiting on any socket.
  */
 export async function createChanges(opts: { db: Database; hub: Hub; log?: (line: string) => void }) {
   const { db, hub, log } = opts;
+  const openness = new Map<string, { roles: Promise<Set<string>>; at: number }>();
+  let decisions = 0;
 
-  /** Whether the subscriber may read the changed row: re-read as them (an ended session reads nothing). */
-  async function visibleTo(claims: Claims, change: Change): Promise<boolean> {
-    const id = change.record.id;
-    if (id === undefined) return false;
-    try {
-      const [, rows] = await db.pipeline([
-        callerStatement({ role: String(claims.role ?? 'anon'), claims }, SUBSCRIBER, true),
-        { text: `select 1 from ${quoteIdent(change.schema)}.${quoteIdent(change.table)} where id = $1`, values: [id] },
-      ]);
-      return rows!.length > 0;
-    } catch {
-      return false;
-    }
+  /** The roles that may read every row of the table, by its grants and its policies. */
+  function openTo(schema: string, table: string): Promise<Set<string>> {
+    const key = `${schema}.${table}`;
+    const known = openness.get(key);
+    if (known && Date.now() - known.at < POLICY_TTL_MS) return known.roles;
+    const roles = db
+      .query<{ role: string }>(
+        `select r.role from unnest(array['anon', 'authenticated', 'service_role']) r (role), pg_class c
+          where c.oid = $1::regclass and has_table_privilege(r.role, c.oid, 'SELECT')
+            and (not c.relrowsecurity or r.role = 'service_role'
+                 or (exists (select from pg_policies p where p.schemaname = $2 and p.tablename = $3
+                              and p.permissive = 'PERMISSIVE' and p.cmd in ('SELECT', 'ALL') and p.qual = 'true'
+                              and (p.roles && array[r.role::name, 'public'::name]))
+                     and not exists (select from pg_policies p where p.schemaname = $2 and p.tablename = $3
+                                      and p.permissive = 'RESTRICTIVE' and p.cmd in ('SELECT', 'ALL')
+                                      and (p.roles && array[r.role::name, 'public'::name]))))`,
+        [`${quoteIdent(schema)}.${quoteIdent(table)}`, schema, table],
+      )
+      .then((rows) => new Set(rows.map((r) => r.role)))
+      .catch(() => new Set<string>());
+    openness.set(key, { roles, at: Date.now() });
+    return roles;
   }
 
-  async function deliver(change: Change): Promise<void> {
-    const columns = Object.keys(change.record).map((name) => ({ name, type: 'text' }));
+  /** The subscriptions a change matches: each member's channel with its bindings' ids. */
+  function matches(change: Change): { client: Client; channel: Channel; ids: number[] }[] {
+    const out: { client: Client; channel: Channel; ids: number[] }[] = [];
     for (const client of hub.clients) {
       for (const channel of client.channels.values()) {
         const ids = channel.bindings
@@ -59,54 +70,69 @@ export async function createChanges(opts: { db: Database; hub: Hub; log?: (line:
             return !filter || filter === 'unsupported' || String(change.record[filter.column]) === filter.value;
           })
           .map((b) => b.id);
-        if (!ids.length || !(await visibleTo(channel.claims, change))) continue;
-        hub.send(client, {
-          joinRef: null,
-          ref: null,
-          topic: channel.topic,
-          event: 'postgres_changes',
-          payload: {
-            ids,
-            data: {
-              schema: change.schema,
-              table: change.table,
-              commit_timestamp: change.commit_timestamp,
-              type: change.type,
-              columns,
-              record: change.record,
-              errors: null,
-            },
-          },
-        });
+        if (ids.length) out.push({ client, channel, ids });
       }
+    }
+    return out;
+  }
+
+  async function deliver(change: Change): Promise<void> {
+    const subscribers = matches(change);
+    if (!subscribers.length || change.record.id === undefined) return;
+    const open = await openTo(change.schema, change.table);
+    const role = (c: Channel) => String(c.claims.role ?? 'anon');
+    const byClaims = new Map<string, typeof subscribers>();
+    const visible: typeof subscribers = [];
+    for (const s of subscribers) {
+      if (open.has(role(s.channel))) {
+        visible.push(s);
+        continue;
+      }
+      const key = JSON.stringify(s.channel.claims);
+      byClaims.set(key, [...(byClaims.get(key) ?? []), s]);
+    }
+    if (byClaims.size) {
+      decisions++;
+      const keys = [...byClaims.keys()];
+      try {
+        const [row] = await db.query<{ verdicts: boolean[] }>(
+          'select local_server.visible_to($1::regclass, $2, $3::jsonb[]) as verdicts',
+          [`${quoteIdent(change.schema)}.${quoteIdent(change.table)}`, String(change.record.id), keys],
+        );
+        keys.forEach((key, i) => row!.verdicts[i] && visible.push(...byClaims.get(key)!));
+      } catch (e) {
+        log?.(`realtime error: deciding who sees a change of ${change.table}: ${String(e)}`);
+      }
+    }
+    const columns = Object.keys(change.record).map((name) => ({ name, type: 'text' }));
+    const data = {
+      schema: change.schema,
+      table: change.table,
+      commit_timestamp: change.commit_timestamp,
+      type: change.type,
+      columns,
+      record: change.record,
+      errors: null,
+    };
+    for (const { client, channel, ids } of visible) {
+      hub.send(client, {
+        joinRef: null,
+        ref: null,
+        topic: channel.topic,
+        event: 'postgres_changes',
+        payload: { ids, data },
+      });
     }
   }
 
   const onChange = (change: Change) =>
     void deliver(change).catch((e: unknown) => log?.(`realtime error: ${String(e)}`));
   const unlisten = await db.listen('repx_realtime', (p) => onChange(JSON.parse(p) as Change));
-  const marketEvents = followById(
-    db,
-    'public',
-    'market_events',
-    ({ record, commit_timestamp }) =>
-      onChange({ schema: 'public', table: 'market_events', type: 'INSERT', commit_timestamp, record }),
-    {
-      log,
-      wanted: () =>
-        [...hub.clients].some((c) =>
-          [...c.channels.values()].some((ch) =>
-            ch.bindings.some((b) => b.schema === 'public' && (!b.table || b.table === 'market_events')),
-          ),
-        ),
-    },
-  );
 
   return {
-    /** A new subscriber: look for market events at once rather than at the idle pace. */
-    wake: () => marketEvents.wake(),
+    /** Statements run to decide who may see a change, since the process started. */
+    decisions: () => decisions,
     close: async () => {
-      marketEvents.stop();
       await unlisten();
     },
   };

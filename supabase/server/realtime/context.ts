@@ -2,6 +2,7 @@ import type { Database } from '../db/database';
 import type { JwtKeys } from '../auth/jwt';
 import type { createBroadcast } from './broadcast';
 import type { createChanges } from './changes';
+import type { followDatabaseBroadcasts } from './messages';
 import type { Hub } from './hub';
 import type { AddressBook, RealtimeLimits } from './limits';
 import type { createPresence } from './presence';
@@ -16,6 +17,8 @@ export interface Realtime {
   presence: ReturnType<typeof createPresence>;
   broadcast: ReturnType<typeof createBroadcast>;
   changes: Awaited<ReturnType<typeof createChanges>>;
+  /** Broadcast from the database (realtime.send): the market's messages and each account's. */
+  messages: ReturnType<typeof followDatabaseBroadcasts>;
   /** Logs what went wrong in a handler no caller awaits. */
   fail: (e: unknown) => void;
 }

@@ -9,6 +9,8 @@ export interface FollowOptions {
   /** Whether anyone listens now: when nobody does, it looks every `idleMs` only, to keep its place. */
   wanted?: () => boolean;
   idleMs?: number;
+  /** The column that says when a row was written (created_at; realtime.messages has inserted_at). */
+  timeColumn?: string;
   log?: (line: string) => void;
 }
 
@@ -33,10 +35,10 @@ export function followById(
   onRow: (row: FollowedRow) => void,
   options: FollowOptions = {},
 ) {
-  const { everyMs = 50, gapMs = 10_000, idleMs = 1000, wanted = () => true, log } = options;
+  const { everyMs = 50, gapMs = 10_000, idleMs = 1000, wanted = () => true, timeColumn = 'created_at', log } = options;
   const from = `${quoteIdent(schema)}.${quoteIdent(table)}`;
   const columns = `t.id::text as id, to_jsonb(t) as record,
-                   to_char(t.created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as commit_timestamp`;
+                   to_char(t.${quoteIdent(timeColumn)} at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as commit_timestamp`;
   // Two index range scans (an `or` of the two conditions would read the whole table).
   const newer = `select ${columns} from ${from} t where t.id > $1 order by t.id limit 1000`;
   const newerOrLate = `(${newer}) union all (select ${columns} from ${from} t where t.id = any($2::bigint[]) and t.id <= $1)`;

@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { Claims } from '../auth/jwt';
-import { encode, type Binding, type Frame } from './protocol';
+import { encode, encodeBroadcast, type Binding, type Broadcast, type Frame } from './protocol';
 import type { Bucket } from './limits';
 
 /**
@@ -44,23 +44,125 @@ export interface Client {
   joins: Bucket;
 }
 
-/** The process's sockets and their channels, and how to answer them. */
+/**
+ * What a socket may have queued and not yet sent: past `soft`, broadcasts to it are dropped and
+ * the channel is told to resync (overflow); past `hard`, the socket is closed, as a client that
+ * stopped reading would otherwise hold the server's memory without bound.
+ */
+export interface SendBuffer {
+  soft: number;
+  hard: number;
+}
+
+/** Counted since the process started (the /metrics endpoint reads them). */
+export interface HubCounters {
+  framesSent: number;
+  broadcastsDropped: number;
+  channelsResynced: number;
+  socketsClosedForBuffer: number;
+}
+
+/** The process's sockets, its rooms and their members, and how to send to them. */
 export class Hub {
   readonly clients = new Set<Client>();
+  /** Each room's members in this process: a relay visits its members only, not every socket. */
+  private readonly rooms = new Map<RoomKey, Map<Channel, Client>>();
+  readonly counters: HubCounters = {
+    framesSent: 0,
+    broadcastsDropped: 0,
+    channelsResynced: 0,
+    socketsClosedForBuffer: 0,
+  };
+  /** A member whose queue passed the soft bound: set by the server, which ends the channel so it rejoins. */
+  onOverflow: (client: Client, channel: Channel) => void = () => undefined;
 
-  send(c: Client, f: Frame): void {
-    if (c.socket.readyState === c.socket.OPEN) c.socket.send(encode(c.vsn, f));
+  constructor(readonly buffer: SendBuffer = { soft: 1 << 20, hard: 8 << 20 }) {}
+
+  /** A member joins a room (replacing what it held under the same topic). */
+  add(client: Client, channel: Channel): void {
+    const before = client.channels.get(channel.topic);
+    if (before) this.remove(client, before);
+    client.channels.set(channel.topic, channel);
+    let members = this.rooms.get(channel.room);
+    if (!members) this.rooms.set(channel.room, (members = new Map()));
+    members.set(channel, client);
   }
 
-  reply(c: Client, f: Frame, status: 'ok' | 'error', response: Record<string, unknown>): void {
-    this.send(c, { joinRef: f.joinRef, ref: f.ref, topic: f.topic, event: 'phx_reply', payload: { status, response } });
+  /** A member leaves its room. */
+  remove(client: Client, channel: Channel): void {
+    if (client.channels.get(channel.topic) === channel) client.channels.delete(channel.topic);
+    const members = this.rooms.get(channel.room);
+    if (!members) return;
+    members.delete(channel);
+    if (members.size === 0) this.rooms.delete(channel.room);
   }
 
   /** Every member of a room in this process, with the channel it joined by. */
   *members(room: RoomKey): Generator<[Client, Channel]> {
-    for (const client of this.clients) {
-      for (const channel of client.channels.values()) if (channel.room === room) yield [client, channel];
+    for (const [channel, client] of this.rooms.get(room) ?? []) yield [client, channel];
+  }
+
+  /** Whether anyone in this process is a member of a room whose key starts with `prefix`. */
+  hasRoom(predicate: (room: RoomKey) => boolean): boolean {
+    for (const room of this.rooms.keys()) if (predicate(room)) return true;
+    return false;
+  }
+
+  /**
+   * Sends a frame that must arrive (a reply, a private row's change): a socket whose queue is past
+   * the hard bound is closed instead, and its client reconnects and resyncs.
+   */
+  send(c: Client, f: Frame): void {
+    this.write(c, encode(c.vsn, f), false);
+  }
+
+  private write(c: Client, data: string | Buffer, binary: boolean): boolean {
+    const socket = c.socket;
+    if (socket.readyState !== socket.OPEN) return false;
+    if (socket.bufferedAmount > this.buffer.hard) {
+      this.counters.socketsClosedForBuffer++;
+      socket.terminate();
+      return false;
     }
+    socket.send(data, { binary });
+    this.counters.framesSent++;
+    return true;
+  }
+
+  /**
+   * A broadcast to every member of a room (but `sender`, unless it asked for its own): encoded
+   * once per protocol version and topic as joined, sent without waiting on any socket. A member
+   * whose socket is past the soft bound misses it and is told to resync (onOverflow): one slow
+   * reader never holds up the others nor grows the server's memory.
+   */
+  relay(room: RoomKey, b: Broadcast, sender: Client | null = null): number {
+    const frames = new Map<string, string | Buffer>();
+    const json = b.binary ? null : JSON.stringify(b.payload ?? null);
+    let sent = 0;
+    for (const [channel, client] of this.rooms.get(room) ?? []) {
+      if (client === sender && !channel.self) continue;
+      if (client.socket.readyState !== client.socket.OPEN) continue;
+      if (client.socket.bufferedAmount > this.buffer.soft) {
+        this.counters.broadcastsDropped++;
+        this.onOverflow(client, channel);
+        continue;
+      }
+      const v1 = client.vsn.startsWith('1');
+      const key = `${v1 ? 1 : 2}:${channel.topic}`;
+      let frame = frames.get(key);
+      if (frame === undefined) {
+        frame = v1
+          ? `{"join_ref":null,"ref":null,"topic":${JSON.stringify(channel.topic)},"event":"broadcast","payload":{"type":"broadcast","event":${JSON.stringify(b.event)},"payload":${json}}}`
+          : encodeBroadcast({ ...b, topic: channel.topic });
+        frames.set(key, frame);
+      }
+      if (this.write(client, frame, !v1)) sent++;
+    }
+    return sent;
+  }
+
+  reply(c: Client, f: Frame, status: 'ok' | 'error', response: Record<string, unknown>): void {
+    this.send(c, { joinRef: f.joinRef, ref: f.ref, topic: f.topic, event: 'phx_reply', payload: { status, response } });
   }
 
   /** Ends a member's channel as the server ends one: phx_close, after saying why. */
@@ -73,6 +175,22 @@ export class Hub {
       payload: { extension: 'system', status: 'error', message: reason, channel: subTopic(channel.topic) },
     });
     this.send(client, { joinRef: channel.joinRef, ref: null, topic: channel.topic, event: 'phx_close', payload: {} });
-    client.channels.delete(channel.topic);
+    this.remove(client, channel);
+  }
+
+  /**
+   * Ends a member's channel with phx_error: Phoenix clients (realtime-js) rejoin it after a
+   * moment, and a screen that hears SUBSCRIBED again reads what it may have missed.
+   */
+  error(client: Client, channel: Channel, reason: string): void {
+    this.counters.channelsResynced++;
+    this.send(client, {
+      joinRef: channel.joinRef,
+      ref: channel.joinRef,
+      topic: channel.topic,
+      event: 'phx_error',
+      payload: { reason },
+    });
+    this.remove(client, channel);
   }
 }

@@ -62,8 +62,8 @@ async function checkAndJoin(rt: Realtime, client: Client, f: Frame): Promise<voi
   if (!rt.hub.clients.has(client)) return; // disconnected while the join was checked
   const before = client.channels.get(f.topic);
   if (before) leave(rt, client, before);
-  if (channel.bindings.length) rt.changes.wake();
-  client.channels.set(f.topic, channel);
+  rt.hub.add(client, channel);
+  rt.messages.wake();
   rt.hub.reply(client, f, 'ok', {
     postgres_changes: channel.bindings.map(({ id, event, schema, table, filter }) => ({
       id,

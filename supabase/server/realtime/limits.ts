@@ -19,6 +19,12 @@ export interface RealtimeLimits {
   socketsPerAddress: number;
   /** The largest presence payload a member may track, in bytes (it is relayed to every member). */
   maxPresenceBytes: number;
+  /**
+   * What the server may hold queued for one socket, in bytes, before that socket misses broadcasts
+   * and its channel is told to resync (eight times as much closes it): a client that stops reading
+   * costs the server bounded memory and holds up nobody. Not lifted by "off".
+   */
+  sendBufferBytes: number;
 }
 
 export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = {
@@ -29,6 +35,7 @@ export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = {
   channelsPerClient: 100,
   socketsPerAddress: 100,
   maxPresenceBytes: 4 * 1024,
+  sendBufferBytes: 1024 * 1024,
 };
 
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
@@ -42,6 +49,7 @@ export const NO_REALTIME_LIMITS: RealtimeLimits = {
   channelsPerClient: UNLIMITED,
   socketsPerAddress: UNLIMITED,
   maxPresenceBytes: UNLIMITED,
+  sendBufferBytes: DEFAULT_REALTIME_LIMITS.sendBufferBytes,
 };
 
 /** REALTIME_LIMITS="socketsPerAddress=20,messagesPerSecond=50" overrides some; "off" lifts them. */

@@ -18,7 +18,17 @@ export async function claimsFor(rt: Realtime, client: Client, token: unknown): P
 export function leave(rt: Realtime, client: Client, channel: Channel, reason?: string): void {
   rt.presence.untrack(client, channel);
   if (reason) rt.hub.close(client, channel, reason);
-  else client.channels.delete(channel.topic);
+  else rt.hub.remove(client, channel);
+}
+
+/**
+ * A member whose socket fell behind (its send queue past the soft bound): its channel ends with
+ * phx_error, so the client rejoins it and reads again what it missed, rather than the server
+ * queueing without bound what the client cannot take.
+ */
+export function resync(rt: Realtime, client: Client, channel: Channel): void {
+  rt.presence.untrack(client, channel);
+  rt.hub.error(client, channel, 'Too slow: messages were dropped. Rejoin to read the current state.');
 }
 
 /**

@@ -8,13 +8,15 @@ import { createChanges } from './changes';
 import type { Realtime } from './context';
 import { Hub } from './hub';
 import { AddressBook, type RealtimeLimits } from './limits';
-import { leave } from './membership';
+import { leave, resync } from './membership';
+import { followDatabaseBroadcasts } from './messages';
 import { createPresence } from './presence';
 import { attachSockets } from './sockets';
 
 /**
  * Supabase Realtime as supabase-js channels use it: Phoenix channels over a WebSocket, with
- * postgres_changes (changes.ts), broadcast (broadcast.ts) and presence (presence.ts). The socket
+ * postgres_changes (changes.ts), broadcast (broadcast.ts, and from the database: messages.ts) and
+ * presence (presence.ts). The socket
  * is sockets.ts's: who may open one; frames.ts reads what arrives, join.ts admits members, and
  * limits.ts keeps one client from stalling the others. `http` serves the REST broadcast endpoint,
  * which app.ts mounts at /realtime/v1/api.
@@ -26,7 +28,7 @@ export async function createRealtime(opts: {
   log?: (line: string) => void;
 }) {
   const { db, log } = opts;
-  const hub = new Hub();
+  const hub = new Hub({ soft: opts.limits.sendBufferBytes, hard: 8 * opts.limits.sendBufferBytes });
   /** This server among others over the same database (its own broadcasts do not come back to it). */
   const processId = randomUUID();
   const presence = createPresence({
@@ -51,8 +53,10 @@ export async function createRealtime(opts: {
     presence,
     broadcast,
     changes: await createChanges({ db, hub, log }),
+    messages: followDatabaseBroadcasts({ db, hub, log }),
     fail: (e) => log?.(`realtime error: ${String(e)}`),
   };
+  hub.onOverflow = (client, channel) => resync(rt, client, channel);
 
   // A session ended (signed out, suspended, ended by an admin): its channels end with it, as REST
   // refuses its token from the next request on.
@@ -70,8 +74,29 @@ export async function createRealtime(opts: {
     attach: (server: http.Server) => void servers.push(attachSockets(rt, server)),
     /** The REST broadcast endpoint (/realtime/v1/api/broadcast), for app.ts to mount. */
     http: broadcast.fromHttp,
+    /** What Realtime holds and has done in this process (metrics.ts). */
+    metrics: () => {
+      let channels = 0;
+      let bufferedMax = 0;
+      let bufferedTotal = 0;
+      for (const c of hub.clients) {
+        channels += c.channels.size;
+        bufferedTotal += c.socket.bufferedAmount;
+        bufferedMax = Math.max(bufferedMax, c.socket.bufferedAmount);
+      }
+      return {
+        sockets: hub.clients.size,
+        channels,
+        bufferedMax,
+        bufferedTotal,
+        ...hub.counters,
+        databaseMessages: rt.messages.relayed(),
+        visibilityDecisions: rt.changes.decisions(),
+      };
+    },
     close: async () => {
       await rt.changes.close();
+      rt.messages.stop();
       broadcast.close();
       await presence.close();
       await unlistenSessions();

@@ -1,6 +1,6 @@
 import type { Database } from '../../contracts/typedDatabase';
 import { supabase } from '../supabase';
-import { useTableChanges } from './useMarketEvents';
+import { useTableChanges } from './useTableChanges';
 import { unwrap, useQuery, type QueryState } from './useQuery';
 
 /** The exchange's settings: fees, order and money limits, a new token's terms (supabase/schemas/core.sql). */
@@ -13,6 +13,7 @@ export type ExchangeSettings = Database['public']['Tables']['exchange_settings']
  */
 export function useExchangeSettings(): QueryState<ExchangeSettings> {
   const settings = useQuery(async () => unwrap(await supabase().from('exchange_settings').select('*').single()), []);
-  useTableChanges('exchange_settings', undefined, settings.reload);
+  // The change carries the whole row: every open screen takes it from the message, none reads again.
+  useTableChanges('exchange_settings', undefined, (row) => settings.patch(() => row as ExchangeSettings));
   return settings;
 }

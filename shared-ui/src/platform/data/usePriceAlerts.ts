@@ -1,7 +1,7 @@
 import { formatPrice } from '../../ui/format';
 import { supabase } from '../supabase';
 import { toast } from '../toast/toastStore';
-import { useMarketEvents } from './useMarketEvents';
+import { useAccountFeed } from './feeds';
 import { unwrap, useQuery } from './useQuery';
 
 /** What an alert waits for: a price at or above a level, at or below one, or a move within 24 hours. */
@@ -16,15 +16,13 @@ const loadAlerts = async (tokenId: string | null) => {
 export type PriceAlert = Awaited<ReturnType<typeof loadAlerts>>[number];
 
 /**
- * The user's price alerts (on one token, or all of them), read again when a trade may have fired
- * one; and setting, changing and removing them, each told in a toast, or refused in the database's
+ * The user's price alerts (on one token, or all of them), read again when one fired (the
+ * account's notes say so); and setting, changing and removing them, each told in a toast, or refused in the database's
  * words. The rules (levels, the most a user may have) are the database's (set_price_alert).
  */
 export function usePriceAlerts(tokenId: string | null) {
   const alerts = useQuery(() => loadAlerts(tokenId), [tokenId]);
-  useMarketEvents(tokenId, (kinds) => {
-    if (kinds.has('trade')) alerts.reload();
-  });
+  useAccountFeed((notes) => notes.some((n) => n.what === 'alert') && alerts.reload(), alerts.reload);
 
   /** Sets a new alert, or changes `alert`: resolves to the refusal's words, or null once saved. */
   const save = async (terms: { tokenId: string; kind: AlertKind; value: number; alert?: number }) => {

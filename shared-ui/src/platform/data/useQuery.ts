@@ -6,6 +6,8 @@ export interface QueryState<T> {
   loading: boolean;
   /** Loads again (Retry buttons, live updates). Keeps showing the last data meanwhile. */
   reload: () => void;
+  /** Changes the data shown, as a live message says it changed, without reading it again. */
+  patch: (change: (data: T) => T) => void;
 }
 
 /**
@@ -44,7 +46,11 @@ export function useQuery<T>(load: () => Promise<T>, deps: readonly unknown[]): Q
   }, [...deps, tick]);
 
   const reload = useCallback(() => setTick((t) => t + 1), []);
-  return { ...state, reload };
+  const patch = useCallback(
+    (change: (data: T) => T) => setState((s) => (s.data === undefined ? s : { ...s, data: change(s.data) })),
+    [],
+  );
+  return { ...state, reload, patch };
 }
 
 /** Turns a supabase-js result into its data, or throws its error with the server's message. */

@@ -1,5 +1,5 @@
 import { act, renderHook } from '@testing-library/react';
-import { useMarketEvents, useTableChanges, type MarketEventKind } from './useMarketEvents';
+import { useTableChanges } from './useTableChanges';
 
 // The hook's own logic under test: how it coalesces changes. A stand-in for supabase-js's channel
 // hands it changes; the real Realtime path is covered by the integration and end-to-end tests.
@@ -26,7 +26,7 @@ afterEach(() => jest.useRealTimers());
 describe('useTableChanges', () => {
   it('coalesces a burst into one call with the last row', () => {
     const seen: unknown[] = [];
-    renderHook(() => useTableChanges('market_events', undefined, (row) => seen.push(row.id), 150));
+    renderHook(() => useTableChanges('wallet_transactions', undefined, (row) => seen.push(row.id), 150));
     act(() => {
       for (let id = 1; id <= 5; id++) deliver({ new: { id } });
       jest.advanceTimersByTime(150);
@@ -36,7 +36,7 @@ describe('useTableChanges', () => {
 
   it('still calls, a few times a second, while changes never rest', () => {
     const seen: unknown[] = [];
-    renderHook(() => useTableChanges('market_events', undefined, (row) => seen.push(row.id), 150));
+    renderHook(() => useTableChanges('wallet_transactions', undefined, (row) => seen.push(row.id), 150));
     act(() => {
       for (let id = 1; id <= 20; id++) {
         deliver({ new: { id } });
@@ -49,7 +49,7 @@ describe('useTableChanges', () => {
 
   it('hands on every row of the burst, so none of its kinds of change is lost to the last', () => {
     const bursts: unknown[][] = [];
-    renderHook(() => useTableChanges('market_events', undefined, (_row, burst) => bursts.push(burst), 150));
+    renderHook(() => useTableChanges('wallet_transactions', undefined, (_row, burst) => bursts.push(burst), 150));
     act(() => {
       deliver({ new: { id: 1 } });
       deliver({ new: { id: 2 } });
@@ -58,21 +58,5 @@ describe('useTableChanges', () => {
       jest.advanceTimersByTime(150);
     });
     expect(bursts).toEqual([[{ id: 1 }, { id: 2 }], [{ id: 3 }]]);
-  });
-});
-
-describe('useMarketEvents', () => {
-  it('says which kinds of change a burst held', () => {
-    const seen: Set<MarketEventKind>[] = [];
-    renderHook(() => useMarketEvents('token', (kinds) => seen.push(kinds), 150));
-    act(() => {
-      deliver({ new: { id: 1, kind: 'trade' } });
-      deliver({ new: { id: 2, kind: 'book' } });
-      deliver({ new: { id: 3, kind: 'book' } });
-      jest.advanceTimersByTime(150);
-      deliver({ new: { id: 4, kind: 'halt' } });
-      jest.advanceTimersByTime(150);
-    });
-    expect(seen).toEqual([new Set(['trade', 'book']), new Set(['halt'])]);
   });
 });
