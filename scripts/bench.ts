@@ -10,7 +10,8 @@
  *      Portfolio Analysis's reads and a month's statement for a user of 10,000 trades (bench/analysis.ts);
  *      the hourly trust-weighted rescoring at 10,000 accounts and 1,000,000 trades (bench/trust.ts);
  *   4. other requests while 50 users sign in at once (bench/signIns.ts), and while someone floods
- *      Realtime or uploads large images (bench/abuse.ts).
+ *      Realtime or uploads large images (bench/abuse.ts);
+ *   5. live updates for 100 to 5,000 watchers at 2, 12 and 50 events a second (bench/fanout.ts).
  * Figures are printed, never asserted: the machines are shared and noisy, so compare ratios.
  *
  *   BENCH_ORDERS=800 BENCH_ENGINES=pglite,postgres npm run bench
@@ -19,6 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchAbuse } from './bench/abuse';
+import { RATES as FANOUT_RATES, benchFanOut } from './bench/fanout';
 import { ENGINES, ORDERS } from './bench/common';
 import { benchMarketListing } from './bench/market';
 import { benchOrders } from './bench/orders';
@@ -57,6 +59,24 @@ async function marketSection(engines: Record<string, Record<string, unknown>>) {
   }
   console.log("\nThe other screens' reads as the demo trader, over the same 10,000 tokens (p50 / p95 of 50):");
   for (const line of screenReads) console.log(line);
+}
+
+async function fanOutSection(engines: Record<string, Record<string, unknown>>) {
+  console.log(
+    `\nLive updates: N sockets watch the market while one user places and cancels orders (${FANOUT_RATES.join(', ')} events/s; latency from the request):`,
+  );
+  console.log('engine     watchers  ev/s  delivered   p50 / p95 ms   db/event  CPU us/msg  other REST p99');
+  for (const engine of ENGINES) {
+    const f = await benchFanOut(engine);
+    engines[engine]!.fan_out = f;
+    for (const p of f.points)
+      console.log(
+        `${engine.padEnd(10)} ${String(p.watchers).padStart(8)} ${String(p.events_per_s).padStart(5)} ${`${p.delivered_pct}%`.padStart(10)} ${`${p.p50_ms} / ${p.p95_ms}`.padStart(14)} ${String(p.db_per_event).padStart(10)} ${String(p.cpu_us_per_message ?? '-').padStart(11)} ${`${p.other_rest_p99_ms} ms`.padStart(15)}`,
+      );
+    console.log(
+      `${engine.padEnd(10)} idle REST p99 ${f.idle_rest_p99_ms} ms; the server's memory per socket ${Math.round(f.bytes_per_socket / 1024)} KB`,
+    );
+  }
 }
 
 async function pressureSection(engines: Record<string, Record<string, unknown>>) {
@@ -147,6 +167,7 @@ async function main() {
     );
   }
   await pressureSection(engines);
+  await fanOutSection(engines);
   fs.writeFileSync(path.resolve(__dirname, '../bench-results.json'), `${JSON.stringify(results, null, 2)}\n`);
   console.log('\nWritten: bench-results.json');
 }
