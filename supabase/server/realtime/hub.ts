@@ -54,6 +54,11 @@ export interface SendBuffer {
   hard: number;
 }
 
+/** Sockets a relay writes to before it lets the process answer anything else. */
+const RELAY_SLICE = 64;
+/** Messages waiting to be relayed before the oldest is given up (its members resync). */
+const MAX_OUTBOX = 2_000;
+
 /** Counted since the process started (the /metrics endpoint reads them). */
 export interface HubCounters {
   framesSent: number;
@@ -124,41 +129,77 @@ export class Hub {
       socket.terminate();
       return false;
     }
-    socket.send(data, { binary });
+    socket.send(data, { binary, compress: false, fin: true });
     this.counters.framesSent++;
     return true;
   }
+
+  /** Relays waiting their turn, oldest first: each member hears a room's messages in order. */
+  private readonly outbox: {
+    b: Broadcast;
+    sender: Client | null;
+    members: [Channel, Client][];
+    at: number;
+    frames: Map<string, Buffer>;
+  }[] = [];
+  private draining = false;
 
   /**
    * A broadcast to every member of a room (but `sender`, unless it asked for its own): encoded
    * once per protocol version and topic as joined, sent without waiting on any socket. A member
    * whose socket is past the soft bound misses it and is told to resync (onOverflow): one slow
-   * reader never holds up the others nor grows the server's memory.
+   * reader never holds up the others nor grows the server's memory. A room of thousands is served
+   * a slice at a time, so requests and other rooms are answered between the slices rather than
+   * after the last socket.
    */
-  relay(room: RoomKey, b: Broadcast, sender: Client | null = null): number {
-    const frames = new Map<string, string | Buffer>();
-    const json = b.binary ? null : JSON.stringify(b.payload ?? null);
-    let sent = 0;
-    for (const [channel, client] of this.rooms.get(room) ?? []) {
-      if (client === sender && !channel.self) continue;
-      if (client.socket.readyState !== client.socket.OPEN) continue;
-      if (client.socket.bufferedAmount > this.buffer.soft) {
-        this.counters.broadcastsDropped++;
-        this.onOverflow(client, channel);
-        continue;
-      }
-      const v1 = client.vsn.startsWith('1');
-      const key = `${v1 ? 1 : 2}:${channel.topic}`;
-      let frame = frames.get(key);
-      if (frame === undefined) {
-        frame = v1
-          ? `{"join_ref":null,"ref":null,"topic":${JSON.stringify(channel.topic)},"event":"broadcast","payload":{"type":"broadcast","event":${JSON.stringify(b.event)},"payload":${json}}}`
-          : encodeBroadcast({ ...b, topic: channel.topic });
-        frames.set(key, frame);
-      }
-      if (this.write(client, frame, !v1)) sent++;
+  relay(room: RoomKey, b: Broadcast, sender: Client | null = null): void {
+    const members = this.rooms.get(room);
+    if (!members?.size) return;
+    this.outbox.push({ b, sender, members: [...members], at: 0, frames: new Map() });
+    // Falling behind for good (more messages than the process can send): the oldest message's
+    // members who have not heard it yet are told to resync, rather than the queue growing.
+    while (this.outbox.length > MAX_OUTBOX) {
+      const late = this.outbox.shift()!;
+      for (const [channel, client] of late.members.slice(late.at))
+        if (client.channels.get(channel.topic) === channel) this.onOverflow(client, channel);
     }
-    return sent;
+    if (!this.draining) this.drain();
+  }
+
+  private drain(): void {
+    this.draining = true;
+    let budget = RELAY_SLICE;
+    while (budget > 0 && this.outbox.length) {
+      const job = this.outbox[0]!;
+      const frames = job.frames;
+      const json = job.b.binary ? null : JSON.stringify(job.b.payload ?? null);
+      while (budget > 0 && job.at < job.members.length) {
+        const [channel, client] = job.members[job.at++]!;
+        budget--;
+        if (client === job.sender && !channel.self) continue;
+        if (client.socket.readyState !== client.socket.OPEN || client.channels.get(channel.topic) !== channel) continue;
+        if (client.socket.bufferedAmount > this.buffer.soft) {
+          this.counters.broadcastsDropped++;
+          this.onOverflow(client, channel);
+          continue;
+        }
+        const v1 = client.vsn.startsWith('1');
+        const key = `${v1 ? 1 : 2}:${channel.topic}`;
+        let frame = frames.get(key);
+        if (frame === undefined) {
+          frame = v1
+            ? Buffer.from(
+                `{"join_ref":null,"ref":null,"topic":${JSON.stringify(channel.topic)},"event":"broadcast","payload":{"type":"broadcast","event":${JSON.stringify(job.b.event)},"payload":${json}}}`,
+              )
+            : encodeBroadcast({ ...job.b, topic: channel.topic });
+          frames.set(key, frame);
+        }
+        this.write(client, frame, !v1);
+      }
+      if (job.at >= job.members.length) this.outbox.shift();
+    }
+    if (this.outbox.length) setImmediate(() => this.drain());
+    else this.draining = false;
   }
 
   reply(c: Client, f: Frame, status: 'ok' | 'error', response: Record<string, unknown>): void {
