@@ -11,6 +11,7 @@ import { restRoutes, type RequestIdentity } from './rest/routes';
 import { restError } from './rest/errors';
 import { storageRoutes } from './storage/routes';
 import type { ObjectBytes } from './storage/objects';
+import type { Replica } from './db/replica';
 
 /** Realtime's REST endpoint (realtime/broadcast.ts), served here with the other HTTP protocols. */
 export type RealtimeHttp = (
@@ -37,6 +38,8 @@ export interface AppOptions {
   rateLimits?: RateLimits;
   /** The process's figures for GET /metrics (metrics.ts). */
   metrics?: () => string;
+  /** A streaming replica for the reads that tolerate its lag (rest/replica.ts). */
+  replica?: Replica;
   log?: (line: string) => void;
 }
 
@@ -72,7 +75,7 @@ export async function createApp(opts: AppOptions) {
   });
   const passwords = new PasswordHasher();
   const auth = authRoutes(opts.db, settings, passwords, opts.rateLimits ?? DEFAULT_RATE_LIMITS, opts.log);
-  const rest = restRoutes(opts.db, () => catalog, opts.log);
+  const rest = restRoutes(opts.db, () => catalog, opts.log, opts.replica);
   const limits = opts.rateLimits ?? DEFAULT_RATE_LIMITS;
   const storage = storageRoutes(
     opts.db,

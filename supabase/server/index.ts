@@ -4,6 +4,7 @@ import { migrate } from './db/migrate';
 import { openPglite } from './db/pglite';
 import { openPostgres } from './db/postgres';
 import { counted } from './db/counted';
+import { Replica } from './db/replica';
 import { metricsText } from './metrics';
 import { vacuumWhereDue } from './db/vacuum';
 import { createApp } from './app';
@@ -24,6 +25,14 @@ export interface BackendOptions extends WorkerOptions {
   host?: string;
   /** PostgreSQL connection string; without it the embedded PGlite is used. */
   databaseUrl?: string;
+  /**
+   * The primary's direct connection, when databaseUrl is a transaction-mode pooler's (PgBouncer,
+   * Supavisor): LISTEN and migrations take it; queries go through the pooler (db/postgres.ts).
+   */
+  databaseDirectUrl?: string;
+  /** A streaming replica for the reads that tolerate its lag (rest/replica.ts), and that lag's bound. */
+  databaseReplicaUrl?: string;
+  replicaMaxLagMs?: number;
   /** Connections to PostgreSQL (DB_POOL); cluster.ts's serve shares them among its processes. */
   databasePool?: number;
   /** PGlite data folder; undefined keeps the database in memory. */
@@ -82,9 +91,22 @@ export interface Backend {
 export async function startBackend(opts: BackendOptions = {}): Promise<Backend> {
   const db = counted(
     opts.databaseUrl
-      ? await openPostgres(opts.databaseUrl, opts.databasePool)
+      ? await openPostgres(opts.databaseUrl, opts.databasePool, undefined, { directUrl: opts.databaseDirectUrl })
       : await openPglite(opts.dataDir, opts.pgliteImage),
   );
+  const replica = opts.databaseReplicaUrl
+    ? new Replica(
+        counted(
+          await openPostgres(opts.databaseReplicaUrl, opts.databasePool, undefined, {
+            pooled: opts.databaseDirectUrl !== undefined, // behind the same kind of pooler as the primary
+          }),
+        ),
+        db,
+        opts.replicaMaxLagMs,
+        opts.log,
+      )
+    : undefined;
+  replica?.start();
   try {
     if (opts.migrate !== false) await migrate(db, { seed: opts.seed ?? true });
     const host = opts.host ?? '127.0.0.1';
@@ -113,7 +135,8 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       sessionInactivity,
       publicUrl,
       rateLimits: opts.rateLimits,
-      metrics: () => metricsText(db.counters, realtime.metrics()),
+      metrics: () => metricsText(db.counters, realtime.metrics(), replica),
+      replica,
       log: opts.log,
     });
     realtime.attach(app.server);
@@ -170,10 +193,14 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
         app.server.closeAllConnections();
         await new Promise<void>((resolve) => app.server.close(() => resolve()));
         await app.close();
+        replica?.stop();
+        await replica?.db.close();
         await db.close();
       },
     };
   } catch (error) {
+    replica?.stop();
+    await replica?.db.close();
     await db.close();
     throw error;
   }
@@ -182,7 +209,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
 /** Migrations, seed and the installation's secret, once, before server processes start. */
 export async function prepareDatabase(opts: BackendOptions): Promise<void> {
   const db = opts.databaseUrl
-    ? await openPostgres(opts.databaseUrl, opts.databasePool)
+    ? await openPostgres(opts.databaseDirectUrl ?? opts.databaseUrl, opts.databasePool)
     : await openPglite(opts.dataDir);
   try {
     await migrate(db, { seed: opts.seed ?? true });

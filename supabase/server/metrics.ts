@@ -1,4 +1,5 @@
 import type { DatabaseCounters } from './db/counted';
+import type { Replica } from './db/replica';
 
 /** Realtime's figures in one process (realtime/server.ts). */
 export interface RealtimeFigures {
@@ -20,7 +21,7 @@ export interface RealtimeFigures {
  * test or a benchmark can tell what a request, a market event or an open screen costs the server
  * and its database. Each server process answers for itself.
  */
-export function metricsText(db: DatabaseCounters, realtime: RealtimeFigures): string {
+export function metricsText(db: DatabaseCounters, realtime: RealtimeFigures, replica?: Replica): string {
   const cpu = process.cpuUsage();
   const lines: [string, string, number, string][] = [
     ['repx_db_round_trips_total', 'counter', db.roundTrips, 'Round trips to the database since the process started.'],
@@ -59,6 +60,24 @@ export function metricsText(db: DatabaseCounters, realtime: RealtimeFigures): st
       realtime.socketsClosedForBuffer,
       'Sockets closed, their queue past the hard bound.',
     ],
+    ...(replica
+      ? ([
+          [
+            'repx_replica_lag_ms',
+            'gauge',
+            Number.isFinite(replica.lag) ? replica.lag : -1,
+            "The replica's lag as last read (-1: not answering).",
+          ],
+          ['repx_replica_usable', 'gauge', replica.usable ? 1 : 0, 'Whether reads go to the replica now.'],
+          ['repx_replica_reads_total', 'counter', replica.counters.served, 'Reads the replica served.'],
+          [
+            'repx_replica_fallbacks_total',
+            'counter',
+            replica.counters.fellBack,
+            'Replica reads answered by the primary instead.',
+          ],
+        ] as [string, string, number, string][])
+      : []),
     ['process_cpu_user_seconds_total', 'counter', cpu.user / 1e6, 'User CPU time of this process.'],
     ['process_cpu_system_seconds_total', 'counter', cpu.system / 1e6, 'System CPU time of this process.'],
     ['process_resident_memory_bytes', 'gauge', process.memoryUsage.rss(), 'Resident memory of this process.'],

@@ -77,7 +77,7 @@ export async function loadIndex(days = 7) {
       .select('token_id, name, username, weight, units, price')
       .order('weight', { ascending: false })
       .order('name'),
-    supabase().rpc('index_method'),
+    supabase().rpc('index_method', {}, { get: true }),
   ]);
   return { levels: unwrap(levels), basket: unwrap(basket), method: unwrap(method), readAt };
 }

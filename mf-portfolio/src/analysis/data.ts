@@ -42,14 +42,18 @@ export async function loadAnalysis(period: Period, range?: DayRange): Promise<An
     period === 'custom'
       ? { p_period: period, p_from: range?.from || undefined, p_to: range?.to || undefined }
       : { p_period: period };
+  // The history and returns are read with GET: a replica may serve them (the positions are the
+  // user's holdings now, from the primary).
   const [days, returns, positions] = await Promise.all([
-    db.rpc('my_portfolio_history', span).then(unwrap),
-    db.rpc('my_position_returns', span).then(unwrap),
+    db.rpc('my_portfolio_history', span, { get: true }).then(unwrap),
+    db.rpc('my_position_returns', span, { get: true }).then(unwrap),
     db.rpc('my_positions').then(unwrap),
   ]);
   // The period's sales: from the opening's close (the first day's 00:00 UTC) to its last day's end.
   const from = days.length ? endOfDay(days[0]!.day) : null;
   const to = period === 'custom' && days.length ? endOfDay(days.at(-1)!.day) : null;
-  const lots = await db.rpc('my_realized_lots', { p_from: from, p_to: to }).then(unwrap);
+  const lots = await db
+    .rpc('my_realized_lots', { p_from: from ?? undefined, p_to: to ?? undefined }, { get: true })
+    .then(unwrap);
   return { days: days as PortfolioDay[], returns, positions, lots };
 }

@@ -12,7 +12,7 @@ export type TradedToken = NonNullable<Awaited<ReturnType<typeof loadToken>>>;
 
 /** Hourly closes over the last 24 hours (public.price_history). */
 export const loadPriceHistory = async (tokenId: string) =>
-  unwrap(await supabase().rpc('price_history', { p_token: tokenId, p_hours: 24 }));
+  unwrap(await supabase().rpc('price_history', { p_token: tokenId, p_hours: 24 }, { get: true }));
 export type PricePoint = Awaited<ReturnType<typeof loadPriceHistory>>[number];
 
 /** The candle intervals the database keeps (public.candles). */
@@ -21,7 +21,7 @@ export type CandleInterval = (typeof CANDLE_INTERVALS)[number];
 
 /** The latest candles of an interval, oldest first. */
 export const loadCandles = async (tokenId: string, interval: CandleInterval) =>
-  unwrap(await supabase().rpc('candles', { p_token: tokenId, p_interval: interval, p_limit: 300 }));
+  unwrap(await supabase().rpc('candles', { p_token: tokenId, p_interval: interval, p_limit: 300 }, { get: true }));
 export type Candle = Awaited<ReturnType<typeof loadCandles>>[number];
 
 /** The book: resting limit orders summed by side and price (public.order_book). */
@@ -153,4 +153,4 @@ export const placePair = (
 
 /** How the token's reputation score is made up: the database's formula, part by part. */
 export const loadReputationComponents = async (tokenId: string) =>
-  unwrap(await supabase().rpc('reputation_components', { p_token: tokenId }));
+  unwrap(await supabase().rpc('reputation_components', { p_token: tokenId }, { get: true }));

@@ -62,11 +62,13 @@ const REFRESH_REFUSED: Record<string, string> = {
  */
 const signOutWhenSessionEnded: typeof fetch = async (input, init) => {
   const url = input instanceof Request ? input.url : String(input);
+  init = readYourWrites(url, init);
   const bearer = new Headers(init?.headers).get('Authorization')?.replace(/^Bearer /, '');
   // Every sign-out of this tab's session goes through here: from now on that session is being let
   // go. (Ending an older session, after signing in again, leaves the held one alone.)
   if (new URL(url).pathname.endsWith('/auth/v1/logout') && bearer === heldToken) heldToken = null;
   const response = await fetch(input, init);
+  noteWrite(response);
   if (response.status === 400 && client && isRefresh(url)) {
     // supabase-js drops a session whose refresh is refused; say why, or the user just lands on the sign-in page.
     const body = (await response
@@ -92,6 +94,41 @@ const signOutWhenSessionEnded: typeof fetch = async (input, init) => {
   }
   return response;
 };
+
+/** Where the time of this browser's last write is kept: every tab of the session reads it. */
+const LAST_WRITE_KEY = 'repx-last-write';
+/** For how long after a write the reads say so: beyond any lag a replica may have and still serve. */
+const SAY_WROTE_MS = 60_000;
+
+/**
+ * Read-your-writes across replicas (supabase/server/rest/replica.ts): a write to the API is noted
+ * with its time; a read soon after says how long ago the browser wrote (x-repx-wrote-ms-ago), so the
+ * server answers it from the primary while a replica may not have the write yet, whichever host
+ * serves it. A hosted project ignores the header.
+ */
+function readYourWrites(url: string, init: RequestInit | undefined): RequestInit | undefined {
+  const method = (init?.method ?? 'GET').toUpperCase();
+  if (!new URL(url).pathname.includes('/rest/v1/') || (method !== 'GET' && method !== 'HEAD')) return init;
+  try {
+    const ago = Date.now() - Number(localStorage.getItem(LAST_WRITE_KEY) ?? 0);
+    if (ago < 0 || ago >= SAY_WROTE_MS) return init;
+    const headers = new Headers(init?.headers);
+    headers.set('x-repx-wrote-ms-ago', String(ago));
+    return { ...init, headers };
+  } catch {
+    return init; // no storage (a locked-down browser): the server's own memory of the session's writes applies
+  }
+}
+
+/** An answer that says its request may have written (X-Repx-Wrote): its time is kept. */
+function noteWrite(response: Response): void {
+  if (!response.headers.get('X-Repx-Wrote')) return;
+  try {
+    localStorage.setItem(LAST_WRITE_KEY, String(Date.now()));
+  } catch {
+    // no storage: the server's memory of the session's writes applies
+  }
+}
 
 /** The loaded client. Screens behind the auth guards can rely on it: the guards wait for it. */
 export function supabase(): SupabaseClient {

@@ -127,18 +127,25 @@ export function poolSize(setting: string | undefined): number {
   return n;
 }
 
-/** A real PostgreSQL server through a connection pool (DATABASE_URL). */
+/**
+ * A real PostgreSQL server through a connection pool (DATABASE_URL). With `directUrl`
+ * (DATABASE_DIRECT_URL), `connectionString` is a transaction-mode pooler's (PgBouncer, a hosted
+ * project's Supavisor on 6543), which lends a connection for one transaction only: queries use
+ * unnamed statements there, while LISTEN and scripts (migrations) take the direct connection,
+ * which keeps its session.
+ */
 export async function openPostgres(
   connectionString: string,
   max = DEFAULT_POOL,
   log: (line: string) => void = console.error,
+  { directUrl, pooled = directUrl !== undefined }: { directUrl?: string; pooled?: boolean } = {},
 ): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max });
   // An idle connection that the server ends (restart, admin command) must not crash the process:
   // the pool replaces it on next use.
   pool.on('error', (error) => log(`postgres: idle connection lost: ${error.message}`));
   await pool.query('select 1');
-  const notifications = new Notifications(connectionString, log);
+  const notifications = new Notifications(directUrl ?? connectionString, log);
   /** Each connection's prepared statements (a lost connection is destroyed, and its statements with it). */
   const prepared = new WeakMap<pg.PoolClient, PreparedStatements>();
 
@@ -184,6 +191,18 @@ export async function openPostgres(
     kind: 'postgres',
     ...wrap(pool),
     async exec(sql) {
+      if (directUrl) {
+        const direct = new pg.Client({ connectionString: directUrl });
+        try {
+          await direct.connect();
+          await direct.query(sql);
+        } catch (error) {
+          throw unavailable(error);
+        } finally {
+          await direct.end().catch(() => undefined);
+        }
+        return;
+      }
       await pool.query(sql).catch((error: unknown) => {
         throw unavailable(error);
       });
@@ -205,7 +224,8 @@ export async function openPostgres(
       runPrepared(() =>
         withClient((client) => {
           let statementsOfClient = prepared.get(client);
-          if (!statementsOfClient) prepared.set(client, (statementsOfClient = new PreparedStatements('rx')));
+          if (!statementsOfClient)
+            prepared.set(client, (statementsOfClient = new PreparedStatements('rx', pooled ? 0 : undefined)));
           const submitted = new PgPipeline(statementsOfClient, statements);
           void client.query(submitted);
           return submitted.done;

@@ -58,4 +58,11 @@ describe('a connection’s prepared statements', () => {
       'bind s4',
     ]);
   });
+
+  it('behind a transaction-mode pooler, names nothing: each statement is parsed unnamed and bound', () => {
+    const prepared = new PreparedStatements('s', 0);
+    const twice = [statement('select 1'), statement('select 1')];
+    expect(named(prepared.messages(twice, true))).toEqual(['parse ', 'bind ', 'parse ', 'bind ']);
+    expect(named(prepared.messages(twice, true))).toEqual(['parse ', 'bind ', 'parse ', 'bind ']);
+  });
 });

@@ -42,6 +42,19 @@ export class PreparedStatements {
   messages(statements: Statement[], sync: boolean): Buffer {
     const messages = this.closing.map((name) => serialize.close({ type: 'S', name }));
     this.closing = [];
+    // No named statement may outlive its transaction behind a transaction-mode pooler (PgBouncer
+    // before 1.21, Supavisor): each statement is parsed unnamed, then bound and run.
+    if (this.capacity === 0) {
+      for (const { text, values } of statements)
+        messages.push(
+          serialize.parse({ name: '', text }),
+          serialize.bind({ statement: '', values: values.map(asText) }),
+          serialize.describe({ type: 'P' }),
+          serialize.execute(),
+        );
+      if (sync) messages.push(serialize.sync());
+      return Buffer.concat(messages);
+    }
     for (const { text, values } of statements) {
       let name = this.names.get(text);
       if (name === undefined) {

@@ -72,6 +72,7 @@ const ALLOWED_HEADERS = [
   'range-unit',
   'accept',
   'x-upsert',
+  'x-repx-wrote-ms-ago', // rest/replica.ts: read-your-writes
   'cache-control',
   'x-metadata',
 ].join(', ');
@@ -84,7 +85,7 @@ export function applyCors(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
   res.setHeader(
     'Access-Control-Expose-Headers',
-    'Content-Range, X-Supabase-Api-Version, X-Total-Count, Link, Retry-After',
+    'Content-Range, X-Supabase-Api-Version, X-Total-Count, Link, Retry-After, X-Repx-Wrote',
   );
   res.setHeader('Access-Control-Max-Age', '600');
 }

@@ -4,6 +4,12 @@ export interface Relation {
   name: string;
   columns: Map<string, string>; // column name -> SQL type
   primaryKey: string[];
+  /**
+   * Every signed-in user may read all of it, the same for each: a table with no row-level
+   * security or a `using (true)` policy, or a view that runs as its owner and asks nothing of the
+   * caller (rest/replica.ts: such reads may come from a replica).
+   */
+  everyone: boolean;
 }
 
 export interface ForeignKey {
@@ -24,6 +30,8 @@ export interface DbFunction {
   isVoid: boolean;
   /** A to-one computed relationship (`rows 1`). */
   singleRow: boolean;
+  /** Declared stable or immutable: it reads, never writes (PostgREST lets only these be called with GET). */
+  readsOnly: boolean;
 }
 
 /** What PostgREST keeps in its schema cache, for the `public` schema. */
@@ -41,6 +49,22 @@ export class Catalog {
       join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
       where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'p')
       order by c.relname, a.attnum`);
+    const open = await db.query<{ rel: string }>(`
+      select c.relname as rel
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'p')
+        and has_table_privilege('authenticated', c.oid, 'SELECT')
+        and case when c.relkind = 'v'
+              then not coalesce(c.reloptions && array['security_invoker=true', 'security_invoker=on', 'security_invoker=1'], false)
+                   and pg_get_viewdef(c.oid) !~* '(auth\\.(uid|jwt|role|email)\\(|current_setting|current_user|session_user)'
+              else not c.relrowsecurity
+                   or (exists (select from pg_policies p where p.schemaname = n.nspname and p.tablename = c.relname
+                                 and p.permissive = 'PERMISSIVE' and p.cmd in ('SELECT', 'ALL') and p.qual = 'true'
+                                 and p.roles && array['authenticated', 'public']::name[])
+                       and not exists (select from pg_policies p where p.schemaname = n.nspname and p.tablename = c.relname
+                                         and p.permissive = 'RESTRICTIVE' and p.cmd in ('SELECT', 'ALL')))
+            end`);
+    const everyone = new Set(open.map((r) => r.rel));
     const pks = await db.query<{ rel: string; cols: string[] }>(`
       select cl.relname as rel, array(select a.attname from unnest(co.conkey) k join pg_attribute a on a.attrelid = co.conrelid and a.attnum = k) as cols
       from pg_constraint co join pg_class cl on cl.oid = co.conrelid join pg_namespace n on n.oid = cl.relnamespace
@@ -64,17 +88,20 @@ export class Catalog {
       typtype: string;
       isvoid: boolean;
       rows: number;
+      volatility: string;
     }>(`
       select p.proname as name, p.proargnames as names, p.proargmodes::text[] as modes,
         array(select format_type(t, null) from unnest(p.proargtypes) t) as types,
         p.pronargdefaults as ndefaults, p.proretset as retset, format_type(p.prorettype, null) as rettype,
-        t.typtype::text as typtype, p.prorettype = 'void'::regtype as isvoid, p.prorows::int as rows
+        t.typtype::text as typtype, p.prorettype = 'void'::regtype as isvoid, p.prorows::int as rows,
+        p.provolatile::text as volatility
       from pg_proc p join pg_namespace n on n.oid = p.pronamespace join pg_type t on t.oid = p.prorettype
       where n.nspname = 'public' and p.prokind = 'f' and p.prorettype <> 'trigger'::regtype`);
 
     const relations = new Map<string, Relation>();
     for (const c of cols) {
-      if (!relations.has(c.rel)) relations.set(c.rel, { name: c.rel, columns: new Map(), primaryKey: [] });
+      if (!relations.has(c.rel))
+        relations.set(c.rel, { name: c.rel, columns: new Map(), primaryKey: [], everyone: everyone.has(c.rel) });
       relations.get(c.rel)!.columns.set(c.col, c.type);
     }
     for (const pk of pks) {
@@ -96,6 +123,7 @@ export class Catalog {
         returnsRow: f.typtype === 'c' || (f.retset && !!f.modes?.includes('t')),
         isVoid: f.isvoid,
         singleRow: f.rows === 1,
+        readsOnly: f.volatility !== 'v',
       };
       functions.set(f.name, [...(functions.get(f.name) ?? []), fn]);
     }

@@ -7,6 +7,7 @@ import type { Relation } from './catalog';
 import { parseSelect } from './parse';
 import { contentRange, page, prefer, readShape, SINGLE_OBJECT, singleOrThrow } from './shape';
 import { Params, projection, qualified } from './sql';
+import { tolerantRead } from './replica';
 
 const CUSTOM_PLANS: Statement = { text: "select set_config('plan_cache_mode', 'force_custom_plan', true)", values: [] };
 
@@ -20,7 +21,8 @@ export async function read(
   url: URL,
 ) {
   const params = new Params();
-  const cols = projection(ctx.getCatalog(), rel, 't0', parseSelect(url.searchParams.get('select') ?? '*'));
+  const select = parseSelect(url.searchParams.get('select') ?? '*');
+  const cols = projection(ctx.getCatalog(), rel, 't0', select);
   const shape = readShape(rel, url, params);
   const wantCount = prefer(req).get('count');
   const head = req.method === 'HEAD';
@@ -40,7 +42,11 @@ export async function read(
       text: `select count(*)::int as n from ${qualified(rel.name)} t0${shape.where}`,
       values: params.values,
     });
-  const answers = (await ctx.pipeline(who, req, url.pathname, true, statements)) as { body: string; n: number }[][];
+  const tolerant = tolerantRead(ctx.getCatalog(), { relation: rel, select });
+  const answers = (await ctx.pipeline(who, req, url.pathname, true, statements, tolerant)) as {
+    body: string;
+    n: number;
+  }[][];
   answers.shift();
   const rows = head ? { body: '', n: 0 } : answers.shift()![0]!;
   const result = { ...rows, total: wantCount ? answers[0]![0]!.n : undefined };

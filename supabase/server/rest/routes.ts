@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Database } from '../db/database';
+import type { Replica } from '../db/replica';
 import type { RequestIdentity } from '../db/caller';
 import { HttpError } from '../http/io';
 import type { Catalog } from './catalog';
@@ -8,13 +9,14 @@ import { restError } from './errors';
 import { read } from './read';
 import { rpc } from './rpc';
 import { requireRelation } from './sql';
+import { WROTE_RESPONSE_HEADER } from './replica';
 import { write } from './write';
 
 export type { RequestIdentity };
 
 /** The /rest/v1 subset of PostgREST that postgrest-js uses: request -> plan (shape.ts) -> SQL (sql.ts), one module per kind of call. */
-export function restRoutes(db: Database, getCatalog: () => Catalog, log?: (line: string) => void) {
-  const ctx = restContext(db, getCatalog, log);
+export function restRoutes(db: Database, getCatalog: () => Catalog, log?: (line: string) => void, replica?: Replica) {
+  const ctx = restContext(db, getCatalog, log, replica);
   return async function handle(
     req: IncomingMessage,
     res: ServerResponse,
@@ -36,8 +38,10 @@ export function restRoutes(db: Database, getCatalog: () => Catalog, log?: (line:
     if (!relMatch) throw restError(404, 'PGRST125', `Invalid path specified in request URL: ${path}`);
     const rel = requireRelation(ctx.getCatalog(), relMatch[1]!);
     if (req.method === 'GET' || req.method === 'HEAD') return read(ctx, req, res, who, rel, url);
-    if (req.method === 'POST' || req.method === 'PATCH' || req.method === 'DELETE')
+    if (req.method === 'POST' || req.method === 'PATCH' || req.method === 'DELETE') {
+      res.setHeader(WROTE_RESPONSE_HEADER, '1');
       return write(ctx, req, res, who, rel, url);
+    }
     throw new HttpError(405, { message: 'Method not allowed' });
   };
 }

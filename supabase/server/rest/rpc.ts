@@ -6,6 +6,7 @@ import type { Catalog, DbFunction, Relation } from './catalog';
 import { parseError, restError } from './errors';
 import { RESERVED, page, readShape, singleOrThrow } from './shape';
 import { Params, ident } from './sql';
+import { WROTE_RESPONSE_HEADER, tolerantRead } from './replica';
 
 /** POST /rpc/name (arguments as JSON) and GET /rpc/name (read-only, arguments in the query). */
 export async function rpc(
@@ -16,11 +17,14 @@ export async function rpc(
   name: string,
   url: URL,
 ) {
-  const readOnly = req.method === 'GET' || req.method === 'HEAD';
+  const viaGet = req.method === 'GET' || req.method === 'HEAD';
   let args: Record<string, unknown>;
-  if (readOnly) {
+  if (viaGet) {
+    // As PostgREST: a query parameter named as one of the function's parameters is an argument,
+    // whatever its value looks like ('a.b' included); any other is a filter on its result.
+    const names = new Set((ctx.getCatalog().functions.get(name) ?? []).flatMap((f) => f.args.map((a) => a.name)));
     args = {};
-    for (const [k, v] of url.searchParams) if (!RESERVED.has(k) && !/^[a-z_]+\..+/.test(v)) args[k] = v;
+    for (const [k, v] of url.searchParams) if (!RESERVED.has(k) && names.has(k)) args[k] = v;
   } else {
     const body = await readJson(req);
     if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
@@ -29,6 +33,11 @@ export async function rpc(
     args = (body ?? {}) as Record<string, unknown>;
   }
   const fn = pickFunction(ctx.getCatalog(), name, Object.keys(args));
+  // As PostgREST: a GET, or a function declared stable or immutable, runs read-only; only a
+  // volatile function called with POST may write, and its answer says so (the browser then reads
+  // its own writes from the primary: rest/replica.ts).
+  const readOnly = viaGet || fn.readsOnly;
+  if (!readOnly) res.setHeader(WROTE_RESPONSE_HEADER, '1');
   const params = new Params();
   const call = `public.${ident(fn.name)}(${Object.entries(args)
     .map(([k, v]) => `${ident(k)} := ${argument(params, fn.args.find((a) => a.name === k)!.type, v)}`)
@@ -44,9 +53,15 @@ export async function rpc(
     text = `select coalesce(json_agg(_r), '[]')::text as body, count(*)::int as n
          from (select t0.* from ${call} t0${shape.where}${shape.order}${page(shape)}) _r`;
   } else text = `select to_json(${call})::text as body`;
-  const [[row]] = (await ctx.pipeline(who, req, url.pathname, readOnly, [{ text, values: params.values }])) as [
-    { body: string; n: number }[],
-  ];
+  const tolerant = viaGet && tolerantRead(ctx.getCatalog(), { fn });
+  const [[row]] = (await ctx.pipeline(
+    who,
+    req,
+    url.pathname,
+    readOnly,
+    [{ text, values: params.values }],
+    tolerant,
+  )) as [{ body: string; n: number }[]];
   if (fn.isVoid) return sendEmpty(res, 204);
   if (fn.returnsSet) return sendJson(res, 200, singleOrThrow(req, row!.body, row!.n));
   sendJson(res, 200, fn.returnsRow ? JSON.stringify((JSON.parse(row!.body) as unknown[])[0] ?? null) : row!.body);
