@@ -11,7 +11,8 @@
  *      the hourly trust-weighted rescoring at 10,000 accounts and 1,000,000 trades (bench/trust.ts);
  *   4. other requests while 50 users sign in at once (bench/signIns.ts), and while someone floods
  *      Realtime or uploads large images (bench/abuse.ts);
- *   5. live updates for 100 to 5,000 watchers at 2, 12 and 50 events a second (bench/fanout.ts).
+ *   5. live updates for 100 to 5,000 watchers at 2, 12 and 50 events a second (bench/fanout.ts);
+ *   6. the cluster's shape, one host and two, the replica on and off (bench/cluster.ts).
  * Figures are printed, never asserted: the machines are shared and noisy, so compare ratios.
  *
  *   BENCH_ORDERS=800 BENCH_ENGINES=pglite,postgres npm run bench
@@ -21,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { benchAbuse } from './bench/abuse';
 import { RATES as FANOUT_RATES, benchFanOut } from './bench/fanout';
+import { benchCluster } from './bench/cluster';
 import { ENGINES, ORDERS } from './bench/common';
 import { benchMarketListing } from './bench/market';
 import { benchOrders } from './bench/orders';
@@ -77,6 +79,24 @@ async function fanOutSection(engines: Record<string, Record<string, unknown>>) {
       `${engine.padEnd(10)} idle REST p99 ${f.idle_rest_p99_ms} ms; the server's memory per socket ${Math.round(f.bytes_per_socket / 1024)} KB`,
     );
   }
+}
+
+async function clusterSection(results: Record<string, unknown>) {
+  console.log(
+    '\nThe cluster (npm run cluster): 16 clients through HAProxy, orders then market reads, 10 s each; CPU ms per request by part:',
+  );
+  const c = await benchCluster();
+  results.cluster = c;
+  if ('skipped' in c) return console.log(`skipped: ${c.skipped}`);
+  console.log('hosts  replica  orders/s  p99 ms  reads/s  p99 ms  replica lag max  CPU ms per request');
+  for (const p of c)
+    console.log(
+      `${String(p.hosts).padStart(5)}  ${(p.replica ? 'on' : 'off').padStart(7)}  ${String(p.orders_per_s).padStart(8)}  ${String(p.order_p99_ms).padStart(6)}  ${String(p.reads_per_s).padStart(7)}  ${String(p.read_p99_ms).padStart(6)}  ${(p.replica_lag_max_ms === null ? '-' : `${p.replica_lag_max_ms} ms`).padStart(15)}  ${Object.entries(
+        p.cpu_ms_per_request,
+      )
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
 }
 
 async function pressureSection(engines: Record<string, Record<string, unknown>>) {
@@ -168,6 +188,7 @@ async function main() {
   }
   await pressureSection(engines);
   await fanOutSection(engines);
+  await clusterSection(results);
   fs.writeFileSync(path.resolve(__dirname, '../bench-results.json'), `${JSON.stringify(results, null, 2)}\n`);
   console.log('\nWritten: bench-results.json');
 }

@@ -7,41 +7,13 @@
  * run it): nothing a request to a static server meets can end trading, and a backend that dies is
  * started again while the pages stay up.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { isReady, type Ready } from '../supabase/server/cluster';
+import type { ChildProcess } from 'node:child_process';
+import { running, startBackendProcess } from './lib/backendProcess';
 import { deployRelease } from './deploy';
 import { portsFromEnv } from './lib/config';
 import { startFrontends, type Stack } from './lib/stack';
 import { PACKAGE_DIRS } from './webpack/packages';
 import { DEMO_ACCOUNTS } from '../supabase/server/demo';
-
-const MAIN = path.resolve(__dirname, '../supabase/server/main.ts');
-
-/**
- * Starts the backend's process: `ready` resolves when it listens; `onExit` hears of an exit after
- * that. The child is returned at once, so a Ctrl+C while it starts stops it too.
- */
-function startBackendProcess(port: number, onExit: (code: number | null, signal: string | null) => void) {
-  const child: ChildProcess = fork(MAIN, [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, SUPABASE_PORT: String(port) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const ready = new Promise<Ready>((resolve, reject) => {
-    const early = (code: number | null) => reject(new Error(`The backend stopped before it listened (exit ${code}).`));
-    child.once('exit', early);
-    child.on('message', (message: unknown) => {
-      if (!isReady(message)) return;
-      child.off('exit', early);
-      child.once('exit', onExit);
-      resolve(message);
-    });
-  });
-  return { child, ready };
-}
-
-const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
 async function main() {
   const ports = portsFromEnv();
@@ -56,7 +28,7 @@ async function main() {
     console.error(`The backend stopped (${signal ?? `exit ${code}`}); starting it again...`);
     setTimeout(() => {
       if (stopping) return;
-      const again = startBackendProcess(ports.supabase, restart);
+      const again = startBackendProcess({ SUPABASE_PORT: String(ports.supabase) }, restart);
       backend = again.child;
       again.ready.catch((error: unknown) => {
         console.error(error instanceof Error ? error.message : error);
@@ -75,7 +47,7 @@ async function main() {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
-  const first = startBackendProcess(ports.supabase, restart);
+  const first = startBackendProcess({ SUPABASE_PORT: String(ports.supabase) }, restart);
   backend = first.child;
   const ready = await first.ready;
   frontends = await startFrontends(ports, ready.anonKey);

@@ -107,3 +107,37 @@ export function cpuPerCall(before: CpuSample, after: CpuSample, calls: number, s
     cpus_busy: Math.round(((part('loadGenerator') + part('server') + part('database')) / seconds) * 100) / 100,
   };
 }
+
+/**
+ * CPU seconds so far of each named part: its processes and their descendants (a host's server
+ * processes, a PostgreSQL server's backends), by process, so that `partsSpent` can leave out those
+ * that ended between two samples. Undefined off Linux.
+ */
+export function sampleParts(parts: Record<string, number[]>): Map<string, Map<number, number>> | undefined {
+  const all = processes();
+  if (!all.length) return undefined;
+  const out = new Map<string, Map<number, number>>();
+  for (const [name, roots] of Object.entries(parts)) {
+    const tree = new Set(roots);
+    for (let grown = true; grown;) {
+      grown = false;
+      for (const p of all)
+        if (!tree.has(p.pid) && tree.has(p.ppid)) {
+          tree.add(p.pid);
+          grown = true;
+        }
+    }
+    out.set(name, new Map(all.filter((p) => tree.has(p.pid)).map((p) => [p.pid, p.seconds])));
+  }
+  return out;
+}
+
+/** CPU seconds each part spent between two samples of sampleParts. */
+export function partsSpent(before: Map<string, Map<number, number>>, after: Map<string, Map<number, number>>) {
+  const out: Record<string, number> = {};
+  for (const [name, procs] of after) {
+    const was = before.get(name) ?? new Map<number, number>();
+    out[name] = [...procs].reduce((sum, [pid, s]) => sum + s - (was.get(pid) ?? 0), 0);
+  }
+  return out;
+}
