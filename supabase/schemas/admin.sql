@@ -103,7 +103,7 @@ begin
      where k.id in (select r.token_id from public.orders r where r.user_id = p_user and r.status in ('open', 'pending'))
      order by k.id for update;
     for o in select id, token_id from public.orders where user_id = p_user and status in ('open', 'pending') order by token_id, id loop
-      perform 1 from public.tokens where id = o.token_id for update;
+      perform 1 from public.tokens where id = o.token_id for no key update;
       perform private.release_order(o.id);
       perform private.tell_market(o.token_id, 'book', private.order_levels(array[o.id]));
       cancelled := cancelled + 1;

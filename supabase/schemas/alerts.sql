@@ -56,6 +56,8 @@ begin
     perform private.refuse(format('%s is at %s already: set the alert below that.', tok.name, private.money(last)));
   end if;
   if p_alert is null then
+    -- The person's row, so that two alerts set at once cannot both pass the count.
+    perform 1 from public.profiles where id = uid for no key update;
     if (select count(*) from public.price_alerts where user_id = uid) >= most then
       perform private.refuse(format('You have %s price alerts, the most allowed. Remove one to set another.', most));
     end if;

@@ -168,7 +168,7 @@ declare
 begin
   perform private.require_second_step();
   -- One plan at a time per person, so two tabs cannot pass the limit together.
-  perform 1 from public.profiles where id = me for update;
+  perform 1 from public.profiles where id = me for no key update;
   if (select count(*) from public.invest_plans where user_id = me) >= most then
     perform private.refuse(format('You have %s plans, the most allowed. Delete one before adding another.', most));
   end if;
@@ -342,6 +342,11 @@ begin
   returning id into run_id;
   if run_id is null then return false; end if;
 
+  -- The books the run may buy from, in token order, before the person's cash: every path takes
+  -- books before cash (docs/database.md), and an order on any of them may be moving this cash.
+  perform 1 from public.tokens
+   where id = p.token_id or (p.token_id is null and id in (select b.token_id from public.index_basket b))
+   order by id for no key update;
   -- The person's cash, held for the run, so what is checked here still holds at each buy.
   select available into cash from public.cash_accounts where user_id = p.user_id for update;
   if coalesce(cash, 0) < p.amount then
@@ -402,7 +407,7 @@ language plpgsql security definer set search_path = '' as $$
 declare
   p public.invest_plans;
   today date := private.plan_today();
-  period date;
+  due date; -- not "period": that is invest_runs' column, named in on conflict below
 begin
   select * into p from public.invest_plans
    where not paused and next_run_on <= today
@@ -410,13 +415,13 @@ begin
    limit 1
    for update skip locked;
   if not found then return false; end if;
-  period := private.plan_date_on_or_before(p.frequency, p.run_day, today);
+  due := private.plan_date_on_or_before(p.frequency, p.run_day, today);
   begin
-    perform private.run_plan(p, period);
+    perform private.run_plan(p, due);
   exception when others then
-    update public.invest_plans set next_run_on = private.plan_date_on_or_after(p.frequency, p.run_day, period + 1) where id = p.id;
+    update public.invest_plans set next_run_on = private.plan_date_on_or_after(p.frequency, p.run_day, due + 1) where id = p.id;
     insert into public.invest_runs (plan_id, user_id, period, amount, status, reason)
-    values (p.id, p.user_id, period, p.amount, 'skipped', 'The run failed: ' || sqlerrm)
+    values (p.id, p.user_id, due, p.amount, 'skipped', 'The run failed: ' || sqlerrm)
     on conflict (plan_id, period) do nothing;
   end;
   return true;

@@ -217,7 +217,7 @@ begin
   -- transactions that lock several tokens in one order cannot deadlock.
   for tid in select x.token_id from (select d.token_id from private.token_stats d where d.slides_at <= now()
                                      order by d.slides_at limit 500) x order by x.token_id loop
-    perform 1 from public.tokens where id = tid for update;
+    perform 1 from public.tokens where id = tid for no key update;
     before := (select jsonb_build_object('market_cap', s.market_cap, 'volume_24h', s.volume_24h)
                  from private.token_stats s where s.token_id = tid);
     perform private.refresh_token_stats(tid);

@@ -166,7 +166,7 @@ declare
   price numeric;
   f public.offerings;
 begin
-  select * into tok from public.tokens where id = p_token for update;
+  select * into tok from public.tokens where id = p_token for no key update;
   if tok.id is null then perform private.refuse('There is no such token.'); end if;
   if exists (select 1 from public.offerings where token_id = p_token and closed_at is null) then
     perform private.refuse(format('An offering of %s is open already.', tok.name));
@@ -301,7 +301,7 @@ begin
    order by o.closes_at
    limit 1 for update of o skip locked;
   if f.id is null then return false; end if;
-  select * into tok from public.tokens where id = f.token_id for update;
+  select * into tok from public.tokens where id = f.token_id for no key update;
   if tok.halt_reason is not null then return false; end if;
   perform 1 from public.cash_accounts
    where user_id in (select b.user_id from public.offering_bids b where b.offering_id = f.id) or user_id = tok.owner_id

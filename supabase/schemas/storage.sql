@@ -75,7 +75,7 @@ declare
   used bigint;
 begin
   if new.bucket_id <> 'avatars' or new.owner is null then return new; end if;
-  perform 1 from public.profiles where id = new.owner for update;
+  perform 1 from public.profiles where id = new.owner for no key update;
   select coalesce(sum((o.metadata ->> 'size')::bigint), 0) into used
     from storage.objects o where o.bucket_id = new.bucket_id and o.owner = new.owner and o.name <> new.name;
   if used + coalesce((new.metadata ->> 'size')::bigint, 0) > quota then

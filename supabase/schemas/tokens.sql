@@ -78,7 +78,7 @@ declare
   held bigint;
   supply bigint;
 begin
-  select total_supply into supply from public.tokens where id = p_token for update;
+  select total_supply into supply from public.tokens where id = p_token for no key update;
   select coalesce(sum(amount), 0) into held from public.holdings where token_id = p_token;
   if p_amount <= 0 or held + p_amount > supply then
     raise exception 'Cannot issue % tokens: only % remain unissued.', p_amount, supply - held using errcode = 'P0001';
@@ -211,7 +211,7 @@ declare
   uid uuid := private.active_caller();
   app public.token_applications;
 begin
-  perform 1 from public.profiles where id = uid for update; -- one application at a time per person
+  perform 1 from public.profiles where id = uid for no key update; -- one application at a time per person
   if exists (select 1 from public.tokens where owner_id = uid) then perform private.refuse('You already have a token.'); end if;
   if exists (select 1 from public.token_applications where user_id = uid and status = 'pending') then
     perform private.refuse('Your application is already waiting for review.');
@@ -287,7 +287,7 @@ begin
   select * into app from public.token_applications where id = p_id for update;
   if not found then perform private.refuse('There is no such application.'); end if;
   if app.status <> 'pending' then perform private.refuse(format('This application was already %s.', app.status)); end if;
-  select * into owner from public.profiles where id = app.user_id for update;
+  select * into owner from public.profiles where id = app.user_id for no key update;
   if owner.status <> 'active' then perform private.refuse('The applicant''s account is suspended.'); end if;
   if exists (select 1 from public.tokens where owner_id = app.user_id) then perform private.refuse('The applicant already has a token.'); end if;
   select * into s from public.exchange_settings;

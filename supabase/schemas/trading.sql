@@ -191,7 +191,7 @@ declare
   tok public.tokens;
   offering_closes timestamptz;
 begin
-  select * into tok from public.tokens where id = p_token for update;
+  select * into tok from public.tokens where id = p_token for no key update;
   if not found then raise exception 'There is no such token.' using errcode = 'P0001'; end if;
   select closes_at into offering_closes from public.offerings where token_id = p_token and closed_at is null;
   if offering_closes is not null then
@@ -537,7 +537,7 @@ begin
       and ((o.side = 'buy' and o.stop_price <= s.price) or (o.side = 'sell' and o.stop_price >= s.price))
     order by o.token_id
   loop
-    select * into tok from public.tokens where id = due for update;
+    select * into tok from public.tokens where id = due for no key update;
     if tok.halt_reason is null then n := n + private.trigger_stops(tok, private.fee_bps()); end if;
   end loop;
   return n;
@@ -618,7 +618,7 @@ begin
     where status in ('open', 'pending') and expires_at is not null and expires_at <= now()
     order by expires_at limit 500
   loop
-    perform 1 from public.tokens where id = o.token_id for update;
+    perform 1 from public.tokens where id = o.token_id for no key update;
     perform private.release_order(o.id, 'expired');
     perform private.tell_market(o.token_id, 'book', private.order_levels(array[o.id]));
     perform private.tell_accounts(array[o.user_id], 'orders', o.token_id);
@@ -629,12 +629,13 @@ end $$;
 revoke execute on function private.expire_orders() from public;
 
 -- The request's checks, before the book's lock: who is asking, what, and the exchange's limits.
--- Returns the settings row, read once for the whole order.
+-- Returns the settings row, read once for the whole order. A limit or stop order also takes the
+-- person's row first, so that orders placed at once cannot pass the open-order count together.
 create function private.check_order_request(
   p_user uuid, p_side text, p_type text, p_amount numeric, p_price numeric,
   p_tif text default 'gtc', p_expires_at timestamptz default null, p_post_only boolean default false,
   p_stop_price numeric default null
-) returns public.exchange_settings language plpgsql stable security definer set search_path = ''
+) returns public.exchange_settings language plpgsql security definer set search_path = ''
 set plan_cache_mode = force_generic_plan as $$
 declare
   settings public.exchange_settings;
@@ -676,6 +677,10 @@ begin
   end if;
   if p_amount < settings.min_order_amount then
     raise exception 'The minimum order is % tokens.', settings.min_order_amount using errcode = '22023';
+  end if;
+  if p_type = 'limit' or p_stop_price is not null then
+    -- The person's row, before any book: two orders at once cannot both pass the count.
+    perform 1 from public.profiles where id = p_user for no key update;
   end if;
   if (p_type = 'limit' or p_stop_price is not null)
      and (select count(*) from public.orders where user_id = p_user and status in ('open', 'pending')) >= settings.max_open_orders then
@@ -1003,7 +1008,7 @@ begin
   perform private.require_second_step();
   select * into o from public.orders where id = p_order and user_id = uid;
   if not found then raise exception 'You have no order #%.', p_order using errcode = 'P0001'; end if;
-  perform 1 from public.tokens where id = o.token_id for update; -- the book's lock first
+  perform 1 from public.tokens where id = o.token_id for no key update; -- the book's lock first
   select * into o from public.orders where id = p_order for update;
   if o.status not in ('open', 'pending') then raise exception 'Order #% is already %.', p_order, o.status using errcode = 'P0001'; end if;
   perform private.release_order(p_order);
@@ -1032,7 +1037,7 @@ begin
   perform private.require_second_step();
   select coalesce(array_agg(distinct token_id order by token_id), '{}') into books
   from public.orders where user_id = uid and status in ('open', 'pending') and (p_token is null or token_id = p_token);
-  perform 1 from public.tokens where id = any (books) order by id for update;
+  perform 1 from public.tokens where id = any (books) order by id for no key update;
   for o in
     select id from public.orders
     where user_id = uid and status in ('open', 'pending') and token_id = any (books)
@@ -1165,7 +1170,7 @@ declare
   reason text := nullif(btrim(p_reason), '');
 begin
   if p_halted is null then perform private.refuse('Say whether trading in the token is halted.'); end if;
-  select * into tok from public.tokens where id = p_token for update; -- the book's lock: no order is half through
+  select * into tok from public.tokens where id = p_token for no key update; -- the book's lock: no order is half through
   if not found then perform private.refuse('There is no such token.'); end if;
   if p_halted and (reason is null or char_length(reason) not between 3 and 200) then
     perform private.refuse('Give a reason of 3 to 200 characters: traders see it.');

@@ -181,6 +181,32 @@ describe.each(ENGINES)('Auto-Invest on %s', (engine) => {
     expect((await holding(backend, poor.id, token)).amount).toBe(4); // $50 at $10.20 a token
   });
 
+  it('records a run that failed for an unforeseen reason as skipped, and moves on to the next plan', async () => {
+    const [a, b] = [await trader(backend, { cash: 100 }), await trader(backend, { cash: 100 })];
+    const { data: broken } = await create(a.client, { p_amount: 50, p_frequency: 'daily', p_token: token });
+    const { data: fine } = await create(b.client, { p_amount: 50, p_frequency: 'daily', p_token: token });
+    // A fault nothing foresaw, in this one plan's run.
+    await q(`create function public.test_fail_run() returns trigger language plpgsql as $$
+             begin raise exception 'the disk said no'; end $$`);
+    await q(`create trigger test_fail_run before insert on public.invest_runs for each row
+             when (new.plan_id = ${Number(broken.id)} and new.status = 'running') execute function public.test_fail_run()`);
+    try {
+      await runDuePlans(backend.db);
+    } finally {
+      await q('drop trigger test_fail_run on public.invest_runs');
+      await q('drop function public.test_fail_run()');
+    }
+    expect((await runsOf(broken.id)).map((r) => [r.period, r.status, r.reason])).toEqual([
+      [await today(), 'skipped', 'The run failed: the disk said no'],
+    ]);
+    expect((await runsOf(fine.id)).map((r) => r.status)).toEqual(['bought']);
+    const [next] = await q('select next_run_on > private.plan_today() as later from invest_plans where id = $1', [
+      broken.id,
+    ]);
+    expect(next!.later).toBe(true);
+    expect(await cash(backend, a.id)).toEqual({ available: 100, reserved: 0 });
+  });
+
   it('skips a halted token and an empty book in the engine’s words, buying nothing', async () => {
     const empty = await freshToken(backend, 1000, 10);
     const halted = await freshToken(backend, 1000, 10);

@@ -1,5 +1,12 @@
 import pg from 'pg';
-import { DatabaseUnavailable, isConnectionLoss, type Database, type Queryable, type Statement } from './database';
+import {
+  DatabaseUnavailable,
+  isConnectionLoss,
+  isPgError,
+  type Database,
+  type Queryable,
+  type Statement,
+} from './database';
 import { PipelineResults, type Field } from './pipeline';
 import { PreparedStatements, runPrepared } from './prepared';
 import { quoteIdent } from './quote';
@@ -113,6 +120,24 @@ class Notifications {
   }
 }
 
+/** A deadlock or a serialization failure: the database undid the whole transaction, so it may run again. */
+export const mayRunAgain = (error: unknown) => isPgError(error) && (error.code === '40P01' || error.code === '40001');
+
+/**
+ * Runs `attempt` again, once, when the database chose it as a deadlock's victim (docs/database.md
+ * gives the lock order that makes this rare). A second failure goes to the caller (REST: 409).
+ */
+export async function retriedOnce<T>(attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!mayRunAgain(error)) throw error;
+    // A short wait of its own, so that the two sides of the cycle do not meet again at once.
+    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+    return attempt();
+  }
+}
+
 /** Connections a server keeps to PostgreSQL unless DB_POOL says: as PostgREST's db-pool. */
 export const DEFAULT_POOL = 10;
 
@@ -208,28 +233,32 @@ export async function openPostgres(
       });
     },
     transaction: (fn) =>
-      withClient(async (client, isLost) => {
-        await client.query('begin');
-        try {
-          const result = await fn(wrap(client));
-          await client.query('commit');
-          return result;
-        } catch (error) {
-          if (!isLost() && !isConnectionLoss(error) && !(error instanceof DatabaseUnavailable))
-            await client.query('rollback').catch(() => undefined);
-          throw error;
-        }
-      }),
-    pipeline: (statements) =>
-      runPrepared(() =>
-        withClient((client) => {
-          let statementsOfClient = prepared.get(client);
-          if (!statementsOfClient)
-            prepared.set(client, (statementsOfClient = new PreparedStatements('rx', pooled ? 0 : undefined)));
-          const submitted = new PgPipeline(statementsOfClient, statements);
-          void client.query(submitted);
-          return submitted.done;
+      retriedOnce(() =>
+        withClient(async (client, isLost) => {
+          await client.query('begin');
+          try {
+            const result = await fn(wrap(client));
+            await client.query('commit');
+            return result;
+          } catch (error) {
+            if (!isLost() && !isConnectionLoss(error) && !(error instanceof DatabaseUnavailable))
+              await client.query('rollback').catch(() => undefined);
+            throw error;
+          }
         }),
+      ),
+    pipeline: (statements) =>
+      retriedOnce(() =>
+        runPrepared(() =>
+          withClient((client) => {
+            let statementsOfClient = prepared.get(client);
+            if (!statementsOfClient)
+              prepared.set(client, (statementsOfClient = new PreparedStatements('rx', pooled ? 0 : undefined)));
+            const submitted = new PgPipeline(statementsOfClient, statements);
+            void client.query(submitted);
+            return submitted.done;
+          }),
+        ),
       ),
     listen: (channel, onPayload) => notifications.listen(channel, onPayload),
     async close() {

@@ -16,7 +16,7 @@ export const parseError = (message: string, details: string | null = null) =>
 
 /** PostgREST's SQLSTATE to HTTP status mapping. */
 export function statusForSqlState(code: string, role: string): number {
-  if (code === '23505' || code === '23503') return 409;
+  if (code === '23505' || code === '23503' || code === '40001' || code === '40P01') return 409;
   if (code === '428C9') return 400;
   if (code === '42501') return role === 'anon' ? 401 : 403;
   if (code === '42P01' || code === '42883') return 404;
@@ -40,6 +40,14 @@ export function fromPgError(error: PgError, role: string): HttpError {
   const code = error.code ?? 'XX000';
   if (code === '55000' && /cannot (update|delete from|insert into) view/.test(error.message)) {
     return restError(405, 'PGRST105', 'This resource is a read-only view: it cannot be changed.');
+  }
+  if (code === '40001' || code === '40P01') {
+    // Already run twice (db/postgres.ts retriedOnce): nothing of it was kept.
+    return restError(
+      409,
+      code,
+      'Another request was changing the same accounts at that moment, so nothing was done. Please try again.',
+    );
   }
   const status = statusForSqlState(code, role);
   if (status >= 500 || !CLIENT_CLASSES.test(code)) {
