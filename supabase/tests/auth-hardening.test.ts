@@ -148,6 +148,30 @@ describe.each(ENGINES)('auth answers that give nothing away, and limits on %s', 
     expect((await me.client.auth.mfa.enroll({ factorType: 'totp' })).error).toBeNull();
   });
 
+  it('counts a password in bytes, as bcrypt reads it: none over 72 is set, and none over 72 signs in', async () => {
+    const me = await newUser(backend.url, 'longpass');
+    const long = `${'é'.repeat(36)}tail-one`; // 44 characters, 80 bytes
+    const refused = await me.client.auth.updateUser({ password: long });
+    expect(refused.error?.message).toBe('Password cannot be longer than 72 characters');
+    const signUp = await request(backend, '127.0.0.1', 'POST', '/auth/v1/signup', {
+      email: `long${Date.now()}@test.repx.dev`,
+      password: long,
+    });
+    expect([signUp.status, signUp.body.msg]).toEqual([422, 'Password cannot be longer than 72 characters']);
+    // A hash made elsewhere of such a password (bcrypt keeps its first 72 bytes): no tail opens it.
+    await backend.db.query(
+      `update auth.users set encrypted_password = extensions.crypt($1, extensions.gen_salt('bf', 4)) where id = $2`,
+      [long, me.id],
+    );
+    for (const tail of ['tail-one', 'other-tail'])
+      expect((await signIn(backend, '127.0.0.9', me.email, `${'é'.repeat(36)}${tail}`)).status).toBe(400);
+    await backend.db.query(
+      `update auth.users set encrypted_password = extensions.crypt('é-short-ok', extensions.gen_salt('bf', 4)) where id = $1`,
+      [me.id],
+    );
+    expect((await signIn(backend, '127.0.0.9', me.email, 'é-short-ok')).status).toBe(200);
+  });
+
   it('bounds user_metadata, and refuses a token too long to be one', async () => {
     const me = await newUser(backend.url, 'meta');
     const big = { note: 'x'.repeat(9000) };

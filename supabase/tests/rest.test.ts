@@ -107,4 +107,37 @@ describe.each(ENGINES)('bad requests get a 4xx and no SQL text on %s', (engine) 
     for (const r of [tree, stars, empty, view])
       expect(JSON.stringify(r.error)).not.toMatch(/syntax error|select .* from |relation "/i);
   });
+
+  it("casts a selected column to SQL's own types, in any case", async () => {
+    const c = await signedIn(backend.url, DEMO);
+    const casts = ['int', 'INTEGER', 'bigint', 'SmallInt', 'decimal', 'real', 'text', 'char'];
+    const answers = await Promise.all(
+      casts.map((t) => c.from('market_tokens').select(`price::${t}`).eq('username', 'sarahchen').single()),
+    );
+    expect(answers.map((a) => [a.status, a.data])).toEqual([
+      [200, { price: 45 }],
+      [200, { price: 45 }],
+      [200, { price: 45 }],
+      [200, { price: 45 }],
+      [200, { price: 45.2 }],
+      [200, { price: 45.2 }],
+      [200, { price: '45.20' }],
+      [200, { price: '4' }], // SQL's char is char(1), as PostgreSQL reads ::char
+    ]);
+    const bad = await c.from('market_tokens').select('price::regclass').limit(1);
+    expect([bad.status, bad.error?.message]).toEqual([400, 'A column cannot be cast to regclass.']);
+    const boolean = await c.from('market_tokens').select('verified::BOOLEAN').limit(1);
+    expect(boolean.status).toBe(200);
+  });
+
+  it("picks a GET function's arguments by its parameters' names, whatever their values hold", async () => {
+    const c = await signedIn(backend.url, DEMO);
+    const get = await c.rpc('my_portfolio_history', { p_period: 'a.b' }, { get: true });
+    const post = await c.rpc('my_portfolio_history', { p_period: 'a.b' });
+    expect(get.status).toBe(post.status);
+    expect(get.status).toBeGreaterThanOrEqual(400);
+    expect(get.error?.message).toBe(post.error?.message);
+    const fine = await c.rpc('my_portfolio_history', { p_period: '7d' }, { get: true });
+    expect([fine.error, Array.isArray(fine.data)]).toEqual([null, true]);
+  });
 });

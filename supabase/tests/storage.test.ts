@@ -177,4 +177,30 @@ describe.each(ENGINES)('storage limits on %s', (engine) => {
     });
     expect([form.status, (await form.json()).message]).toEqual([400, 'The multipart body could not be read.']);
   });
+
+  it('refuses a NUL or another control character in a path, a prefix or a name with a 400', async () => {
+    const me = await trader(backend);
+    const token = (await me.client.auth.getSession()).data.session!.access_token;
+    const headers = { apikey: ANON_KEY, Authorization: `Bearer ${token}` };
+    const base = `${backend.url}/storage/v1/object`;
+    const answers = await Promise.all([
+      fetch(`${base}/public/avatars/${me.id}/a%00.png`),
+      fetch(`${base}/authenticated/avatars/${me.id}/a%00.png`, { headers }),
+      fetch(`${base}/avatars/${me.id}/a%01.png`, { headers }),
+      fetch(`${base}/list/avatars`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ prefix: `${me.id}\u0000` }),
+      }),
+      fetch(`${base}/avatars`, {
+        method: 'DELETE',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ prefixes: [`${me.id}/a\u0000.png`] }),
+      }),
+    ]);
+    for (const a of answers)
+      expect([a.status, (await a.json()).message]).toEqual([400, 'A name or path cannot hold control characters.']);
+    const upload = await me.client.storage.from('avatars').upload(`${me.id}/b\u0000.png`, png());
+    expect(upload.error?.message).toBe('A name or path cannot hold control characters.');
+  });
 });

@@ -102,7 +102,11 @@ export async function toastText(
   };
 }
 
-export async function signIn(page: Page, app: Pick<E2EApp, 'url'>, creds: { email: string; password: string } = DEMO_ACCOUNTS.user) {
+export async function signIn(
+  page: Page,
+  app: Pick<E2EApp, 'url'>,
+  creds: { email: string; password: string } = DEMO_ACCOUNTS.user,
+) {
   await page.goto(`${app.url}/auth`);
   await page.fill('#signin-email', creds.email);
   await page.fill('#signin-password', creds.password);

@@ -61,7 +61,8 @@ export function emailField(v: unknown): string {
 
 export function checkPassword(password: string, minLength: number): void {
   if (password.length < minLength) throw AuthErrors.weakPassword(minLength);
-  if (password.length > PASSWORD_MAX_LENGTH) {
+  // In bytes, as bcrypt reads them (and GoTrue counts): 36 accented letters already fill it.
+  if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_LENGTH) {
     throw authError(422, 'validation_failed', `Password cannot be longer than ${PASSWORD_MAX_LENGTH} characters`);
   }
 }

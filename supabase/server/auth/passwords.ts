@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { PASSWORD_MAX_LENGTH } from './passwordPolicy';
 
 /** bcrypt's cost, as GoTrue's; hashes stay compatible with GoTrue and pgcrypto's crypt(). */
 export const BCRYPT_COST = 10;
@@ -45,8 +46,14 @@ export class PasswordHasher {
     return this.run({ op: 'hash', password, cost: BCRYPT_COST }) as Promise<string>;
   }
 
-  compare(password: string, hash: string): Promise<boolean> {
-    return this.run({ op: 'compare', password, hash }) as Promise<boolean>;
+  /**
+   * Whether `password` is the one hashed. One longer than bcrypt reads is no one's (no password
+   * of more than 72 bytes is ever set), though its first 72 bytes may match: it is compared all
+   * the same, so that the answer takes as long.
+   */
+  async compare(password: string, hash: string): Promise<boolean> {
+    const same = (await this.run({ op: 'compare', password, hash })) as boolean;
+    return same && Buffer.byteLength(password, 'utf8') <= PASSWORD_MAX_LENGTH;
   }
 
   async close(): Promise<void> {

@@ -59,6 +59,8 @@ export function parseSelect(text: string): SelectItem[] {
 /**
  * The types a selected column may be cast to, as a client formats a value: a cast to a catalog
  * type (regclass, oid) would look objects up, and one the value cannot take is the request's error.
+ * Written into the SQL as the lower-case keyword itself, never quoted: `"integer"` is no type, and
+ * `"char"` is PostgreSQL's one-byte type, not SQL's char.
  */
 const CASTS = new Set([
   'text',
@@ -101,7 +103,7 @@ function parseSelectItem(item: string): SelectItem {
     const cast = column[3];
     if (cast && !CASTS.has(cast.toLowerCase()))
       throw parseError(`A column cannot be cast to ${cast}.`, `Cast to one of: ${[...CASTS].join(', ')}.`);
-    return { kind: 'column', alias: column[1], name: column[2]!, cast };
+    return { kind: 'column', alias: column[1], name: column[2]!, cast: cast?.toLowerCase() };
   }
   throw parseError(
     `failed to parse select parameter (${item})`,

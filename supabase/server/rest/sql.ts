@@ -37,7 +37,7 @@ export function projection(catalog: Catalog, rel: Relation, alias: string, items
       if (item.kind === 'star') return `${alias}.*`;
       if (item.kind === 'column') {
         requireColumn(rel, item.name);
-        const cast = item.cast ? `::${ident(item.cast)}` : '';
+        const cast = item.cast ? `::${item.cast}` : ''; // one of parse's CASTS, a keyword
         return `${alias}.${ident(item.name)}${cast} as ${ident(item.alias ?? item.name)}`;
       }
       return `${embed(catalog, rel, alias, item, depth)} as ${ident(item.alias ?? item.relation)}`;

@@ -14,14 +14,26 @@ export interface Bucket {
 export const storageError = (status: number, error: string, message: string) =>
   new HttpError(status, { statusCode: String(status), error, message });
 
+/**
+ * A name or prefix as the caller gave it, refused if it holds a control character: PostgreSQL's
+ * text cannot hold a NUL at all, and no file's name needs the others.
+ */
+export function plainKey(key: string): string {
+  if (/[\u0000-\u001f\u007f]/.test(key))
+    throw storageError(400, 'Invalid Key', 'A name or path cannot hold control characters.');
+  return key;
+}
+
 /** A path's bucket and object name, each part decoded; a malformed escape is the caller's error. */
 export function splitPath(rest: string): { bucket: string; name: string } {
+  let parts: string[];
   try {
-    const [bucket, ...parts] = rest.split('/').map(decodeURIComponent);
-    return { bucket: bucket ?? '', name: parts.join('/') };
+    parts = rest.split('/').map(decodeURIComponent);
   } catch {
     throw storageError(400, 'Invalid Key', 'The path holds a malformed percent-escape.');
   }
+  const [bucket, ...name] = parts.map(plainKey);
+  return { bucket: bucket ?? '', name: name.join('/') };
 }
 
 export async function bucketOf(tx: Queryable, id: string): Promise<Bucket> {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestIdentity } from '../db/caller';
 import type { Database } from '../db/database';
 import { sendJson } from '../http/io';
-import { asCaller, bucketOf, storageError } from './context';
+import { asCaller, bucketOf, plainKey, storageError } from './context';
 import type { ObjectBytes } from './objects';
 
 type Entry = Record<string, unknown> & { name: string };
@@ -39,7 +39,7 @@ export function listing(db: Database, bytesStore: ObjectBytes) {
     path: string,
     body: Record<string, unknown>,
   ) {
-    const prefix = String(body.prefix ?? '').replace(/^\/+|\/+$/g, '');
+    const prefix = plainKey(String(body.prefix ?? '')).replace(/^\/+|\/+$/g, '');
     const limit = Math.min(Math.max(Number(body.limit ?? 100) || 100, 1), 1000);
     const offset = Math.max(Number(body.offset ?? 0) || 0, 0);
     const sort = (body.sortBy ?? {}) as { column?: string; order?: string };
@@ -47,7 +47,7 @@ export function listing(db: Database, bytesStore: ObjectBytes) {
       ? sort.column!
       : 'name';
     const order = sort.order === 'desc' ? 'desc' : 'asc';
-    const search = String(body.search ?? '').toLowerCase();
+    const search = plainKey(String(body.search ?? '')).toLowerCase();
     await bucketOf(db, bucketId);
     const objects = await asCaller(db, who, req, path, (tx) =>
       tx.query<Entry>(
@@ -74,7 +74,7 @@ export function listing(db: Database, bytesStore: ObjectBytes) {
     path: string,
     body: Record<string, unknown>,
   ) {
-    const prefixes = Array.isArray(body.prefixes) ? body.prefixes.map(String) : [];
+    const prefixes = Array.isArray(body.prefixes) ? body.prefixes.map((p) => plainKey(String(p))) : [];
     if (!prefixes.length || prefixes.length > 1000)
       throw storageError(400, 'Invalid Input', 'Name 1 to 1,000 objects to remove.');
     const rows = await asCaller(db, who, req, path, (tx) =>
