@@ -19,6 +19,13 @@ create policy "signed-in users hear the market" on realtime.messages
   for select to authenticated using ((select realtime.topic()) = 'market');
 create policy "people hear their own account" on realtime.messages
   for select to authenticated using ((select realtime.topic()) = 'account:' || (select auth.uid())::text);
+-- Who has a token's trading page open ("N watching"): presence on the private topic
+-- 'watchers:<token id>', for signed-in people only, each tracking under their own user id (the
+-- server refuses a key shaped like someone else's id), so the page counts accounts, not sockets.
+create policy "signed-in people see who watches a token" on realtime.messages
+  for select to authenticated using ((select realtime.topic()) like 'watchers:%');
+create policy "signed-in people are seen watching a token" on realtime.messages
+  for insert to authenticated with check ((select realtime.topic()) like 'watchers:%' and extension = 'presence');
 
 -- The book's levels at these prices now: each {side, price} with the tokens resting there (0 for a
 -- level emptied), read on the book's index. Absolute amounts, not changes: a screen that missed a

@@ -5,6 +5,7 @@ import { DEFAULT_REALTIME_LIMITS, realtimeLimitsFromEnv } from '../server/realti
 import { ENGINES, backendFor, eventually } from '../harness/backends';
 import { ANON_KEY, DEMO, realtimeMember, subscribed } from '../harness/clients';
 import { confirmSignUp } from '../harness/mail';
+import { countWatchers } from '../../mf-trading/src/trading/watcherCount';
 
 jest.setTimeout(120_000);
 
@@ -203,5 +204,43 @@ describe.each(ENGINES)('Realtime private and public topics on %s', (engine) => {
     await new Promise((r) => setTimeout(r, 300));
     expect(heard).toEqual([]);
     await member.removeAllChannels();
+  });
+
+  it('counts the people watching a token once each, signed-in only: no anonymous or extra socket adds one', async () => {
+    const topic = `watchers:${Date.now()}`;
+    const watch = async (c: SupabaseClient, key: string) => {
+      const ch = c.channel(topic, { config: { private: true, presence: { key } } });
+      await subscribed(ch);
+      expect(await ch.track({ since: 'now' })).toBe('ok');
+      return ch;
+    };
+    const ownerId = (await owner.auth.getUser()).data.user!.id;
+    const otherId = (await other.auth.getUser()).data.user!.id;
+    const seen = await watch(owner, ownerId);
+    // Three more sockets of the owner, and one of another person.
+    const tabs = await Promise.all([0, 1, 2].map(() => realtimeMember(backend.url)));
+    for (const tab of tabs) await watch(tab, ownerId);
+    await watch(other, otherId);
+    // A signed-in script under a made-up key is seen, but is no one: the page counts user ids.
+    const script = await realtimeMember(backend.url);
+    await watch(script, 'script-1');
+    // Anonymous sockets are refused the private room; on the public topic of the name they are not in it.
+    const anon = () => createClient(backend.url, ANON_KEY, { auth: { persistSession: false } });
+    const refused = anon();
+    const statuses: string[] = [];
+    refused.channel(topic, { config: { private: true } }).subscribe((s) => statuses.push(s));
+    await eventually(async () => (statuses.length ? true : undefined));
+    expect(statuses[0]).toBe('CHANNEL_ERROR');
+    const strangers = [0, 1, 2, 3, 4].map(anon);
+    for (const [i, a] of strangers.entries()) {
+      const ch = a.channel(topic, { config: { presence: { key: `anon-${i}` } } });
+      await subscribed(ch);
+      await ch.track({ since: 'now' });
+    }
+    await eventually(async () => (Object.keys(seen.presenceState()).length === 3 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(Object.keys(seen.presenceState()).sort()).toEqual([ownerId, otherId, 'script-1'].sort());
+    expect(countWatchers(seen.presenceState())).toBe(2);
+    for (const c of [...tabs, script, refused, ...strangers]) await c.removeAllChannels();
   });
 });

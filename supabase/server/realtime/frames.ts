@@ -1,4 +1,5 @@
-import type { Client } from './hub';
+import { subTopic, type Client } from './hub';
+import { mayUseTopic } from './authorize';
 import { decode, decodeBroadcastPush, type Frame } from './protocol';
 import type { Realtime } from './context';
 import { join } from './join';
@@ -47,7 +48,7 @@ async function onFrame(rt: Realtime, client: Client, f: Frame): Promise<void> {
   }
 }
 
-function onPresence(rt: Realtime, client: Client, f: Frame): void {
+async function onPresence(rt: Realtime, client: Client, f: Frame): Promise<void> {
   const channel = client.channels.get(f.topic);
   const p = f.payload as { event?: string; payload?: Record<string, unknown> };
   if (!channel) return rt.hub.reply(client, f, 'error', { reason: 'You are not a member of this channel.' });
@@ -55,6 +56,12 @@ function onPresence(rt: Realtime, client: Client, f: Frame): void {
     const max = rt.limits.maxPresenceBytes;
     if (JSON.stringify(p.payload ?? {}).length > max)
       return rt.hub.reply(client, f, 'error', { reason: `A presence payload has at most ${max} bytes.` });
+    // On a private channel, the policies on realtime.messages say who may be seen there.
+    if (channel.private && !(await mayUseTopic(rt.db, channel.claims, subTopic(f.topic), 'write', 'presence')))
+      return rt.hub.reply(client, f, 'error', {
+        reason: `Unauthorized: You do not have permissions to track presence on this Channel topic: ${subTopic(f.topic)}`,
+      });
+    if (client.channels.get(f.topic) !== channel) return; // left while the track was checked
     rt.presence.track(client, channel, p.payload ?? {});
   } else if (p.event === 'untrack') rt.presence.untrack(client, channel);
   rt.hub.reply(client, f, 'ok', {});
