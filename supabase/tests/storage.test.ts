@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
 import { ANON_KEY, DEMO, signedIn } from '../harness/clients';
@@ -10,6 +12,12 @@ const PNG = Buffer.from(
   'base64',
 );
 const png = () => new Blob([PNG], { type: 'image/png' });
+/** The kind and size of an image, as sharp reads it (a kept image is re-encoded, never the bytes sent). */
+const shape = async (bytes: Buffer) => {
+  const m = await sharp(bytes).metadata();
+  return { format: m.format, width: m.width, height: m.height, exif: m.exif ?? null, xmp: m.xmp ?? null };
+};
+const ONE_PIXEL = { format: 'png', width: 1, height: 1, exif: null, xmp: null };
 
 describe.each(ENGINES)('storage on %s', (engine) => {
   let backend: Backend;
@@ -32,7 +40,7 @@ describe.each(ENGINES)('storage on %s', (engine) => {
     const served = await fetch(publicUrl);
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+    await expect(shape(Buffer.from(await served.arrayBuffer()))).resolves.toEqual(ONE_PIXEL);
 
     // Uploading the same path again needs upsert.
     expect((await bucket.upload(`${me.id}/avatar.png`, png())).error?.message).toBe('The resource already exists');
@@ -43,11 +51,58 @@ describe.each(ENGINES)('storage on %s', (engine) => {
     expect(files!.map((f) => f.name)).toEqual(['a.png', 'avatar.png', 'b.png']);
     expect((await bucket.list(me.id, { limit: 1, offset: 1 })).data!.map((f) => f.name)).toEqual(['avatar.png']);
     const { data: blob } = await bucket.download(`${me.id}/a.png`);
-    expect(Buffer.from(await blob!.arrayBuffer()).equals(PNG)).toBe(true);
+    await expect(shape(Buffer.from(await blob!.arrayBuffer()))).resolves.toEqual(ONE_PIXEL);
 
     const { data: removed } = await bucket.remove([`${me.id}/b.png`]);
     expect(removed).toHaveLength(1);
     expect((await bucket.list(me.id)).data!.map((f) => f.name)).toEqual(['a.png', 'avatar.png']);
+  });
+
+  it('keeps an image without where it was taken: metadata gone, turned upright, at most 2048 pixels a side', async () => {
+    const me = await trader(backend);
+    const bucket = me.client.storage.from('avatars');
+    // A phone's photo: 60 wide and 40 high as stored, EXIF saying "turn it 90 degrees" and where it was.
+    const photo = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#3a7' } })
+      .jpeg()
+      .withExif({
+        IFD0: { Make: 'PhoneCo', Copyright: 'home-48.8584N-2.2945E' },
+        IFD3: {
+          GPSLatitudeRef: 'N',
+          GPSLatitude: '48/1 51/1 30/1',
+          GPSLongitudeRef: 'E',
+          GPSLongitude: '2/1 17/1 40/1',
+        },
+      })
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    expect((await sharp(photo).metadata()).exif).toBeDefined();
+    expect(photo.includes('home-48.8584N')).toBe(true);
+    expect(
+      (await bucket.upload(`${me.id}/photo.jpg`, new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }))).error,
+    ).toBeNull();
+    const served = Buffer.from(
+      await (await fetch(bucket.getPublicUrl(`${me.id}/photo.jpg`).data.publicUrl)).arrayBuffer(),
+    );
+    await expect(shape(served)).resolves.toEqual({ format: 'jpeg', width: 40, height: 60, exif: null, xmp: null });
+    expect(served.includes('home-48.8584N')).toBe(false);
+    expect(served.includes('PhoneCo')).toBe(false);
+
+    // A wide picture is kept at 2048 pixels on its longest side.
+    const wide = await sharp({ create: { width: 3000, height: 100, channels: 3, background: '#333' } })
+      .png()
+      .toBuffer();
+    expect(
+      (await bucket.upload(`${me.id}/wide.png`, new Blob([new Uint8Array(wide)], { type: 'image/png' }))).error,
+    ).toBeNull();
+    const { data } = await bucket.download(`${me.id}/wide.png`);
+    await expect(shape(Buffer.from(await data!.arrayBuffer()))).resolves.toMatchObject({ width: 2048, height: 68 });
+
+    // A small file that claims a canvas of 100 million pixels is refused before it is decoded.
+    const bomb = await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#000' } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    const refused = await bucket.upload(`${me.id}/bomb.png`, new Blob([new Uint8Array(bomb)], { type: 'image/png' }));
+    expect(refused.error?.message).toBe('The image is too large: at most 40 megapixels.');
   });
 
   it("refuses another user's folder, anon writes, 20 MB, and a file that is not an image", async () => {
@@ -141,17 +196,27 @@ describe.each(ENGINES)('storage limits on %s', (engine) => {
   });
   afterAll(() => backend.close());
 
-  const image = (bytes: number) =>
-    new Blob([Buffer.concat([PNG, Buffer.alloc(bytes - PNG.length)])], { type: 'image/png' });
+  /** A PNG of noise, 1024 pixels square: about 4.2 MB, which encoding again cannot shrink. */
+  const noise = async () =>
+    new Blob(
+      [
+        new Uint8Array(
+          await sharp(randomBytes(1024 * 1024 * 4), { raw: { width: 1024, height: 1024, channels: 4 } })
+            .png()
+            .toBuffer(),
+        ),
+      ],
+      { type: 'image/png' },
+    );
 
   it('keeps a person to 20 MB of images, a replaced image counting once, and to a number of uploads a minute', async () => {
     const me = await trader(backend);
     const bucket = me.client.storage.from('avatars');
     for (const name of ['1', '2', '3', '4'])
-      expect((await bucket.upload(`${me.id}/${name}.png`, image(5_000_000))).error).toBeNull();
-    // A replaced image counts once: the four are 20,000,000 bytes of the 20 MB.
-    expect((await bucket.upload(`${me.id}/4.png`, image(5_000_000), { upsert: true })).error).toBeNull();
-    const over = await bucket.upload(`${me.id}/5.png`, image(1_000_000));
+      expect((await bucket.upload(`${me.id}/${name}.png`, await noise())).error).toBeNull();
+    // A replaced image counts once: the four are about 16.8 MB of the 20 MB.
+    expect((await bucket.upload(`${me.id}/4.png`, await noise(), { upsert: true })).error).toBeNull();
+    const over = await bucket.upload(`${me.id}/5.png`, await noise());
     expect(over.error?.message).toBe('You can keep up to 20 MB of images: remove one to upload another.');
     expect((await bucket.list(me.id)).data?.map((o) => o.name)).toEqual(['1.png', '2.png', '3.png', '4.png']);
     // Six uploads a minute here: the seventh waits, and says so.

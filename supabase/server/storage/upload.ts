@@ -4,6 +4,7 @@ import type { Database } from '../db/database';
 import { sendJson } from '../http/io';
 import type { RateLimiter } from '../http/rateLimit';
 import { asCaller, bucketOf, splitPath, storageError } from './context';
+import { cleanImage } from './images';
 import type { ObjectBytes } from './objects';
 
 const MAX_UPLOAD_BYTES = 50 * 1024 * 1024; // no bucket may allow more
@@ -72,15 +73,20 @@ export function uploader(db: Database, bytesStore: ObjectBytes, uploads: RateLim
     if (wait > 0) throw storageError(429, 'Too many uploads', `Too many uploads: try again in ${wait} seconds.`);
     const bucket = await bucketOf(db, bucketId);
     const limit = Math.min(Number(bucket.file_size_limit ?? MAX_UPLOAD_BYTES), MAX_UPLOAD_BYTES);
-    const { bytes, type } = await fileOf(req, await readLimited(req, limit + 64 * 1024));
-    if (bytes.length > limit)
+    const upload = await fileOf(req, await readLimited(req, limit + 64 * 1024));
+    const type = upload.type;
+    if (upload.bytes.length > limit)
       throw storageError(413, 'Payload too large', 'The object exceeded the maximum allowed size');
     if (bucket.allowed_mime_types?.length) {
-      const actual = sniff(bytes);
+      const actual = sniff(upload.bytes);
       if (!bucket.allowed_mime_types.includes(type) || actual !== type) {
         throw storageError(415, 'invalid_mime_type', `mime type ${actual ?? type} is not supported`);
       }
     }
+    // A bucket of images (the avatars) keeps each one re-encoded, without its metadata.
+    const imagesOnly =
+      !!bucket.allowed_mime_types?.length && bucket.allowed_mime_types.every((t) => t.startsWith('image/'));
+    const bytes = imagesOnly ? await cleanImage(upload.bytes, type) : upload.bytes;
     const blob = bytesStore.inDatabase ? null : await bytesStore.write(bytes);
     const metadata = {
       mimetype: type,
