@@ -307,6 +307,42 @@ test('a forgotten password: a code by email, a new password, signed in; the old 
   await other.context().close();
 });
 
+test('sign-in with a mailed code: the way in without the password, when strangers have locked the account', async () => {
+  const user = { username: 'e2e_coded', email: 'coded@e2e.repx.dev', password: 'coded-password' };
+  const setup = await freshPage(390);
+  await signUp(setup, app, user);
+  await setup.context().close();
+
+  const page = await freshPage(1280);
+  await page.goto(`${app.url}/auth/code`);
+  await page.getByRole('heading', { name: 'Sign In With a Code' }).waitFor();
+  await page.fill('#code-email', user.email);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'signin-code-1280.png') });
+  await page.getByRole('button', { name: 'Send Code' }).click();
+  await expect(toastText(page, 'Check Your Email')).resolves.toMatchObject({
+    description: `If ${user.email} has an account, a code is on its way.`,
+  });
+  const mail = (
+    await app.backend.db.query<{ subject: string }>(
+      'select subject from local_server.outbox where recipient = $1 order by id desc limit 1',
+      [user.email],
+    )
+  )[0];
+  expect(mail!.subject).toBe('Your RepX sign-in code');
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.fill('#signin-code', '000000');
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(toastText(page, 'Sign in Failed')).resolves.toMatchObject({
+    description: 'The code is wrong or has expired. Check it, or send a new one.',
+  });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'signin-code-390.png') });
+  await page.fill('#signin-code', await mailedCode(app, user.email));
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await toastText(page, 'Signed In Successfully!');
+  await page.waitForURL((url) => url.pathname === '/' || url.pathname === '/dashboard');
+  await page.context().close();
+});
+
 test('a new email: Settings sends a code to it, and only the code moves the account; a phone toast clears the sheet', async () => {
   const user = { username: 'e2e_mover', email: 'mover@e2e.repx.dev', password: 'mover-password' };
   const moved = 'moved@e2e.repx.dev';

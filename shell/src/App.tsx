@@ -13,6 +13,7 @@ import { ConfirmEmailPage } from './pages/ConfirmEmail';
 import { Landing } from './pages/Landing';
 import { NotFound } from './pages/NotFound';
 import { ResetPasswordPage } from './pages/ResetPassword';
+import { SignInWithCodePage } from './pages/SignInWithCode';
 import { TwoStepPage } from './pages/TwoStepPage';
 import { RemoteScreen } from './remotes/RemoteScreen';
 import type { ComposedRoute, ComposedRoutes } from './remotes/routes';
@@ -55,6 +56,14 @@ function AppRoutes({
           element={
             <SignedOutOnly>
               <ConfirmEmailPage />
+            </SignedOutOnly>
+          }
+        />
+        <Route
+          path="/auth/code"
+          element={
+            <SignedOutOnly>
+              <SignInWithCodePage />
             </SignedOutOnly>
           }
         />

@@ -69,6 +69,31 @@ describe.each(ENGINES)('wrong passwords and codes on %s', (engine) => {
     expect((await signIn(backend, '127.0.0.1', email, 'password-123')).status).toBe(200);
   });
 
+  it('lets the owner in from a new address with a code mailed to the account, once, when strangers have locked it', async () => {
+    const { email } = await newUser(backend.url, 'phone');
+    for (const from of ['127.0.1.1', '127.0.1.2', '127.0.1.3', '127.0.1.4', '127.0.1.5', '127.0.1.6'])
+      expect((await signIn(backend, from, email, 'wrong')).status).toBe(400);
+    // The owner on a phone, at an address never used: the password is refused, as the trade-off says.
+    const phone = '127.0.1.50';
+    expect((await signIn(backend, phone, email, 'password-123')).status).toBe(429);
+    // A code mailed to the account's own address signs them in there.
+    const before = (await mailsTo(backend.db, email)).length;
+    expect((await request(backend, phone, 'POST', '/auth/v1/otp', { email, create_user: false })).status).toBe(200);
+    const mails = await mailsTo(backend.db, email);
+    expect(mails).toHaveLength(before + 1);
+    expect(mails.at(-1)!.subject).toBe('Your RepX sign-in code');
+    const code = (await lastCodeFor(backend.db, email))!;
+    const signedIn = await request(backend, phone, 'POST', '/auth/v1/verify', { type: 'email', email, token: code });
+    expect([signedIn.status, (signedIn.body.user as { email: string }).email]).toEqual([200, email]);
+    // Once: the code is spent.
+    const again = await request(backend, phone, 'POST', '/auth/v1/verify', { type: 'email', email, token: code });
+    expect(again.status).toBe(403);
+    // A stranger who asks for a code gets none of theirs, and an unknown address is answered alike.
+    const unknown = `nobody${Date.now()}@test.repx.dev`;
+    expect((await request(backend, '127.0.1.60', 'POST', '/auth/v1/otp', { email: unknown })).status).toBe(200);
+    expect(await mailsTo(backend.db, unknown)).toEqual([]);
+  });
+
   it('counts a guess before checking it, so concurrent guesses cannot outrun the count', async () => {
     const { email } = await newUser(backend.url, 'burst');
     const answers = await Promise.all(Array.from({ length: 20 }, () => signIn(backend, '127.0.0.7', email, 'wrong')));

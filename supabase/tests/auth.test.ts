@@ -355,7 +355,7 @@ describe.each(ENGINES)('auth on %s', (engine) => {
   });
 
   it('says which endpoints it does not serve', async () => {
-    const res = await fetch(`${backend.url}/auth/v1/otp`, { method: 'POST', headers: { apikey: ANON_KEY } });
+    const res = await fetch(`${backend.url}/auth/v1/sso`, { method: 'POST', headers: { apikey: ANON_KEY } });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { message: string }).message).toMatch(/not supported/);
   });

@@ -21,8 +21,11 @@ export const sendRecoveryCode = (email: string) => auth().resetPasswordForEmail(
 /** Mails a new sign-up code to an account not yet confirmed. */
 export const resendSignUpCode = (email: string) => auth().resend({ type: 'signup', email });
 
-/** A mailed code, as typed (spaces allowed), for a sign-up or a password recovery. */
-export const verifyMailedCode = (email: string, code: string, type: 'signup' | 'recovery') =>
+/** Mails a code that signs an existing account in (no account is made), past a lockout by strangers. */
+export const sendSignInCode = (email: string) => auth().signInWithOtp({ email, options: { shouldCreateUser: false } });
+
+/** A mailed code, as typed (spaces allowed), for a sign-up, a sign-in or a password recovery. */
+export const verifyMailedCode = (email: string, code: string, type: 'signup' | 'email' | 'recovery') =>
   auth().verifyOtp({ email, token: code.replace(/\s/g, ''), type });
 
 export const setPassword = (password: string) => auth().updateUser({ password });

@@ -26,11 +26,14 @@ function SignInForm() {
   const navigate = useNavigate();
   // An account whose sign-up code was never entered: where to enter it.
   const [unconfirmed, setUnconfirmed] = useState<string>();
+  // An account locked by wrong passwords: the owner's way in by a mailed code.
+  const [locked, setLocked] = useState<string>();
   const form = useForm({ email: '', password: '' }, validateSignIn, async (values) => {
     try {
       const email = values.email.trim();
       const { data, error } = await signIn(email, values.password);
       setUnconfirmed(error?.code === 'email_not_confirmed' ? email : undefined);
+      setLocked(error?.code === 'over_request_rate_limit' ? email : undefined);
       if (error) return failToast('Sign in Failed', error.message);
       // With two-step verification on, the code from the app comes first; its page welcomes the user.
       if (secondStepDue(data.session)) return navigate('/auth/verify', { replace: true });
@@ -50,6 +53,14 @@ function SignInForm() {
         form={form}
         forgotPassword
       />
+      {locked && (
+        <Unconfirmed role="status">
+          Is this your account?{' '}
+          <Link to="/auth/code" state={{ email: locked }}>
+            Sign in with a code we email you
+          </Link>
+        </Unconfirmed>
+      )}
       {unconfirmed && (
         <Unconfirmed role="status">
           Your email is not confirmed yet.{' '}

@@ -10,7 +10,7 @@ import { resend, signup } from './endpoints/signup';
 import { adminCreateUser } from './endpoints/admin';
 import { passwordGrant, refreshGrant } from './endpoints/token';
 import { getUser, logout, updateUser } from './endpoints/user';
-import { recover, verify } from './endpoints/recover';
+import { recover, signInCode, verify } from './endpoints/recover';
 import { challenge, enroll, unenroll, verifyFactor } from './endpoints/factors';
 
 const FACTOR_PATH = /^\/factors\/([^/]+)(\/challenge|\/verify)?$/;
@@ -48,6 +48,8 @@ export function authRoutes(
       }
       case 'POST /recover':
         return recover(ctx, req, res);
+      case 'POST /otp':
+        return signInCode(ctx, req, res);
       case 'POST /resend':
         return resend(ctx, req, res);
       case 'POST /verify':

@@ -42,17 +42,51 @@ export async function recover(ctx: AuthContext, req: IncomingMessage, res: Serve
 }
 
 /**
+ * POST /otp (supabase-js signInWithOtp): mails a sign-in code to an account that may sign in. It
+ * makes no account (as shouldCreateUser: false), and answers the same whether or not the address
+ * has one. The code is GoTrue's magic-link code (the recovery slot): /verify with type email or
+ * magiclink trades it for a session. It is the owner's way in when wrong passwords from strangers
+ * have locked the account at a new address.
+ */
+export async function signInCode(ctx: AuthContext, req: IncomingMessage, res: ServerResponse) {
+  const email = emailField(asBody(await readJson(req)).email).toLowerCase();
+  if (!EMAIL.test(email)) throw authError(400, 'validation_failed', 'Unable to validate email address: invalid format');
+  await ctx.limit('recovery', ctx.address(req));
+  const wait = await ctx.limiter.recoveryEmail.take(email);
+  if (wait > 0) throw AuthErrors.emailRateLimited(wait);
+  const user = await findUserByEmail(ctx.db, email);
+  if (user?.email && user.email_confirmed_at && !user.banned) {
+    await ctx.db.transaction(async (tx) => {
+      const code = await issueCode(tx, user.id, 'recovery_token', user.email);
+      await sendMail(
+        tx,
+        {
+          to: user.email,
+          subject: 'Your RepX sign-in code',
+          text:
+            `Someone asked to sign in to your RepX account with a code. Your code is ${code}.\n` +
+            `It works once, for ${MAILED_CODE.minutes} minutes. If it was not you, ignore this email: no one can use it without your mailbox.`,
+        },
+        ctx.mailer,
+      );
+    });
+  }
+  sendJson(res, 200, {}, API_VERSION_HEADER);
+}
+
+/**
  * POST /verify: a mailed code, of a sign-up (type signup, or email as newer clients send it), of
- * password recovery or of a new email.
+ * a sign-in by code (type email or magiclink, for a confirmed account), of password recovery or
+ * of a new email.
  */
 export async function verify(ctx: AuthContext, req: IncomingMessage, res: ServerResponse) {
   const body = asBody(await readJson(req));
   const type = str(body.type);
-  if (!['signup', 'email', 'recovery', 'email_change'].includes(type)) {
+  if (!['signup', 'email', 'magiclink', 'recovery', 'email_change'].includes(type)) {
     throw authError(
       400,
       'validation_failed',
-      'Only sign-up, password recovery and email change codes are verified here.',
+      'Only sign-up, sign-in, password recovery and email change codes are verified here.',
     );
   }
   const email = emailField(body.email).toLowerCase();
@@ -60,8 +94,14 @@ export async function verify(ctx: AuthContext, req: IncomingMessage, res: Server
   if (!email || !code) throw authError(400, 'validation_failed', 'Verify requires an email and a token');
   await ctx.limit('signIn', ctx.address(req));
   if (type === 'email_change') return verifyEmailChange(ctx, res, email, code, ctx.address(req));
+  // Type email is a sign-up's code for an account not yet confirmed, and a sign-in code for one that is.
+  const confirmed = type === 'email' && !!(await findUserByEmail(ctx.db, email))?.email_confirmed_at;
   const [kind, method]: [CodeKind, SignInMethod] =
-    type === 'recovery' ? ['recovery_token', 'recovery'] : ['confirmation_token', 'otp'];
+    type === 'recovery'
+      ? ['recovery_token', 'recovery']
+      : type === 'magiclink' || confirmed
+        ? ['recovery_token', 'otp']
+        : ['confirmation_token', 'otp'];
   await verifyMailedCode(ctx, res, email, code, ctx.client(req), kind, method, ctx.address(req));
 }
 
@@ -80,7 +120,7 @@ async function verifyMailedCode(
   method: SignInMethod,
   address: string,
 ) {
-  const guess = await ctx.lockout.guess(await ctx.lockout.accountOf(email), address);
+  const guess = await ctx.lockout.guess(await ctx.lockout.accountOf(email), address, { mailed: true });
   if (guess.wait > 0) throw AuthErrors.accountLocked(guess.wait);
   const session = await ctx.db.transaction(async (tx) => {
     const user = await findUserByEmail(tx, email);
