@@ -95,6 +95,8 @@ export function startReplica(tools: Tools, primary: PostgresServer, dir: string,
     '-R',
     '-X',
     'stream',
+    // At once, rather than waiting for a checkpoint spread over minutes.
+    '--checkpoint=fast',
   ]);
   return start(tools, dir, port);
 }
