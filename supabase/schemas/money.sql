@@ -410,57 +410,62 @@ language sql stable security definer set search_path = '' as $$
 $$;
 revoke execute on function public.my_withdrawal_hold() from public, anon;
 
--- Every movement of the caller's cash, with its effect on the balance (available + reserved):
--- deposits when completed, withdrawals from the moment they are held (until failed or cancelled),
--- each trade's value and each fee, and for the token's person an offering's proceeds and their
--- share of the fees on trades in their token. The running
--- balance is the sum of the effects so far, so the last one (the highest `position`) equals the balance.
+-- Every movement of the caller's cash, in no order, with its effect on the balance (available +
+-- reserved): deposits when completed, withdrawals from the moment they are held (until failed or
+-- cancelled), each trade's value and each fee, and for the token's person an offering's proceeds
+-- and their share of the fees on trades in their token. A filter on created_at reaches each part's
+-- index, which the wallet's history below cannot offer (its running balance is over all of them):
+-- a statement (statements.sql) reads a period here.
+create view private.wallet_moves with (security_invoker = true) as
+select 'wt-' || w.id as id, w.created_at, w.id::numeric as seq,
+       case w.type when 'deposit' then 'Deposit' else 'Withdrawal' end as type,
+       coalesce(w.method, case w.type when 'deposit' then 'Deposit' else 'Withdrawal' end) as description,
+       case w.type when 'deposit' then w.amount else -w.amount end as amount,
+       case when w.type = 'deposit' and w.status = 'completed' then w.amount
+            when w.type = 'withdrawal' and w.status not in ('failed', 'cancelled') then -w.amount
+            else 0 end as effect,
+       initcap(w.status) as status, w.message, w.id as wallet_id, null::bigint as trade_id
+from public.wallet_transactions w
+where w.user_id = auth.uid()
+union all
+select 'tr-' || m.id, m.created_at, m.id + 0.1,
+       case m.type when 'buy' then 'Buy' else 'Sell' end,
+       format('%s %s at %s', m.amount, m.name, private.money(m.price)),
+       case m.type when 'buy' then -m.value else m.value end,
+       case m.type when 'buy' then -m.value else m.value end,
+       'Completed', null, null, m.id
+from public.my_trades m
+union all
+select 'fee-' || m.id, m.created_at, m.id + 0.2, 'Trade Fee',
+       format('On the %s of %s %s', m.type, m.amount, m.name), -m.fee, -m.fee, 'Completed', null, null, m.id
+from public.my_trades m
+where m.fee > 0
+union all
+select 'ipo-' || tr.id, tr.created_at, tr.id + 0.1, 'Sell',
+       format('Offering: %s %s at %s', tr.amount, t.name, private.money(tr.price)),
+       tr.value, tr.value, 'Completed', null, null, tr.id
+from public.trades tr join public.tokens t on t.id = tr.token_id
+where tr.proceeds_to = auth.uid()
+union all
+select 'ipofee-' || tr.id, tr.created_at, tr.id + 0.2, 'Trade Fee',
+       format('On the offering sale of %s %s', tr.amount, t.name), -tr.seller_fee, -tr.seller_fee, 'Completed', null, null, tr.id
+from public.trades tr join public.tokens t on t.id = tr.token_id
+where tr.proceeds_to = auth.uid() and tr.seller_fee > 0
+union all
+select 'share-' || tr.id, tr.created_at, tr.id + 0.3, 'Fee Share',
+       format('Your share of the fees on %s %s at %s', tr.amount, t.name, private.money(tr.price)),
+       tr.creator_share, tr.creator_share, 'Completed', null, null, tr.id
+from public.trades tr join public.tokens t on t.id = tr.token_id
+where tr.creator_id = auth.uid() and tr.creator_share > 0;
+revoke all on private.wallet_moves from public;
+grant select on private.wallet_moves to authenticated;
+
+-- The caller's cash movements in order, with the running balance: the sum of the effects so far,
+-- so the last one (the highest `position`) equals the balance.
 create view public.wallet_history with (security_invoker = true) as
-with moves as (
-  select 'wt-' || w.id as id, w.created_at, w.id::numeric as seq,
-         case w.type when 'deposit' then 'Deposit' else 'Withdrawal' end as type,
-         coalesce(w.method, case w.type when 'deposit' then 'Deposit' else 'Withdrawal' end) as description,
-         case w.type when 'deposit' then w.amount else -w.amount end as amount,
-         case when w.type = 'deposit' and w.status = 'completed' then w.amount
-              when w.type = 'withdrawal' and w.status not in ('failed', 'cancelled') then -w.amount
-              else 0 end as effect,
-         initcap(w.status) as status, w.message, w.id as wallet_id, null::bigint as trade_id
-  from public.wallet_transactions w
-  where w.user_id = auth.uid()
-  union all
-  select 'tr-' || m.id, m.created_at, m.id + 0.1,
-         case m.type when 'buy' then 'Buy' else 'Sell' end,
-         format('%s %s at %s', m.amount, m.name, private.money(m.price)),
-         case m.type when 'buy' then -m.value else m.value end,
-         case m.type when 'buy' then -m.value else m.value end,
-         'Completed', null, null, m.id
-  from public.my_trades m
-  union all
-  select 'fee-' || m.id, m.created_at, m.id + 0.2, 'Trade Fee',
-         format('On the %s of %s %s', m.type, m.amount, m.name), -m.fee, -m.fee, 'Completed', null, null, m.id
-  from public.my_trades m
-  where m.fee > 0
-  union all
-  select 'ipo-' || tr.id, tr.created_at, tr.id + 0.1, 'Sell',
-         format('Offering: %s %s at %s', tr.amount, t.name, private.money(tr.price)),
-         tr.value, tr.value, 'Completed', null, null, tr.id
-  from public.trades tr join public.tokens t on t.id = tr.token_id
-  where tr.proceeds_to = auth.uid()
-  union all
-  select 'ipofee-' || tr.id, tr.created_at, tr.id + 0.2, 'Trade Fee',
-         format('On the offering sale of %s %s', tr.amount, t.name), -tr.seller_fee, -tr.seller_fee, 'Completed', null, null, tr.id
-  from public.trades tr join public.tokens t on t.id = tr.token_id
-  where tr.proceeds_to = auth.uid() and tr.seller_fee > 0
-  union all
-  select 'share-' || tr.id, tr.created_at, tr.id + 0.3, 'Fee Share',
-         format('Your share of the fees on %s %s at %s', tr.amount, t.name, private.money(tr.price)),
-         tr.creator_share, tr.creator_share, 'Completed', null, null, tr.id
-  from public.trades tr join public.tokens t on t.id = tr.token_id
-  where tr.creator_id = auth.uid() and tr.creator_share > 0
-)
 select id, type, description, amount, effect, status, message, wallet_id, trade_id, created_at,
        sum(effect) over running as balance,
        row_number() over running as position
-from moves
+from private.wallet_moves
 window running as (order by created_at, type in ('Trade Fee', 'Fee Share'), seq, id rows unbounded preceding);
 revoke all on public.wallet_history from anon;

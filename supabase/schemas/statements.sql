@@ -1,7 +1,7 @@
 -- Statements: an account's cash, trades, positions and realized gains over a period of UTC dates,
 -- with the totals that reconcile them, as one document the wallet turns into CSV and PDF.
 --
--- Cash is the wallet's (public.wallet_history, money.sql): a deposit once completed, a withdrawal
+-- Cash is the wallet's (private.wallet_moves, money.sql): a deposit once completed, a withdrawal
 -- from its request unless it failed or was cancelled, trades and their fees as they settled. So
 -- the opening cash plus the period's movements is the closing cash, and the statement's totals
 -- are the history's own sums. The trades list holds the account's trades and the sales of its
@@ -24,15 +24,16 @@ begin
   if p_to > (now() at time zone 'UTC')::date then perform private.refuse('A statement cannot end after today.'); end if;
   if p_to - p_from > 366 * 5 then perform private.refuse('A statement covers at most five years.'); end if;
 
-  with moves as (
-    select w.* from public.wallet_history w
+  -- The period's movements and the sum of those before, each read by time on its part's index.
+  with within as (
+    select m.* from private.wallet_moves m where m.created_at >= opens and m.created_at < closes
   ),
-  within as (
-    select m.* from moves m where m.created_at >= opens and m.created_at < closes
+  opening as (
+    select coalesce(sum(m.effect), 0) as cash from private.wallet_moves m where m.created_at < opens
   )
   select jsonb_build_object(
-    'opening_cash', (select coalesce(sum(m.effect), 0) from moves m where m.created_at < opens),
-    'closing_cash', (select coalesce(sum(m.effect), 0) from moves m where m.created_at < closes),
+    'opening_cash', (select cash from opening),
+    'closing_cash', (select cash from opening) + (select coalesce(sum(m.effect), 0) from within m),
     'deposits', (select coalesce(sum(m.effect), 0) from within m where m.type = 'Deposit'),
     'withdrawals', (select coalesce(-sum(m.effect), 0) from within m where m.type = 'Withdrawal'),
     'bought', (select coalesce(-sum(m.effect), 0) from within m where m.type = 'Buy'),
@@ -41,7 +42,9 @@ begin
     'fee_share', (select coalesce(sum(m.effect), 0) from within m where m.type = 'Fee Share'),
     'movements', coalesce((select jsonb_agg(jsonb_build_object(
         'at', m.created_at, 'type', m.type, 'description', m.description, 'status', m.status,
-        'amount', m.amount, 'effect', m.effect) order by m.position) from within m), '[]')
+        'amount', m.amount, 'effect', m.effect)
+        -- The wallet history's order (money.sql).
+        order by m.created_at, m.type in ('Trade Fee', 'Fee Share'), m.seq, m.id) from within m), '[]')
   ) into summary;
 
   select coalesce(jsonb_agg(jsonb_build_object(

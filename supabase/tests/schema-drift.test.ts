@@ -162,12 +162,18 @@ declare
   it("writes a changed view as its schema file does, which reads back the same where PostgreSQL's own text would not", async () => {
     const { migrated, declared, drop } = await pair(engine);
     try {
-      // wallet_history's later union branches have unnamed columns: pg_get_viewdef's text, read back,
+      // wallet_moves' later union branches have unnamed columns: pg_get_viewdef's text, read back,
       // names them (`'Completed'::text AS text`), and the drift check would name the view again.
       const script = edited(`'Your share of the fees on %s %s at %s'`, `'Your share of fees on %s %s at %s'`);
       const diffs = await schemaDrift(migrated, declared, { schemaScript: script });
-      expect(diffs.map((d) => d.key)).toEqual(['view public.wallet_history']);
+      expect(diffs.map((d) => d.key)).toEqual(['view private.wallet_moves']);
+      // Its reader, the wallet's history, is dropped before it and made again after it.
       const plan = await planMigration(diffs, declared, script);
+      const at = (text: string) => plan.statements.findIndex((st) => st.startsWith(text));
+      expect(at('drop view if exists public.wallet_history')).toBeLessThan(
+        at('drop view if exists private.wallet_moves'),
+      );
+      expect(at('create view private.wallet_moves')).toBeLessThan(at('create view public.wallet_history'));
       expect(plan.statements.join('\n')).toContain(`'Your share of fees on %s %s at %s', tr.amount`);
       await migrated.exec(`begin;\n${plan.statements.join('\n')}\ncommit;`);
       expect(compareCatalogs(await readCatalog(migrated), await readCatalog(declared))).toEqual([]);
