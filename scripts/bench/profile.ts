@@ -1,6 +1,6 @@
 /**
  * npm run bench:profile: where one order's database time goes, on PostgreSQL. 32 clients place
- * orders over 32 books through the server, as the order runs of npm run bench do; PostgreSQL
+ * (PROFILE_CLIENTS) orders over 32 books through the server, as the order runs of npm run bench do; PostgreSQL
  * counts meanwhile, by its own instruments:
  * - pg_stat_user_functions (track_functions = 'pl'): each function's calls and own time;
  * - pg_stat_statements (track = 'all', nested statements included), when the server preloads it
@@ -20,6 +20,8 @@ import { BOOKS, prepareExchange } from './orders';
 
 const ORDERS = Number(process.env.PROFILE_ORDERS ?? 4000);
 const WARM_UP = 2000;
+/** 32 as the order runs; 1 shows the work alone, without waits for locks. */
+const CLIENTS = Number(process.env.PROFILE_CLIENTS ?? 32);
 
 export interface OrderProfile {
   orders: number;
@@ -84,19 +86,23 @@ export async function profileOrders(): Promise<OrderProfile> {
         warm.length,
         place(warm, () => ex.warmUpBook),
       );
+      // An idle backend hands its function counts over up to 10 s after its last transaction
+      // (PostgreSQL's PGSTAT_IDLE_INTERVAL): the warm-up's must be in before they are cleared, or
+      // they would land in the run's.
+      await new Promise((resolve) => setTimeout(resolve, 11_000));
       await admin.query('select pg_stat_reset()');
       if (statements) await admin.query('select pg_stat_statements_reset()');
       const pid = await postmasterPid(admin);
       const parts = { database: pid ? [pid] : [], server: server.pid ? [server.pid] : [] };
       const before = sampleParts(parts);
-      const stream = orderStream(ORDERS, 32 * BOOKS);
+      const stream = orderStream(ORDERS, CLIENTS * BOOKS);
       const run = await load(
-        32,
+        CLIENTS,
         stream.length,
         place(stream, (i) => ex.tokens[bookOf(i, BOOKS)]!),
       );
       const after = sampleParts(parts);
-      await new Promise((resolve) => setTimeout(resolve, 1000)); // the statistics are flushed within a second
+      await new Promise((resolve) => setTimeout(resolve, 11_000)); // and the run's, likewise
       const per = (x: number) => round2(x / ORDERS);
       const spent = before && after && pid ? partsSpent(before, after) : undefined;
       const functions = (
@@ -142,7 +148,7 @@ export async function profileOrders(): Promise<OrderProfile> {
 
 async function main() {
   const p = await profileOrders();
-  console.log(`${p.orders} orders from 32 clients over ${BOOKS} books: ${p.per_second}/s`);
+  console.log(`${p.orders} orders from ${CLIENTS} clients over ${BOOKS} books: ${p.per_second}/s`);
   if (p.cpu_ms_per_order)
     console.log(
       `CPU per order: PostgreSQL ${p.cpu_ms_per_order.database} ms, the RepX server ${p.cpu_ms_per_order.server} ms`,
