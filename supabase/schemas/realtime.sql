@@ -30,27 +30,31 @@ create policy "signed-in people are seen watching a token" on realtime.messages
 -- The book's levels at these prices now: each {side, price} with the tokens resting there (0 for a
 -- level emptied), read on the book's index. Absolute amounts, not changes: a screen that missed a
 -- message is right again at the next one for that level, and one book's messages leave in the
--- order its changes committed (the book's lock orders them).
+-- order its changes committed (the book's lock orders them). PL/pgSQL, as every function an order
+-- calls: it keeps its plan for the connection, where a SQL function with SET is planned at each call.
 create function private.book_levels(p_token uuid, p_levels jsonb) returns jsonb
-language sql stable security definer set search_path = '' as $$
-  select coalesce(jsonb_agg(jsonb_build_object('side', l.side, 'price', l.price, 'amount',
-           (select coalesce(sum(o.amount - o.filled), 0) from public.orders o
-             where o.token_id = p_token and o.side = l.side and o.status = 'open'
-               and (case when o.side = 'buy' then -o.price else o.price end)
-                 = (case when l.side = 'buy' then -l.price else l.price end))) order by l.side, l.price), '[]')
-  from (select distinct x.side, x.price from jsonb_to_recordset(p_levels) as x (side text, price numeric)
-        where x.price is not null) l
-$$;
+language plpgsql stable security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+begin
+  return (
+    select coalesce(jsonb_agg(jsonb_build_object('side', l.side, 'price', l.price, 'amount',
+             (select coalesce(sum(o.amount - o.filled), 0) from public.orders o
+               where o.token_id = p_token and o.side = l.side and o.status = 'open'
+                 and (case when o.side = 'buy' then -o.price else o.price end)
+                   = (case when l.side = 'buy' then -l.price else l.price end))) order by l.side, l.price), '[]')
+    from (select distinct x.side, x.price from jsonb_to_recordset(p_levels) as x (side text, price numeric)
+          where x.price is not null) l);
+end $$;
 revoke execute on function private.book_levels(uuid, jsonb) from public;
 
 -- The levels of these orders (and of their take-profit and stop partners), for a message after
 -- they left the book.
 create function private.order_levels(p_orders bigint[]) returns jsonb
-language sql stable security definer set search_path = '' as $$
-  select coalesce(jsonb_agg(jsonb_build_object('side', o.side, 'price', o.price)), '[]')
-  from public.orders o
-  where o.price is not null and (o.id = any (p_orders) or o.oco_with = any (p_orders))
-$$;
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return (select coalesce(jsonb_agg(jsonb_build_object('side', o.side, 'price', o.price)), '[]')
+          from public.orders o
+          where o.price is not null and (o.id = any (p_orders) or o.oco_with = any (p_orders)));
+end $$;
 revoke execute on function private.order_levels(bigint[]) from public;
 
 -- One message on 'market' about one token: what happened (kind: 'trade', 'book', 'halt',

@@ -14,10 +14,12 @@
 -- PostgreSQL 18, where PL/pgSQL keeps its plans for the connection.
 
 -- Whether an account has an authenticator app turned on: a verified factor in GoTrue's table.
+-- PL/pgSQL, as the checks below: every order asks it.
 create function private.has_app(p_user uuid) returns boolean
-language sql stable security definer set search_path = '' as $$
-  select exists (select from auth.mfa_factors f where f.user_id = p_user and f.status = 'verified')
-$$;
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return exists (select from auth.mfa_factors f where f.user_id = p_user and f.status = 'verified');
+end $$;
 revoke execute on function private.has_app(uuid) from public;
 
 -- Whether the caller has an app turned on and their session has not entered its code.
