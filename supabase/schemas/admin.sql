@@ -6,7 +6,7 @@
 -- are cancelled (reservations released), every session ends (its refresh tokens go with it, and
 -- the server refuses access tokens whose session is gone), and the sign-in ban is set by the
 -- profile's trigger (accounts.sql). Token applications are decided in tokens.sql, fraud alerts in
--- fraud.sql, and a token's trading halt in trading.sql.
+-- fraud.sql, and a token's trading halt in order_changes.sql.
 
 -- The audit log: append-only for everyone, admins included (no grant, and a trigger for the owner).
 create table public.audit_log (

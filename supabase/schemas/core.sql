@@ -51,14 +51,14 @@ create table public.exchange_settings (
   -- How long a newly added bank account waits before a withdrawal may go to it (money.sql); the
   -- Withdraw dialog reads it to say so.
   new_bank_account_hold_hours integer not null default 24 check (new_bank_account_hold_hours between 0 and 168),
-  -- How far from the last price a market order may trade (trading.sql, match_order): 20%.
+  -- How far from the last price a market order may trade (matching.sql, match_order): 20%.
   market_band_bps integer not null default 2000 check (market_band_bps between 100 and 5000),
   -- Auto-Invest (auto_invest.sql): what one run of a plan may buy, and how many plans a person keeps.
   auto_invest_min numeric(14, 2) not null default 10 check (auto_invest_min > 0),
   auto_invest_max numeric(14, 2) not null default 10000 check (auto_invest_max >= auto_invest_min),
   auto_invest_max_plans integer not null default 10 check (auto_invest_max_plans between 1 and 100),
   -- The person behind a token receives this share of the exchange's fees on every trade in it
-  -- (trading.sql, settle_fills): 2000 = 20%.
+  -- (matching.sql, settle_fills): 2000 = 20%.
   creator_fee_share_bps integer not null default 2000 check (creator_fee_share_bps between 0 and 10000),
   -- A new token's founder allocation vests over these months, none of it before the cliff (tokens.sql).
   founder_vesting_months integer not null default 24 check (founder_vesting_months between 0 and 120),

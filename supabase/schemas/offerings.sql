@@ -5,7 +5,7 @@
 -- change and cancel one bid (a price and an amount); its cost (value + fee) is reserved as a
 -- resting buy's is. Bids are sealed: the book shows only the indicative clearing price and the
 -- total demand (public.offering_book). Until the close, continuous trading in the token is refused
--- (trading.sql, private.lock_book).
+-- (orders.sql, private.lock_book).
 --
 -- At the close one clearing price is set (private.offering_clearing), the price that fills the most
 -- tokens; between prices that fill as many, the one that leaves the least demand unfilled; then
@@ -13,7 +13,7 @@
 -- it share what is left pro rata, rounded down, the tokens left over going one each by bid time
 -- (private.offering_allocations). No account bids for more than a cap fixed at the opening
 -- (exchange_settings.offering_cap_bps of the offering). What is not sold stays with the issuance
--- account. The close settles every allocation through the engine's settlement (trading.sql,
+-- account. The close settles every allocation through the engine's settlement (matching.sql,
 -- settle_fills: the person receives value - fee and their fee share), so continuous trading opens
 -- at the clearing price, the last trade's.
 --

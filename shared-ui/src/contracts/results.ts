@@ -3,7 +3,7 @@
  * are declared here, once, and laid over the generated types (typedDatabase.ts).
  */
 
-/** What place_order and replace_order answer (supabase/schemas/trading.sql). */
+/** What place_order and replace_order answer (supabase/schemas/orders.sql, order_changes.sql). */
 export interface OrderResult {
   order_id: number;
   /** pending: a stop waiting off the book for its trigger. */
