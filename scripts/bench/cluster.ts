@@ -4,11 +4,10 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { startCluster, type Cluster } from '../lib/cluster';
+import { apiKeys, startCluster, type Cluster } from '../lib/cluster';
 import { findTools } from '../lib/cluster/tools';
 import { partsSpent, sampleParts } from '../lib/cpu';
 import { httpFetch } from '../lib/httpFetch';
-import { JwtKeys } from '../../supabase/server/auth/jwt';
 import { metricValue } from '../../supabase/server/metrics';
 import { client } from '../../supabase/harness/clients';
 import { percentile, round1, round2 } from './common';
@@ -29,18 +28,6 @@ export interface ClusterPoint {
   replica_lag_max_ms: number | null;
 }
 
-/** The installation's anon and service role keys, signed with the secret the database keeps. */
-async function keys(cluster: Cluster) {
-  const db = new pg.Client({ connectionString: cluster.layout.primary.url });
-  await db.connect();
-  const { rows } = await db.query<{ value: string }>(
-    `select value from local_server.secrets where name = 'jwt_secret'`,
-  );
-  await db.end();
-  const jwt = new JwtKeys(rows[0]!.value);
-  return { anon: await jwt.apiKey('anon'), service: await jwt.apiKey('service_role') };
-}
-
 /** `CLIENTS` traders, each with cash and tokens of the seed's six, signed in through the balancer. */
 async function traders(cluster: Cluster, anon: string) {
   const db = new pg.Client({ connectionString: cluster.layout.primary.url });
@@ -51,7 +38,7 @@ async function traders(cluster: Cluster, anon: string) {
   );
   for (let i = 0; i < CLIENTS; i++) {
     const email = `cluster${i}-${Date.now()}@bench.repx.dev`;
-    const admin = client(cluster.layout.api, (await keys(cluster)).service, {}, undefined, httpFetch);
+    const admin = client(cluster.layout.api, (await apiKeys(cluster)).service, {}, undefined, httpFetch);
     const made = await admin.auth.admin.createUser({
       email,
       password: 'bench-pass-1',
@@ -110,7 +97,7 @@ export async function benchCluster(): Promise<ClusterPoint[] | { skipped: string
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repx-bench-cluster-'));
     const cluster = await startCluster({ dir, hosts, readReplica: replica, env: { RATE_LIMITS: 'off' } });
     try {
-      const { anon, service } = await keys(cluster);
+      const { anon, service } = await apiKeys(cluster);
       const { clients, tokens } = await traders(cluster, anon);
       await new Promise((r) => setTimeout(r, 500));
       const parts = {

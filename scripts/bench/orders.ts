@@ -94,7 +94,8 @@ export async function prepareExchange(engine: Engine): Promise<Exchange> {
   return { store, tokens, warmUpBook, emails };
 }
 
-const placeWith =
+/** place_order as the order panel calls it, order i of `stream` by its trader, on the book `book(i)`. */
+export const placeWith =
   (clients: SupabaseClient[], stream: Order[], book: (i: number) => string) => async (_worker: number, i: number) => {
     const o = stream[i]!;
     const { error } = await clients[traderOf(i)]!.rpc('place_order', {

@@ -15,8 +15,8 @@ import { signedIn } from '../../supabase/harness/clients';
 import { stopServer } from '../../supabase/harness/process';
 import { httpFetch } from '../lib/httpFetch';
 import { partsSpent, sampleParts } from '../lib/cpu';
-import { benchServer, bookOf, load, orderStream, round2, traderOf } from './common';
-import { BOOKS, prepareExchange } from './orders';
+import { benchServer, bookOf, load, orderStream, round2 } from './common';
+import { BOOKS, placeWith, prepareExchange } from './orders';
 
 const ORDERS = Number(process.env.PROFILE_ORDERS ?? 4000);
 const WARM_UP = 2000;
@@ -68,23 +68,11 @@ export async function profileOrders(): Promise<OrderProfile> {
       const clients: SupabaseClient[] = await Promise.all(
         ex.emails.map((email) => signedIn(api, { email, password: 'password-123' }, httpFetch)),
       );
-      const place =
-        (stream: ReturnType<typeof orderStream>, book: (i: number) => string) => async (_: number, i: number) => {
-          const o = stream[i]!;
-          const { error } = await clients[traderOf(i)]!.rpc('place_order', {
-            p_token: book(i),
-            p_side: o.side,
-            p_type: o.type,
-            p_amount: o.amount,
-            ...(o.price ? { p_price: o.price } : {}),
-          });
-          return !error;
-        };
       const warm = orderStream(WARM_UP, 0);
       await load(
         32,
         warm.length,
-        place(warm, () => ex.warmUpBook),
+        placeWith(clients, warm, () => ex.warmUpBook),
       );
       // An idle backend hands its function counts over up to 10 s after its last transaction
       // (PostgreSQL's PGSTAT_IDLE_INTERVAL): the warm-up's must be in before they are cleared, or
@@ -99,7 +87,7 @@ export async function profileOrders(): Promise<OrderProfile> {
       const run = await load(
         CLIENTS,
         stream.length,
-        place(stream, (i) => ex.tokens[bookOf(i, BOOKS)]!),
+        placeWith(clients, stream, (i) => ex.tokens[bookOf(i, BOOKS)]!),
       );
       const after = sampleParts(parts);
       await new Promise((resolve) => setTimeout(resolve, 11_000)); // and the run's, likewise

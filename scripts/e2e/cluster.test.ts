@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { formatPrice } from '@repex/shared-ui/ui';
 import { anyPorts, startCluster, type Cluster } from '../lib/cluster';
 import { findTools } from '../lib/cluster/tools';
 import { ROOT } from '../webpack/config';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
-import { CHROMIUM, SCREENSHOTS, eventually, placeOrder, signIn, toastText } from './helpers/app';
+import { SCREENSHOTS, eventually, launchChromium, placeOrder, signIn, toastText } from './helpers/app';
 
 jest.setTimeout(300_000);
 
@@ -33,11 +33,7 @@ onCluster('the screens through the balancer', () => {
       env: { RATE_LIMITS: 'off', REALTIME_LIMITS: 'off' },
       frontends: { ports: anyPorts(), dirOf: (pkg) => path.join(ROOT, pkg, 'dist') },
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { startCluster, type Cluster } from '../../scripts/lib/cluster';
+import { apiKeys, startCluster, type Cluster } from '../../scripts/lib/cluster';
 import { findTools } from '../../scripts/lib/cluster/tools';
 import { DEMO_ACCOUNTS } from '../server/demo';
 import { client, subscribed } from '../harness/clients';
@@ -30,14 +30,7 @@ onCluster('RepX as a cluster', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repx-cluster-'));
     cluster = await startCluster({ dir, env: { RATE_LIMITS: 'off', REALTIME_LIMITS: 'off' } });
-    const db = new pg.Client({ connectionString: cluster.layout.primary.url });
-    await db.connect();
-    const { rows } = await db.query<{ value: string }>(
-      `select value from local_server.secrets where name = 'jwt_secret'`,
-    );
-    await db.end();
-    const { JwtKeys } = await import('../server/auth/jwt');
-    anonKey = await new JwtKeys(rows[0]!.value).apiKey('anon');
+    anonKey = (await apiKeys(cluster)).anon;
   });
   afterAll(async () => {
     await cluster?.stop();

@@ -18,6 +18,15 @@ type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
 
+/** Debian's Chromium, headless, as every end-to-end file drives it; the screenshots' folder made. */
+export async function launchChromium(): Promise<Browser> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
+  });
+}
+
 export interface E2EApp {
   url: string;
   ports: StackPorts;
@@ -50,11 +59,7 @@ export async function startApp(auth: Pick<BackendOptions, 'emailConfirmations'> 
   };
   // The build under test (npm run build), whatever release a developer has deployed.
   const frontends = await startFrontends(anyPort, backend.anonKey, (pkg) => path.join(ROOT, pkg, 'dist'));
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
-  });
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const browser = await launchChromium();
   return {
     url: frontends.shell.url,
     ports: frontends.ports,

@@ -1,7 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { freePort } from '../../../supabase/harness/ports';
+import { JwtKeys } from '../../../supabase/server/auth/jwt';
 import { prepareDatabase } from '../../../supabase/server/index';
 import { startBackendProcess, stopBackendProcess } from '../backendProcess';
 import type { StackPorts } from '../config';
@@ -181,3 +183,18 @@ export const anyPorts = (): StackPorts => ({
   supabase: 0,
   remotes: Object.fromEntries(REMOTE_NAMES.map((n) => [n, 0])) as Record<RemoteName, number>,
 });
+
+/** The installation's anon and service-role keys, signed with the secret its database keeps. */
+export async function apiKeys(cluster: Cluster): Promise<{ anon: string; service: string }> {
+  const db = new pg.Client({ connectionString: cluster.layout.primary.url });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ value: string }>(
+      `select value from local_server.secrets where name = 'jwt_secret'`,
+    );
+    const jwt = new JwtKeys(rows[0]!.value);
+    return { anon: await jwt.apiKey('anon'), service: await jwt.apiKey('service_role') };
+  } finally {
+    await db.end();
+  }
+}

@@ -11,46 +11,13 @@ import {
 import { Button } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
 import { Links, Sent } from '../auth/forms/AuthText';
+import { AskForCode, mailCode } from '../auth/forms/AskForCode';
 import { AppChoiceField, CodeField, Field } from '../auth/forms/Field';
 import { useForm } from '../auth/forms/useForm';
-import {
-  appCodeError,
-  validateRecoveryCode,
-  validateRecoveryEmail,
-  validateNewPassword,
-} from '../auth/forms/validation';
+import { appCodeError, validateRecoveryCode, validateNewPassword } from '../auth/forms/validation';
 import { sendRecoveryCode, setPassword, verifyMailedCode } from '../auth/data';
 
 const fail = (title: string, description: string) => toast({ title, description, variant: 'destructive' });
-
-async function sendCode(email: string): Promise<boolean> {
-  try {
-    const { error } = await sendRecoveryCode(email);
-    if (error) {
-      fail('Could Not Send Code', error.message);
-      return false;
-    }
-    toast({ title: 'Check Your Email', description: `If ${email} has an account, a code is on its way.` });
-    return true;
-  } catch (err) {
-    fail('Could Not Send Code', err instanceof Error ? err.message : 'Something went wrong');
-    return false;
-  }
-}
-
-function AskForCode({ initialEmail, onSent }: { initialEmail: string; onSent: (email: string) => void }) {
-  const form = useForm({ email: initialEmail }, validateRecoveryEmail, async ({ email }) => {
-    if (await sendCode(email.trim())) onSent(email.trim());
-  });
-  return (
-    <form onSubmit={form.submit} noValidate aria-label="Send Reset Code">
-      <Field id="reset-email" label="Email" type="email" autoComplete="email" {...form.field('email')} />
-      <Button type="submit" $block disabled={form.busy}>
-        {form.busy ? 'Sending...' : 'Send Code'}
-      </Button>
-    </form>
-  );
-}
 
 /**
  * The code signs the user in (a recovery session); the new password is then set in that session.
@@ -149,7 +116,7 @@ function ChooseNewPassword({
       </Button>
       {!verified && (
         <Links>
-          <button type="button" onClick={() => void sendCode(email)}>
+          <button type="button" onClick={() => void mailCode(sendRecoveryCode, email)}>
             Send a new code
           </button>
           <button type="button" onClick={onOtherEmail}>
@@ -182,7 +149,13 @@ export function ResetPasswordPage({ passwordMinLength }: { passwordMinLength: nu
           onOtherEmail={() => setEmail(null)}
         />
       ) : (
-        <AskForCode initialEmail={typed} onSent={setEmail} />
+        <AskForCode
+          name="Send Reset Code"
+          idPrefix="reset"
+          send={sendRecoveryCode}
+          initialEmail={typed}
+          onSent={setEmail}
+        />
       )}
       <Links>
         {/* Once the code is accepted the user is signed in, and sign-in is behind them. */}

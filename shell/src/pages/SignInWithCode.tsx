@@ -4,41 +4,13 @@ import { codeMessage, secondStepDue, toast } from '@repex/shared-ui/platform';
 import { Button } from '@repex/shared-ui/ui';
 import { AuthCard } from '../auth/forms/AuthCard';
 import { Links, Sent } from '../auth/forms/AuthText';
-import { CodeField, Field } from '../auth/forms/Field';
+import { AskForCode, mailCode } from '../auth/forms/AskForCode';
+import { CodeField } from '../auth/forms/Field';
 import { useForm } from '../auth/forms/useForm';
-import { validateRecoveryCode, validateRecoveryEmail } from '../auth/forms/validation';
+import { validateRecoveryCode } from '../auth/forms/validation';
 import { sendSignInCode, verifyMailedCode } from '../auth/data';
 
 const fail = (title: string, description: string) => toast({ title, description, variant: 'destructive' });
-
-async function sendCode(email: string): Promise<boolean> {
-  try {
-    const { error } = await sendSignInCode(email);
-    if (error) {
-      fail('Could Not Send Code', error.message);
-      return false;
-    }
-    toast({ title: 'Check Your Email', description: `If ${email} has an account, a code is on its way.` });
-    return true;
-  } catch (err) {
-    fail('Could Not Send Code', err instanceof Error ? err.message : 'Something went wrong');
-    return false;
-  }
-}
-
-function AskForCode({ initialEmail, onSent }: { initialEmail: string; onSent: (email: string) => void }) {
-  const form = useForm({ email: initialEmail }, validateRecoveryEmail, async ({ email }) => {
-    if (await sendCode(email.trim())) onSent(email.trim());
-  });
-  return (
-    <form onSubmit={form.submit} noValidate aria-label="Send Sign-in Code">
-      <Field id="code-email" label="Email" type="email" autoComplete="email" {...form.field('email')} />
-      <Button type="submit" $block disabled={form.busy}>
-        {form.busy ? 'Sending...' : 'Send Code'}
-      </Button>
-    </form>
-  );
-}
 
 function EnterCode({ email, onOtherEmail }: { email: string; onOtherEmail: () => void }) {
   const navigate = useNavigate();
@@ -64,7 +36,7 @@ function EnterCode({ email, onOtherEmail }: { email: string; onOtherEmail: () =>
         {form.busy ? 'Signing In...' : 'Sign In'}
       </Button>
       <Links>
-        <button type="button" onClick={() => void sendCode(email)}>
+        <button type="button" onClick={() => void mailCode(sendSignInCode, email)}>
           Send a new code
         </button>
         <button type="button" onClick={onOtherEmail}>
@@ -91,7 +63,13 @@ export function SignInWithCodePage() {
       {email ? (
         <EnterCode email={email} onOtherEmail={() => setEmail(null)} />
       ) : (
-        <AskForCode initialEmail={typed} onSent={setEmail} />
+        <AskForCode
+          name="Send Sign-in Code"
+          idPrefix="code"
+          send={sendSignInCode}
+          initialEmail={typed}
+          onSent={setEmail}
+        />
       )}
       <Links>
         <Link to="/auth">Back to sign in</Link>
