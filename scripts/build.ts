@@ -12,6 +12,7 @@ import { remoteConfig, shellConfig, ROOT, type BuildOptions } from './webpack/co
 import { PACKAGE_DIRS, REMOTE_NAMES, REMOTES, SHELL } from './webpack/packages';
 import { LANDING_BUDGET_KB, gzippedJs } from './lib/sizes';
 import { precompress } from './lib/precompress';
+import { env } from '../supabase/server/env';
 
 export function configFor(dir: string, opts: BuildOptions): Configuration {
   if (dir === SHELL.dir) return shellConfig(opts);
@@ -30,12 +31,16 @@ export function compile(config: Configuration): Promise<Stats> {
   });
 }
 
-/** Files of chunks made only of supabase-js: the shell fetches them on demand, not on the landing page. */
+/**
+ * Files of chunks made only of supabase-js or the charts: the shell fetches them on demand (signed
+ * in, or a screen with a chart), not on the landing page.
+ */
 function onDemandFiles(stats: Stats): Set<string> {
   const { chunks = [] } = stats.toJson({ all: false, chunks: true, chunkModules: true });
+  const onDemand = /node_modules[\\/](@supabase|lightweight-charts|fancy-canvas)[\\/]/;
   return new Set(
     chunks
-      .filter((c) => c.modules?.length && c.modules.every((m) => /node_modules[\\/]@supabase[\\/]/.test(m.name ?? '')))
+      .filter((c) => c.modules?.length && c.modules.every((m) => onDemand.test(m.name ?? '')))
       .flatMap((c) => c.files ?? []),
   );
 }
@@ -55,7 +60,7 @@ async function main() {
   const started = Date.now();
   for (const dir of targets) {
     const t = Date.now();
-    const stats = await compile(configFor(dir, { mode: 'production', outDir, buildId: process.env.BUILD_ID }));
+    const stats = await compile(configFor(dir, { mode: 'production', outDir, buildId: env().BUILD_ID }));
     const out = outDir ?? path.join(ROOT, dir, 'dist');
     precompress(out);
     const kb = (gzippedJs(out) / 1024).toFixed(1);

@@ -12,12 +12,13 @@ import { portsFromEnv } from './lib/config';
 import { startCluster } from './lib/cluster';
 import { PACKAGE_DIRS } from './webpack/packages';
 import { DEMO_ACCOUNTS } from '../supabase/server/demo';
+import { env } from '../supabase/server/env';
 
 const DIR = path.resolve(__dirname, '../.data/cluster');
 
 async function main() {
   const ports = portsFromEnv();
-  if (process.env.SKIP_BUILD !== 'true') {
+  if (!env().SKIP_BUILD) {
     console.log('Building the shell and the five remotes (a new release of each: npm run releases)...');
     for (const dir of PACKAGE_DIRS) await deployRelease(dir);
   }

@@ -21,9 +21,10 @@ import {
   releasesDir,
 } from './lib/releases';
 import { ROOT } from './webpack/config';
+import { env } from '../supabase/server/env';
 import { PACKAGE_DIRS } from './webpack/packages';
 
-const keptFromEnv = () => Number(process.env.RELEASES_KEPT ?? DEFAULT_KEPT) || DEFAULT_KEPT;
+const keptFromEnv = () => env().RELEASES_KEPT ?? DEFAULT_KEPT;
 const rootOf = (dir: string) => releasesDir(path.join(ROOT, dir));
 
 /** Builds `dir` into a new release under `root`, makes it live, and prunes the oldest beyond `kept`. */

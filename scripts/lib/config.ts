@@ -1,4 +1,5 @@
 import { authConfig } from '../../supabase/server/auth/config';
+import { env, type Env } from '../../supabase/server/env';
 import { REMOTES, REMOTE_NAMES, SHELL, type RemoteName } from '../webpack/packages';
 
 export interface StackPorts {
@@ -7,7 +8,7 @@ export interface StackPorts {
   remotes: Record<RemoteName, number>;
 }
 
-const envPort = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const envPort = (name: keyof Env, fallback: number) => (env()[name] as number | undefined) ?? fallback;
 
 /** Ports from the environment (see README, 'Configuration'), else the defaults. */
 export function portsFromEnv(): StackPorts {
@@ -15,7 +16,7 @@ export function portsFromEnv(): StackPorts {
     shell: envPort('SHELL_PORT', SHELL.port),
     supabase: envPort('SUPABASE_PORT', 54321),
     remotes: Object.fromEntries(
-      REMOTE_NAMES.map((n) => [n, envPort(`${n.toUpperCase()}_PORT`, REMOTES[n].port)]),
+      REMOTE_NAMES.map((n) => [n, envPort(`${n.toUpperCase()}_PORT` as keyof Env, REMOTES[n].port)]),
     ) as Record<RemoteName, number>,
   };
 }
@@ -26,17 +27,19 @@ export function portsFromEnv(): StackPorts {
  * SUPABASE_ANON_KEY.
  */
 export function runtimeConfig(ports: StackPorts, anonKey?: string) {
-  const supabaseAnonKey = process.env.SUPABASE_ANON_KEY ?? anonKey;
+  const set = env();
+  const supabaseAnonKey = set.SUPABASE_ANON_KEY ?? anonKey;
   if (!supabaseAnonKey) throw new Error('SUPABASE_ANON_KEY must be set when the app runs without the local backend.');
   return {
-    supabaseUrl: process.env.SUPABASE_URL ?? `http://localhost:${ports.supabase}`,
+    supabaseUrl: set.SUPABASE_URL ?? `http://localhost:${ports.supabase}`,
     supabaseAnonKey,
     // The auth server's rule (config.toml or PASSWORD_MIN_LENGTH; set it to a hosted project's setting).
     passwordMinLength: authConfig().minimumPasswordLength,
     remotes: Object.fromEntries(
       REMOTE_NAMES.map((n) => [
         n,
-        process.env[`REMOTE_${n.toUpperCase()}_URL`] ?? `http://localhost:${ports.remotes[n]}/mf-manifest.json`,
+        (set[`REMOTE_${n.toUpperCase()}_URL` as keyof Env] as string | undefined) ??
+          `http://localhost:${ports.remotes[n]}/mf-manifest.json`,
       ]),
     ),
   };

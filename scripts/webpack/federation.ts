@@ -20,6 +20,8 @@ const SINGLETONS = [
   'zustand',
   '@supabase/supabase-js',
   '@repex/shared-ui/platform',
+  // Not a singleton by nature, but 170 KB that three remotes draw with: shared, it downloads once.
+  'lightweight-charts',
 ] as const;
 
 /** What the shell provides under a key, where it is not the package itself (see that file for why). */

@@ -6,9 +6,10 @@ import { startBackend, type Backend, type BackendOptions } from '../server/index
 import { DEMO_JWT_SECRET } from '../server/demo';
 import { NO_RATE_LIMITS } from '../server/http/rateLimit';
 import { pgliteImage } from './pgliteImage';
+import { env } from '../server/env';
 
 /** The PostgreSQL server the suite may use; .ci/run sets TEST_DATABASE_URL explicitly. */
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const ADMIN_URL = env().TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -76,9 +77,7 @@ async function startOnPostgres(extra: BackendOptions = {}): Promise<Backend> {
  * The engines every integration test runs on: both by default (a PostgreSQL server must answer
  * at TEST_DATABASE_URL or 127.0.0.1:5432); TEST_ENGINES=pglite narrows it on a machine without one.
  */
-export const ENGINES: Engine[] = process.env.TEST_ENGINES
-  ? (process.env.TEST_ENGINES.split(',') as Engine[])
-  : ['pglite', 'postgres'];
+export const ENGINES: Engine[] = env().TEST_ENGINES ?? ['pglite', 'postgres'];
 
 /**
  * The suites sign up and in far more often than people do, so auth rate limits are off here

@@ -2,19 +2,16 @@ import cluster from 'node:cluster';
 import os from 'node:os';
 import { PGLITE_DURABILITY_NOTE } from './db/pglite';
 import { DEFAULT_POOL } from './db/postgres';
+import { env } from './env';
 import { prepareDatabase, startBackend, type BackendOptions } from './index';
 
 /**
  * How many server processes serve the database: SERVER_PROCESSES=N, or one per CPU over
  * PostgreSQL by default. PGlite is an embedded database in one process: always one.
  */
-export function serverProcesses(opts: BackendOptions, setting = process.env.SERVER_PROCESSES): number {
+export function serverProcesses(opts: BackendOptions, setting = env().SERVER_PROCESSES): number {
   if (!opts.databaseUrl) return 1;
-  if (!setting || setting === 'auto') return os.availableParallelism();
-  const n = Number(setting);
-  if (!Number.isInteger(n) || n < 1)
-    throw new Error(`SERVER_PROCESSES must be a whole number of at least 1, or auto (got "${setting}")`);
-  return n;
+  return setting === undefined || setting === 'auto' ? os.availableParallelism() : setting;
 }
 
 /**

@@ -1,20 +1,28 @@
+import os from 'node:os';
 import type { Database } from './db/database';
 
+type Job = { name: string; everyMs: number } & ({ sql: string } | { run: () => Promise<unknown> });
+
+/** Who claimed a run, as local_server.job_runs shows it. */
+const ME = `${os.hostname()}:${process.pid}`;
+const CLAIM = 'select local_server.claim_job($1, $2, $3) as claimed';
+
 /**
- * The local server's scheduled jobs (pg_cron's role on a hosted project): each runs one SQL
- * statement every `everyMs`, never two of the same at once, and logs a failure instead of stopping.
+ * The local server's scheduled jobs (pg_cron's role on a hosted project): each runs `sql`, or
+ * `run`, every `everyMs`, and logs a failure instead of stopping. Every process of every host
+ * schedules every job, but a run must first claim the job's period in the database
+ * (local_server.claim_job, platform.sql), so a job runs once per deployment, however many
+ * processes or hosts there are. A statement job claims in its own transaction, so no other
+ * process starts it while it runs; a job that drains (several transactions) holds its claim for
+ * the period.
  */
-export function schedule(
-  db: Database,
-  jobs: ({ name: string; everyMs: number } & ({ sql: string } | { run: () => Promise<unknown> }))[],
-  log?: (line: string) => void,
-) {
+export function schedule(db: Database, jobs: Job[], log?: (line: string) => void) {
   const timers = jobs.map((job) => {
     let running = false;
     return setInterval(() => {
       if (running) return;
       running = true;
-      ('sql' in job ? db.query(job.sql) : job.run())
+      runOnce(db, job)
         .catch((error: unknown) =>
           log?.(`error schedule ${job.name}: ${error instanceof Error ? error.message : String(error)}`),
         )
@@ -24,6 +32,19 @@ export function schedule(
     }, job.everyMs);
   });
   return { close: () => timers.forEach(clearInterval) };
+}
+
+async function runOnce(db: Database, job: Job): Promise<void> {
+  const claim = [job.name, job.everyMs, ME];
+  if ('sql' in job) {
+    await db.transaction(async (tx) => {
+      const [row] = await tx.query<{ claimed: boolean }>(CLAIM, claim);
+      if (row?.claimed) await tx.query(job.sql);
+    });
+    return;
+  }
+  const [row] = await db.query<{ claimed: boolean }>(CLAIM, claim);
+  if (row?.claimed) await job.run();
 }
 
 /**

@@ -10,6 +10,7 @@ import { unappliedMigrations } from './db/migrate';
 import { backendOptionsFromEnv } from './options';
 import { startWorkers } from './workers';
 import { bySmtp } from './accountMail';
+import { env } from './env';
 
 async function main() {
   const opts = backendOptionsFromEnv();
@@ -27,8 +28,8 @@ async function main() {
     );
   }
   // The local server's outbox is not there: account mail goes by SMTP, or waits until it is set.
-  const smtp = process.env.SMTP_URL;
-  const mail = smtp ? bySmtp(smtp, process.env.MAIL_FROM || 'RepX <no-reply@repx.dev>', opts.siteUrl!) : undefined;
+  const { SMTP_URL: smtp, MAIL_FROM: from = 'RepX <no-reply@repx.dev>' } = env();
+  const mail = smtp ? bySmtp(smtp, from, opts.siteUrl!) : undefined;
   const workers = await startWorkers(db, { ...opts, mail });
   console.log(
     `workers on: payments, connected accounts, ${mail ? 'account mail by SMTP' : 'no account mail (SMTP_URL)'}`,

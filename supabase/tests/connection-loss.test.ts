@@ -1,11 +1,10 @@
 import pg from 'pg';
 import type { Backend } from '../server/index';
-import { ENGINES, backendFor } from '../harness/backends';
+import { ADMIN_URL, ENGINES, backendFor } from '../harness/backends';
 import { signedIn } from '../harness/clients';
 import { randomOrders } from '../harness/load';
 import { freshToken, invariantViolations, placeOrder, trader } from '../harness/market';
 
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const onPostgres = ENGINES.includes('postgres') ? describe : describe.skip;
 
 jest.setTimeout(120_000);

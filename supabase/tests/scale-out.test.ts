@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { startBackend, type Backend } from '../server/index';
 import { poolShare } from '../server/cluster';
-import { poolSize } from '../server/db/postgres';
+import { readEnv } from '../server/env';
 import { DEMO_JWT_SECRET } from '../server/demo';
 import { NO_RATE_LIMITS } from '../server/http/rateLimit';
 import { ENGINES, createDatabase, dropDatabase } from '../harness/backends';
@@ -15,10 +15,10 @@ const onPostgres = ENGINES.includes('postgres') ? describe : describe.skip;
 
 describe('DB_POOL', () => {
   it("is the server's connections to PostgreSQL, 10 unless set, shared equally among its processes, at least 2 each", () => {
-    expect(poolSize(undefined)).toBe(10);
-    expect(poolSize('24')).toBe(24);
+    expect(readEnv({}).DB_POOL).toBeUndefined(); // the server's DEFAULT_POOL, 10
+    expect(readEnv({ DB_POOL: '24' }).DB_POOL).toBe(24);
     for (const bad of ['0', '-1', '2.5', 'ten'])
-      expect(() => poolSize(bad)).toThrow(`DB_POOL must be a whole number of at least 1 (got "${bad}")`);
+      expect(() => readEnv({ DB_POOL: bad })).toThrow(`DB_POOL="${bad}": expected a whole number of at least 1`);
     expect(poolShare(10, 1)).toBe(10);
     expect(poolShare(10, 2)).toBe(5);
     expect(poolShare(10, 3)).toBe(4);
@@ -27,7 +27,7 @@ describe('DB_POOL', () => {
 
   it('refuses to start the server with a bad setting, saying why', async () => {
     await expect(spawnServer({ DB_POOL: 'ten', SUPABASE_PORT: String(await freePort()) })).rejects.toThrow(
-      /server exited with 1: DB_POOL must be a whole number of at least 1 \(got "ten"\)\n$/,
+      /server exited with 1: Configuration refused:\n {2}DB_POOL="ten": expected a whole number of at least 1\n/,
     );
   });
 });

@@ -11,11 +11,12 @@ import type { StackPorts } from '../../lib/config';
 import { ROOT } from '../../webpack/config';
 import { PACKAGE_DIRS, REMOTE_NAMES, type RemoteName } from '../../webpack/packages';
 import { DEMO_ACCOUNTS } from '../../../supabase/server/demo';
+import { env } from '../../../supabase/server/env';
 import { confirmSignUp, lastCodeFor } from '../../../supabase/harness/mail';
 
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM = env().CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
 
 /** Debian's Chromium, headless, as every end-to-end file drives it; the screenshots' folder made. */

@@ -67,13 +67,19 @@ describe("auth's settings from supabase/config.toml", () => {
   it('refuses bad values in words', () => {
     const file = readProjectConfig().auth;
     expect(() => authConfig({ AUTH_EMAIL_CONFIRMATIONS: 'yes' }, file)).toThrow(
-      'AUTH_EMAIL_CONFIRMATIONS must be true or false',
+      'AUTH_EMAIL_CONFIRMATIONS="yes": expected true or false',
     );
-    expect(() => authConfig({ PASSWORD_MIN_LENGTH: '5' }, file)).toThrow('PASSWORD_MIN_LENGTH must be a whole number');
+    expect(() => authConfig({ PASSWORD_MIN_LENGTH: '5' }, file)).toThrow(
+      'PASSWORD_MIN_LENGTH="5": expected a whole number from 6 to 72',
+    );
     expect(() => authConfig({}, { ...file, minimumPasswordLength: 4 })).toThrow(
       '[auth] minimum_password_length must be a whole number',
     );
-    expect(() => authConfig({ JWT_EXPIRY: 'soon' }, file)).toThrow('JWT_EXPIRY must be a whole number');
-    expect(() => authConfig({ SITE_URL: 'localhost' }, file)).toThrow('SITE_URL must be an absolute URL');
+    expect(() => authConfig({ JWT_EXPIRY: 'soon' }, file)).toThrow(
+      'JWT_EXPIRY="soon": expected a whole number of seconds, 30 or more',
+    );
+    expect(() => authConfig({ SITE_URL: 'localhost' }, file)).toThrow(
+      'SITE_URL="localhost": expected an http:// or https:// URL',
+    );
   });
 });

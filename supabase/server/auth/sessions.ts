@@ -133,15 +133,6 @@ export async function startSession(
  */
 export const DEFAULT_SESSION_INACTIVITY = 30 * 24 * 3600;
 
-/** SESSION_INACTIVITY_TIMEOUT: whole seconds, 0 for never; unset, the default. */
-export function sessionInactivityFromEnv(value: string | undefined): number {
-  if (value === undefined || value === '') return DEFAULT_SESSION_INACTIVITY;
-  const seconds = Number(value);
-  if (!Number.isInteger(seconds) || seconds < 0)
-    throw new Error(`SESSION_INACTIVITY_TIMEOUT must be whole seconds, 0 for never (got "${value}")`);
-  return seconds;
-}
-
 const IDLE = 'greatest(created_at, refreshed_at) < now() - make_interval(secs => $1)';
 
 /** Ends the session if it has gone unused too long (its last sign-in or refresh); true if it did. */

@@ -146,12 +146,6 @@ export const DEFAULT_POOL = 10;
  * shares them): DB_POOL, or DEFAULT_POOL. More is not faster: beyond a few per database CPU, a
  * connection only adds lock waits and context switches (docs/benchmarks.md).
  */
-export function poolSize(setting: string | undefined): number {
-  const n = setting ? Number(setting) : DEFAULT_POOL;
-  if (!Number.isInteger(n) || n < 1) throw new Error(`DB_POOL must be a whole number of at least 1 (got "${setting}")`);
-  return n;
-}
-
 /**
  * A real PostgreSQL server through a connection pool (DATABASE_URL). With `directUrl`
  * (DATABASE_DIRECT_URL), `connectionString` is a transaction-mode pooler's (PgBouncer, a hosted

@@ -334,6 +334,31 @@ begin
   return verdicts;
 end $$;
 
+-- The scheduler's claims (server/schedule.ts). Every process of every host schedules every job;
+-- a run first claims the job's period here, and only the claimant runs it, so a job runs once
+-- per deployment. A claim lasts nine tenths of the period, which a timer's jitter cannot undercut;
+-- skip locked: a process never waits on another's run, it leaves the run to it.
+create table if not exists local_server.job_runs (
+  name text primary key,
+  claimed_at timestamptz not null,
+  claimed_by text not null,
+  runs bigint not null default 0
+);
+create or replace function local_server.claim_job(p_name text, p_every_ms integer, p_by text) returns boolean
+language plpgsql as $$
+declare
+  claimed boolean;
+begin
+  insert into local_server.job_runs (name, claimed_at, claimed_by) values (p_name, '-infinity', p_by)
+    on conflict (name) do nothing;
+  update local_server.job_runs set claimed_at = clock_timestamp(), claimed_by = p_by, runs = runs + 1
+   where name = (select j.name from local_server.job_runs j
+                  where j.name = p_name and j.claimed_at <= clock_timestamp() - make_interval(secs => p_every_ms * 0.9 / 1000)
+                  for update skip locked)
+  returning true into claimed;
+  return coalesce(claimed, false);
+end $$;
+
 -- The local server's own housekeeping (with the retention job): a rate bucket untouched for a day
 -- is full again, so it carries no information; broadcasts are relayed within a second, and
 -- the database's own messages within a few.
