@@ -1,5 +1,8 @@
 /** One runner, three projects: unit (jsdom), integration (the real server) and e2e (Chromium). */
-const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }];
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS config, as jest reads it
+const { swcOptions } = require('./scripts/swc.cjs');
+
+const swc = ['@swc/jest', swcOptions('commonjs')];
 /*
  * jose ships only ES modules. Jest loads them as they are on Node 24.9 and later (require(esm));
  * on older Nodes (22) they are compiled to CommonJS first, so the suite runs on both.
@@ -7,9 +10,9 @@ const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }];
 const [major, minor] = process.versions.node.split('.').map(Number);
 const loadsEsm = major > 24 || (major === 24 && minor >= 9);
 const transforms = loadsEsm
-  ? { transform: { '^.+\\.tsx?$': tsJest } }
+  ? { transform: { '^.+\\.tsx?$': swc } }
   : {
-      transform: { '^.+\\.tsx?$': tsJest, '^.+/node_modules/jose/.+\\.js$': '<rootDir>/scripts/jest/esmToCjs.cjs' },
+      transform: { '^.+\\.tsx?$': swc, '^.+/node_modules/jose/.+\\.js$': '<rootDir>/scripts/jest/esmToCjs.cjs' },
       transformIgnorePatterns: ['/node_modules/(?!jose/)'],
     };
 

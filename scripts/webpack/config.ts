@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import webpack, { Compilation, type Compiler, type Configuration } from 'webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
+import TerserPlugin from 'terser-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import { REMOTES, ROUTES_FILE, SHELL, exposesOf, type RemoteName } from './packages';
 import { sharedConfig } from './federation';
+import { swcOptions } from '../swc.cjs';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
@@ -53,11 +55,13 @@ function base(dir: string, opts: BuildOptions, entry: Configuration['entry']): C
         {
           test: /\.tsx?$/,
           exclude: /node_modules/,
-          // Type checking is its own step (npm run typecheck); builds only transpile.
-          use: { loader: 'ts-loader', options: { transpileOnly: true, configFile: path.join(ROOT, 'tsconfig.json') } },
+          // Type checking is its own step (npm run typecheck); builds only transpile (scripts/swc.cjs).
+          use: { loader: 'swc-loader', options: swcOptions('es6') },
         },
       ],
     },
+    // swc minifies as terser does, several times faster on two CPUs.
+    optimization: { minimizer: [new TerserPlugin({ minify: TerserPlugin.swcMinify })] },
     performance: { hints: false },
     infrastructureLogging: { level: 'error' },
     stats: 'errors-warnings',

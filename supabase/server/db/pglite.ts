@@ -5,7 +5,7 @@ import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Database, Queryable } from './database';
 import { PipelineResults, type Field } from './pipeline';
-import { Parser } from 'pg-protocol/dist/parser';
+import { ProtocolParser, exclusively } from './pgliteInternals';
 import { PreparedStatements, runPrepared } from './prepared';
 
 /** Said at start-up whenever PGlite holds the data (README, 'Durability'). */
@@ -65,38 +65,36 @@ export async function openPglite(dataDir?: string, image?: Blob): Promise<Databa
     // query or open transaction can interleave with it.
     pipeline: (statements) =>
       runPrepared(() =>
-        db._runExclusiveTransaction(() =>
-          db._runExclusiveQuery(async () => {
-            // PGlite hands its lock from one queued call to the next without returning to the event
-            // loop, so under load the server would read no new connection or request until the whole
-            // queue was done, then take them in a batch: latencies would spread from one to several
-            // queue lengths. A turn of the event loop before each pipeline keeps the queue first
-            // come, first served.
-            await new Promise((resolve) => setImmediate(resolve));
-            const results = new PipelineResults((oid) => db.parsers[oid] ?? String);
-            const parser = new Parser();
-            const read = (m: Answer) => {
-              if (m.name === 'rowDescription') results.rowDescription(m.fields as Field[]);
-              else if (m.name === 'dataRow') results.dataRow(m.fields as (string | null)[]);
-              else if (m.name === 'commandComplete' || m.name === 'emptyQuery') results.complete();
-              else if (m.name === 'error') results.fail(m as unknown as Error);
-              else if (m.name === 'notification') notify(m.channel!, m.payload ?? '');
-            };
-            // The raw answer, parsed once by node-postgres's protocol parser, rather than execProtocol,
-            // which parsed it into message objects of its own that were read again here: a trivial
-            // rpc at 32 clients went from about 3,100 to 3,600 requests/s. The chunks are views into
-            // PGlite's memory, hence copied. NodeFS and MemoryFS write through: nothing to sync.
-            await db.execProtocolRawStream(prepared.messages(statements, true), {
-              syncToFs: false,
-              onRawData: (chunk) => parser.parse(Buffer.from(chunk), (m) => read(m as Answer)),
-            });
-            if (results.error) {
-              prepared.failed(statements);
-              throw results.error;
-            }
-            return results.rows;
-          }),
-        ),
+        exclusively(db, async () => {
+          // PGlite hands its lock from one queued call to the next without returning to the event
+          // loop, so under load the server would read no new connection or request until the whole
+          // queue was done, then take them in a batch: latencies would spread from one to several
+          // queue lengths. A turn of the event loop before each pipeline keeps the queue first
+          // come, first served.
+          await new Promise((resolve) => setImmediate(resolve));
+          const results = new PipelineResults((oid) => db.parsers[oid] ?? String);
+          const parser = new ProtocolParser();
+          const read = (m: Answer) => {
+            if (m.name === 'rowDescription') results.rowDescription(m.fields as Field[]);
+            else if (m.name === 'dataRow') results.dataRow(m.fields as (string | null)[]);
+            else if (m.name === 'commandComplete' || m.name === 'emptyQuery') results.complete();
+            else if (m.name === 'error') results.fail(m as unknown as Error);
+            else if (m.name === 'notification') notify(m.channel!, m.payload ?? '');
+          };
+          // The raw answer, parsed once by node-postgres's protocol parser, rather than execProtocol,
+          // which parsed it into message objects of its own that were read again here: a trivial
+          // rpc at 32 clients went from about 3,100 to 3,600 requests/s. The chunks are views into
+          // PGlite's memory, hence copied. NodeFS and MemoryFS write through: nothing to sync.
+          await db.execProtocolRawStream(prepared.messages(statements, true), {
+            syncToFs: false,
+            onRawData: (chunk) => parser.parse(Buffer.from(chunk), (m) => read(m as Answer)),
+          });
+          if (results.error) {
+            prepared.failed(statements);
+            throw results.error;
+          }
+          return results.rows;
+        }),
       ),
     async listen(channel, onPayload) {
       if (!listening.has(channel)) {
