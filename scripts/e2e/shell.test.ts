@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { configFor, compile } from '../build';
-import { LANDING_BUDGET_KB } from '../lib/sizes';
+import { BUDGETS_KB } from '../webpack/checks';
 import type { Page } from 'playwright-core';
 import { SCREENSHOTS, signIn, startApp, type E2EApp } from './helpers/app';
 
@@ -78,7 +78,7 @@ test('the landing page of section 2, at desktop and phone width, within its Java
     await page.goto(app.url, { waitUntil: 'networkidle' });
     page.off('response', measure);
     const gzipped = (await Promise.all(bodies)).reduce((a, b) => a + b, 0);
-    expect(gzipped / 1024).toBeLessThanOrEqual(LANDING_BUDGET_KB);
+    expect(gzipped / 1024).toBeLessThanOrEqual(BUDGETS_KB.landing);
     await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toMatch(
       /The Future of\s+Reputation Trading/,
     );
@@ -92,7 +92,7 @@ test('the landing page of section 2, at desktop and phone width, within its Java
     const sent = (await Promise.all(wire)).reduce((a, b) => a + b, 0);
     expect([...encodings]).toEqual(['br']);
     console.log(
-      `landing page at ${width}px: ${(gzipped / 1024).toFixed(1)} KB of gzipped JavaScript (budget ${LANDING_BUDGET_KB} KB); ${(sent / 1024).toFixed(1)} KB sent as brotli`,
+      `landing page at ${width}px: ${(gzipped / 1024).toFixed(1)} KB of gzipped JavaScript (budget ${BUDGETS_KB.landing} KB); ${(sent / 1024).toFixed(1)} KB sent as brotli`,
     );
     for (const link of ['Sign In', 'Get Started', 'Explore Market', 'Start Trading Now']) {
       await page.goto(app.url);

@@ -110,6 +110,7 @@ export const ENV_SCHEMA = z.object({
   // Builds, releases and tests.
   SKIP_BUILD: bool,
   BUILD_ID: setting('letters, digits, dots, dashes and underscores', (v) => (/^[\w.:-]+$/.test(v) ? v : undefined)),
+  OUT_DIR: setting('a folder', text),
   RELEASES_KEPT: setting('a whole number of at least 2', whole(2)),
   TEST_DATABASE_URL: postgres,
   TEST_ENGINES: setting('pglite, postgres, or both separated by a comma', (v) => {
