@@ -27,6 +27,8 @@ run('type check', process.execPath, [
 ]);
 run('lint', process.execPath, [path.join(ROOT, 'node_modules/eslint/bin/eslint.js'), '.', '--max-warnings', '0']);
 run('format check', process.execPath, [path.join(ROOT, 'node_modules/prettier/bin/prettier.cjs'), '--check', '.']);
+// No unused dependency, export or file (knip.json says where each package's entries are).
+run('unused code', process.execPath, [path.join(ROOT, 'node_modules/knip/bin/knip.js'), '--no-progress']);
 if (process.env.SKIP_BUILD !== 'true') run('build', process.execPath, ['--import', 'tsx', 'scripts/build.ts']);
 // PGlite loads its WebAssembly with dynamic import(), which jest's sandbox allows only with this flag.
 // --forceExit: a server left by a failed hook must not hang CI; the failure itself is still reported.

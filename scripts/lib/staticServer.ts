@@ -153,7 +153,7 @@ export function serveStatic(opts: StaticServerOptions): Promise<RunningServer> {
   return listen(server, opts.port, opts.host ?? '127.0.0.1');
 }
 
-export function listen(server: http.Server, port: number, host: string): Promise<RunningServer> {
+function listen(server: http.Server, port: number, host: string): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { swcOptions } from '../swc.cjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { backendFor, type Engine } from '../../supabase/harness/backends';
@@ -81,10 +82,7 @@ async function runOn(engine: Engine, dir: string): Promise<JestResult> {
       testMatch: ['<rootDir>/test/integration.test.ts'],
       modulePaths: [path.join(dir, 'node_modules'), path.join(ROOT, 'node_modules')],
       transform: {
-        '^.+\\.ts$': [
-          require.resolve('ts-jest'),
-          { diagnostics: false, tsconfig: { module: 'commonjs', esModuleInterop: true, target: 'es2022' } },
-        ],
+        '^.+\\.ts$': [require.resolve('@swc/jest'), swcOptions('commonjs')],
       },
       testTimeout: 30_000,
     };

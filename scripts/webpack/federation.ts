@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-const requireFromRoot = createRequire(path.join(__dirname, '../../package.json'));
+/** The shared libraries resolve as the package that imports them, the UI kit, does. */
+const requireFromKit = createRequire(path.join(__dirname, '../../shared-ui/package.json'));
 
 /**
  * The one sharing policy for every build. Each library here exists once in the browser:
@@ -31,7 +32,7 @@ const PROVIDED_FROM: Partial<Record<(typeof SINGLETONS)[number], string>> = {
 
 function versionOf(key: string): string {
   const name = key.startsWith('@') ? key.split('/').slice(0, 2).join('/') : key.split('/')[0]!;
-  return (requireFromRoot(`${name}/package.json`) as { version: string }).version;
+  return (requireFromKit(`${name}/package.json`) as { version: string }).version;
 }
 
 export function sharedConfig(isHost: boolean) {

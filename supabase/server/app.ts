@@ -14,7 +14,7 @@ import type { ObjectBytes } from './storage/objects';
 import type { Replica } from './db/replica';
 
 /** Realtime's REST endpoint (realtime/broadcast.ts), served here with the other HTTP protocols. */
-export type RealtimeHttp = (
+type RealtimeHttp = (
   req: http.IncomingMessage,
   res: http.ServerResponse,
   url: URL,

@@ -9,7 +9,7 @@ import { prepareDatabase, startBackend, type BackendOptions } from './index';
  * How many server processes serve the database: SERVER_PROCESSES=N, or one per CPU over
  * PostgreSQL by default. PGlite is an embedded database in one process: always one.
  */
-export function serverProcesses(opts: BackendOptions, setting = env().SERVER_PROCESSES): number {
+function serverProcesses(opts: BackendOptions, setting = env().SERVER_PROCESSES): number {
   if (!opts.databaseUrl) return 1;
   return setting === undefined || setting === 'auto' ? os.availableParallelism() : setting;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'smol-toml';
 
 /** The supabase folder: config.toml, schemas/, migrations/ and seed.sql. */
-export const SUPABASE_DIR = path.resolve(__dirname, '..');
+const SUPABASE_DIR = path.resolve(__dirname, '..');
 const CONFIG_FILE = path.join(SUPABASE_DIR, 'config.toml');
 
 /** The auth settings a Supabase CLI user sets in config.toml, which the local server honours. */

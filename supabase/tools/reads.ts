@@ -86,7 +86,7 @@ interface ColumnInfo {
   collation: string | null;
 }
 
-export async function columnInfo(db: Queryable, table: string, column: string): Promise<ColumnInfo> {
+async function columnInfo(db: Queryable, table: string, column: string): Promise<ColumnInfo> {
   const [row] = await db.query<ColumnInfo>(
     `select format_type(a.atttypid, a.atttypmod) as type, a.attnotnull as notnull, pg_get_expr(d.adbin, d.adrelid) as def,
             a.attgenerated::text as generated, a.attidentity::text as identity,

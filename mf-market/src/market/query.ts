@@ -26,7 +26,7 @@ export const RANGES = [
   { key: 'volume', column: 'volume_24h', label: '24h volume (USD)' },
 ] as const;
 export type RangeKey = (typeof RANGES)[number]['key'];
-export interface Range {
+interface Range {
   min?: number;
   max?: number;
 }

@@ -3,7 +3,7 @@ import { MARKET_TOKEN_COLUMNS, type MarketToken } from '@repex/shared-ui/contrac
 import { supabase, unwrap } from '@repex/shared-ui/platform';
 
 /** Orders with the tokens they are on (for the person's name and avatar). */
-export async function withTokens<T extends { token_id: string }>(orders: T[]): Promise<(T & { token: MarketToken })[]> {
+async function withTokens<T extends { token_id: string }>(orders: T[]): Promise<(T & { token: MarketToken })[]> {
   if (!orders.length) return [];
   const ids = [...new Set(orders.map((o) => o.token_id))];
   const tokens = unwrap(await supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS).in('id', ids));
@@ -11,7 +11,7 @@ export async function withTokens<T extends { token_id: string }>(orders: T[]): P
   return orders.flatMap((o) => (byId.has(o.token_id) ? [{ ...o, token: byId.get(o.token_id)! }] : []));
 }
 
-export const ORDER_COLUMNS =
+const ORDER_COLUMNS =
   'id, token_id, side, type, price, amount, filled, status, created_at, stop_price, oco_with, time_in_force, expires_at';
 
 /** The caller's open orders on every token, newest first. */

@@ -49,7 +49,7 @@ export function CandleChart({ candles, label }: { candles: Candle[]; label: stri
 }
 
 /** What the candles show, in words: how many, the first open and last close, the range and volume. */
-export function describeCandles(candles: Candle[], label: string): string {
+function describeCandles(candles: Candle[], label: string): string {
   if (candles.length === 0) return `${label} candles: no trades yet`;
   const volume = candles.reduce((n, c) => n + c.volume, 0);
   return (

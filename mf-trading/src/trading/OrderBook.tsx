@@ -3,7 +3,7 @@ import { Muted, Table, formatInteger, formatPrice } from '@repex/shared-ui/ui';
 
 import type { BookLevel } from './data';
 
-export const BOOK_DEPTH = 5;
+const BOOK_DEPTH = 5;
 
 const Sides = styled.div`
   display: grid;

@@ -4,8 +4,8 @@ import { formatPrice, formatTokens } from '@repex/shared-ui/ui';
  * The order panel's rules, spec sections 4, 5 and 9. The fee is not one of them: it is the
  * exchange's setting (exchange_settings.fee_bps), read from the database and passed in.
  */
-export const AMOUNT_STEP = 10;
-export const AMOUNT_MIN = 1;
+const AMOUNT_STEP = 10;
+const AMOUNT_MIN = 1;
 export const DEFAULT_AMOUNT = 100;
 export const SHORTCUTS = [25, 50, 75, 100] as const;
 

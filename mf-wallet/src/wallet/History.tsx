@@ -15,7 +15,7 @@ import {
 } from '@repex/shared-ui/ui';
 import { loadWholeHistory, type HistoryEntry } from './data';
 
-export const KINDS = [
+const KINDS = [
   { value: 'all', label: 'All movements' },
   { value: 'Deposit', label: 'Deposits' },
   { value: 'Withdrawal', label: 'Withdrawals' },

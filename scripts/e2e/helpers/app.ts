@@ -16,7 +16,7 @@ import { confirmSignUp, lastCodeFor } from '../../../supabase/harness/mail';
 
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
-export const CHROMIUM = env().CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = env().CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
 
 /** Debian's Chromium, headless, as every end-to-end file drives it; the screenshots' folder made. */

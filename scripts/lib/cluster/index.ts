@@ -14,7 +14,7 @@ import { listening, startBalancer, startPooler, type Part } from './proxies';
 import { findTools, type Tools } from './tools';
 
 /** What `npm run cluster` started, as `.data/cluster/layout.json` says it for tests and operators. */
-export interface Layout {
+interface Layout {
   /** The app's address (the shell). */
   url: string;
   /** The API's address: the balancer. */
@@ -63,7 +63,7 @@ export interface Cluster {
 }
 
 /** Refuses in words, naming the packages, when the machine lacks PostgreSQL's server, PgBouncer or HAProxy. */
-export function requireTools(): Tools {
+function requireTools(): Tools {
   const tools = findTools();
   if ('missing' in tools)
     throw new Error(

@@ -55,7 +55,7 @@ export function findTools(): Tools | { missing: string[] } {
 }
 
 /** A command as `tools.asUser` (via runuser) when set, else as this process's user. */
-export function asUser(tools: Tools, command: string, args: string[]): [string, string[]] {
+function asUser(tools: Tools, command: string, args: string[]): [string, string[]] {
   return tools.asUser ? ['runuser', ['-u', tools.asUser, '--', command, ...args]] : [command, args];
 }
 

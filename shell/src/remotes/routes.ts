@@ -16,7 +16,7 @@ export interface ComposedRoutes {
 }
 
 /** Where a remote's routes.json is: beside its mf-manifest.json (or remoteEntry.js). */
-export const routesUrl = (entry: string) => new URL('routes.json', new URL(entry, window.location.href)).toString();
+const routesUrl = (entry: string) => new URL('routes.json', new URL(entry, window.location.href)).toString();
 
 /**
  * Reads every remote's routes at start-up (data only: no remote code is fetched, the admin's

@@ -13,7 +13,7 @@ export type VerifyResult = { ok: true; claims: Claims } | { ok: false; reason: '
  * The longest token accepted anywhere (a header, a query, a Realtime join): GoTrue's tokens are well
  * under it, user_metadata included (auth/context.ts bounds it).
  */
-export const MAX_TOKEN_LENGTH = 12 * 1024;
+const MAX_TOKEN_LENGTH = 12 * 1024;
 /** The verified-token cache's bound, in bytes of tokens. */
 const MAX_CACHE_BYTES = 8 * 1024 * 1024;
 

@@ -40,7 +40,7 @@ export interface SessionProof {
 }
 
 /** The access token GoTrue would mint: the claims auth-js and PostgREST rely on. */
-export async function accessToken(settings: AuthSettings, user: UserRow, sessionId: string, proof: SessionProof) {
+async function accessToken(settings: AuthSettings, user: UserRow, sessionId: string, proof: SessionProof) {
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + settings.jwtExpiry;
   const token = await settings.keys.sign({

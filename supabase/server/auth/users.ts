@@ -18,7 +18,7 @@ export interface UserRow {
   factors: FactorJson[];
 }
 
-export interface FactorJson {
+interface FactorJson {
   id: string;
   friendly_name: string | null;
   factor_type: 'totp';

@@ -4,7 +4,7 @@ import type { Database } from './database';
 
 const SUPABASE_DIR = path.resolve(__dirname, '../..');
 export const MIGRATIONS_DIR = path.join(SUPABASE_DIR, 'migrations');
-export const SEED_FILE = path.join(SUPABASE_DIR, 'seed.sql');
+const SEED_FILE = path.join(SUPABASE_DIR, 'seed.sql');
 const PLATFORM_FILE = path.join(__dirname, '../platform/platform.sql');
 
 /**

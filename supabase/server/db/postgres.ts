@@ -121,13 +121,13 @@ class Notifications {
 }
 
 /** A deadlock or a serialization failure: the database undid the whole transaction, so it may run again. */
-export const mayRunAgain = (error: unknown) => isPgError(error) && (error.code === '40P01' || error.code === '40001');
+const mayRunAgain = (error: unknown) => isPgError(error) && (error.code === '40P01' || error.code === '40001');
 
 /**
  * Runs `attempt` again, once, when the database chose it as a deadlock's victim (docs/database.md
  * gives the lock order that makes this rare). A second failure goes to the caller (REST: 409).
  */
-export async function retriedOnce<T>(attempt: () => Promise<T>): Promise<T> {
+async function retriedOnce<T>(attempt: () => Promise<T>): Promise<T> {
   try {
     return await attempt();
   } catch (error) {

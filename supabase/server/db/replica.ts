@@ -1,7 +1,7 @@
 import type { Database } from './database';
 
 /** How far behind the primary the replica may be and still serve reads (REPLICA_MAX_LAG_MS). */
-export const DEFAULT_REPLICA_MAX_LAG_MS = 1_000;
+const DEFAULT_REPLICA_MAX_LAG_MS = 1_000;
 /** How often the replica's lag is read. */
 const WATCH_MS = 200;
 /** How long a read of the lag may take before the replica counts as not answering. */

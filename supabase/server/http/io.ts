@@ -24,7 +24,7 @@ export async function readBytes(req: IncomingMessage, max = MAX_BODY_BYTES): Pro
   return Buffer.concat(chunks);
 }
 
-export async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<string> {
   return (await readBytes(req)).toString('utf8');
 }
 

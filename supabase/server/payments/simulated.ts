@@ -9,7 +9,7 @@ import type { PaymentOutcome, PaymentProvider, PaymentRequest } from './provider
  *   card 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined; 4000 0000 0000 9995 has
  *   insufficient funds; an account number ending in 0002 is rejected by the receiving bank.
  */
-export const DECLINES: Record<string, { charge?: string; payout?: string }> = {
+const DECLINES: Record<string, { charge?: string; payout?: string }> = {
   '0002': {
     charge: 'Your card was declined.',
     payout: 'The receiving bank rejected the transfer: the account is closed.',

@@ -41,7 +41,7 @@ export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = {
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
 
 /** For benchmarks that open far more sockets from one address than a person does. */
-export const NO_REALTIME_LIMITS: RealtimeLimits = {
+const NO_REALTIME_LIMITS: RealtimeLimits = {
   maxMessageBytes: 100 * 1024 * 1024,
   messagesPerSecond: UNLIMITED,
   bytesPerSecondPerAddress: UNLIMITED,

@@ -15,7 +15,7 @@ export const parseError = (message: string, details: string | null = null) =>
   restError(400, 'PGRST100', message, details);
 
 /** PostgREST's SQLSTATE to HTTP status mapping. */
-export function statusForSqlState(code: string, role: string): number {
+function statusForSqlState(code: string, role: string): number {
   if (code === '23505' || code === '23503' || code === '40001' || code === '40P01') return 409;
   if (code === '428C9') return 400;
   if (code === '42501') return role === 'anon' ? 401 : 403;

@@ -45,7 +45,7 @@ export function splitTopLevel(text: string): string[] {
 }
 
 /** Bounds that keep a request's parsing and its SQL small: no client needs more. */
-export const MAX_SELECT_ITEMS = 100;
+const MAX_SELECT_ITEMS = 100;
 export const MAX_LOGIC_DEPTH = 10;
 
 export function parseSelect(text: string): SelectItem[] {

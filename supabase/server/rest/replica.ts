@@ -24,7 +24,7 @@ export function tolerantRead(
 }
 
 /** The header a browser sends with its reads for a while after it wrote: how many ms ago it last wrote. */
-export const WROTE_HEADER = 'x-repx-wrote-ms-ago';
+const WROTE_HEADER = 'x-repx-wrote-ms-ago';
 /** The header of an answer to a request that may have written (a volatile function, a table's write). */
 export const WROTE_RESPONSE_HEADER = 'X-Repx-Wrote';
 

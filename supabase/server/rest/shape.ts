@@ -24,7 +24,7 @@ export function prefer(req: IncomingMessage): Map<string, string> {
   return map;
 }
 
-export function filters(url: URL): Condition[] {
+function filters(url: URL): Condition[] {
   const conds: Condition[] = [];
   for (const [key, value] of url.searchParams) {
     if (RESERVED.has(key) || key.endsWith('.order') || key.endsWith('.limit') || key.endsWith('.offset')) continue;

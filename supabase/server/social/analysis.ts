@@ -24,7 +24,7 @@ export const TYPICAL_RATE: Record<Platform, number> = {
 };
 
 /** The signs of bought followers or automation: when each counts, and what it costs. */
-export const AUTHENTICITY = {
+const AUTHENTICITY = {
   /** Many followers, tiny engagement: at least this many followers, under this share of the typical rate. */
   anomaly: { followers: 10_000, ofTypical: 0.1, cost: 40 },
   /** A day on which followers grew by more than this share. */
@@ -67,7 +67,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 const normalized = (text: string) => text.toLowerCase().replace(/\W+/g, ' ').trim();
 
 /** Each post's sentiment: above 0 positive, below 0 negative. */
-export const postTone = (text: string) => sentiment(text).normalizedScore;
+const postTone = (text: string) => sentiment(text).normalizedScore;
 
 export function analyseAccount(platform: Platform, profile: SocialProfile, posts: SocialPost[]): AccountRead {
   const typical = TYPICAL_RATE[platform];

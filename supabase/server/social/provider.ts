@@ -33,7 +33,7 @@ export interface SocialPost {
   views?: number;
 }
 
-export type ProofOutcome = { proven: true } | { proven: false; message: string };
+type ProofOutcome = { proven: true } | { proven: false; message: string };
 
 export interface SocialProvider {
   readonly name: string;

@@ -4,7 +4,7 @@ import { analyseAccount } from './analysis';
 import type { Platform, SocialProvider } from './provider';
 
 /** How many of an account's recent posts are read for its analysis. */
-export const POSTS_READ = 40;
+const POSTS_READ = 40;
 
 interface Job {
   id: string;

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { storageError } from './context';
 
 /** The longest side an uploaded image keeps: wide enough for a profile's cover on a large screen. */
-export const MAX_IMAGE_SIDE = 2048;
+const MAX_IMAGE_SIDE = 2048;
 /** The most pixels an upload may decode to: a small file can claim a huge canvas (a decompression bomb). */
 const MAX_INPUT_PIXELS = 40_000_000;
 

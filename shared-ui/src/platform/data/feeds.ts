@@ -75,7 +75,7 @@ export function followTopic(name: string, listener: Listener): () => void {
 }
 
 /** Leaves every followed topic at once. */
-export function leaveAllTopics(): void {
+function leaveAllTopics(): void {
   for (const [name, topic] of topics) {
     clearTimeout(topic.idle);
     topics.delete(name);

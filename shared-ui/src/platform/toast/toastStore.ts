@@ -2,7 +2,7 @@ import { create } from 'zustand';
 
 export type ToastVariant = 'default' | 'destructive';
 
-export interface ToastMessage {
+interface ToastMessage {
   id: number;
   title: string;
   description?: string;

@@ -1,7 +1,7 @@
 import { Input, Label, Select } from '../primitives/Input';
 
 /** The kinds of alert, in the words the forms show. */
-export const ALERT_KINDS = [
+const ALERT_KINDS = [
   { value: 'above', label: 'Trades at or above' },
   { value: 'below', label: 'Trades at or below' },
   { value: 'move', label: 'Moves in 24 hours by' },

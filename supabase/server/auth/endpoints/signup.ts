@@ -178,7 +178,7 @@ async function newAccountProfile(
 }
 
 /** Mails a new confirmation code to the account's address, replacing the last one. */
-export async function mailConfirmationCode(
+async function mailConfirmationCode(
   ctx: AuthContext,
   tx: Queryable,
   user: UserRow,
