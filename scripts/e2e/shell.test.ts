@@ -120,6 +120,27 @@ test('each route loads its own remote, and the page holds one React', async () =
   await context.close();
 });
 
+test("a signed-in person's next screens are fetched while idle, never before the first screen, never the admin's", async () => {
+  const context = await app.newContext();
+  const page = await context.newPage();
+  const fetched: { url: string; at: number }[] = [];
+  page.on('request', (r) => fetched.push({ url: r.url(), at: Date.now() }));
+  await signIn(page, app);
+  await page.getByTestId('holding-row').first().waitFor();
+  const remoteOf = (url: string) =>
+    Object.entries(app.ports.remotes).find(([, port]) => new URL(url).port === String(port))?.[0];
+  const wallet = () => fetched.filter((f) => remoteOf(f.url) === 'wallet' && f.url.endsWith('.js'));
+  for (let waited = 0; wallet().length < 2 && waited < 15_000; waited += 200) await page.waitForTimeout(200);
+  // The wallet's entry and its screen's chunk, before anyone opened it, after the dashboard's own code.
+  expect(wallet().map((f) => f.url.split('/').pop())).toEqual(
+    expect.arrayContaining(['remoteEntry.js', expect.stringMatching(/^__federation_expose_Wallet\./)]),
+  );
+  const dashboard = fetched.find((f) => /__federation_expose_Dashboard\./.test(f.url))!;
+  expect(Math.min(...wallet().map((f) => f.at))).toBeGreaterThan(dashboard.at);
+  expect(fetched.filter((f) => remoteOf(f.url) === 'admin' && f.url.endsWith('.js'))).toEqual([]);
+  await context.close();
+});
+
 test('the page runs under its Content-Security-Policy: every screen works, nothing from elsewhere loads', async () => {
   const served = await fetch(`${app.url}/dashboard`);
   const policy = served.headers.get('content-security-policy') ?? '';

@@ -4,6 +4,7 @@ import { Outlet, matchPath, useLocation } from 'react-router';
 import { secondStepDue, useAppStore } from '@repex/shared-ui/platform';
 import type { ComposedRoutes } from '../remotes/routes';
 import { useNewRelease } from '../remotes/useNewRelease';
+import { usePreloadScreens } from '../remotes/usePreloadScreens';
 import { AboutVersions } from './AboutVersions';
 import { NavBar } from './NavBar';
 import { NewReleaseNotice } from './NewReleaseNotice';
@@ -23,6 +24,7 @@ export function AppLayout({ composed }: { composed: ComposedRoutes }) {
     composed.routes.some((r) => r.access === 'admin' && matchPath(r.path, path));
   const member = session && !secondStepDue(session) && !inAdmin;
   const newRelease = useNewRelease(composed.builds);
+  usePreloadScreens(Boolean(member), composed.routes);
   return (
     <>
       {member && <NavBar links={composed.nav} />}

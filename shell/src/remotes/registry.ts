@@ -1,9 +1,12 @@
-import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { loadRemote, preloadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { ComponentType } from 'react';
 
 let entries: Record<string, string> = {};
 /** The remotes whose code this page has loaded: the ones a newer release matters for. */
 export const loadedRemotes = new Set<string>();
+let shown!: () => void;
+/** Resolves once a screen's code has loaded: what the page came for is no longer waiting on code. */
+export const firstScreenLoaded = new Promise<void>((resolve) => (shown = resolve));
 
 /** The remotes' entries, as /config.json names them. */
 export const remoteEntries = () => entries;
@@ -26,5 +29,19 @@ export async function loadScreen(remote: string, module: string, retry: boolean)
   const mod = await loadRemote<{ default?: ComponentType }>(`${remote}/${module.replace(/^\.\//, '')}`);
   if (!mod?.default) throw new Error(`${remote}/${module} has no default export`);
   loadedRemotes.add(remote);
+  shown();
   return mod.default;
+}
+
+/**
+ * Fetches the entries and first-render chunks of these screens without running them, so that a
+ * later first visit finds them in the cache. Their async chunks (a PDF library) still wait for use.
+ */
+export function preloadScreens(screens: { remote: string; module: string }[]): Promise<void> {
+  const byRemote = new Map<string, string[]>();
+  for (const { remote, module } of screens)
+    if (entries[remote]) byRemote.set(remote, [...(byRemote.get(remote) ?? []), module.replace(/^\.\//, '')]);
+  return preloadRemote(
+    [...byRemote].map(([nameOrAlias, exposes]) => ({ nameOrAlias, exposes, resourceCategory: 'sync' as const })),
+  );
 }

@@ -1,0 +1,198 @@
+/**
+ * npm run bench:first-screen: how soon a person sees each screen, in headless Chromium on this
+ * machine, cold cache (a new browser context per run), the median of five runs:
+ *
+ *   landing LCP                      the landing page's largest contentful paint, and its JavaScript;
+ *   sign-in → dashboard content      from the Sign In click to the first holding on the dashboard;
+ *   content after a click            from a click in the navigation (or Trade on the market) to the
+ *                                    screen's content, on its first visit in that browser.
+ *
+ *   npm run bench:first-screen                         # the current build (npm run build)
+ *   npm run bench:first-screen -- --before /tmp/prev   # and another build beside it, in the same run
+ *
+ * `--before` names a checkout whose packages are built (<dir>/<package>/dist): both builds are
+ * measured against one backend, turn by turn, so the machine's noise falls on both alike. The table
+ * is printed and written to docs/benchmarks.md, between its first-screen markers.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startBackend } from '../../supabase/server/index';
+import { NO_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
+import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
+import { launchChromium } from '../e2e/helpers/app';
+import { startFrontends, type Stack } from '../lib/stack';
+import type { StackPorts } from '../lib/config';
+import { ROOT } from '../webpack/config';
+import { REMOTE_NAMES, type RemoteName } from '../webpack/packages';
+
+const RUNS = 5;
+const DOC = path.join(ROOT, 'docs/benchmarks.md');
+const [START, END] = ['<!-- first-screen:start -->', '<!-- first-screen:end -->'];
+
+interface Figures {
+  landingLcp: number;
+  landingJsKb: number;
+  signInToDashboard: number;
+  market: number;
+  wallet: number;
+  profile: number;
+  trading: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Milliseconds from `act` until `ready` resolves, measured in the page's own clock. */
+async function timed(page: Page, act: () => Promise<unknown>, ready: () => Promise<unknown>): Promise<number> {
+  const start = await page.evaluate(() => performance.now());
+  await act();
+  await ready();
+  return (await page.evaluate(() => performance.now())) - start;
+}
+
+async function landing(browser: Browser, url: string): Promise<{ lcp: number; jsKb: number }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  let js = 0;
+  page.on('requestfinished', (request) => {
+    if (request.resourceType() === 'script')
+      void request.sizes().then((s) => (js += s.responseBodySize + s.responseHeadersSize));
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  const lcp = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        new PerformanceObserver((list) => {
+          const entries = list.getEntries();
+          resolve(entries[entries.length - 1]!.startTime);
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+      }),
+  );
+  await context.close();
+  return { lcp, jsKb: js / 1024 };
+}
+
+/** A new browser (cold cache), signed in through the form: the time to the dashboard's content. */
+async function signedIn(
+  browser: Browser,
+  url: string,
+): Promise<{ page: Page; ms: number; close: () => Promise<void> }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${url}/auth`, { waitUntil: 'networkidle' });
+  await page.fill('#signin-email', DEMO_ACCOUNTS.user.email);
+  await page.fill('#signin-password', DEMO_ACCOUNTS.user.password);
+  const ms = await timed(
+    page,
+    () => page.click('form[aria-label="Sign In"] button[type=submit]'),
+    () => page.getByTestId('holding-row').first().waitFor(),
+  );
+  return { page, ms, close: () => context.close() };
+}
+
+/** After the dashboard and an idle moment (when the shell preloads), a first visit by a click. */
+async function firstVisit(browser: Browser, url: string, screen: keyof Figures): Promise<number> {
+  const { page, close } = await signedIn(browser, url);
+  await page.waitForLoadState('networkidle');
+  const nav = (label: string) => page.getByRole('navigation').getByRole('link', { name: label, exact: true });
+  let ms: number;
+  if (screen === 'trading') {
+    await nav('Market').click();
+    await page.getByTestId('market-row').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    ms = await timed(
+      page,
+      () =>
+        page.getByTestId('market-row').filter({ hasText: 'Sarah Chen' }).getByRole('link', { name: 'Trade' }).click(),
+      () => page.getByText('How is the reputation score computed?').waitFor(),
+    );
+  } else {
+    const [label, content] = {
+      market: ['Market', () => page.getByTestId('market-row').first().waitFor()],
+      wallet: ['Wallet', () => page.getByTestId('available-balance').filter({ hasText: '$' }).waitFor()],
+      profile: ['Profile', () => page.getByText('@alexrivera').first().waitFor()],
+    }[screen as 'market' | 'wallet' | 'profile'] as [string, () => Promise<void>];
+    ms = await timed(page, () => nav(label).click(), content);
+  }
+  await close();
+  return ms;
+}
+
+async function measure(browser: Browser, url: string): Promise<Figures> {
+  const runs: Figures[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const land = await landing(browser, url);
+    const sign = await signedIn(browser, url);
+    await sign.close();
+    runs.push({
+      landingLcp: land.lcp,
+      landingJsKb: land.jsKb,
+      signInToDashboard: sign.ms,
+      market: await firstVisit(browser, url, 'market'),
+      wallet: await firstVisit(browser, url, 'wallet'),
+      profile: await firstVisit(browser, url, 'profile'),
+      trading: await firstVisit(browser, url, 'trading'),
+    });
+  }
+  return Object.fromEntries(
+    (Object.keys(runs[0]!) as (keyof Figures)[]).map((k) => [k, median(runs.map((r) => r[k]))]),
+  ) as unknown as Figures;
+}
+
+function table(builds: { name: string; figures: Figures }[]): string {
+  const ms = (n: number) => `${Math.round(n)} ms`;
+  const rows: [string, (f: Figures) => string, string][] = [
+    ['landing LCP', (f) => `${ms(f.landingLcp)} (${f.landingJsKb.toFixed(0)} KB of JavaScript sent)`, '≤ 250 ms'],
+    ['sign-in → dashboard content', (f) => ms(f.signInToDashboard), '≤ 400 ms'],
+    ['market, after a click, first visit', (f) => ms(f.market), '≤ 150 ms'],
+    ['wallet, after a click, first visit', (f) => ms(f.wallet), '≤ 150 ms'],
+    ['profile, after a click, first visit', (f) => ms(f.profile), '≤ 150 ms'],
+    ['trading, after a click, first visit', (f) => ms(f.trading), '≤ 150 ms'],
+  ];
+  return [
+    `| figure | ${builds.map((b) => b.name).join(' | ')} | goal |`,
+    `|---|${builds.map(() => '---|').join('')}---|`,
+    ...rows.map(([label, cell, goal]) => `| ${label} | ${builds.map((b) => cell(b.figures)).join(' | ')} | ${goal} |`),
+  ].join('\n');
+}
+
+async function main() {
+  const at = process.argv.indexOf('--before');
+  const before = at > 0 ? path.resolve(process.argv[at + 1]!) : undefined;
+  const backend = await startBackend({ port: 0, rateLimits: NO_RATE_LIMITS });
+  const anyPort: StackPorts = {
+    shell: 0,
+    supabase: backend.port,
+    remotes: Object.fromEntries(REMOTE_NAMES.map((n) => [n, 0])) as Record<RemoteName, number>,
+  };
+  const builds: { name: string; root: string }[] = [
+    ...(before ? [{ name: 'before', root: before }] : []),
+    { name: before ? 'after' : 'now', root: ROOT },
+  ];
+  const stacks: Stack[] = [];
+  for (const b of builds)
+    stacks.push(await startFrontends(anyPort, backend.anonKey, (pkg) => path.join(b.root, pkg, 'dist')));
+  const browser = await launchChromium();
+  try {
+    const figures = [];
+    for (const [i, b] of builds.entries())
+      figures.push({ name: b.name, figures: await measure(browser, stacks[i]!.shell.url) });
+    const text = `Headless Chromium on this machine, cold cache, median of ${RUNS} (npm run bench:first-screen, ${new Date().toISOString().slice(0, 10)}):\n\n${table(figures)}`;
+    console.log(text);
+    const doc = fs.readFileSync(DOC, 'utf8');
+    if (doc.includes(START))
+      fs.writeFileSync(
+        DOC,
+        `${doc.slice(0, doc.indexOf(START) + START.length)}\n${text}\n${doc.slice(doc.indexOf(END))}`,
+      );
+  } finally {
+    await browser.close();
+    for (const s of stacks) await s.close();
+    await backend.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
