@@ -53,10 +53,10 @@ async function timed(page: Page, act: () => Promise<unknown>, ready: () => Promi
 async function landing(browser: Browser, url: string): Promise<{ lcp: number; jsKb: number }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  let js = 0;
+  const scripts: Promise<number>[] = [];
   page.on('requestfinished', (request) => {
     if (request.resourceType() === 'script')
-      void request.sizes().then((s) => (js += s.responseBodySize + s.responseHeadersSize));
+      scripts.push(request.sizes().then((s) => s.responseBodySize + s.responseHeadersSize));
   });
   await page.goto(url, { waitUntil: 'networkidle' });
   const lcp = await page.evaluate(
@@ -68,6 +68,7 @@ async function landing(browser: Browser, url: string): Promise<{ lcp: number; js
         }).observe({ type: 'largest-contentful-paint', buffered: true });
       }),
   );
+  const js = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
   await context.close();
   return { lcp, jsKb: js / 1024 };
 }

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { swcOptions } from '../swc.cjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { swcOptions } from '../swc.cjs';
 import { backendFor, type Engine } from '../../supabase/harness/backends';
 import { DEFAULT_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
 

@@ -17,7 +17,9 @@ describe('the configuration schema', () => {
       TEST_ENGINES: 'pglite',
       RATE_LIMITS: 'signIn=5/60',
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
+      SUPABASE_ANON_KEY: 'sb_publishable_3f9aQ-x',
     });
+    expect(set.SUPABASE_ANON_KEY).toBe('sb_publishable_3f9aQ-x');
     expect(set.FRAUD_SCAN_MS).toBe(60_000);
     expect(set.SEED).toBe(false);
     expect(set.SERVER_PROCESSES).toBe('auto');
@@ -42,6 +44,7 @@ describe('the configuration schema', () => {
     ['RATE_LIMITS', 'signin=5', 'off, or name=count/seconds pairs separated by commas (docs/security.md)'],
     ['TEST_ENGINES', 'sqlite', 'pglite, postgres, or both separated by a comma'],
     ['RELEASES_KEPT', '1', 'a whole number of at least 2'],
+    ['SUPABASE_ANON_KEY', 'two words', 'the project’s anon or publishable key'],
     ['SMTP_URL', 'mail.example.com', 'an smtp:// or smtps:// URL'],
   ])('refuses %s=%s in words', (name, value, accepts) => {
     expect(() => readEnv({ [name]: value })).toThrow(`${name}="${value}": expected ${accepts}`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MIN_JWT_SECRET_LENGTH } from './auth/jwt';
 import { passwordMinLength } from './auth/passwordPolicy';
 import { rateLimitsFromEnv } from './http/rateLimit';
 import { realtimeLimitsFromEnv } from './realtime/limits';
@@ -51,8 +52,6 @@ const bool = setting('true or false', flag);
 /** How often a job runs: at least 10 ms, so that a slip of the pen cannot turn it into a busy loop. */
 const every = setting('a whole number of milliseconds, 10 or more', whole(10));
 const wait = setting('a whole number of milliseconds, 0 or more', whole(0));
-/** A setting whose own parser says, in its error, what it accepts. */
-const parsedBy = <T>(accepts: string, read: (value: string) => T) => setting(accepts, read);
 
 export const ENV_SCHEMA = z.object({
   // The stack: ports and where the browser finds each part.
@@ -68,9 +67,8 @@ export const ENV_SCHEMA = z.object({
   REMOTE_WALLET_URL: web,
   REMOTE_ADMIN_URL: web,
   SUPABASE_URL: web,
-  SUPABASE_ANON_KEY: setting('the project’s anon key (a JWT)', (v) =>
-    /^[\w-]+\.[\w-]+\.[\w-]+$/.test(v) ? v : undefined,
-  ),
+  // A legacy anon key (a JWT) or a publishable key (sb_publishable_...): one token, no spaces.
+  SUPABASE_ANON_KEY: setting('the project’s anon or publishable key', (v) => (/^[\w.-]+$/.test(v) ? v : undefined)),
   SUPABASE_PORT: port,
   SUPABASE_HOST: setting('an interface address or host name', (v) => (/^[\w.:-]+$/.test(v) ? v : undefined)),
   SUPABASE_PUBLIC_URL: web,
@@ -87,14 +85,16 @@ export const ENV_SCHEMA = z.object({
   DATA_DIR: setting('a folder', text),
   SEED: bool,
   // Auth.
-  JWT_SECRET: setting('a secret of at least 32 characters', (v) => (v.length >= 32 ? v : undefined)),
+  JWT_SECRET: setting(`a secret of at least ${MIN_JWT_SECRET_LENGTH} characters`, (v) =>
+    v.length >= MIN_JWT_SECRET_LENGTH ? v : undefined,
+  ),
   JWT_EXPIRY: setting('a whole number of seconds, 30 or more', whole(30)),
   AUTH_EMAIL_CONFIRMATIONS: bool,
   SITE_URL: web,
   SESSION_INACTIVITY_TIMEOUT: setting('a whole number of seconds, 0 for never', whole(0)),
-  PASSWORD_MIN_LENGTH: parsedBy('a whole number from 6 to 72', passwordMinLength),
-  RATE_LIMITS: parsedBy('off, or name=count/seconds pairs separated by commas (docs/security.md)', rateLimitsFromEnv),
-  REALTIME_LIMITS: parsedBy('off, or name=number pairs separated by commas (docs/security.md)', realtimeLimitsFromEnv),
+  PASSWORD_MIN_LENGTH: setting('a whole number from 6 to 72', passwordMinLength),
+  RATE_LIMITS: setting('off, or name=count/seconds pairs separated by commas (docs/security.md)', rateLimitsFromEnv),
+  REALTIME_LIMITS: setting('off, or name=number pairs separated by commas (docs/security.md)', realtimeLimitsFromEnv),
   // Money and mail.
   PAYMENT_DELAY_MS: wait,
   PAYOUT_AFTER_MS: wait,

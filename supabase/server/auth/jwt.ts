@@ -14,6 +14,8 @@ export type VerifyResult = { ok: true; claims: Claims } | { ok: false; reason: '
  * under it, user_metadata included (auth/context.ts bounds it).
  */
 const MAX_TOKEN_LENGTH = 12 * 1024;
+/** HS256 wants a key as long as its hash (32 bytes); GoTrue asks the same of its secret. */
+export const MIN_JWT_SECRET_LENGTH = 32;
 /** The verified-token cache's bound, in bytes of tokens. */
 const MAX_CACHE_BYTES = 8 * 1024 * 1024;
 
@@ -30,7 +32,8 @@ export class JwtKeys {
   private cachedBytes = 0;
 
   constructor(secret: string) {
-    if (secret.length < 32) throw new Error('JWT_SECRET must be at least 32 characters long');
+    if (secret.length < MIN_JWT_SECRET_LENGTH)
+      throw new Error(`JWT_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters long`);
     this.key = new TextEncoder().encode(secret);
   }
 
