@@ -138,12 +138,18 @@ onPostgres('npm run workers, over a database the server does not run workers for
     expect(mail.raw).toMatch(
       /The bank account Checking =E2=80=A2=E2=80=A2=E2=80=A2=E2=80=A2 6789|The bank account Checking •••• 6789/,
     );
-    // Taken once: nothing is left to send.
-    const [left] = await backend.db.query<{ n: number }>(
-      'select count(*)::int as n from private.account_mail where user_id = $1 and sent_at is null',
-      [t.id],
-    );
-    expect(left!.n).toBe(0);
+    // Taken once: nothing is left to send, once the worker has recorded the mail it just sent.
+    const left = async () =>
+      (
+        await backend.db.query<{ n: number }>(
+          'select count(*)::int as n from private.account_mail where user_id = $1 and sent_at is null',
+          [t.id],
+        )
+      )[0]!.n;
+    await eventually(async () => ((await left()) === 0 ? true : undefined), 10_000);
+    await new Promise((r) => setTimeout(r, 500));
+    const bankMail = (m: { raw: string }) => m.raw.includes('Subject: A bank account was added');
+    expect(smtp.received.filter((m) => m.to.includes(email!.email) && bankMail(m))).toHaveLength(1);
 
     const exited = new Promise<number | null>((resolve) => workers.child.once('exit', resolve));
     workers.child.kill('SIGTERM');

@@ -163,6 +163,10 @@ export async function openPostgres(
   // An idle connection that the server ends (restart, admin command) must not crash the process:
   // the pool replaces it on next use.
   pool.on('error', (error) => log(`postgres: idle connection lost: ${error.message}`));
+  // A connection the server ends can say so twice (its FATAL message, then the closed socket), and
+  // pool.query listens only once: the second 'error' would have no listener and end the process.
+  // The request has failed already (503, retryable); a listener for the connection's life keeps it so.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   await pool.query('select 1');
   const notifications = new Notifications(directUrl ?? connectionString, log);
   /** Each connection's prepared statements (a lost connection is destroyed, and its statements with it). */
