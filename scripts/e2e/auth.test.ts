@@ -475,10 +475,13 @@ test('a browser back after a month away is signed out, and told why', async () =
 test('toasts: one at a time, F8 focuses them, a swipe right dismisses, and they leave after 5 seconds', async () => {
   const page = await freshPage();
   await page.goto(`${app.url}/auth`);
+  // Each attempt waits for its answer: a late answer's toast would replace the one being swiped.
   const fail = async () => {
     await page.fill('#signin-email', 'nobody@repx.dev');
     await page.fill('#signin-password', 'whatever');
+    const answered = page.waitForResponse((r) => r.url().includes('/auth/v1/token'));
     await page.click('form[aria-label="Sign In"] button[type=submit]');
+    await answered;
   };
   await fail();
   await fail();
