@@ -110,6 +110,7 @@ export default function Trading() {
               cash={mine.data.cash}
               held={mine.data.held}
               initialSide={initialSide}
+              book={book.data}
               pick={pick?.tokenId === t.id ? pick : undefined}
             />
           ) : mine.error ? (

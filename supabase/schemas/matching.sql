@@ -48,10 +48,7 @@ begin
     end if;
     n := least(remaining, maker.open_amount);
     if p_side = 'buy' and p_type = 'market' then
-      n := least(n, floor((p_budget - spent_value - private.fee(spent_value, p_bps)) / (maker.price * (1 + p_bps / 10000.0)))::bigint);
-      while n > 0 and spent_value + private.trade_value(maker.price, n) + private.fee(spent_value + private.trade_value(maker.price, n), p_bps) > p_budget loop
-        n := n - 1;
-      end loop;
+      n := private.affordable(n, maker.price, spent_value, p_budget, p_bps);
       exit when n <= 0;
     end if;
     seq := seq + 1;
@@ -80,6 +77,21 @@ begin
   end if;
 end $$;
 revoke execute on function private.match_order(uuid, uuid, bigint, text, text, bigint, numeric, numeric, integer) from public;
+
+-- How many of `p_want` tokens at `p_price` a market buy can still pay for, having spent
+-- `p_spent` of value already: its value and the fee on the whole order's value within `p_budget`.
+-- The one rule for a budget, shared by the engine (match_order) and its quote (quote_order).
+create function private.affordable(p_want bigint, p_price numeric, p_spent numeric, p_budget numeric, p_bps integer)
+returns bigint language plpgsql immutable set search_path = '' as $$
+declare
+  n bigint := least(p_want, floor((p_budget - p_spent - private.fee(p_spent, p_bps)) / (p_price * (1 + p_bps / 10000.0)))::bigint);
+begin
+  while n > 0 and p_spent + private.trade_value(p_price, n) + private.fee(p_spent + private.trade_value(p_price, n), p_bps) > p_budget loop
+    n := n - 1;
+  end loop;
+  return greatest(n, 0);
+end $$;
+revoke execute on function private.affordable(bigint, numeric, numeric, numeric, integer) from public;
 
 -- Settles all of an order's fills in one statement: one insert into trades, one update of each
 -- account's cash, one of the sellers' holdings, one upsert of the buyers', one update of each

@@ -4,10 +4,12 @@
 -- Places an order: the caller's, now, in one transaction. Returns what happened to it (filled,
 -- resting, cancelled, or pending for a stop), its average price, value, fee and total. A trade it
 -- makes may trigger waiting stops: they run in this same transaction (private.trigger_stops).
+-- p_max_total caps what a market buy spends, fee included ("spend $50"): it buys the whole tokens
+-- that sum covers, up to p_amount, and the rest stays cash.
 create function public.place_order(
   p_token uuid, p_side text, p_type text, p_amount numeric, p_price numeric default null,
   p_time_in_force text default 'gtc', p_expires_at timestamptz default null, p_post_only boolean default false,
-  p_stop_price numeric default null
+  p_stop_price numeric default null, p_max_total numeric default null
 ) returns jsonb language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
   settings public.exchange_settings := private.check_order_request(auth.uid(), p_side, p_type, p_amount, p_price,
@@ -15,19 +17,26 @@ declare
   tok public.tokens := private.lock_book(p_token, p_amount);
   result jsonb;
 begin
+  if p_max_total is not null then
+    if p_side <> 'buy' or p_type <> 'market' or p_stop_price is not null then
+      perform private.refuse('A spending limit (p_max_total) is for market buys only.');
+    elsif p_max_total = 'NaN' or p_max_total <= 0 or p_max_total <> round(p_max_total, 2) then
+      perform private.refuse('The amount to spend must be above $0.00, with at most two decimals.');
+    end if;
+  end if;
   if p_stop_price is not null then
     return private.hold_stop(auth.uid(), tok, p_side, p_type, p_amount::bigint, p_price, p_stop_price,
       coalesce(p_time_in_force, 'gtc'), p_expires_at, settings.fee_bps);
   end if;
   result := private.execute_order(auth.uid(), tok, null, p_side, p_type, p_amount::bigint, p_price,
-    coalesce(p_time_in_force, 'gtc'), p_expires_at, coalesce(p_post_only, false), settings.fee_bps, null);
+    coalesce(p_time_in_force, 'gtc'), p_expires_at, coalesce(p_post_only, false), settings.fee_bps, p_max_total);
   -- Stops run after a trade, where the book has any (one probe of the waiting stops' index).
   if (result->>'value')::numeric > 0 and exists (select 1 from public.orders o where o.token_id = p_token and o.status = 'pending') then
     perform private.trigger_stops(tok, settings.fee_bps);
   end if;
   return result;
 end $$;
-revoke execute on function public.place_order(uuid, text, text, numeric, numeric, text, timestamp with time zone, boolean, numeric) from public, anon;
+revoke execute on function public.place_order(uuid, text, text, numeric, numeric, text, timestamp with time zone, boolean, numeric, numeric) from public, anon;
 
 -- The book's lock: one order at a time per token. Refuses an unknown or halted token, one whose
 -- offering is still open (offerings.sql), and an amount above its supply. Returns the token's row.

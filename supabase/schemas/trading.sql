@@ -1,10 +1,11 @@
 -- Trading: the order book, its trades and the engine that matches them. Each call is one
--- transaction. The engine is in five files, in the order config.toml applies them:
+-- transaction. The engine is in six files, in the order config.toml applies them:
 --
 --   trading.sql        orders and trades, the fee, the caller's open orders, the book's views
 --   orders.sql         placing an order: place_order, its checks, the book's lock, execute_order
 --   matching.sql       matching against the book and settling the fills (the one place money and
 --                      tokens move in a trade)
+--   quotes.sql         what an order would do now (quote_order), walked by the engine's rules
 --   stops.sql          stops and their triggering, take-profit and stop pairs, expiry
 --   order_changes.sql  cancelling, cancelling all, replacing, and a token's trading halt
 --

@@ -1,5 +1,5 @@
-import { Input, Label, Select } from '@repex/shared-ui/ui';
-import { Check, Field, FieldError } from './OrderPanel.styles';
+import { Button, Input, Label, Select } from '@repex/shared-ui/ui';
+import { Check, Field, FieldError, Presets } from './OrderPanel.styles';
 import { TIME_IN_FORCE } from './orderPlan';
 import type { OrderForm } from './useOrderForm';
 
@@ -7,6 +7,7 @@ import type { OrderForm } from './useOrderForm';
 export function LifetimeFields({ form }: { form: OrderForm }) {
   const { terms, type } = form;
   if (terms.allowedTif.length < 2) return null;
+  const expiresError = terms.expiresText ? terms.expiresError : null;
   return (
     <>
       <Field>
@@ -27,9 +28,16 @@ export function LifetimeFields({ form }: { form: OrderForm }) {
             type="datetime-local"
             value={terms.expiresText}
             onChange={(e) => terms.setExpiresText(e.target.value)}
-            aria-invalid={!!terms.expiresError}
+            aria-invalid={!!expiresError}
           />
-          {terms.expiresError && <FieldError role="alert">{terms.expiresError}</FieldError>}
+          <Presets role="group" aria-label="Expires in">
+            {EXPIRY_PRESETS.map(([label, days]) => (
+              <Button key={label} $variant="secondary" $size="sm" onClick={() => terms.setExpiresText(localInput(days))}>
+                {label}
+              </Button>
+            ))}
+          </Presets>
+          {expiresError && <FieldError role="alert">{expiresError}</FieldError>}
         </Field>
       )}
       {type === 'limit' && (terms.tif === 'gtc' || terms.tif === 'gtd') && (
@@ -40,4 +48,18 @@ export function LifetimeFields({ form }: { form: OrderForm }) {
       )}
     </>
   );
+}
+
+/** Good-til-date presets: the order expires this many days from now. */
+const EXPIRY_PRESETS: [string, number][] = [
+  ['1 day', 1],
+  ['1 week', 7],
+  ['1 month', 30],
+];
+
+/** A time `days` from now as a datetime-local input holds it: local time, to the minute. */
+function localInput(days: number): string {
+  const d = new Date(Date.now() + days * 86_400_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }

@@ -31,6 +31,43 @@ export const AmountRow = styled.div`
   grid-template-columns: 40px 1fr 40px;
   gap: 6px;
 `;
+/** Tokens or dollars: a small switch beside the amount's label. */
+export const UnitSwitch = styled.div`
+  float: right;
+  margin-top: -26px;
+  display: inline-flex;
+  gap: 2px;
+  padding: 2px;
+  border-radius: ${({ theme }) => theme.radius.sm};
+  background: ${({ theme }) => theme.colors.surfaceRaised};
+  button {
+    border: 0;
+    background: transparent;
+    color: ${({ theme }) => theme.colors.muted};
+    font-size: 12px;
+    font-weight: 600;
+    padding: 3px 8px;
+    border-radius: ${({ theme }) => theme.radius.sm};
+    cursor: pointer;
+  }
+  button[aria-pressed='true'] {
+    background: ${({ theme }) => theme.colors.bg};
+    color: ${({ theme }) => theme.colors.text};
+  }
+`;
+export const Warning = styled.p`
+  margin: 6px 0 0;
+  padding: 8px 10px;
+  border-radius: ${({ theme }) => theme.radius.sm};
+  border: 1px solid ${({ theme }) => theme.colors.warning};
+  color: ${({ theme }) => theme.colors.text};
+  font-size: 13px;
+`;
+export const Presets = styled.div`
+  display: flex;
+  gap: 6px;
+  margin-top: 6px;
+`;
 export const Shortcuts = styled.div`
   display: grid;
   grid-template-columns: repeat(4, 1fr);

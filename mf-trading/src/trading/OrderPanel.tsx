@@ -1,9 +1,10 @@
 import { useRef } from 'react';
-import { Button, Card, CardTitle, Input, Label } from '@repex/shared-ui/ui';
+import { Button, Card, CardTitle } from '@repex/shared-ui/ui';
 import { AmountField } from './AmountField';
 import { OrderConfirmation, OrderSummary } from './OrderSummary';
 import { LifetimeFields } from './LifetimeFields';
-import { Field, FieldError, Plan, Toggle, ToggleButton } from './OrderPanel.styles';
+import { LimitField } from './LimitField';
+import { Plan, Toggle, ToggleButton } from './OrderPanel.styles';
 import type { OrderKind } from './orderPlan';
 import { StopFields } from './StopFields';
 import { useOrderForm, type OrderFormInput } from './useOrderForm';
@@ -46,23 +47,8 @@ export function OrderPanel(props: OrderFormInput) {
 
       <AmountField form={form} tokenName={props.tokenName} cash={props.cash} held={props.held} />
 
-      {type === 'stop' && <StopFields form={form} />}
-      {form.hasLimit && (
-        <Field>
-          <Label htmlFor="order-limit">Limit Price (USD)</Label>
-          <Input
-            id="order-limit"
-            ref={limitInput}
-            type="number"
-            step={0.01}
-            min={0.01}
-            value={form.limitText}
-            onChange={(e) => form.setLimitText(e.target.value)}
-            aria-invalid={!!form.limitError}
-          />
-          {form.limitError && <FieldError role="alert">{form.limitError}</FieldError>}
-        </Field>
-      )}
+      {type === 'stop' && <StopFields form={form} limitInput={limitInput} />}
+      {type === 'limit' && <LimitField form={form} input={limitInput} />}
 
       <LifetimeFields form={form} />
       <Plan data-testid="order-plan" aria-live="polite">
@@ -70,7 +56,7 @@ export function OrderPanel(props: OrderFormInput) {
       </Plan>
       <OrderSummary form={form} />
       {form.confirming ? (
-        <OrderConfirmation form={form} tokenName={props.tokenName} price={props.price} />
+        <OrderConfirmation form={form} tokenName={props.tokenName} />
       ) : (
         <Button
           $block

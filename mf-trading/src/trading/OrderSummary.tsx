@@ -1,34 +1,56 @@
 import { Button, Muted, formatPrice, formatTokens } from '@repex/shared-ui/ui';
 import { Confirm, Lines, Row } from './OrderPanel.styles';
 import { feePercent } from './orderMath';
+import { fillRange, fillSentence } from './quoteWords';
 import type { OrderForm } from './useOrderForm';
 
 const unknown = '…';
+const money = (n: number | null | undefined) => (n === null || n === undefined ? unknown : formatPrice(n));
 
-/** What the order comes to: price, value, fee, and the total a buyer pays or what a seller receives. */
+/**
+ * What the order comes to: for an order now, the database's walk of the book (its average price,
+ * the prices it meets and how far that moves the price); for a stop, its figures at the trigger.
+ */
 export function OrderSummary({ form }: { form: OrderForm }) {
-  const { side, feeBps, effectivePrice, value, fee, total, proceeds } = form;
+  const { side, feeBps, summary, quote, type } = form;
+  const fills = type !== 'stop' && quote && quote.filled > 0;
   return (
-    <Lines aria-label="Order summary">
-      <dt>Price</dt>
-      <dd data-testid="order-price">{formatPrice(effectivePrice)}</dd>
+    <Lines aria-label="Order summary" aria-busy={form.pending}>
+      <dt>{type === 'market' ? 'Average price' : type === 'limit' ? 'Limit price' : 'Price'}</dt>
+      <dd data-testid="order-price">{summary && summary.price === null ? '—' : money(summary?.price)}</dd>
+      {fills && (
+        <>
+          <dt>Fills at</dt>
+          <dd data-testid="order-fills-at">{fillRange(quote)}</dd>
+          {quote.impact_bps !== null && quote.impact_bps !== 0 && (
+            <>
+              <dt>Price impact</dt>
+              <dd data-testid="order-impact">
+                {quote.impact_bps > 0 ? '+' : '−'}
+                {feePercent(Math.abs(quote.impact_bps))}
+              </dd>
+            </>
+          )}
+        </>
+      )}
       <dt>Value</dt>
-      <dd data-testid="order-value">{formatPrice(value)}</dd>
+      <dd data-testid="order-value">{money(summary?.value)}</dd>
       <dt>Fee ({feeBps === undefined ? unknown : feePercent(feeBps)})</dt>
-      <dd data-testid="order-fee">{feeBps === undefined ? unknown : formatPrice(fee)}</dd>
+      <dd data-testid="order-fee">{money(summary?.fee)}</dd>
       <dt className="total">{side === 'buy' ? 'Total' : 'You receive'}</dt>
       <dd className="total" data-testid="order-total">
-        {feeBps === undefined ? unknown : formatPrice(side === 'buy' ? total : proceeds)}
+        {money(side === 'buy' ? summary?.total : summary?.proceeds)}
       </dd>
     </Lines>
   );
 }
 
-/** The last look before an order is placed, in one sentence, with Back and Confirm. */
-export function OrderConfirmation({ form, tokenName, price }: { form: OrderForm; tokenName: string; price: number }) {
-  const { side, type, amount, effectivePrice, value, fee, total, proceeds, marketBandBps, busy, terms } = form;
+/** The last look before an order is placed: what fills at once and at which prices, what waits, and the money. */
+export function OrderConfirmation({ form, tokenName }: { form: OrderForm; tokenName: string }) {
+  const { side, type, amount, summary, quote, limit, marketBandBps, busy, terms } = form;
   // Anything beyond an order now at market or resting until cancelled is said in the plan's words.
   const plain = type === 'market' || (type === 'limit' && terms.tif === 'gtc' && !terms.postOnly);
+  const money = summary && (side === 'buy' ? summary.total : summary.proceeds);
   return (
     <Confirm role="region" aria-label="Confirm order">
       {!plain && (
@@ -38,30 +60,32 @@ export function OrderConfirmation({ form, tokenName, price }: { form: OrderForm;
       )}
       {type === 'stop' ? (
         <p>
-          At {formatPrice(effectivePrice)}: value {formatPrice(value)}, fee {formatPrice(fee)},{' '}
-          {side === 'buy' ? 'total' : 'you receive'} {formatPrice(side === 'buy' ? total : proceeds)}
+          At {formatPrice(summary?.price ?? 0)}: value {formatPrice(summary?.value ?? 0)}, fee{' '}
+          {formatPrice(summary?.fee ?? 0)}, {side === 'buy' ? 'total' : 'you receive'} {formatPrice(money ?? 0)}
           {side === 'buy' &&
             `; ${formatPrice(form.reserve)} of your cash is held back until it triggers or you cancel it`}
           .
         </p>
       ) : (
-        <p>
-          <strong>
-            {side === 'buy' ? 'Buy' : 'Sell'} {formatTokens(amount, tokenName)}
-          </strong>{' '}
-          {type === 'market'
-            ? `at market (about ${formatPrice(price)} each)`
-            : `at ${formatPrice(effectivePrice)} or better`}
-          : value {formatPrice(value)}, fee {formatPrice(fee)}, {side === 'buy' ? 'total' : 'you receive'}{' '}
-          <strong>{formatPrice(side === 'buy' ? total : proceeds)}</strong>.
-        </p>
+        quote && (
+          <p data-testid="confirm-fills">
+            <strong>
+              {side === 'buy' ? 'Buy' : 'Sell'} {formatTokens(amount, tokenName)}
+            </strong>{' '}
+            {type === 'market' ? 'at market' : `at ${formatPrice(limit ?? 0)} or ${side === 'buy' ? 'less' : 'more'}`}:{' '}
+            {fillSentence(quote, limit)} Value {formatPrice(summary?.value ?? 0)}, fee{' '}
+            {formatPrice(summary?.fee ?? 0)}, {side === 'buy' ? 'total' : 'you receive'}{' '}
+            <strong>{formatPrice(money ?? 0)}</strong>
+            {quote.resting > 0 && ' once all of it has filled'}.
+          </p>
+        )
       )}
       {type === 'market' && (
         <p>
           <Muted>
             A market order fills at the best prices in the book
             {marketBandBps !== undefined && ` within ${feePercent(marketBandBps)} of the last price`}, and what it
-            cannot fill there is cancelled; the final figures may differ.
+            cannot fill there is cancelled. If the book moves before it arrives, the fills may differ.
           </Muted>
         </p>
       )}

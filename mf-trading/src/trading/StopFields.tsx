@@ -1,13 +1,19 @@
+import type { RefObject } from 'react';
 import { Input, Label } from '@repex/shared-ui/ui';
+import { LimitField } from './LimitField';
 import { Check, Field, FieldError, Note, Toggle, ToggleButton } from './OrderPanel.styles';
 import type { OrderForm } from './useOrderForm';
 
 /**
- * A stop's terms: the trigger, what the order becomes when the price reaches it, and for a sell an
+ * A stop's terms: the trigger, what the order becomes when the price reaches it (a stop-limit's
+ * limit sits here, beside its trigger), and for a sell an
  * optional take-profit above the market (the pair: whichever fills first cancels the other).
  */
-export function StopFields({ form }: { form: OrderForm }) {
+export function StopFields({ form, limitInput }: { form: OrderForm; limitInput: RefObject<HTMLInputElement | null> }) {
   const { terms, side } = form;
+  // A field says what is wrong once something is typed in it, never before.
+  const stopError = terms.stopText.trim() ? terms.stopError : null;
+  const takeProfitError = terms.takeProfitText.trim() ? terms.takeProfitError : null;
   return (
     <>
       <Field>
@@ -20,11 +26,11 @@ export function StopFields({ form }: { form: OrderForm }) {
           placeholder={side === 'buy' ? 'Above the last price' : 'Below the last price'}
           value={terms.stopText}
           onChange={(e) => terms.setStopText(e.target.value)}
-          aria-invalid={!!terms.stopError}
+          aria-invalid={!!stopError}
           aria-describedby="order-stop-note"
         />
-        {terms.stopError ? (
-          <FieldError role="alert">{terms.stopError}</FieldError>
+        {stopError ? (
+          <FieldError role="alert">{stopError}</FieldError>
         ) : (
           <Note id="order-stop-note">
             The order waits off the book until a trade at or {side === 'buy' ? 'above' : 'below'} this price.
@@ -48,6 +54,7 @@ export function StopFields({ form }: { form: OrderForm }) {
           At a limit
         </ToggleButton>
       </Toggle>
+      {terms.stopType === 'limit' && <LimitField form={form} input={limitInput} />}
       {side === 'sell' && (
         <>
           <Check>
@@ -68,9 +75,9 @@ export function StopFields({ form }: { form: OrderForm }) {
                 min={0.01}
                 value={terms.takeProfitText}
                 onChange={(e) => terms.setTakeProfitText(e.target.value)}
-                aria-invalid={!!terms.takeProfitError}
+                aria-invalid={!!takeProfitError}
               />
-              {terms.takeProfitError && <FieldError role="alert">{terms.takeProfitError}</FieldError>}
+              {takeProfitError && <FieldError role="alert">{takeProfitError}</FieldError>}
             </Field>
           )}
         </>

@@ -114,6 +114,64 @@ interface Lifetime {
   expiresAt?: string;
 }
 
+/** What an order asks of the book: side, kind, tokens or a sum to spend, and a limit's price and lifetime. */
+export interface QuoteRequest {
+  tokenId: string;
+  side: 'buy' | 'sell';
+  type: 'market' | 'limit';
+  amount?: number;
+  price?: number;
+  tif?: TimeInForce;
+  /** "Spend $50": the most a market buy pays, fee included. */
+  maxTotal?: number;
+}
+
+/** What an order would do now, walked by the engine's own rules (public.quote_order; quotes.sql says each field). */
+export interface OrderQuote {
+  filled: number;
+  value: number;
+  fee: number;
+  total: number;
+  average_price: number | null;
+  best_price: number | null;
+  worst_price: number | null;
+  levels: { price: number; amount: number }[];
+  remaining: number;
+  stopped_by: 'filled' | 'cash' | 'limit' | 'book';
+  resting: number;
+  rest_value: number;
+  rest_fee: number;
+  last_price: number;
+  band_bps: number;
+  band_edge: number;
+  impact_bps: number | null;
+  best_bid: number | null;
+  best_ask: number | null;
+  fee_bps: number;
+  cash: number;
+  held: number;
+  blocked: string | null;
+  refusal: string | null;
+}
+
+/** A GET: it writes nothing, so any replica may answer it. */
+export const quoteOrder = async (q: QuoteRequest) =>
+  unwrap(
+    await supabase().rpc(
+      'quote_order',
+      {
+        p_token: q.tokenId,
+        p_side: q.side,
+        p_type: q.type,
+        p_amount: q.amount,
+        p_price: q.price,
+        p_time_in_force: q.tif,
+        p_max_total: q.maxTotal,
+      },
+      { get: true },
+    ),
+  ) as unknown as OrderQuote;
+
 export const placeOrder = (
   order: {
     tokenId: string;
@@ -123,6 +181,7 @@ export const placeOrder = (
     price?: number;
     stopPrice?: number;
     postOnly?: boolean;
+    maxTotal?: number;
   } & Lifetime,
 ) =>
   supabase().rpc('place_order', {
@@ -135,6 +194,7 @@ export const placeOrder = (
     p_expires_at: order.expiresAt ?? null,
     p_post_only: order.postOnly ?? false,
     p_stop_price: order.stopPrice ?? null,
+    p_max_total: order.maxTotal ?? null,
   });
 
 /** A take-profit and a stop on one holding, one cancelling the other (place_oco). */

@@ -1,5 +1,4 @@
 import {
-  DEFAULT_AMOUNT,
   decrement,
   feePercent,
   fundsCheck,
@@ -7,13 +6,12 @@ import {
   limitPriceError,
   maxAmount,
   orderCost,
-  parseAmount,
+  readAmount,
+  readSpend,
   shortcutAmount,
 } from './orderMath';
 
 describe('order panel arithmetic (spec sections 4, 5, 9)', () => {
-  it('starts at 100 tokens', () => expect(DEFAULT_AMOUNT).toBe(100));
-
   it('plus and minus move by 10; minus never goes below 1', () => {
     expect(increment(100)).toBe(110);
     expect(decrement(100)).toBe(90);
@@ -23,12 +21,30 @@ describe('order panel arithmetic (spec sections 4, 5, 9)', () => {
     expect(decrement(0)).toBe(1);
   });
 
-  it('a typed non-number becomes 0; decimals are cut to whole tokens', () => {
-    expect(parseAmount('abc')).toBe(0);
-    expect(parseAmount('')).toBe(0);
-    expect(parseAmount('-5')).toBe(0);
-    expect(parseAmount('42')).toBe(42);
-    expect(parseAmount('12.9')).toBe(12);
+  it('a typed amount is kept as typed: whole tokens, or an error that says so, never another number', () => {
+    expect(readAmount('')).toEqual({ amount: 0, error: null });
+    expect(readAmount('42')).toEqual({ amount: 42, error: null });
+    expect(readAmount(' 7 ')).toEqual({ amount: 7, error: null });
+    expect(readAmount('1.5')).toEqual({ amount: 0, error: 'Tokens are whole: enter 1 or 2 (not 1.5).' });
+    expect(readAmount('1.')).toEqual({ amount: 0, error: 'Tokens are whole: enter 1 or 2 (not 1.).' });
+    expect(readAmount('0.5')).toEqual({ amount: 0, error: 'Tokens are whole: enter 1 or more (not 0.5).' });
+    expect(readAmount('-5')).toEqual({
+      amount: 0,
+      error: 'The amount cannot be negative: enter a whole number of tokens.',
+    });
+    expect(readAmount('0')).toEqual({ amount: 0, error: 'Enter at least 1 token.' });
+    expect(readAmount('abc').amount).toBe(0); // spec section 5: a typed non-number is 0
+    expect(readAmount('abc').error).toBe('Enter the number of tokens in digits, such as 10.');
+    expect(readAmount('1e3').error).not.toBeNull();
+  });
+
+  it('a sum to spend is dollars and cents above zero', () => {
+    expect(readSpend('')).toEqual({ spend: 0, error: null });
+    expect(readSpend('50')).toEqual({ spend: 50, error: null });
+    expect(readSpend('$1,250.5')).toEqual({ spend: 1250.5, error: null });
+    expect(readSpend('0')).toEqual({ spend: 0, error: 'Enter a sum above $0.00.' });
+    expect(readSpend('10.001').error).toBe('Enter a sum in dollars, such as 50 or 49.99.');
+    expect(readSpend('-5').error).toBe('Enter a sum in dollars, such as 50 or 49.99.');
   });
 
   it('buy maximum is what the cash pays for, fee included; sell maximum is the tokens held', () => {

@@ -6,16 +6,41 @@ import { formatPrice, formatTokens } from '@repex/shared-ui/ui';
  */
 const AMOUNT_STEP = 10;
 const AMOUNT_MIN = 1;
-export const DEFAULT_AMOUNT = 100;
 export const SHORTCUTS = [25, 50, 75, 100] as const;
 
 export type Side = 'buy' | 'sell';
 export type OrderType = 'market' | 'limit';
 
-/** A typed amount: whole tokens; anything that is not a number becomes 0. */
-export function parseAmount(text: string): number {
-  const n = Number.parseInt(text, 10);
-  return Number.isFinite(n) && n > 0 ? n : 0;
+/**
+ * A typed amount of tokens, as typed: never changed into another number. Tokens are whole, so
+ * "1.5" and "-5" are errors, said beside the field, and count as 0 (spec section 5: a typed
+ * non-number is 0). An empty field is no amount yet, not an error.
+ */
+export function readAmount(text: string): { amount: number; error: string | null } {
+  const t = text.trim();
+  if (t === '') return { amount: 0, error: null };
+  if (/^\d+$/.test(t)) {
+    const n = Number(t);
+    return n >= AMOUNT_MIN ? { amount: n, error: null } : { amount: 0, error: 'Enter at least 1 token.' };
+  }
+  if (/^-/.test(t)) return { amount: 0, error: 'The amount cannot be negative: enter a whole number of tokens.' };
+  if (/^\d*[.,]\d*$/.test(t)) {
+    const whole = Math.floor(Number(t.replace(',', '.')));
+    return {
+      amount: 0,
+      error: `Tokens are whole: enter ${whole >= 1 ? `${whole} or ${whole + 1}` : '1 or more'} (not ${t}).`,
+    };
+  }
+  return { amount: 0, error: 'Enter the number of tokens in digits, such as 10.' };
+}
+
+/** A sum to spend in dollars ("spend $50"): above $0.00, at most two decimals. */
+export function readSpend(text: string): { spend: number; error: string | null } {
+  const t = text.trim().replace(/^\$/, '').replace(/,/g, '');
+  if (t === '') return { spend: 0, error: null };
+  if (!/^\d+(\.\d{1,2})?$/.test(t)) return { spend: 0, error: 'Enter a sum in dollars, such as 50 or 49.99.' };
+  const n = Number(t);
+  return n > 0 ? { spend: n, error: null } : { spend: 0, error: 'Enter a sum above $0.00.' };
 }
 
 export const increment = (amount: number) => amount + AMOUNT_STEP;

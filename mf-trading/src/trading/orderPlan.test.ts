@@ -19,6 +19,15 @@ describe('what an order will do, said before it is placed', () => {
       describePlan({ ...base, side: 'buy', kind: 'stop', stopPrice: 12, stopType: 'limit', limitPrice: 12.5 }),
     ).toBe('If the price rises to $12.00, buy 100 tokens at $12.50 or less.');
   });
+  it('never names a price or an amount not yet entered', () => {
+    expect(describePlan({ ...base, kind: 'stop', stopPrice: 0, stopType: 'market' })).toBe(
+      'If the price falls to the trigger price you set, sell 100 tokens at market.',
+    );
+    expect(describePlan({ ...base, side: 'buy', kind: 'stop', stopPrice: 12, stopType: 'limit', limitPrice: 0 })).toBe(
+      'If the price rises to $12.00, buy 100 tokens at the limit you set.',
+    );
+    expect(describePlan({ ...base, amount: 0, kind: 'market' })).toBe('Enter how many tokens to sell.');
+  });
   it('a pair says both orders and that one cancels the other', () => {
     expect(
       describePlan({

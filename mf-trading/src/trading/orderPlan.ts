@@ -39,6 +39,7 @@ export function describePlan(t: OrderTerms): string {
   const tokens = formatTokens(t.amount, t.tokenName);
   const expiry = t.tif === 'gtd' && t.expiresAt ? until(t.expiresAt) : null;
 
+  if (!(t.amount >= 1)) return `Enter how many tokens to ${verb}.`;
   if (t.kind === 'market') return `${Verb} ${tokens} now at the best prices; what cannot fill at once is cancelled.`;
 
   if (t.kind === 'limit') {
@@ -55,17 +56,23 @@ export function describePlan(t: OrderTerms): string {
   }
 
   const move = t.side === 'buy' ? 'rises' : 'falls';
+  // Each price the sentence names is a real one: one not yet entered is asked for, never "$0.00".
+  const trigger = t.stopPrice && t.stopPrice > 0 ? formatPrice(t.stopPrice) : 'the trigger price you set';
   const then =
-    t.stopType === 'limit' ? `${verb} ${tokens} ${atLimit(t.side, t.limitPrice ?? 0)}` : `${verb} ${tokens} at market`;
+    t.stopType === 'limit'
+      ? t.limitPrice && t.limitPrice > 0
+        ? `${verb} ${tokens} ${atLimit(t.side, t.limitPrice)}`
+        : `${verb} ${tokens} at the limit you set`
+      : `${verb} ${tokens} at market`;
   const lasts = expiry ? ` It expires ${expiry} if it has not filled by then.` : '';
   if (t.side === 'sell' && t.takeProfit) {
     return (
       `Sell ${tokens} ${atLimit('sell', t.takeProfit)} (take profit). ` +
-      `If the price falls to ${formatPrice(t.stopPrice ?? 0)} first, ${then.replace(tokens, 'them')} instead (stop). ` +
+      `If the price falls to ${trigger} first, ${then.replace(tokens, 'them')} instead (stop). ` +
       `Whichever happens first cancels the other.${lasts}`
     );
   }
-  return `If the price ${move} to ${formatPrice(t.stopPrice ?? 0)}, ${then}.${lasts}`;
+  return `If the price ${move} to ${trigger}, ${then}.${lasts}`;
 }
 
 /** The time-in-force choices, in the words the panel shows. */

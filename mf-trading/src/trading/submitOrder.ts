@@ -17,6 +17,8 @@ export async function submitOrder(o: {
   type: OrderKind;
   amount: number;
   limit?: number;
+  /** A market buy sized as a sum to spend: the most it pays, fee included. */
+  maxTotal?: number;
   terms: OrderTermsState;
   plan: string;
 }) {
@@ -44,6 +46,7 @@ export async function submitOrder(o: {
       price: o.limit,
       stopPrice: terms.stopPrice,
       postOnly: terms.postOnly,
+      maxTotal: o.maxTotal,
       ...when,
     });
     if (error) throw error;

@@ -1,11 +1,14 @@
 import { useEffect, useState, type RefObject } from 'react';
 import { useExchangeSettings } from '@repex/shared-ui/platform';
-import { formatTokens } from '@repex/shared-ui/ui';
+import { formatPrice, formatTokens } from '@repex/shared-ui/ui';
+import type { BookLevel, QuoteRequest } from './data';
 import type { BookPick } from './OrderBook';
-import { DEFAULT_AMOUNT, fundsCheck, limitPriceError, maxAmount, orderCost, type Side } from './orderMath';
+import { fundsCheck, limitPriceError, maxAmount, orderCost, readAmount, readSpend, type Side } from './orderMath';
 import { describePlan, figuredPrices, stopLimitPriceError, type OrderKind } from './orderPlan';
+import { limitWarning, marketError, marketNote } from './quoteWords';
 import { submitOrder } from './submitOrder';
 import { useOrderTerms } from './useOrderTerms';
+import { useQuote } from './useQuote';
 
 export interface OrderFormInput {
   tokenId: string;
@@ -14,23 +17,31 @@ export interface OrderFormInput {
   cash: number;
   held: number;
   initialSide: Side;
+  /** The token's book as the screen holds it: a new value when it changes, so the quote is asked again. */
+  book?: BookLevel[];
   /** The last price chosen in the order book (a new object for each choice), if any. */
   pick?: BookPick;
 }
 
+/** How a buy at market is sized: in tokens, or as a sum to spend ("spend $50"). */
+export type AmountUnit = 'tokens' | 'usd';
+
 /**
- * The order form's state and what follows from it: the exchange's fee and limits (followed live,
- * since an admin may change them at any time), the order's cost, what is wrong with it, and
- * placing it. The rules here guide the user; place_order enforces them all again.
+ * The order form's state and what follows from it. An order now (at market or at a limit) is
+ * estimated by the database's own walk of the book (quote_order, asked as the user types), so the
+ * panel's figures are the engine's; a stop, which trades later, is figured at its trigger. The
+ * rules here guide the user; place_order enforces them all again.
  */
 export function useOrderForm(
-  { tokenId, tokenName, price, cash, held, initialSide, pick }: OrderFormInput,
+  { tokenId, tokenName, price, cash, held, initialSide, book, pick }: OrderFormInput,
   /** The panel and its price input, which a price chosen in the book brings into view. */
   refs: PanelRefs,
 ) {
   const [side, setSide] = useState<Side>(initialSide);
   const [type, setType] = useState<OrderKind>('market');
-  const [amount, setAmount] = useState(DEFAULT_AMOUNT);
+  const [amountText, setAmountText] = useState('');
+  const [chosenUnit, setUnit] = useState<AmountUnit>('tokens');
+  const [spendText, setSpendText] = useState('');
   const [limitText, setLimitText] = useState(price.toFixed(2));
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -44,42 +55,86 @@ export function useOrderForm(
   const settings = useExchangeSettings().data;
   const feeBps = settings?.fee_bps;
   const terms = useOrderTerms(type, side, price, settings?.max_price);
+  // Spending a sum is a market buy's way of sizing; any other order is in tokens.
+  const unit: AmountUnit = side === 'buy' && type === 'market' ? chosenUnit : 'tokens';
+  const typed = readAmount(amountText);
+  const spent = readSpend(spendText);
   const hasLimit = type === 'limit' || (type === 'stop' && terms.stopType === 'limit');
   const limitError = hasLimit ? limitPriceError(limitText, settings?.max_price) : null;
+  const limit = hasLimit && !limitError ? Number(limitText) : undefined;
   const stopLimitError =
     type === 'stop' && hasLimit && !limitError && !terms.stopError
       ? stopLimitPriceError(side, Number(limitText), terms.stopPrice!)
       : null;
+  const minimum = settings?.min_order_amount ?? 1;
+  const amountError =
+    unit === 'usd'
+      ? spent.error
+      : (typed.error ??
+        (typed.amount > 0 && typed.amount < minimum ? `The minimum order is ${formatTokens(minimum)}.` : null));
+
+  // The order now, as the database is asked to walk it.
+  const request: QuoteRequest | null =
+    type === 'stop' || amountError || (type === 'limit' && limit === undefined)
+      ? null
+      : unit === 'usd'
+        ? spent.spend > 0
+          ? { tokenId, side: 'buy', type: 'market', maxTotal: spent.spend }
+          : null
+        : typed.amount > 0
+          ? { tokenId, side, type, amount: typed.amount, price: limit, tif: type === 'limit' ? terms.tif : undefined }
+          : null;
+  const { quote, pending, error: quoteError } = useQuote(request, book);
+  const amount = unit === 'usd' ? (quote?.filled ?? 0) : typed.amount;
+
+  // A stop is figured at its trigger (or its limit): it trades later, on a book not yet known.
   const { effectivePrice, reservePrice } = figuredPrices({
     price,
-    limit: hasLimit && !limitError ? Number(limitText) : undefined,
+    limit,
     stop: type === 'stop' && !terms.stopError ? terms.stopPrice : undefined,
     buyStopMarket: type === 'stop' && !hasLimit && side === 'buy',
     bandBps: settings?.market_band_bps,
   });
-  const max = feeBps === undefined ? 0 : maxAmount(side, cash, reservePrice, held, feeBps);
-  const cost = orderCost(effectivePrice, amount, feeBps ?? 0);
+  const bestAsk = book?.filter((l) => l.side === 'sell').reduce((m, l) => Math.min(m, l.price), Infinity);
+  const maxAt = type === 'market' && bestAsk !== undefined && bestAsk < Infinity ? bestAsk : reservePrice;
+  const max = feeBps === undefined ? 0 : maxAmount(side, cash, maxAt, held, feeBps);
+  const summary =
+    type === 'stop'
+      ? { price: effectivePrice, ...orderCost(effectivePrice, amount, feeBps ?? 0) }
+      : quote && {
+          price: type === 'limit' ? limit! : quote.average_price,
+          ...totals(quote.value + quote.rest_value, quote.fee + quote.rest_fee),
+        };
   const reserve = orderCost(reservePrice, amount, feeBps ?? 0).total;
-  const minimum = settings?.min_order_amount ?? 1;
-  const amountError =
-    amount < 1 ? 'Enter at least 1 token.' : amount < minimum ? `The minimum order is ${formatTokens(minimum)}.` : null;
-  const funds =
-    feeBps === undefined || amountError || limitError || terms.termsError
+
+  // What holds the button (an error) or explains the order (a note), from the quote once it answers.
+  const problem =
+    quoteError ??
+    (quote && (quote.blocked ?? quote.refusal ?? (type === 'market' ? marketError(side, quote, unit === 'usd') : null)));
+  const note = quote && type === 'market' && unit === 'tokens' ? marketNote(side, quote) : null;
+  const warning = quote && type === 'limit' && limit !== undefined ? limitWarning(side, limit, quote) : null;
+  const stopFunds =
+    type !== 'stop' || feeBps === undefined || amount < 1 || terms.termsError || limitError
       ? null
-      : fundsCheck({ side, type: type === 'market' ? 'market' : 'limit', amount, max, total: reserve, cash, held });
-  const plan = describePlan({
-    side,
-    kind: type,
-    amount,
-    tokenName,
-    limitPrice: Number(limitText),
-    stopPrice: terms.stopPrice,
-    stopType: terms.stopType,
-    takeProfit: terms.takeProfit,
-    tif: terms.tif,
-    expiresAt: terms.expiresAt,
-    postOnly: terms.postOnly,
-  });
+      : fundsCheck({ side, type: hasLimit ? 'limit' : 'market', amount, max, total: reserve, cash, held });
+  const funds = stopFunds ?? (problem ? { error: problem } : note ? { note } : null);
+
+  const plan =
+    unit === 'usd'
+      ? `Spend up to ${spent.spend > 0 ? formatPrice(spent.spend) : 'the sum you enter'} on ${tokenName} tokens at the best prices: the whole tokens it covers${quote && quote.filled > 0 ? ` (${formatTokens(quote.filled)} now, ${formatPrice(quote.total)} with the fee)` : ''}. The rest stays cash.`
+      : describePlan({
+          side,
+          kind: type,
+          amount,
+          tokenName,
+          limitPrice: Number(limitText),
+          stopPrice: terms.stopPrice,
+          stopType: terms.stopType,
+          takeProfit: terms.takeProfit,
+          tif: terms.tif,
+          expiresAt: terms.expiresAt,
+          postOnly: terms.postOnly,
+        });
 
   const place = async () => {
     setBusy(true);
@@ -91,6 +146,7 @@ export function useOrderForm(
         type,
         amount,
         limit: hasLimit ? Number(limitText) : undefined,
+        maxTotal: unit === 'usd' ? spent.spend : undefined,
         terms,
         plan,
       });
@@ -105,8 +161,13 @@ export function useOrderForm(
     setSide,
     type,
     setType,
+    unit,
+    setUnit,
+    amountText,
+    setAmountText,
+    spendText,
+    setSpendText,
     amount,
-    setAmount,
     limitText,
     setLimitText,
     confirming,
@@ -115,25 +176,38 @@ export function useOrderForm(
     marketBandBps: settings?.market_band_bps,
     feeBps,
     limitError: limitError ?? stopLimitError,
+    limit,
     terms,
     plan,
     hasLimit,
-    effectivePrice,
+    quote,
+    pending,
+    summary,
     reserve,
     max,
-    ...cost,
     amountError,
     funds,
+    warning,
     ready:
+      amount >= 1 &&
       !amountError &&
       !limitError &&
       !stopLimitError &&
       !terms.termsError &&
       feeBps !== undefined &&
+      (type === 'stop' || (!!quote && !pending)) &&
       !(funds && 'error' in funds),
     place,
   };
 }
+
+/** An order's value and fee, and what they come to for each side. */
+const totals = (value: number, fee: number) => ({
+  value,
+  fee,
+  total: Math.round((value + fee) * 100) / 100,
+  proceeds: Math.round((value - fee) * 100) / 100,
+});
 
 export type OrderForm = ReturnType<typeof useOrderForm>;
 

@@ -2136,6 +2136,7 @@ export type Database = {
           p_expires_at?: string;
           p_post_only?: boolean;
           p_stop_price?: number;
+          p_max_total?: number;
         };
         Returns: Json;
       };
@@ -2148,6 +2149,18 @@ export type Database = {
           bucket: string;
           price: number;
         }[];
+      };
+      quote_order: {
+        Args: {
+          p_token: string;
+          p_side: string;
+          p_type?: string;
+          p_amount?: number;
+          p_price?: number;
+          p_time_in_force?: string;
+          p_max_total?: number;
+        };
+        Returns: Json;
       };
       refresh_social_accounts: {
         Args: never;

@@ -15,7 +15,9 @@ describe('checkBid', () => {
     expect(checkBid('10', '401', terms, 1e6).error).toBe(
       'One account may bid for at most 400 tokens in this offering.',
     );
-    expect(checkBid('10', '0', terms, 5000).error).toBe('Enter a whole number of tokens, at least 1.');
+    expect(checkBid('10', '0', terms, 5000).error).toBe('Enter at least 1 token.');
+    expect(checkBid('10', '', terms, 5000).error).toBe('Enter a whole number of tokens, at least 1.');
+    expect(checkBid('10', '2.5', terms, 5000).error).toBe('Tokens are whole: enter 2 or 3 (not 2.5).');
     expect(checkBid('12', '400', terms, 4000).error).toBe(
       'Insufficient funds: this bid needs $4,896.00 and you have $4,000.00 available.',
     );

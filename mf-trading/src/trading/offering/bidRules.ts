@@ -1,5 +1,5 @@
 import { formatInteger, formatPrice } from '@repex/shared-ui/ui';
-import { limitPriceError, orderCost, parseAmount } from '../orderMath';
+import { limitPriceError, orderCost, readAmount } from '../orderMath';
 
 /** An offering's terms, as a bid is checked against them (the database checks them again). */
 export interface OfferingTerms {
@@ -20,15 +20,15 @@ export function checkBid(
   maxPrice?: number,
 ): { price: number; amount: number; cost: ReturnType<typeof orderCost>; error: string | null } {
   const price = Number(priceText);
-  const amount = parseAmount(amountText);
+  const { amount, error: amountError } = readAmount(amountText);
   const cost = orderCost(Number.isFinite(price) ? price : 0, amount, terms.fee_bps);
   const priceError = limitPriceError(priceText, maxPrice, 'bid price');
   const error =
     priceError ??
     (price < terms.reserve_price
       ? `Bids start at the issue price, ${formatPrice(terms.reserve_price)}.`
-      : amount < 1
-        ? 'Enter a whole number of tokens, at least 1.'
+      : amountError || amount < 1
+        ? (amountError ?? 'Enter a whole number of tokens, at least 1.')
         : amount > terms.account_cap
           ? `One account may bid for at most ${formatInteger(terms.account_cap)} tokens in this offering.`
           : cost.total > cash

@@ -1,0 +1,175 @@
+-- What an order would do if it were placed now: the order panel's estimate, from the engine's own
+-- rules (trading.sql has the engine's map), so that the screen and the engine cannot disagree.
+
+-- Walks the book as match_order would for the caller's order, without locking or writing anything:
+-- others' open orders on the other side in rank order, within the order's limit price or, for a
+-- market order, the band around the last price; a market buy stops where the caller's cash (or
+-- p_max_total, "spend $50") runs out, by the engine's rule for a budget (private.affordable). The
+-- caller's own orders are skipped, as the engine expires them. p_amount may be null for a market buy
+-- with p_max_total: then the walk buys as many tokens as the sum covers.
+--
+-- Returns, in numbers the panel formats:
+--   filled, value, fee, total (a buy pays value + fee, a sell receives value - fee),
+--   average_price, best_price and worst_price of the fills, levels [{price, amount}] met;
+--   remaining, what did not fill at once, and why (stopped_by: 'filled', 'cash', 'limit' for a
+--   limit price or the market band, 'book' when the book ran out); resting, what of it would wait
+--   on the book (a limit order good til cancelled or a date), rest_value at its limit, rest_fee (the
+--   fee's rise when it fills) and, for a buy, rest_cost, the cash it holds back;
+--   last_price, band_bps, band_edge (the furthest price a market order meets), impact_bps (how far
+--   the worst fill lies from the last price), best_bid, best_ask (others' orders);
+--   cash and held (what the caller may spend and sell); blocked, a halt, and refusal, what the
+--   engine's funds check would refuse the order with, each in the engine's words.
+create function public.quote_order(
+  p_token uuid, p_side text, p_type text default 'market', p_amount numeric default null,
+  p_price numeric default null, p_time_in_force text default 'gtc', p_max_total numeric default null
+) returns jsonb language plpgsql stable security definer set search_path = '' as $$
+declare
+  uid uuid := auth.uid();
+  settings public.exchange_settings;
+  tok public.tokens;
+  other text := case when p_side = 'buy' then 'sell' else 'buy' end;
+  ref numeric;
+  edge numeric;
+  worst numeric;
+  cash numeric := 0;
+  held bigint := 0;
+  budget numeric;
+  want bigint;
+  remaining bigint;
+  filled bigint;
+  spent numeric := 0;
+  levels jsonb := '[]';
+  level_price numeric;
+  level_amount bigint := 0;
+  first_price numeric;
+  last_fill numeric;
+  stopped text := 'book';
+  maker record;
+  n bigint;
+  fee numeric;
+  rests boolean;
+  rest_value numeric := 0;
+  rest_fee numeric := 0;
+  blocked text;
+  refusal text;
+begin
+  if p_side is null or p_side not in ('buy', 'sell') then perform private.refuse('The side must be buy or sell.'); end if;
+  if p_type is null or p_type not in ('market', 'limit') then perform private.refuse('The order type must be market or limit.'); end if;
+  if p_amount is not null and (p_amount = 'NaN' or p_amount < 1 or p_amount <> trunc(p_amount)) then
+    perform private.refuse('The amount must be a whole number of tokens, at least 1.');
+  end if;
+  if p_type = 'limit' and (p_price is null or p_price = 'NaN' or p_price <= 0) then
+    perform private.refuse('A limit order needs a price above $0.00.');
+  end if;
+  if p_max_total is not null and (p_side <> 'buy' or p_type <> 'market' or p_max_total = 'NaN' or p_max_total <= 0) then
+    perform private.refuse('A spending limit is for market buys, above $0.00.');
+  end if;
+  if p_amount is null and p_max_total is null then perform private.refuse('Give an amount of tokens or a sum to spend.'); end if;
+
+  select * into settings from public.exchange_settings;
+  select * into tok from public.tokens where id = p_token;
+  if not found then perform private.refuse('There is no such token.'); end if;
+  if tok.halt_reason is not null then
+    blocked := format('Trading in %s is halted: %s.', tok.name, rtrim(tok.halt_reason, '.'));
+  elsif settings.trading_halted then
+    blocked := 'Trading is halted' || coalesce(': ' || nullif(rtrim(settings.halt_reason, '.'), ''), '') || '.';
+  end if;
+  if uid is not null then
+    select coalesce(max(available), 0) into cash from public.cash_accounts where user_id = uid;
+    select coalesce(max(available), 0) into held from public.holdings where user_id = uid and token_id = p_token;
+  end if;
+
+  -- What the engine's funds check would say of this order (the same function, its words).
+  if uid is not null and p_amount is not null then
+    begin
+      perform private.check_order_funds(uid, p_token, tok.name, p_side, p_type, p_amount::bigint, p_price, settings.fee_bps);
+    exception when sqlstate 'P0001' then
+      refusal := sqlerrm;
+    end;
+  end if;
+
+  ref := private.last_price(p_token);
+  edge := private.band_edge(ref, p_side);
+  -- The worst rank the order accepts, ranked as match_order ranks the other side.
+  worst := case when p_type = 'market' and p_side = 'buy' then edge when p_type = 'market' then -edge
+                when p_side = 'buy' then p_price else -p_price end;
+  budget := case when p_side = 'buy' and p_type = 'market'
+                 then case when uid is null then coalesce(p_max_total, 'Infinity') else least(cash, coalesce(p_max_total, cash)) end end;
+  want := coalesce(p_amount, tok.total_supply)::bigint;
+  remaining := want;
+
+  for maker in
+    select o.price, o.amount - o.filled as open_amount
+      from public.orders o
+     where o.token_id = p_token and o.side = other and o.status = 'open' and o.user_id is distinct from uid
+       and (case when o.side = 'buy' then -o.price else o.price end) <= worst
+     order by o.token_id, o.side, (case when o.side = 'buy' then -o.price else o.price end), o.created_at, o.id
+  loop
+    n := least(remaining, maker.open_amount);
+    if budget is not null then
+      n := private.affordable(n, maker.price, spent, budget, settings.fee_bps);
+      if n <= 0 then stopped := 'cash'; exit; end if;
+    end if;
+    if level_price is distinct from maker.price then
+      if level_amount > 0 then levels := levels || jsonb_build_object('price', level_price, 'amount', level_amount); end if;
+      level_price := maker.price;
+      level_amount := 0;
+    end if;
+    level_amount := level_amount + n;
+    first_price := coalesce(first_price, maker.price);
+    last_fill := maker.price;
+    spent := spent + private.trade_value(maker.price, n);
+    remaining := remaining - n;
+    if remaining = 0 then stopped := 'filled'; exit; end if;
+    if n < maker.open_amount then stopped := 'cash'; exit; end if; -- the budget stopped it within this order
+  end loop;
+  if level_amount > 0 then levels := levels || jsonb_build_object('price', level_price, 'amount', level_amount); end if;
+  -- The walk ended at the order's bound with the book going on beyond it.
+  if stopped = 'book' and exists (
+    select 1 from public.orders o
+     where o.token_id = p_token and o.side = other and o.status = 'open' and o.user_id is distinct from uid
+       and (case when o.side = 'buy' then -o.price else o.price end) > worst) then
+    stopped := 'limit';
+  end if;
+  filled := want - remaining;
+  if p_amount is null then want := filled; remaining := 0; end if; -- "spend $50" asks for what the sum covers
+
+  fee := private.fee(spent, settings.fee_bps);
+  rests := p_type = 'limit' and remaining > 0 and coalesce(p_time_in_force, 'gtc') in ('gtc', 'gtd');
+  if rests then
+    rest_value := private.trade_value(p_price, remaining);
+    rest_fee := private.fee(spent + rest_value, settings.fee_bps) - fee; -- one fee on the order's whole value
+  end if;
+
+  return jsonb_build_object(
+    'side', p_side,
+    'type', p_type,
+    'amount', want,
+    'filled', filled,
+    'value', spent,
+    'fee', fee,
+    'total', case when p_side = 'buy' then spent + fee else spent - fee end,
+    'average_price', case when spent > 0 then round(spent / filled, 2) end,
+    'best_price', first_price,
+    'worst_price', last_fill,
+    'levels', levels,
+    'remaining', remaining,
+    'stopped_by', stopped,
+    'resting', case when rests then remaining else 0 end,
+    'rest_value', rest_value,
+    'rest_fee', rest_fee,
+    'rest_cost', case when p_side = 'buy' then rest_value + rest_fee else 0 end,
+    'last_price', ref,
+    'band_bps', settings.market_band_bps,
+    'band_edge', edge,
+    'impact_bps', case when last_fill is not null and ref > 0 then round((last_fill - ref) / ref * 10000) end,
+    'best_bid', (select max(o.price) from public.orders o where o.token_id = p_token and o.side = 'buy' and o.status = 'open' and o.user_id is distinct from uid),
+    'best_ask', (select min(o.price) from public.orders o where o.token_id = p_token and o.side = 'sell' and o.status = 'open' and o.user_id is distinct from uid),
+    'fee_bps', settings.fee_bps,
+    'cash', cash,
+    'held', held,
+    'blocked', blocked,
+    'refusal', refusal
+  );
+end $$;
+revoke execute on function public.quote_order(uuid, text, text, numeric, numeric, text, numeric) from public, anon;
