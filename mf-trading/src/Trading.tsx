@@ -17,12 +17,20 @@ import { BookTabs } from './trading/BookTabs';
 import { OfferingPanel } from './trading/offering/OfferingPanel';
 import { OfferingResult } from './trading/offering/OfferingResult';
 import { OpenOrders } from './trading/OpenOrders';
-import type { BookPick } from './trading/OrderBook';
 import { OrderPanel } from './trading/OrderPanel';
 import { PriceCard } from './trading/PriceCard';
 import { ReputationInfo } from './trading/ReputationInfo';
 import { TokenHeader } from './trading/TokenHeader';
-import { BookCard, ChartCard, Layout, SideColumn } from './trading/Trading.styles';
+import {
+  BookCard,
+  ChartCard,
+  Detail,
+  Layout,
+  PhoneTradeBar,
+  PhoneTradeBarSpace,
+  SideColumn,
+} from './trading/Trading.styles';
+import type { PanelPick } from './trading/useOrderForm';
 import { HaltedCard, TokenInfo } from './trading/TradingSideCards';
 import { useWatchers } from './trading/useWatchers';
 import { UUID, useTrading } from './trading/useTrading';
@@ -41,11 +49,11 @@ export default function Trading() {
   const [params] = useSearchParams();
   const initialSide: Side = params.get('side') === 'sell' ? 'sell' : 'buy';
   const me = useAppStore((s) => s.session?.user.id);
-  const { token, history, book, tape, mine, orders, halt, vesting, offering } = useTrading(tokenId, me);
+  const { token, history, book, tape, mine, orders, ownBook, halt, vesting, offering } = useTrading(tokenId, me);
   const auction = offering.data && offering.data.closed_at === null ? offering.data : null;
   const closed = offering.data && offering.data.closed_at !== null && offering.data.bid ? offering.data : null;
   const halted = halt.data?.halt_reason && halt.data.halted_at ? halt.data : null;
-  const [pick, setPick] = useState<(BookPick & { tokenId: string }) | undefined>();
+  const [pick, setPick] = useState<(PanelPick & { tokenId: string }) | undefined>();
 
   if (token.error && token.data === undefined) {
     return (
@@ -76,13 +84,15 @@ export default function Trading() {
     <Page data-remote="trading">
       <Back />
       <TokenHeader token={t} watchers={watchers} />
-      <CardGrid>
-        <StatCard label="Reputation Score" value={t && `${t.reputation_score.toFixed(1)}/100`} />
-        <StatCard label="Market Cap" value={t && formatMoney(t.market_cap)} />
-        <StatCard label="24h Volume" value={t && formatMoney(t.volume_24h)} />
-        <StatCard label="Holders" value={t && formatInteger(t.holders)} />
-      </CardGrid>
-      {t && <ReputationInfo tokenId={t.id} />}
+      <Detail>
+        <CardGrid>
+          <StatCard label="Reputation Score" value={t && `${t.reputation_score.toFixed(1)}/100`} />
+          <StatCard label="Market Cap" value={t && formatMoney(t.market_cap)} />
+          <StatCard label="24h Volume" value={t && formatMoney(t.volume_24h)} />
+          <StatCard label="Holders" value={t && formatInteger(t.holders)} />
+        </CardGrid>
+        {t && <ReputationInfo tokenId={t.id} />}
+      </Detail>
 
       <Layout>
         <ChartCard>
@@ -125,9 +135,32 @@ export default function Trading() {
           <TokenInfo token={t} held={mine.data?.held} vesting={vesting.data} />
         </SideColumn>
         <BookCard>
-          <BookTabs book={book} tape={tape} onPick={halted ? undefined : (p) => setPick({ ...p, tokenId })} />
+          <BookTabs
+            book={book}
+            tape={tape}
+            mine={ownBook}
+            onPick={halted ? undefined : (p) => setPick({ ...p, tokenId })}
+          />
         </BookCard>
       </Layout>
+      {t && !halted && !auction && (
+        <>
+          <PhoneTradeBarSpace />
+          <PhoneTradeBar role="group" aria-label="Trade">
+            <Button $size="lg" aria-label={`Buy ${t.name}`} onClick={() => setPick({ side: 'buy', tokenId })}>
+              Buy
+            </Button>
+            <Button
+              $size="lg"
+              $variant="destructive"
+              aria-label={`Sell ${t.name}`}
+              onClick={() => setPick({ side: 'sell', tokenId })}
+            >
+              Sell
+            </Button>
+          </PhoneTradeBar>
+        </>
+      )}
     </Page>
   );
 }

@@ -70,8 +70,10 @@ test('the admin changes the fee to 1.5%: the order panel shows it live and the n
     `select min(price) as price from order_book where token_id = $1 and side = 'sell'`,
     [sarah!.id],
   );
-  expect(await trader.getByTestId('order-fee').innerText()).toBe(
-    formatPrice(orderCost(Number(sarah!.price), 7, 150).fee),
+  // Estimated at the asks the order meets, with the new fee.
+  await eventually(
+    () => trader.getByTestId('order-fee').innerText(),
+    formatPrice(orderCost(Number(ask!.price), 7, 150).fee),
   );
   await placeOrder(trader, { side: 'Buy', type: 'Market', amount: 7 });
   await toastText(trader, 'Order Filled');

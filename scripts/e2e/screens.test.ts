@@ -37,6 +37,36 @@ async function shoot(name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
+/**
+ * What a market buy of `amount` meets: others' asks (not the demo user's own), best first, within the
+ * band around the last price; its value, the fee on the whole value, the total, and the prices met.
+ */
+async function walkAsks(token: string, amount: number, feeBps: number) {
+  const asks = await app.backend.db.query<{ price: string; open: string }>(
+    `select o.price, o.amount - o.filled as open from orders o join auth.users u on u.id <> o.user_id
+      where o.token_id = $1 and o.side = 'sell' and o.status = 'open' and u.email = $2
+        and o.price <= private.band_edge(private.last_price($1), 'buy')
+      order by o.price, o.created_at, o.id`,
+    [token, DEMO_ACCOUNTS.user.email],
+  );
+  let left = amount;
+  let cents = 0;
+  const met: number[] = [];
+  for (const a of asks) {
+    if (left === 0) break;
+    const n = Math.min(left, Number(a.open));
+    cents += Math.round(Number(a.price) * 100) * n;
+    met.push(Number(a.price));
+    left -= n;
+  }
+  const { value, fee, total } = orderCost(cents / 100, 1, feeBps);
+  const range =
+    met[0] === met[met.length - 1]
+      ? formatPrice(met[0]!)
+      : `${formatPrice(met[0]!)} to ${formatPrice(met[met.length - 1]!)}`;
+  return { value, fee, total, best: met[0]!, range };
+}
+
 async function go(route: string, remote: string) {
   await page.goto(`${app.url}${route}`);
   await page.locator(`[data-remote="${remote}"]`).first().waitFor();
@@ -205,49 +235,65 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
 
   const amount = page.locator('#order-amount');
   const total = () => page.getByTestId('order-total').innerText();
-  const price = Number(t.price);
+  const placeBuy = page.getByRole('button', { name: 'Place Buy Order' });
   await expect(page.getByRole('button', { name: 'Buy', exact: true }).getAttribute('aria-pressed')).resolves.toBe(
     'true',
   );
   await expect(page.getByRole('button', { name: 'Market', exact: true }).getAttribute('aria-pressed')).resolves.toBe(
     'true',
   );
-  await expect(amount.inputValue()).resolves.toBe('100');
-  // The fee is the exchange's setting, computed as the database computes it.
+  // The panel opens on no amount: nothing to place, and nothing said to be wrong yet.
+  await expect(amount.inputValue()).resolves.toBe('');
+  await expect(placeBuy.isDisabled()).resolves.toBe(true);
+  await expect(page.getByTestId('order-plan').innerText()).resolves.toBe('Enter how many tokens to buy.');
+  expect(await page.getByRole('alert').count()).toBe(0);
+  const price = Number(t.price);
+  // 40 at market: the asks the order meets, best first, and the fee on their whole value, as the database computes it.
   const { fee_bps: feeBps } = await one<{ fee_bps: number }>('select fee_bps from exchange_settings');
-  const cost = orderCost(price, 100, feeBps);
-  await page.getByTestId('order-fee').filter({ hasText: '$' }).waitFor();
-  expect(await page.getByTestId('order-value').innerText()).toBe(formatPrice(cost.value));
+  const walk = await walkAsks(t.id, 40, feeBps);
+  await amount.fill('40');
+  await eventually(total, formatPrice(walk.total));
+  expect(await page.getByTestId('order-value').innerText()).toBe(formatPrice(walk.value));
   expect(await page.getByText(`Fee (${feePercent(feeBps)})`).count()).toBe(1);
-  expect(await page.getByTestId('order-fee').innerText()).toBe(formatPrice(cost.fee));
-  expect(await total()).toBe(formatPrice(cost.total));
+  expect(await page.getByTestId('order-fee').innerText()).toBe(formatPrice(walk.fee));
+  expect(await page.getByTestId('order-fills-at').innerText()).toBe(walk.range);
   await page.getByLabel('Increase amount by 10').click();
-  await expect(amount.inputValue()).resolves.toBe('110');
-  for (let i = 0; i < 13; i++) await page.getByLabel('Decrease amount by 10').click();
+  await expect(amount.inputValue()).resolves.toBe('50');
+  for (let i = 0; i < 6; i++) await page.getByLabel('Decrease amount by 10').click();
   await expect(amount.inputValue()).resolves.toBe('1');
+  // What is typed stays as typed: a word is an error beside the field, and holds the button.
   await amount.fill('abc');
-  await expect(amount.inputValue()).resolves.toBe('0');
-  await page.getByText('Enter at least 1 token.').waitFor();
-  await expect(page.getByRole('button', { name: 'Place Buy Order' }).isDisabled()).resolves.toBe(true);
+  await expect(amount.inputValue()).resolves.toBe('abc');
+  await page.getByText('Enter the number of tokens in digits, such as 10.').waitFor();
+  await expect(placeBuy.isDisabled()).resolves.toBe(true);
   await page.getByRole('button', { name: '100%' }).click();
-  // The buy maximum counts the fee: the most the $2,450 pays for, value + 2%.
-  const buyMax = maxAmount('buy', 2450, price, 0, feeBps);
-  expect(orderCost(price, buyMax, feeBps).total).toBeLessThanOrEqual(2450);
+  // The buy maximum counts the fee: the most the $2,450 pays for at the best ask, value + 2%.
+  const buyMax = maxAmount('buy', 2450, walk.best, 0, feeBps);
+  expect(orderCost(walk.best, buyMax, feeBps).total).toBeLessThanOrEqual(2450);
   await expect(amount.inputValue()).resolves.toBe(String(buyMax));
   await page.getByRole('button', { name: '50%' }).click();
   await expect(amount.inputValue()).resolves.toBe(String(Math.floor(buyMax / 2)));
-  // Beyond the cash a market buy is still sent (it fills what the cash covers); a limit buy is held back.
-  const placeBuy = page.getByRole('button', { name: 'Place Buy Order' });
-  await amount.fill(String(buyMax + 1));
-  await page.getByText('A market buy fills what your cash covers; the rest is cancelled.').waitFor();
-  await expect(placeBuy.isDisabled()).resolves.toBe(false);
+  // Beyond the cash a market buy is still sent, and the panel says what it will buy; a limit buy is held back.
+  await amount.fill('100000');
+  await page
+    .getByText(/^Your cash covers \d+ tokens: this order buys \d+ tokens for \$[\d,.]+ and cancels the rest\.$/)
+    .waitFor();
+  await expect(placeBuy.isEnabled()).resolves.toBe(true);
   await page.getByRole('button', { name: 'Limit', exact: true }).click();
-  const needs = formatPrice(orderCost(price, buyMax + 1, feeBps).total);
-  await page.getByText(`Not enough cash: this order needs ${needs} with the fee.`).waitFor();
+  await page.getByRole('button', { name: '100%' }).click();
+  const limitMax = maxAmount('buy', 2450, price, 0, feeBps);
+  await expect(amount.inputValue()).resolves.toBe(String(limitMax));
+  await amount.fill(String(limitMax + 1));
+  const needs = formatPrice(orderCost(price, limitMax + 1, feeBps).total);
+  await page
+    .getByText(
+      `Insufficient funds: this order needs ${needs} (value + ${feePercent(feeBps)} fee) and you have $2,450.00 available.`,
+    )
+    .waitFor();
   await expect(placeBuy.isDisabled()).resolves.toBe(true);
-  await amount.fill(String(buyMax));
-  await page.getByText('Not enough cash', { exact: false }).waitFor({ state: 'detached' });
-  await expect(placeBuy.isDisabled()).resolves.toBe(false);
+  await amount.fill(String(limitMax));
+  await page.getByText('Insufficient funds', { exact: false }).waitFor({ state: 'detached' });
+  await eventually(() => placeBuy.isEnabled(), true);
   await page.getByRole('button', { name: 'Market', exact: true }).click();
   await page.getByRole('button', { name: 'Sell', exact: true }).click();
   await page.getByRole('button', { name: '25%' }).click();
@@ -255,23 +301,23 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   await page.getByRole('button', { name: '100%' }).click();
   await expect(amount.inputValue()).resolves.toBe('500');
   await amount.fill('501');
-  await page.getByText('Not enough tokens: you can sell up to 500 tokens.').waitFor();
+  await page.getByText('You have 500 Sarah Chen tokens available to sell; this order needs 501.').waitFor();
   await expect(page.getByRole('button', { name: 'Place Sell Order' }).isDisabled()).resolves.toBe(true);
   await page.getByRole('button', { name: 'Limit', exact: true }).click();
   await expect(page.locator('#order-limit').getAttribute('step')).resolves.toBe('0.01');
-  await page.locator('#order-limit').fill('40');
+  // Above every bid, the order rests whole: a sell shows what the seller receives, value - fee.
+  await page.locator('#order-limit').fill('50');
   await amount.fill('100');
-  // A sell shows what the seller receives: value - fee.
   await page.getByText('You receive').waitFor();
-  expect(await total()).toBe(formatPrice(orderCost(40, 100, feeBps).proceeds));
+  await eventually(total, formatPrice(orderCost(50, 100, feeBps).proceeds));
   await page.locator('#order-limit').fill('0');
   await page.getByText('The limit price must be above $0.00.').waitFor();
-  await page.locator('#order-limit').fill('40.50');
+  await page.locator('#order-limit').fill('50.50');
   await page.getByRole('button', { name: 'Place Sell Order' }).click();
-  // Nothing is sent before the confirmation, which repeats value, fee and what the seller receives.
+  // Nothing is sent before the confirmation, which says what fills now, what waits, and the money.
   const confirm = page.getByRole('region', { name: 'Confirm order' });
   await expect(confirm.innerText()).resolves.toMatch(
-    /Sell 100 Sarah Chen tokens at \$40\.50 or better: value \$4,050\.00, fee \$81\.00, you receive \$3,969\.00/,
+    /Sell 100 Sarah Chen tokens at \$50\.50 or more: 100 tokens wait on the book at \$50\.50\. Value \$5,050\.00, fee \$101\.00, you receive \$4,949\.00 once all of it has filled\./,
   );
   await confirm.getByRole('button', { name: 'Back' }).click();
   await page.getByRole('button', { name: 'Place Sell Order' }).waitFor();
@@ -432,7 +478,7 @@ test("a new user's profile says their token is not yet issued; the order panel s
   // With no cash and no tokens yet, the order panel holds back both sides and says why.
   const sarah = await one<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
   await fresh.goto(`${app.url}/trading/${sarah.id}`);
-  await fresh.getByText('Not enough cash for one token at this price.').waitFor();
+  await fresh.getByText('You have no cash to buy with: deposit some in your Wallet first.').waitFor();
   await expect(fresh.getByRole('button', { name: 'Place Buy Order' }).isDisabled()).resolves.toBe(true);
   await fresh.getByRole('button', { name: 'Sell', exact: true }).click();
   await fresh.getByText('You hold none of these tokens to sell.').waitFor();

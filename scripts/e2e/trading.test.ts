@@ -124,8 +124,9 @@ test('an open order can be cancelled from the trading screen; a refused order sa
   // The panel's settings are read too before counting (on a loaded machine they came after the balance).
   await page.getByRole('region', { name: 'Place order' }).getByText('Fee (2%)').waitFor();
 
-  // What placing an order costs the screen in reads: the order's market event names what changed
-  // (the book), and the screen reads again the book, the user's orders, cash and tokens, no more.
+  // What placing an order costs the screen in reads: the quote while it is composed; then the
+  // order's market event carries the book, and the screen reads the user's orders, cash and tokens,
+  // no more (the panel is empty again, so nothing is quoted).
   const reads: string[] = [];
   page.on('request', (r) => {
     const url = new URL(r.url());
@@ -171,7 +172,11 @@ test('an open order can be cancelled from the trading screen; a refused order sa
   await page.getByRole('button', { name: 'Limit', exact: true }).click();
   await page.locator('#order-amount').fill('1000');
   await page.locator('#order-limit').fill('30.00');
-  await page.getByText('Not enough cash: this order needs $30,600.00 with the fee.').waitFor();
+  await page
+    .getByText(
+      /^Insufficient funds: this order needs \$30,600\.00 \(value \+ 2% fee\) and you have \$[\d,.]+ available\.$/,
+    )
+    .waitFor();
   await expect(page.getByRole('button', { name: 'Place Buy Order' }).isDisabled()).resolves.toBe(true);
   // One the cash covers, until the cash goes elsewhere between the confirmation and the click (a
   // withdrawal from another session): the database refuses, and the toast says why.
@@ -370,6 +375,8 @@ test('a price chosen in the order book becomes a limit order at it, on the side 
     const box = await page.getByRole('region', { name: 'Place order' }).boundingBox();
     return !!box && box.y < 844 && box.y + box.height > 0;
   }, true);
+  // The buy left the panel empty: the sell is sized afresh.
+  await page.locator('#order-amount').fill('5');
   await page.screenshot({ path: path.join(SCREENSHOTS, 'book-pick-390.png') });
   await page.getByRole('button', { name: 'Place Sell Order' }).click();
   await page.getByRole('region', { name: 'Confirm order' }).getByRole('button', { name: 'Confirm Sell' }).click();

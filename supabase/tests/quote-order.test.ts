@@ -207,23 +207,33 @@ describe.each(ENGINES)('quote_order walks the book as the engine does on %s', (e
     });
     // 10 at $11 and 5 at $12.50 fill ($172.50); 5 rest at $13, holding back $65 and the fee's rise ($1.30).
     expect(limit).toMatchObject({ filled: 15, resting: 5, value: 172.5, rest_cost: 66.3, refusal: null });
-    expect((await quote(buyer, { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 20, p_price: 13 })).refusal).toBe(
-      'Insufficient funds: this order needs $265.20 (value + 2% fee) and you have $100.00 available.',
-    );
+    expect(
+      (await quote(buyer, { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 20, p_price: 13 })).refusal,
+    ).toBe('Insufficient funds: this order needs $265.20 (value + 2% fee) and you have $100.00 available.');
     expect({ cash: await cash(backend, buyer.id), book: await book(backend, token) }).toEqual(before);
 
     const refusal = async (args: Record<string, unknown>) =>
       (await buyer.client.rpc('quote_order', { p_token: token, ...args })).error?.message;
     expect(await refusal({ p_side: 'hold', p_amount: 1 })).toBe('The side must be buy or sell.');
-    expect(await refusal({ p_side: 'buy', p_amount: 1.5 })).toBe('The amount must be a whole number of tokens, at least 1.');
-    expect(await refusal({ p_side: 'buy', p_amount: -5 })).toBe('The amount must be a whole number of tokens, at least 1.');
-    expect(await refusal({ p_side: 'buy', p_type: 'limit', p_amount: 1 })).toBe('A limit order needs a price above $0.00.');
-    expect(await refusal({ p_side: 'sell', p_max_total: 50 })).toBe('A spending limit is for market buys, above $0.00.');
+    expect(await refusal({ p_side: 'buy', p_amount: 1.5 })).toBe(
+      'The amount must be a whole number of tokens, at least 1.',
+    );
+    expect(await refusal({ p_side: 'buy', p_amount: -5 })).toBe(
+      'The amount must be a whole number of tokens, at least 1.',
+    );
+    expect(await refusal({ p_side: 'buy', p_type: 'limit', p_amount: 1 })).toBe(
+      'A limit order needs a price above $0.00.',
+    );
+    expect(await refusal({ p_side: 'sell', p_max_total: 50 })).toBe(
+      'A spending limit is for market buys, above $0.00.',
+    );
     expect(await refusal({ p_side: 'buy' })).toBe('Give an amount of tokens or a sum to spend.');
     const spend = (p_max_total: unknown) =>
       buyer.client.rpc('place_order', { p_token: token, p_side: 'buy', p_type: 'market', p_amount: 1, p_max_total });
     expect((await spend(0)).error?.message).toBe('The amount to spend must be above $0.00, with at most two decimals.');
-    expect((await spend(10.001)).error?.message).toBe('The amount to spend must be above $0.00, with at most two decimals.');
+    expect((await spend(10.001)).error?.message).toBe(
+      'The amount to spend must be above $0.00, with at most two decimals.',
+    );
     expect(
       (
         await buyer.client.rpc('place_order', {

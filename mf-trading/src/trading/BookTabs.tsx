@@ -3,6 +3,7 @@ import type { QueryState } from '@repex/shared-ui/platform';
 import type { BookLevel, TapeTrade } from './data';
 import { DepthChart } from './DepthChart';
 import { OrderBook, type BookPick } from './OrderBook';
+import type { OwnLevels } from './ownLevels';
 import { RecentTrades } from './RecentTrades';
 
 /** The order book with its depth, and the recent trades, as two tabs. A price picked in the book goes to onPick. */
@@ -10,10 +11,13 @@ export function BookTabs({
   book,
   tape,
   onPick,
+  mine,
 }: {
   book: QueryState<BookLevel[]>;
   tape: QueryState<TapeTrade[]>;
   onPick?: (pick: BookPick) => void;
+  /** The user's own open amount per level, which the book marks. */
+  mine?: OwnLevels;
 }) {
   return (
     <Tabs defaultValue="book">
@@ -26,7 +30,7 @@ export function BookTabs({
           <ErrorState title="The order book could not be loaded." onRetry={book.reload} />
         ) : book.data ? (
           <>
-            <OrderBook levels={book.data} onPick={onPick} />
+            <OrderBook levels={book.data} onPick={onPick} mine={mine} />
             <DepthChart levels={book.data} />
           </>
         ) : (

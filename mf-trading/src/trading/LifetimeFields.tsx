@@ -32,7 +32,12 @@ export function LifetimeFields({ form }: { form: OrderForm }) {
           />
           <Presets role="group" aria-label="Expires in">
             {EXPIRY_PRESETS.map(([label, days]) => (
-              <Button key={label} $variant="secondary" $size="sm" onClick={() => terms.setExpiresText(localInput(days))}>
+              <Button
+                key={label}
+                $variant="secondary"
+                $size="sm"
+                onClick={() => terms.setExpiresText(localInput(days))}
+              >
                 {label}
               </Button>
             ))}

@@ -3,6 +3,7 @@ import { ThemeProvider } from 'styled-components';
 import { theme } from '@repex/shared-ui/ui';
 import type { BookLevel } from './data';
 import { OrderBook, type BookPick } from './OrderBook';
+import { ownLevels } from './ownLevels';
 
 const LEVELS: BookLevel[] = [
   { side: 'buy', price: 9.5, amount: 10 },
@@ -59,5 +60,23 @@ describe('OrderBook', () => {
     screen.getByText('No asks yet.');
     expect(screen.queryByRole('button')).toBeNull();
     expect(screen.queryByText('Choose a price to place a limit order at it.')).toBeNull();
+  });
+
+  it("marks the user's own resting orders at their level, summed, and nothing else", () => {
+    const mine = ownLevels([
+      { side: 'sell', price: 10.1, amount: 2, filled: 0, status: 'open' },
+      { side: 'buy', price: 9.9, amount: 4, filled: 1, status: 'open' },
+      { side: 'buy', price: 9.9, amount: 1, filled: 0, status: 'open' },
+      { side: 'buy', price: 9.5, amount: 9, filled: 0, status: 'pending' }, // a stop is not in the book
+    ]);
+    render(
+      <ThemeProvider theme={theme}>
+        <OrderBook levels={LEVELS} mine={mine} />
+      </ThemeProvider>,
+    );
+    expect(screen.getAllByLabelText(/^yours:/).map((e) => e.getAttribute('aria-label'))).toEqual([
+      'yours: 4',
+      'yours: 2',
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import styled from 'styled-components';
 import { Muted, Table, formatInteger, formatPrice } from '@repex/shared-ui/ui';
 
 import type { BookLevel } from './data';
+import { ownKey, type OwnLevels } from './ownLevels';
 
 const BOOK_DEPTH = 5;
 
@@ -44,7 +45,18 @@ interface SideProps {
   levels: BookLevel[];
   side: 'buy' | 'sell';
   onPick?: (pick: BookPick) => void;
+  mine: OwnLevels;
 }
+
+const Yours = styled.span`
+  margin-left: 6px;
+  padding: 0 5px;
+  border-radius: ${({ theme }) => theme.radius.sm};
+  background: ${({ theme }) => theme.colors.surfaceRaised};
+  color: ${({ theme }) => theme.colors.accent};
+  font-size: 11px;
+  font-weight: 600;
+`;
 
 const Hint = styled(Muted)`
   display: block;
@@ -52,7 +64,7 @@ const Hint = styled(Muted)`
   font-size: 13px;
 `;
 
-function Side({ title, levels, side, onPick }: SideProps) {
+function Side({ title, levels, side, onPick, mine }: SideProps) {
   // An ask is taken by a buy, a bid by a sell.
   const against = side === 'sell' ? 'buy' : 'sell';
   return (
@@ -69,8 +81,9 @@ function Side({ title, levels, side, onPick }: SideProps) {
         <tbody>
           {levels.map((l) => {
             const action = `${against === 'buy' ? 'Buy' : 'Sell'} at ${formatPrice(l.price)}`;
+            const yours = mine.get(ownKey(side, l.price));
             return (
-              <tr key={l.price} data-testid={`book-${side}`}>
+              <tr key={l.price} data-testid={`book-${side}`} data-yours={yours ? 'true' : undefined}>
                 <td>
                   {onPick ? (
                     <PriceButton
@@ -85,7 +98,17 @@ function Side({ title, levels, side, onPick }: SideProps) {
                     <Price $side={side}>{formatPrice(l.price)}</Price>
                   )}
                 </td>
-                <td className="num">{formatInteger(l.amount)}</td>
+                <td className="num">
+                  {yours ? (
+                    <Yours
+                      title={`${formatInteger(yours)} of these are your orders`}
+                      aria-label={`yours: ${formatInteger(yours)}`}
+                    >
+                      you {formatInteger(yours)}
+                    </Yours>
+                  ) : null}{' '}
+                  {formatInteger(l.amount)}
+                </td>
                 <td className="num">{formatPrice(l.price * l.amount)}</td>
               </tr>
             );
@@ -108,7 +131,16 @@ function Side({ title, levels, side, onPick }: SideProps) {
  * is a button, as on most exchanges' books: it fills the order panel with a limit order at it
  * (none while trading in the token is halted).
  */
-export function OrderBook({ levels, onPick }: { levels: BookLevel[]; onPick?: (pick: BookPick) => void }) {
+export function OrderBook({
+  levels,
+  onPick,
+  mine = new Map(),
+}: {
+  levels: BookLevel[];
+  onPick?: (pick: BookPick) => void;
+  /** The user's own open amount per level, marked beside the level's amount. */
+  mine?: OwnLevels;
+}) {
   const bids = levels
     .filter((l) => l.side === 'buy')
     .sort((a, b) => b.price - a.price)
@@ -120,8 +152,8 @@ export function OrderBook({ levels, onPick }: { levels: BookLevel[]; onPick?: (p
   return (
     <>
       <Sides>
-        <Side title="Bids" levels={bids} side="buy" onPick={onPick} />
-        <Side title="Asks" levels={asks} side="sell" onPick={onPick} />
+        <Side title="Bids" levels={bids} side="buy" onPick={onPick} mine={mine} />
+        <Side title="Asks" levels={asks} side="sell" onPick={onPick} mine={mine} />
       </Sides>
       {onPick && levels.length > 0 && <Hint>Choose a price to place a limit order at it.</Hint>}
     </>

@@ -5,7 +5,6 @@ import { fillRange, fillSentence } from './quoteWords';
 import type { OrderForm } from './useOrderForm';
 
 const unknown = '…';
-const money = (n: number | null | undefined) => (n === null || n === undefined ? unknown : formatPrice(n));
 
 /**
  * What the order comes to: for an order now, the database's walk of the book (its average price,
@@ -14,10 +13,13 @@ const money = (n: number | null | undefined) => (n === null || n === undefined ?
 export function OrderSummary({ form }: { form: OrderForm }) {
   const { side, feeBps, summary, quote, type } = form;
   const fills = type !== 'stop' && quote && quote.filled > 0;
+  // '…' while the database is asked; '—' for a figure there is none of (no amount yet, nothing fills).
+  const money = (n: number | null | undefined) =>
+    n === null || n === undefined ? (form.pending ? unknown : '—') : formatPrice(n);
   return (
     <Lines aria-label="Order summary" aria-busy={form.pending}>
       <dt>{type === 'market' ? 'Average price' : type === 'limit' ? 'Limit price' : 'Price'}</dt>
-      <dd data-testid="order-price">{summary && summary.price === null ? '—' : money(summary?.price)}</dd>
+      <dd data-testid="order-price">{money(summary?.price)}</dd>
       {fills && (
         <>
           <dt>Fills at</dt>
@@ -73,9 +75,8 @@ export function OrderConfirmation({ form, tokenName }: { form: OrderForm; tokenN
               {side === 'buy' ? 'Buy' : 'Sell'} {formatTokens(amount, tokenName)}
             </strong>{' '}
             {type === 'market' ? 'at market' : `at ${formatPrice(limit ?? 0)} or ${side === 'buy' ? 'less' : 'more'}`}:{' '}
-            {fillSentence(quote, limit)} Value {formatPrice(summary?.value ?? 0)}, fee{' '}
-            {formatPrice(summary?.fee ?? 0)}, {side === 'buy' ? 'total' : 'you receive'}{' '}
-            <strong>{formatPrice(money ?? 0)}</strong>
+            {fillSentence(quote, limit)} Value {formatPrice(summary?.value ?? 0)}, fee {formatPrice(summary?.fee ?? 0)},{' '}
+            {side === 'buy' ? 'total' : 'you receive'} <strong>{formatPrice(money ?? 0)}</strong>
             {quote.resting > 0 && ' once all of it has filled'}.
           </p>
         )

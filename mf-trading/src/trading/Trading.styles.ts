@@ -13,6 +13,17 @@ export const Header = styled.div`
     align-items: center;
     gap: 8px;
   }
+  ${media.phone} {
+    gap: 10px 12px;
+    > :first-child {
+      width: 40px;
+      height: 40px;
+      font-size: 15px;
+    }
+    h1 {
+      font-size: 20px;
+    }
+  }
 `;
 export const PriceBlock = styled.div`
   margin-left: auto;
@@ -23,6 +34,7 @@ export const PriceBlock = styled.div`
   }
   ${media.phone} {
     margin-left: 0;
+    flex-basis: 100%;
     text-align: left;
   }
 `;
@@ -46,6 +58,44 @@ export const Layout = styled.div`
     grid-template-columns: minmax(0, 1fr);
     grid-template-rows: none;
     grid-template-areas: 'chart' 'side' 'book';
+  }
+`;
+/**
+ * The token's figures and how its score is made: under the header when wide; on a phone, after the
+ * chart, the order panel and the book, so that the first screen is the price, the chart and Buy.
+ */
+export const Detail = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: 24px;
+  ${media.phone} {
+    order: 2;
+  }
+`;
+/** On a phone, Buy and Sell stay at the bottom of the screen, as on Robinhood and Coinbase. */
+export const PhoneTradeBar = styled.div`
+  display: none;
+  ${media.phone} {
+    display: grid;
+    grid-template-columns: 1fr 1fr;
+    gap: 8px;
+    position: fixed;
+    left: 0;
+    right: 0;
+    bottom: 0;
+    z-index: 20;
+    padding: 10px 16px calc(10px + env(safe-area-inset-bottom));
+    background: ${({ theme }) => theme.colors.surface};
+    border-top: 1px solid ${({ theme }) => theme.colors.border};
+  }
+`;
+/** Room at the page's end for the fixed bar, so it covers nothing there. */
+export const PhoneTradeBarSpace = styled.div`
+  display: none;
+  ${media.phone} {
+    display: block;
+    order: 3;
+    height: 40px;
   }
 `;
 export const ChartCard = styled(Card)`
@@ -75,12 +125,16 @@ export const Info = styled.dl`
     text-align: right;
   }
 `;
-/** The chart's choices (the line, then each candle interval): one row that wraps on a phone. */
+/** The chart's choices (the line, then each candle interval): one row, which scrolls sideways on a phone. */
 export const ChartBar = styled.div`
   display: flex;
-  flex-wrap: wrap;
   gap: 4px;
   margin: -4px 0 12px;
+  overflow-x: auto;
+  scrollbar-width: none;
+  > * {
+    flex: none;
+  }
 `;
 export const ChartChoiceButton = styled.button.attrs({ type: 'button' })<{ $active: boolean }>`
   min-width: 40px;

@@ -102,6 +102,12 @@ export function limitPriceError(text: string, maxPrice?: number, what = 'limit p
   return null;
 }
 
+/** What the user lacks for a side at all, said before any amount is typed; null when they have some. */
+export function lackingFor(side: Side, cash: number, held: number): string | null {
+  if (side === 'buy') return cash > 0 ? null : 'You have no cash to buy with: deposit some in your Wallet first.';
+  return held > 0 ? null : 'You hold none of these tokens to sell.';
+}
+
 /** What the form says of an order against the user's cash or tokens: an error holds the button. */
 export type FundsCheck = { error: string } | { note: string } | null;
 

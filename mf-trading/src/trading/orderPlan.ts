@@ -1,6 +1,6 @@
 import type { TimeInForce } from '@repex/shared-ui/contracts';
 import { formatDate, formatPrice, formatTime, formatTokens } from '@repex/shared-ui/ui';
-import type { Side } from './orderMath';
+import { fundsCheck, maxAmount, orderCost, type Side } from './orderMath';
 
 /** What the panel offers: an order now at market or at a limit, or a stop that waits for a price. */
 export type OrderKind = 'market' | 'limit' | 'stop';
@@ -75,6 +75,13 @@ export function describePlan(t: OrderTerms): string {
   return `If the price ${move} to ${trigger}, ${then}.${lasts}`;
 }
 
+/** A market buy sized as a sum: what it spends, and once quoted, the tokens it buys now. */
+export function describeSpend(spend: number, tokenName: string, quote: { filled: number; total: number } | null) {
+  const now =
+    quote && quote.filled > 0 ? ` (${formatTokens(quote.filled)} now, ${formatPrice(quote.total)} with the fee)` : '';
+  return `Spend up to ${spend > 0 ? formatPrice(spend) : 'the sum you enter'} on ${tokenName} tokens at the best prices: the whole tokens it covers${now}. The rest stays cash.`;
+}
+
 /** The time-in-force choices, in the words the panel shows. */
 export const TIME_IN_FORCE: { value: TimeInForce; label: string }[] = [
   { value: 'gtc', label: 'Good til cancelled' },
@@ -140,4 +147,52 @@ export function figuredPrices(o: {
       ? Math.floor(effectivePrice * (1 + o.bandBps / 10_000) * 100) / 100
       : effectivePrice;
   return { effectivePrice, reservePrice };
+}
+
+/**
+ * What the panel figures without the database: a stop's figures at its trigger (it trades later, on
+ * a book not yet known) and the cash it holds back, with the funds check that holds its button; and
+ * the most the user can buy or sell, which the shortcuts share out (a market buy's at the best ask).
+ */
+export function localFigures(o: {
+  side: Side;
+  type: OrderKind;
+  amount: number;
+  price: number;
+  limit?: number;
+  stop?: number;
+  stopMarket: boolean;
+  book?: { side: string; price: number }[];
+  cash: number;
+  held: number;
+  feeBps?: number;
+  bandBps?: number;
+  /** A term is missing or wrong: no funds check yet. */
+  incomplete: boolean;
+}) {
+  const bps = o.feeBps ?? 0;
+  const { effectivePrice, reservePrice } = figuredPrices({
+    price: o.price,
+    limit: o.limit,
+    stop: o.stop,
+    buyStopMarket: o.stopMarket && o.side === 'buy',
+    bandBps: o.bandBps,
+  });
+  const asks = (o.book ?? []).filter((l) => l.side === 'sell').map((l) => l.price);
+  const maxAt = o.type === 'market' && asks.length ? Math.min(...asks) : reservePrice;
+  const max = o.feeBps === undefined ? 0 : maxAmount(o.side, o.cash, maxAt, o.held, bps);
+  const reserve = orderCost(reservePrice, o.amount, bps).total;
+  const funds =
+    o.type !== 'stop' || o.feeBps === undefined || o.amount < 1 || o.incomplete
+      ? null
+      : fundsCheck({
+          side: o.side,
+          type: o.stopMarket ? 'market' : 'limit',
+          amount: o.amount,
+          max,
+          total: reserve,
+          cash: o.cash,
+          held: o.held,
+        });
+  return { max, reserve, funds, atTrigger: { price: effectivePrice, ...orderCost(effectivePrice, o.amount, bps) } };
 }

@@ -63,7 +63,8 @@ export function limitWarning(side: Side, limit: number, q: OrderQuote): string |
         : '';
     return `Check your limit: ${where}.${now}${rest}`;
   }
-  if (behind) return `Your limit of ${where}: it trades only if the price ${side === 'buy' ? 'falls' : 'rises'} that far.`;
+  if (behind)
+    return `Your limit of ${where}: it trades only if the price ${side === 'buy' ? 'falls' : 'rises'} that far.`;
   return null;
 }
 
@@ -77,7 +78,8 @@ export function fillSentence(q: OrderQuote, limit?: number): string {
     parts.push(
       `${formatTokens(q.filled)} fill at once at ${fillRange(q)}${q.best_price !== q.worst_price ? ` (average ${formatPrice(q.average_price ?? 0)})` : ''}`,
     );
-  if (q.resting > 0 && limit !== undefined) parts.push(`${formatTokens(q.resting)} wait on the book at ${formatPrice(limit)}`);
-  else if (q.remaining > 0) parts.push(`${formatTokens(q.remaining)} ${q.filled > 0 ? 'more ' : ''}are cancelled`);
+  if (q.resting > 0 && limit !== undefined)
+    parts.push(`${formatTokens(q.resting)} wait on the book at ${formatPrice(limit)}`);
+  else if (q.remaining > 0) parts.push(`${q.filled > 0 ? 'the other ' : ''}${formatTokens(q.remaining)} are cancelled`);
   return parts.length ? `${parts.join('; ')}.` : '';
 }

@@ -8,7 +8,7 @@ import type { OrderTermsState } from './useOrderTerms';
 /**
  * Sends the order the panel holds (place_order, or place_oco for a take-profit and stop pair) and
  * tells the user what happened in a toast: the result, the plan of a stop now waiting, or the
- * database's refusal in its own words.
+ * database's refusal in its own words. Resolves to whether the order was placed.
  */
 export async function submitOrder(o: {
   tokenId: string;
@@ -21,7 +21,7 @@ export async function submitOrder(o: {
   maxTotal?: number;
   terms: OrderTermsState;
   plan: string;
-}) {
+}): Promise<boolean> {
   const { terms } = o;
   const when = { tif: terms.tif, expiresAt: terms.expiresAt?.toISOString() };
   try {
@@ -36,7 +36,7 @@ export async function submitOrder(o: {
       });
       if (error) throw error;
       toast({ title: 'Orders Placed', description: o.plan });
-      return;
+      return true;
     }
     const { data, error } = await placeOrder({
       tokenId: o.tokenId,
@@ -55,9 +55,11 @@ export async function submitOrder(o: {
         ? { title: 'Stop Placed', description: o.plan }
         : describeResult(data, o.tokenName, o.limit),
     );
+    return true;
   } catch (err) {
     // A refusal from the database or a failed request: either way its message, in the user's words.
     const message = (err as { message?: string } | null)?.message;
     toast({ title: 'Order Failed', description: message || 'Something went wrong', variant: 'destructive' });
+    return false;
   }
 }

@@ -6,12 +6,12 @@ const PAUSE_MS = 200;
 
 /**
  * The database's quote of the order being composed (quote_order): asked after a pause in typing,
- * and again when the book it walked changes (`book` is the book's current value, a new object per
- * change). Nothing is asked while the order is incomplete (`request` null), so a panel that is only
+ * and again when the book it walked or the exchange's settings change (`book` and `settings` are
+ * their current values, a new object per change). Nothing is asked while the order is incomplete (`request` null), so a panel that is only
  * watched costs no reads. An answer for an order no longer on screen is dropped; until the first
  * answer for the current order, `quote` is null and `pending` true.
  */
-export function useQuote(request: QuoteRequest | null, book: unknown) {
+export function useQuote(request: QuoteRequest | null, book: unknown, settings: unknown) {
   const key = request ? JSON.stringify(request) : null;
   const [state, setState] = useState<{ key: string | null; quote: OrderQuote | null; error: string | null }>({
     key: null,
@@ -31,7 +31,7 @@ export function useQuote(request: QuoteRequest | null, book: unknown) {
       );
     }, PAUSE_MS);
     return () => clearTimeout(timer);
-  }, [key, book]);
+  }, [key, book, settings]);
   const current = key !== null && state.key === key;
   return {
     quote: current ? state.quote : null,

@@ -1,6 +1,8 @@
+import { useMemo } from 'react';
 import { withTicks } from '@repex/shared-ui/contracts';
 import { useAccountFeed, useMarketFeed, useQuery, useSoon } from '@repex/shared-ui/platform';
 import { applyLevels, patchHistory, prependTrades, ticksOf } from './live';
+import { ownLevels } from './ownLevels';
 import {
   loadBook,
   loadHalt,
@@ -73,5 +75,7 @@ export function useTrading(tokenId: string, userId: string | undefined) {
     },
   );
   useAccountFeed(own);
-  return { valid, token, history, book, tape, mine, orders, halt, vesting, offering };
+  // The user's resting orders per level of the book, which the book marks as theirs.
+  const ownBook = useMemo(() => ownLevels(orders.data ?? []), [orders.data]);
+  return { valid, token, history, book, tape, mine, orders, ownBook, halt, vesting, offering };
 }
