@@ -141,6 +141,11 @@ begin
     (demo, 'Community Builder', 'Token held by more than 5 traders.', '2026-02-14'),
     ((ids->>'sarah')::uuid, 'Trending Token', 'Among the five most traded tokens of the week.', '2026-10-05');
 
+  -- Each token scored by the formula now (reputation.sql), as the hourly rescoring does: the score a
+  -- screen shows is the one its breakdown explains from the first moment; the months before keep
+  -- the sample history.
+  perform private.refresh_reputation();
+
   -- The RepX index's levels from the history above (the scheduler keeps them from here on).
   perform private.record_index_levels();
   update public.exchange_settings set creator_fee_share_bps = default;

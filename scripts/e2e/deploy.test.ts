@@ -115,7 +115,7 @@ test('a remote deployed while pages are open: their lazy parts keep working on t
     await p.wallet.getByRole('tab', { name: 'Profit & Loss' }).click();
     await p.wallet.getByText('Realized P&L').first().waitFor();
     await p.trading.getByText('How is the reputation score computed?').click();
-    await p.trading.getByTestId('reputation-info').getByText('Score now').waitFor();
+    await p.trading.getByTestId('reputation-breakdown-score').waitFor();
     expect(await buildOf(p.trading, 'trading')).toBe(first.trading.build);
     await navigate(p.dashboard, '/profile');
     await p.dashboard.getByRole('tab', { name: 'Achievements' }).waitFor();

@@ -230,7 +230,10 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   await shoot('trading');
   // The page says how the reputation score is computed, part by part.
   await page.getByText('How is the reputation score computed?').click();
-  await page.getByTestId('reputation-info').getByText('Score now').waitFor();
+  // The breakdown adds up to the score the header shows: one number, explained.
+  const explained = page.getByTestId('reputation-breakdown-score');
+  await explained.waitFor();
+  await expect(explained.innerText()).resolves.toBe((await stat('Reputation Score')).replace('/', ' / '));
   await page.getByText('How is the reputation score computed?').click();
 
   const amount = page.locator('#order-amount');

@@ -185,20 +185,54 @@ begin
 end $$;
 revoke execute on function public.reputation_components(uuid) from public, anon;
 
+-- The score as last computed, with the parts and facts it was computed from: what the screens
+-- show and explain. The score itself is tokens.reputation_score, which the market lists and
+-- filters; the two are written together (private.rescore), so the number a screen explains is
+-- the number it shows, at every moment.
+create table public.reputation_scores (
+  token_id uuid primary key references public.tokens (id) on delete cascade,
+  parts jsonb not null,
+  scored_at timestamptz not null default now()
+);
+alter table public.reputation_scores enable row level security;
+create policy "scores are visible to signed-in users" on public.reputation_scores
+  for select to authenticated using (true);
+revoke all on public.reputation_scores from anon;
+revoke insert, update, delete, truncate on public.reputation_scores from authenticated;
+
+-- Scores a token now: its parts by the formula, its score, and the snapshot the screens explain.
+-- The one place a score is written. Returns whether the score changed.
+create function private.rescore(p_token uuid) returns boolean
+language plpgsql security definer set search_path = '' as $$
+declare
+  parts jsonb := public.reputation_components(p_token);
+begin
+  insert into public.reputation_scores (token_id, parts, scored_at) values (p_token, parts, now())
+  on conflict (token_id) do update set parts = excluded.parts, scored_at = excluded.scored_at;
+  update public.tokens k set reputation_score = (parts ->> 'score')::numeric
+   where k.id = p_token and k.reputation_score is distinct from (parts ->> 'score')::numeric;
+  return found;
+end $$;
+revoke execute on function private.rescore(uuid) from public;
+
+-- The token's score as the screens show it, and its parts as they were computed (a token not yet
+-- scored has none: null).
+create function public.reputation_breakdown(p_token uuid) returns jsonb
+language sql stable security invoker set search_path = '' as $$
+  select s.parts || jsonb_build_object('scored_at', s.scored_at) from public.reputation_scores s where s.token_id = p_token
+$$;
+revoke execute on function public.reputation_breakdown(uuid) from public, anon;
+
 create function private.refresh_reputation() returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
   changed integer := 0;
-  scored record;
+  tok uuid;
 begin
   perform private.refresh_trust();
   -- Each token's row in token order, as the market figures' slide locks them (no deadlock).
-  for scored in
-    select k.id, (public.reputation_components(k.id) ->> 'score')::numeric as score from public.tokens k order by k.id
-  loop
-    update public.tokens k set reputation_score = scored.score
-     where k.id = scored.id and k.reputation_score is distinct from scored.score;
-    if found then changed := changed + 1; end if;
+  for tok in select k.id from public.tokens k order by k.id loop
+    if private.rescore(tok) then changed := changed + 1; end if;
   end loop;
   insert into public.reputation_history (token_id, month, score)
   select k.id, date_trunc('month', now())::date, k.reputation_score from public.tokens k

@@ -389,7 +389,6 @@ begin
     insert into public.social_history (user_id, month, score) values (p_user, date_trunc('month', now())::date, score)
     on conflict (user_id, month) do update set score = excluded.score;
   end if;
-  update public.tokens k set reputation_score = (public.reputation_components(k.id) ->> 'score')::numeric
-   where k.owner_id = p_user;
+  perform private.rescore(k.id) from public.tokens k where k.owner_id = p_user;
 end $$;
 revoke execute on function private.record_social_score(uuid) from public;

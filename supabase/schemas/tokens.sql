@@ -315,7 +315,7 @@ begin
       from public.vesting_grants g where g.token_id = tok and h.token_id = tok and h.user_id = app.user_id;
   end if;
   -- Its first score, by the formula (reputation.sql), and the month's history point.
-  update public.tokens set reputation_score = (public.reputation_components(tok) ->> 'score')::numeric where id = tok;
+  perform private.rescore(tok);
   insert into public.reputation_history (token_id, month, score)
   select tok, date_trunc('month', now())::date, reputation_score from public.tokens where id = tok;
   -- The rest is offered by batch auction (offerings.sql); trading opens when it closes.

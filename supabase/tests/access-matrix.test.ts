@@ -19,6 +19,7 @@ const EVERYONE_SIGNED_IN = [
   'order_book',
   'recent_trades',
   'reputation_history',
+  'reputation_scores',
   'achievements',
   'exchange_settings',
   'categories',

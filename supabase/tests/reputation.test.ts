@@ -62,6 +62,36 @@ describe.each(ENGINES)('the reputation score on %s', (engine) => {
     expect(listed).toEqual({ reputation_score: fresh.score });
   });
 
+  it('one score everywhere: what the screens explain adds up to the score they show, from the seed on', async () => {
+    const shown = async () =>
+      backend.db.query<{ id: string; score: string; explained: string | null; parts: string | null }>(
+        `select k.id, k.reputation_score as score, (b ->> 'score') as explained,
+                (select sum((b ->> p)::numeric) from unnest(array['verified','holders','volume','stability','age','alerts','social']) p) as parts
+           from tokens k, public.reputation_breakdown(k.id) b order by k.id`,
+      );
+    const check = async () => {
+      const rows = await shown();
+      expect(rows.length).toBeGreaterThanOrEqual(6);
+      for (const r of rows) {
+        expect({ id: r.id, explained: Number(r.explained) }).toEqual({ id: r.id, explained: Number(r.score) });
+        expect(Math.abs(Number(r.parts) - Number(r.score))).toBeLessThanOrEqual(0.05); // each part is rounded
+      }
+    };
+    // A fresh installation: the seed's people are scored before anyone looks.
+    await check();
+    // A trade moves the formula's inputs; the score and its explanation move together at the rescoring.
+    const token = await freshToken(backend);
+    const seller = await trader(backend, { token, tokens: 50 });
+    const buyer = await trader(backend, { cash: 1000 });
+    await placeOrder(seller.client, token, 'sell', 'limit', 10, 10);
+    await placeOrder(buyer.client, token, 'buy', 'market', 10);
+    await backend.db.query('select private.refresh_reputation()');
+    await check();
+    // Any signed-in user reads it; it says when it was computed.
+    const { data } = await buyer.client.rpc('reputation_breakdown', { p_token: token });
+    expect((data as { scored_at: string }).scored_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+
   it('moves little when 50 fresh accounts funded by one person trade a token in a ring (the sybil test)', async () => {
     const token = await freshToken(backend, 100_000, 10);
     const person = await trader(backend);

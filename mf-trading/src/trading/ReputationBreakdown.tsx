@@ -1,10 +1,21 @@
 import { useQuery } from '@repex/shared-ui/platform';
-import { Muted, formatCount, formatInteger, formatMoney, formatNumber } from '@repex/shared-ui/ui';
-import { loadReputationComponents } from './data';
+import {
+  Muted,
+  formatCount,
+  formatDate,
+  formatInteger,
+  formatMoney,
+  formatNumber,
+  formatTime,
+} from '@repex/shared-ui/ui';
+import { loadReputationBreakdown } from './data';
 
-/** The database's reputation formula, part by part, for this token (fetched when first asked for). */
+/**
+ * The score the screen shows, part by part, as the database computed it (fetched when first asked
+ * for): the parts add up to the number in the header, and say when they were computed.
+ */
 export default function ReputationBreakdown({ tokenId }: { tokenId: string }) {
-  const q = useQuery(() => loadReputationComponents(tokenId), [tokenId]);
+  const q = useQuery(() => loadReputationBreakdown(tokenId), [tokenId]);
   const c = q.data;
   const rows: [string, string, number | undefined, number][] = c
     ? [
@@ -67,11 +78,15 @@ export default function ReputationBreakdown({ tokenId }: { tokenId: string }) {
             </tr>
             <tr>
               <td>
-                <strong>Score now</strong>
+                <strong>Score</strong>
               </td>
-              <td />
               <td>
-                <strong>{c.score.toFixed(1)} / 100</strong>
+                <Muted data-testid="reputation-scored-at">
+                  computed {formatDate(c.scored_at)}, {formatTime(c.scored_at)}
+                </Muted>
+              </td>
+              <td>
+                <strong data-testid="reputation-breakdown-score">{c.score.toFixed(1)} / 100</strong>
               </td>
             </tr>
           </tbody>

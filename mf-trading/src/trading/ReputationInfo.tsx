@@ -36,7 +36,7 @@ export function ReputationInfo({ tokenId }: { tokenId: string }) {
       <summary>How is the reputation score computed?</summary>
       <Muted>
         From what the exchange knows, recomputed hourly, and an automated analysis of the person&apos;s connected
-        accounts, read daily. The score shown above is the last one computed.
+        accounts, read daily. The parts below add up to the score shown above, as last computed.
       </Muted>
       {opened && (
         <Suspense fallback={<Muted>Loading...</Muted>}>

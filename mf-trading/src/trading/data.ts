@@ -126,34 +126,6 @@ export interface QuoteRequest {
   maxTotal?: number;
 }
 
-/** What an order would do now, walked by the engine's own rules (public.quote_order; quotes.sql says each field). */
-export interface OrderQuote {
-  filled: number;
-  value: number;
-  fee: number;
-  total: number;
-  average_price: number | null;
-  best_price: number | null;
-  worst_price: number | null;
-  levels: { price: number; amount: number }[];
-  remaining: number;
-  stopped_by: 'filled' | 'cash' | 'limit' | 'book';
-  resting: number;
-  rest_value: number;
-  rest_fee: number;
-  last_price: number;
-  band_bps: number;
-  band_edge: number;
-  impact_bps: number | null;
-  best_bid: number | null;
-  best_ask: number | null;
-  fee_bps: number;
-  cash: number;
-  held: number;
-  blocked: string | null;
-  refusal: string | null;
-}
-
 /** A GET: it writes nothing, so any replica may answer it. */
 export const quoteOrder = async (q: QuoteRequest) =>
   unwrap(
@@ -170,7 +142,7 @@ export const quoteOrder = async (q: QuoteRequest) =>
       },
       { get: true },
     ),
-  ) as unknown as OrderQuote;
+  );
 
 export const placeOrder = (
   order: {
@@ -212,5 +184,5 @@ export const placePair = (
   });
 
 /** How the token's reputation score is made up: the database's formula, part by part. */
-export const loadReputationComponents = async (tokenId: string) =>
-  unwrap(await supabase().rpc('reputation_components', { p_token: tokenId }, { get: true }));
+export const loadReputationBreakdown = async (tokenId: string) =>
+  unwrap(await supabase().rpc('reputation_breakdown', { p_token: tokenId }, { get: true }));

@@ -1,4 +1,4 @@
-import type { OrderQuote } from './data';
+import type { OrderQuote } from '@repex/shared-ui/contracts';
 import { fillRange, fillSentence, limitWarning, marketError, marketNote } from './quoteWords';
 
 /** A quote as quote_order answers it, at a last price of $45.20 with a 20% band and a 2% fee. */

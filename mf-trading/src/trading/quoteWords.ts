@@ -1,5 +1,5 @@
 import { formatPrice, formatTokens } from '@repex/shared-ui/ui';
-import type { OrderQuote } from './data';
+import type { OrderQuote } from '@repex/shared-ui/contracts';
 import { feePercent, type Side } from './orderMath';
 
 /**

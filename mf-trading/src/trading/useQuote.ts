@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { quoteOrder, type OrderQuote, type QuoteRequest } from './data';
+import type { OrderQuote } from '@repex/shared-ui/contracts';
+import { quoteOrder, type QuoteRequest } from './data';
 
 /** How long typing pauses before the database is asked: a quote per pause, not per keystroke. */
 const PAUSE_MS = 200;

@@ -916,6 +916,32 @@ export type Database = {
           },
         ];
       };
+      reputation_scores: {
+        Row: {
+          token_id: string;
+          parts: Json;
+          scored_at: string;
+        };
+        Insert: {
+          token_id: string;
+          parts: Json;
+          scored_at?: string;
+        };
+        Update: {
+          token_id?: string;
+          parts?: Json;
+          scored_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'reputation_scores_token_id_fkey';
+            columns: ['token_id'];
+            isOneToOne: true;
+            referencedRelation: 'tokens';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       social_accounts: {
         Row: {
           id: number;
@@ -2179,6 +2205,12 @@ export type Database = {
           p_price: number;
           p_filled?: number;
           p_stop_price?: number;
+        };
+        Returns: Json;
+      };
+      reputation_breakdown: {
+        Args: {
+          p_token: string;
         };
         Returns: Json;
       };

@@ -35,6 +35,7 @@ export type {
   PairResult,
   Payment,
   ReputationComponents,
+  ReputationBreakdown,
   RevenueRow,
   SocialAnalysis,
   SocialComponent,
@@ -42,3 +43,4 @@ export type {
   TimeInForce,
   TokenApplicationRow,
 } from './results';
+export type { OrderQuote } from './orderQuote';

@@ -242,6 +242,9 @@ export interface ReputationComponents {
   };
 }
 
+/** `reputation_breakdown(token)`: the score as the screens show it, with the parts it was computed from and when. */
+export type ReputationBreakdown = ReputationComponents & { scored_at: string };
+
 /** my_statement: an account's period of UTC dates (supabase/schemas/statements.sql), amounts in dollars. */
 export interface Statement {
   from: string;

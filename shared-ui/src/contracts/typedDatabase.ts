@@ -10,11 +10,13 @@ import type {
   PairResult,
   Payment,
   ReputationComponents,
+  ReputationBreakdown,
   RevenueRow,
   SocialAnalysis,
   Statement,
   TokenApplicationRow,
 } from './results';
+import type { OrderQuote } from './orderQuote';
 
 /*
  * The browser's Database type: the generated one (npm run db:types), with what the catalog cannot
@@ -37,6 +39,9 @@ interface JsonResults {
   create_deposit: Payment;
   create_withdrawal: Payment;
   reputation_components: ReputationComponents;
+  /** A token not yet scored has none. */
+  reputation_breakdown: ReputationBreakdown | null;
+  quote_order: OrderQuote;
   my_statement: Statement;
   social_analysis: SocialAnalysis | null;
   /** An hour that ended before the token was listed has no price. */
