@@ -34,7 +34,25 @@ const Toolbar = styled.div`
     grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
   }
   ${media.phone} {
-    grid-template-columns: minmax(0, 1fr);
+    grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
+    gap: 8px;
+    > :first-child,
+    > :last-child {
+      grid-column: 1 / -1;
+    }
+  }
+`;
+/**
+ * The market's figures and its index: above the list when wide; on a phone after it, so that the
+ * first screen holds the tokens themselves.
+ */
+const Overview = styled.div`
+  display: contents;
+  ${media.phone} {
+    display: flex;
+    flex-direction: column;
+    gap: 24px;
+    order: 2;
   }
 `;
 
@@ -72,14 +90,16 @@ export default function Market() {
         <Muted>Discover and trade the reputation tokens of creators, leaders and experts.</Muted>
       </div>
 
-      <CardGrid>
-        <StatCard label="Total Market Cap" value={summary.data && formatMoney(summary.data.total_market_cap)} />
-        <StatCard label="24h Volume" value={summary.data && formatMoney(summary.data.volume_24h)} />
-        <StatCard label="Active Tokens" value={summary.data && formatInteger(summary.data.active_tokens)} />
-        <StatCard label="Total Traders" value={summary.data && formatInteger(summary.data.total_traders)} />
-      </CardGrid>
+      <Overview>
+        <CardGrid>
+          <StatCard label="Total Market Cap" value={summary.data && formatMoney(summary.data.total_market_cap)} />
+          <StatCard label="24h Volume" value={summary.data && formatMoney(summary.data.volume_24h)} />
+          <StatCard label="Active Tokens" value={summary.data && formatInteger(summary.data.active_tokens)} />
+          <StatCard label="Total Traders" value={summary.data && formatInteger(summary.data.total_traders)} />
+        </CardGrid>
 
-      <IndexCard />
+        <IndexCard />
+      </Overview>
 
       <Card>
         <Toolbar>

@@ -59,6 +59,12 @@ for (const width of [1280, 390]) {
     await page.goto(`${app.url}/market`);
     await page.getByTestId('market-row').first().waitFor();
     await fits(page, 'market', 'Trade');
+    // The first token is on the first screen at both widths (on a phone the figures and the index follow the list).
+    const firstRow = (await page.getByTestId('market-row').first().boundingBox())!;
+    expect({ width, firstTokenOnFirstScreen: firstRow.y < page.viewportSize()!.height }).toEqual({
+      width,
+      firstTokenOnFirstScreen: true,
+    });
     await placeholderWhole(page, 'Search', 'market');
     await page.goto(`${app.url}/profile`);
     await fits(page, 'profile', 'Edit');

@@ -4,7 +4,7 @@ import { CandleChart } from './CandleChart';
 import { CANDLE_INTERVALS, type PricePoint } from './data';
 import { PriceChart } from './PriceChart';
 import { ChartBar, ChartChoiceButton } from './Trading.styles';
-import { useCandles, useChartChoice } from './useCandles';
+import { intervalSeconds, useCandles, useChartChoice } from './useCandles';
 
 const NAMES = {
   '1m': '1 minute',
@@ -47,7 +47,7 @@ export function PriceCard({ tokenId, history }: { tokenId: string; history: Quer
         )
       ) : candles.data ? (
         candles.data.length ? (
-          <CandleChart candles={candles.data} label={NAMES[interval]} />
+          <CandleChart candles={candles.data} label={NAMES[interval]} step={intervalSeconds(interval)} />
         ) : (
           <Muted>No trades yet: candles appear with the first trade.</Muted>
         )
