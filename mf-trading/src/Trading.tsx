@@ -21,16 +21,9 @@ import { OrderPanel } from './trading/OrderPanel';
 import { PriceCard } from './trading/PriceCard';
 import { ReputationInfo } from './trading/ReputationInfo';
 import { TokenHeader } from './trading/TokenHeader';
-import {
-  BookCard,
-  ChartCard,
-  Detail,
-  Layout,
-  PhoneTradeBar,
-  PhoneTradeBarSpace,
-  SideColumn,
-} from './trading/Trading.styles';
+import { BookCard, ChartCard, Detail, Layout, SideColumn } from './trading/Trading.styles';
 import type { PanelPick } from './trading/useOrderForm';
+import { PhoneTradeBar } from './trading/PhoneTradeBar';
 import { HaltedCard, TokenInfo } from './trading/TradingSideCards';
 import { useWatchers } from './trading/useWatchers';
 import { UUID, useTrading } from './trading/useTrading';
@@ -49,7 +42,10 @@ export default function Trading() {
   const [params] = useSearchParams();
   const initialSide: Side = params.get('side') === 'sell' ? 'sell' : 'buy';
   const me = useAppStore((s) => s.session?.user.id);
-  const { token, history, book, tape, mine, orders, ownBook, halt, vesting, offering } = useTrading(tokenId, me);
+  const { token, history, book, tape, mine, orders, ownBook, ownChart, halt, vesting, offering } = useTrading(
+    tokenId,
+    me,
+  );
   const auction = offering.data && offering.data.closed_at === null ? offering.data : null;
   const closed = offering.data && offering.data.closed_at !== null && offering.data.bid ? offering.data : null;
   const halted = halt.data?.halt_reason && halt.data.halted_at ? halt.data : null;
@@ -96,7 +92,7 @@ export default function Trading() {
 
       <Layout>
         <ChartCard>
-          <PriceCard tokenId={tokenId} history={history} />
+          <PriceCard tokenId={tokenId} history={history} own={ownChart} />
         </ChartCard>
         <SideColumn>
           {closed && t && <OfferingResult offering={closed} bid={closed.bid!} tokenName={t.name} />}
@@ -143,24 +139,7 @@ export default function Trading() {
           />
         </BookCard>
       </Layout>
-      {t && !halted && !auction && (
-        <>
-          <PhoneTradeBarSpace />
-          <PhoneTradeBar role="group" aria-label="Trade">
-            <Button $size="lg" aria-label={`Buy ${t.name}`} onClick={() => setPick({ side: 'buy', tokenId })}>
-              Buy
-            </Button>
-            <Button
-              $size="lg"
-              $variant="destructive"
-              aria-label={`Sell ${t.name}`}
-              onClick={() => setPick({ side: 'sell', tokenId })}
-            >
-              Sell
-            </Button>
-          </PhoneTradeBar>
-        </>
-      )}
+      {t && !halted && !auction && <PhoneTradeBar name={t.name} onSide={(side) => setPick({ side, tokenId })} />}
     </Page>
   );
 }

@@ -169,6 +169,16 @@ test('the chart switches between the line and candles of each interval, keeps th
   for (const width of [1280, 390]) {
     const page = await trader(`candles_${width}`, width);
     const chart = page.getByRole('group', { name: 'Chart' });
+    // The line's ranges: a week of hourly closes, then back to the spec's 24 hours.
+    await chart.getByRole('button', { name: '1W', exact: true }).click();
+    await page.getByRole('heading', { name: 'Price Chart (1 week, hourly)' }).waitFor();
+    await page.waitForURL(/[?&]range=1w/);
+    await page.getByRole('img', { name: /^Hourly price chart: \d+ points/ }).waitFor();
+    await chart.getByRole('button', { name: 'All', exact: true }).click();
+    await page.getByRole('heading', { name: 'Price Chart (all time, daily)' }).waitFor();
+    await page.getByRole('img', { name: /^Daily price chart: \d+ points?/ }).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, `line-all-${width}.png`) });
+    await chart.getByRole('button', { name: 'Candles', exact: true }).click();
     await chart.getByRole('button', { name: '1h', exact: true }).click();
     await page.getByRole('heading', { name: 'Price Chart (candles, 1 hour)' }).waitFor();
     await page.waitForURL(/[?&]chart=1h/);
@@ -202,7 +212,7 @@ test('the chart switches between the line and candles of each interval, keeps th
     await page.getByRole('heading', { name: 'Price Chart (candles, 1 minute)' }).waitFor();
     await chart.getByRole('button', { name: 'Line', exact: true }).click();
     await page.getByRole('heading', { name: 'Price Chart (24h, hourly)' }).waitFor();
-    expect(page.url()).not.toMatch(/chart=/);
+    expect(page.url()).not.toMatch(/chart=|range=/);
 
     // The book's depth sits under its levels.
     await page.getByTestId('depth-chart').scrollIntoViewIfNeeded();

@@ -1,6 +1,7 @@
 import styled from 'styled-components';
 import { MONEY_SCALE, formatCount, formatInteger, formatPrice, useChart } from '@repex/shared-ui/ui';
 import { withGaps } from './candleGaps';
+import { drawOwnLines, type OwnLine } from './ownLines';
 import type { Candle } from './data';
 
 const Box = styled.div`
@@ -10,6 +11,7 @@ const Box = styled.div`
 
 /** Seconds since the epoch, as the chart's time axis counts. */
 const time = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
+const NONE: OwnLine[] = [];
 const ohlc = (c: Candle) => ({ open: c.open, high: c.high, low: c.low, close: c.close });
 
 /**
@@ -17,44 +19,60 @@ const ohlc = (c: Candle) => ({ open: c.open, high: c.high, low: c.low, close: c.
  * has no candle and keeps its place, so quiet periods show as gaps in time. The volume has no label
  * of its own on the price axis, and the candles keep clear of its band.
  */
-export function CandleChart({ candles, label, step }: { candles: Candle[]; label: string; step: number }) {
-  const box = useChart(candles, (chart, { CandlestickSeries, HistogramSeries }, data, theme) => {
-    chart.applyOptions({ timeScale: { timeVisible: true, secondsVisible: false } });
-    const bars = withGaps(
-      data.map((c) => ({ time: time(c.bucket), candle: c })),
-      step,
-    );
-    const price = chart.addSeries(CandlestickSeries, {
-      upColor: theme.colors.up,
-      downColor: theme.colors.down,
-      borderVisible: false,
-      wickUpColor: theme.colors.up,
-      wickDownColor: theme.colors.down,
-      priceFormat: MONEY_SCALE,
-    });
-    price.priceScale().applyOptions({ scaleMargins: { top: 0.1, bottom: 0.25 } });
-    price.setData(
-      bars.map((b) => ('candle' in b ? { time: b.time as never, ...ohlc(b.candle) } : { time: b.time as never })),
-    );
-    const volume = chart.addSeries(HistogramSeries, {
-      priceScaleId: 'volume',
-      priceFormat: { type: 'volume' },
-      lastValueVisible: false,
-      priceLineVisible: false,
-    });
-    volume.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
-    volume.setData(
-      bars.map((b) =>
-        'candle' in b
-          ? {
-              time: b.time as never,
-              value: b.candle.volume,
-              color: b.candle.close >= b.candle.open ? 'rgba(34, 197, 94, 0.35)' : 'rgba(239, 68, 68, 0.35)',
-            }
-          : { time: b.time as never },
-      ),
-    );
-  });
+export function CandleChart({
+  candles,
+  label,
+  step,
+  own = NONE,
+}: {
+  candles: Candle[];
+  label: string;
+  step: number;
+  /** The user's own orders, drawn as lines at their prices. */
+  own?: OwnLine[];
+}) {
+  const box = useChart(
+    candles,
+    (chart, { CandlestickSeries, HistogramSeries }, data, theme) => {
+      chart.applyOptions({ timeScale: { timeVisible: true, secondsVisible: false } });
+      const bars = withGaps(
+        data.map((c) => ({ time: time(c.bucket), candle: c })),
+        step,
+      );
+      const price = chart.addSeries(CandlestickSeries, {
+        upColor: theme.colors.up,
+        downColor: theme.colors.down,
+        borderVisible: false,
+        wickUpColor: theme.colors.up,
+        wickDownColor: theme.colors.down,
+        priceFormat: MONEY_SCALE,
+      });
+      price.priceScale().applyOptions({ scaleMargins: { top: 0.1, bottom: 0.25 } });
+      drawOwnLines(price, own, theme.colors);
+      price.setData(
+        bars.map((b) => ('candle' in b ? { time: b.time as never, ...ohlc(b.candle) } : { time: b.time as never })),
+      );
+      const volume = chart.addSeries(HistogramSeries, {
+        priceScaleId: 'volume',
+        priceFormat: { type: 'volume' },
+        lastValueVisible: false,
+        priceLineVisible: false,
+      });
+      volume.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
+      volume.setData(
+        bars.map((b) =>
+          'candle' in b
+            ? {
+                time: b.time as never,
+                value: b.candle.volume,
+                color: b.candle.close >= b.candle.open ? 'rgba(34, 197, 94, 0.35)' : 'rgba(239, 68, 68, 0.35)',
+              }
+            : { time: b.time as never },
+        ),
+      );
+    },
+    own,
+  );
   return (
     <Box
       ref={box}

@@ -18,4 +18,10 @@ describe('describeChart', () => {
     );
     expect(describeChart([])).toBe('Hourly price chart: no prices yet');
   });
+
+  it('names its step: daily over a year or all time', () => {
+    expect(describeChart([at(10, 45.2), at(11, 46)], 'Daily')).toBe(
+      'Daily price chart: 2 points, from $45.20 to $46.00, low $45.20, high $46.00',
+    );
+  });
 });

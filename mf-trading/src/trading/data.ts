@@ -15,13 +15,30 @@ export const loadPriceHistory = async (tokenId: string) =>
   unwrap(await supabase().rpc('price_history', { p_token: tokenId, p_hours: 24 }, { get: true }));
 export type PricePoint = Awaited<ReturnType<typeof loadPriceHistory>>[number];
 
+/** How far back the line reaches: the spec's 24 hours (hourly), a week or a month (hourly), a year or all (daily). */
+export const LINE_RANGES = ['24h', '1w', '1m', '1y', 'all'] as const;
+export type LineRange = (typeof LINE_RANGES)[number];
+
+/**
+ * The line beyond 24 hours: hourly closes over a week or a month (public.price_history), or the
+ * daily candles' closes over a year or all time.
+ */
+export async function loadLine(tokenId: string, range: Exclude<LineRange, '24h'>): Promise<PricePoint[]> {
+  if (range === '1w' || range === '1m') {
+    const hours = range === '1w' ? 168 : 720;
+    return unwrap(await supabase().rpc('price_history', { p_token: tokenId, p_hours: hours }, { get: true }));
+  }
+  const days = await loadCandles(tokenId, '1d', range === '1y' ? 365 : 1000);
+  return days.map((d) => ({ bucket: d.bucket, price: d.close }));
+}
+
 /** The candle intervals the database keeps (public.candles). */
 export const CANDLE_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
 export type CandleInterval = (typeof CANDLE_INTERVALS)[number];
 
 /** The latest candles of an interval, oldest first. */
-export const loadCandles = async (tokenId: string, interval: CandleInterval) =>
-  unwrap(await supabase().rpc('candles', { p_token: tokenId, p_interval: interval, p_limit: 300 }, { get: true }));
+export const loadCandles = async (tokenId: string, interval: CandleInterval, limit = 300) =>
+  unwrap(await supabase().rpc('candles', { p_token: tokenId, p_interval: interval, p_limit: limit }, { get: true }));
 export type Candle = Awaited<ReturnType<typeof loadCandles>>[number];
 
 /** The book: resting limit orders summed by side and price (public.order_book). */

@@ -1,29 +1,40 @@
 import { useSearchParams } from 'react-router';
 import { useMarketFeed, useQuery } from '@repex/shared-ui/platform';
-import { CANDLE_INTERVALS, loadCandles, type CandleInterval } from './data';
+import { CANDLE_INTERVALS, LINE_RANGES, loadCandles, loadLine, type CandleInterval, type LineRange } from './data';
 import { patchCandles, ticksOf } from './live';
 
-/** What the price chart shows: the 24-hour line, or candles of an interval. */
-export type ChartChoice = 'line' | CandleInterval;
+/** What the price chart shows: the line over a range, or candles of an interval. */
+export type ChartChoice = { kind: 'line'; range: LineRange } | { kind: 'candles'; interval: CandleInterval };
 
-/** The chart's choice, kept in the address (?chart=15m), so a reload or a shared link keeps it. */
+/**
+ * The chart's choice, kept in the address (?chart=15m for candles, ?range=1w for the line), so a
+ * reload or a shared link keeps it. No parameter: the spec's 24-hour line.
+ */
 export function useChartChoice(): [ChartChoice, (choice: ChartChoice) => void] {
   const [params, setParams] = useSearchParams();
   const asked = params.get('chart');
+  const range = params.get('range');
   const choice: ChartChoice = (CANDLE_INTERVALS as readonly string[]).includes(asked ?? '')
-    ? (asked as CandleInterval)
-    : 'line';
+    ? { kind: 'candles', interval: asked as CandleInterval }
+    : { kind: 'line', range: (LINE_RANGES as readonly string[]).includes(range ?? '') ? (range as LineRange) : '24h' };
   const choose = (next: ChartChoice) =>
     setParams(
       (p) => {
         const q = new URLSearchParams(p);
-        if (next === 'line') q.delete('chart');
-        else q.set('chart', next);
+        q.delete('chart');
+        q.delete('range');
+        if (next.kind === 'candles') q.set('chart', next.interval);
+        else if (next.range !== '24h') q.set('range', next.range);
         return q;
       },
       { replace: true },
     );
   return [choice, choose];
+}
+
+/** The line beyond the 24 hours the screen keeps live: read when chosen. */
+export function useLongLine(tokenId: string, range: LineRange | null) {
+  return useQuery(async () => (range && range !== '24h' ? loadLine(tokenId, range) : []), [tokenId, range]);
 }
 
 /** An interval's length: '15m' is 900 seconds, '4h' 14,400, '1d' 86,400 (buckets start at the Unix epoch). */

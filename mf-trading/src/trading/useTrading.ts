@@ -3,6 +3,7 @@ import { withTicks } from '@repex/shared-ui/contracts';
 import { useAccountFeed, useMarketFeed, useQuery, useSoon } from '@repex/shared-ui/platform';
 import { applyLevels, patchHistory, prependTrades, ticksOf } from './live';
 import { ownLevels } from './ownLevels';
+import { ownLines } from './ownLines';
 import {
   loadBook,
   loadHalt,
@@ -77,5 +78,7 @@ export function useTrading(tokenId: string, userId: string | undefined) {
   useAccountFeed(own);
   // The user's resting orders per level of the book, which the book marks as theirs.
   const ownBook = useMemo(() => ownLevels(orders.data ?? []), [orders.data]);
-  return { valid, token, history, book, tape, mine, orders, ownBook, halt, vesting, offering };
+  // And on the chart, with the stops waiting at their triggers.
+  const ownChart = useMemo(() => ownLines(orders.data ?? []), [orders.data]);
+  return { valid, token, history, book, tape, mine, orders, ownBook, ownChart, halt, vesting, offering };
 }

@@ -19,6 +19,8 @@ export type Charts = Pick<
 export function useChart<T>(
   data: readonly T[] | undefined,
   draw: (chart: IChartApi, charts: Charts, data: readonly T[], theme: Theme) => void,
+  /** Anything else the drawing shows (a new value redraws it): the user's own orders' lines, say. */
+  also?: unknown,
 ) {
   const box = useRef<HTMLDivElement>(null);
   const theme = useTheme();
@@ -53,7 +55,7 @@ export function useChart<T>(
       disposed = true;
       cleanup();
     };
-  }, [data, theme]);
+  }, [data, theme, also]);
 
   return box;
 }
