@@ -134,7 +134,9 @@ declare
   s public.exchange_settings;
 begin
   select * into s from public.exchange_settings;
-  if p_amount is null or p_amount = 'NaN' or p_amount <= 0 then perform private.refuse('Enter an amount above $0.00.'); end if;
+  if p_amount is null or p_amount = 'NaN' or p_amount <= 0 then
+    perform private.refuse(format('Enter an amount of at least %s.', private.money(s.auto_invest_min)));
+  end if;
   if p_amount <> round(p_amount, 2) then perform private.refuse('The amount has at most two decimals.'); end if;
   if p_amount < s.auto_invest_min or p_amount > s.auto_invest_max then
     perform private.refuse(format('A plan buys between %s and %s each time.', private.money(s.auto_invest_min), private.money(s.auto_invest_max)));

@@ -283,7 +283,9 @@ revoke execute on function private.card_last4(text) from public;
 create function private.check_amount(p_amount numeric, what text, lo numeric, hi numeric) returns void
 language plpgsql immutable as $$
 begin
-  if p_amount is null or p_amount = 'NaN' or p_amount <= 0 then perform private.refuse(format('Enter a %s amount above $0.00.', what)); end if;
+  if p_amount is null or p_amount = 'NaN' or p_amount <= 0 then
+    perform private.refuse(format('Enter a %s amount of at least %s.', what, private.money(lo)));
+  end if;
   if p_amount <> round(p_amount, 2) then perform private.refuse(format('A %s amount has at most two decimals.', what)); end if;
   if p_amount < lo then perform private.refuse(format('The minimum %s is %s.', what, private.money(lo))); end if;
   if p_amount > hi then perform private.refuse(format('The maximum %s is %s.', what, private.money(hi))); end if;

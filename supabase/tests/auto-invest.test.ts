@@ -46,7 +46,7 @@ describe.each(ENGINES)('Auto-Invest on %s', (engine) => {
         'A plan buys between $10.00 and $10,000.00 each time.',
       ],
       [{ p_amount: 10.005, p_frequency: 'daily', p_token: token }, 'The amount has at most two decimals.'],
-      [{ p_amount: 0, p_frequency: 'daily', p_token: token }, 'Enter an amount above $0.00.'],
+      [{ p_amount: 0, p_frequency: 'daily', p_token: token }, 'Enter an amount of at least $10.00.'],
       [{ p_amount: 50, p_frequency: 'hourly', p_token: token }, 'The schedule must be daily, weekly or monthly.'],
       [{ p_amount: 50, p_frequency: 'daily', p_day: 3, p_token: token }, 'A daily plan takes no day.'],
       [

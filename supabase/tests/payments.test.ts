@@ -93,10 +93,12 @@ describe.each(ENGINES)('money in and out on %s', (engine) => {
     const [settings] = await backend.db.query<{ deposit_min: string; deposit_max: string }>(
       'select deposit_min, deposit_max from exchange_settings',
     );
+    // No amount, or none above zero: the message names the real minimum.
+    const least = `Enter a deposit amount of at least $${Number(settings!.deposit_min).toFixed(2)}.`;
     const cases: [unknown, string, string][] = [
-      [0, CARD_OK, 'Enter a deposit amount above $0.00.'],
-      [-5, CARD_OK, 'Enter a deposit amount above $0.00.'],
-      ['NaN', CARD_OK, 'Enter a deposit amount above $0.00.'],
+      [0, CARD_OK, least],
+      [-5, CARD_OK, least],
+      ['NaN', CARD_OK, least],
       [10.005, CARD_OK, 'A deposit amount has at most two decimals.'],
       [
         Number(settings!.deposit_min) - 1,

@@ -18,7 +18,9 @@ export function AlertsTab() {
   if (alerts.data.length === 0)
     return (
       <EmptyState>
-        No price alerts yet. Set one on a token&apos;s trading screen, from the <Link to="/market">market</Link>.
+        <span>
+          No price alerts yet. Set one on a token&apos;s trading screen, from the <Link to="/market">market</Link>.
+        </span>
       </EmptyState>
     );
   return <PriceAlertList alerts={alerts.data} withToken save={save} remove={remove} />;

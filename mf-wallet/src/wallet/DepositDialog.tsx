@@ -2,28 +2,41 @@ import { useMemo, useState } from 'react';
 import { toast } from '@repex/shared-ui/platform';
 import { FormDialog, TextField, formatPrice } from '@repex/shared-ui/ui';
 import type { Limits } from './types';
-import { createDeposit } from './data';
+import { createDeposit, loadPaymentState } from './data';
 import { NOT_AN_AMOUNT, typedAmount } from './typedAmount';
 
+/** How long the dialog waits for the card's answer before it leaves the rest to the history. */
+const ANSWER_WAIT_MS = 5_000;
+const ANSWER_POLL_MS = 250;
+
 /**
- * Money in by card. One idempotency key per opened dialog: a double click or a retry of the same
- * deposit is credited once. The provider confirms asynchronously; the history shows the outcome.
+ * Money in by card. One idempotency key per attempt: a double click or a retry of the same deposit
+ * is credited once. The provider answers asynchronously, usually at once: the dialog waits a few
+ * seconds for it, so a declined card keeps the dialog open with the reason, to try another card; a
+ * card still unanswered is left to the history, which shows the outcome.
  */
 export function DepositDialog({ limits, onClose }: { limits: Limits | undefined; onClose: () => void }) {
   const [amount, setAmount] = useState('');
   const [card, setCard] = useState('');
-  const idempotencyKey = useMemo(() => crypto.randomUUID(), []);
+  const [attempt, setAttempt] = useState(0);
+  const idempotencyKey = useMemo(() => `${crypto.randomUUID()}-${attempt}`, [attempt]);
 
   const send = async () => {
     const value = typedAmount(amount);
     if (Number.isNaN(value)) return NOT_AN_AMOUNT;
-    const { data, error: refused } = await createDeposit(value, card, idempotencyKey);
+    const { data: payment, error: refused } = await createDeposit(value, card, idempotencyKey);
     if (refused) return refused.message;
-    const payment = data;
-    toast({
-      title: 'Deposit Pending',
-      description: `${formatPrice(payment.amount)} from ${payment.method} is being confirmed.`,
-    });
+    const answer = await cardAnswer(payment.id);
+    if (answer?.status === 'failed') {
+      setAttempt((n) => n + 1); // another card is another deposit
+      return `${answer.message ?? 'The card was declined.'} Nothing was charged; try another card.`;
+    }
+    // Completed: the account's notice says so (Deposit Completed). Still waiting: say it is on its way.
+    if (answer?.status !== 'completed')
+      toast({
+        title: 'Deposit Pending',
+        description: `${formatPrice(payment.amount)} from ${payment.method} is being confirmed.`,
+      });
     return null;
   };
 
@@ -55,4 +68,14 @@ export function DepositDialog({ limits, onClose }: { limits: Limits | undefined;
       />
     </FormDialog>
   );
+}
+
+/** The provider's answer to a deposit, once it has one, or null after a few seconds without. */
+async function cardAnswer(id: number) {
+  for (let waited = 0; waited < ANSWER_WAIT_MS; waited += ANSWER_POLL_MS) {
+    const state = await loadPaymentState(id).catch(() => null);
+    if (state && state.status !== 'pending' && state.status !== 'processing') return state;
+    await new Promise((r) => setTimeout(r, ANSWER_POLL_MS));
+  }
+  return null;
 }

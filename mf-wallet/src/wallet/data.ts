@@ -72,6 +72,10 @@ export const loadPnl = async (days: number) => unwrap(await supabase().rpc('my_p
 export const createDeposit = (amount: number | null, card: string, idempotencyKey: string) =>
   supabase().rpc('create_deposit', { p_amount: amount, p_card: card, p_idempotency_key: idempotencyKey });
 
+/** A payment's state as the provider has left it (the caller's own; row-level security). */
+export const loadPaymentState = async (id: number) =>
+  unwrap(await supabase().from('wallet_transactions').select('status, message').eq('id', id).maybeSingle());
+
 export const createWithdrawal = (amount: number | null, destination: string | null, idempotencyKey: string) =>
   supabase().rpc('create_withdrawal', {
     p_amount: amount,
