@@ -91,6 +91,35 @@ test('the admin changes the fee to 1.5%: the order panel shows it live and the n
   await db('update exchange_settings set fee_bps = 200');
 });
 
+test('the exchange-wide halt has its own button and confirmation, apart from the settings form', async () => {
+  await admin.getByRole('tab', { name: 'System Settings' }).click();
+  const control = admin.getByRole('region', { name: 'Exchange-wide halt' });
+  await control.getByRole('button', { name: 'Halt All Trading' }).click();
+  const confirm = admin.getByRole('dialog', { name: 'Halt all trading?' });
+  await confirm.locator('#halt-all-reason').fill('Exchange maintenance.');
+  await admin.screenshot({ path: path.join(SCREENSHOTS, 'admin-halt-confirm-1280.png') });
+  await confirm.getByRole('button', { name: 'Halt All Trading' }).click();
+  await toastText(admin, 'Trading Halted');
+  await control.getByText('New orders are refused: Exchange maintenance.').waitFor();
+  await expect(db('select trading_halted, halt_reason from exchange_settings')).resolves.toEqual([
+    { trading_halted: true, halt_reason: 'Exchange maintenance.' },
+  ]);
+  await control.getByRole('button', { name: 'Resume Trading' }).click();
+  const resume = admin.getByRole('dialog', { name: 'Resume trading?' });
+  await resume.locator('#halt-all-reason').fill('Maintenance done.');
+  await resume.getByRole('button', { name: 'Resume Trading' }).click();
+  await toastText(admin, 'Trading Resumed');
+  await expect(db('select trading_halted, halt_reason from exchange_settings')).resolves.toEqual([
+    { trading_halted: false, halt_reason: null },
+  ]);
+  // Suspend is a quiet button on each row; its dialog holds the destructive step.
+  await admin.getByRole('tab', { name: 'User Management' }).click();
+  const suspend = admin.getByRole('button', { name: 'Suspend' }).first();
+  await suspend.waitFor();
+  const bg = await suspend.evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(bg).not.toBe('rgb(220, 38, 38)');
+});
+
 test('the admin suspends an account: its open browser is signed out on its next request, its orders leave the book', async () => {
   const [sarah] = await db<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
   const user = await fundedUser('soon_suspended', 1000);

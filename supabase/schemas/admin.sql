@@ -405,6 +405,12 @@ begin
   if after.offering_cap_bps <> trunc(after.offering_cap_bps) or after.offering_cap_bps not between 1 and 10000 then
     perform private.refuse('The offering''s cap per account must be between 1 and 10,000 basis points (0.01% to 100%).');
   end if;
+  -- A halt and its reason go together: traders are told why, and no reason lingers without a halt.
+  if after.trading_halted and nullif(trim(after.halt_reason), '') is null then
+    perform private.refuse('Say why trading is halted: traders are shown the reason.');
+  elsif not after.trading_halted and nullif(trim(after.halt_reason), '') is not null then
+    perform private.refuse('A halt reason goes with a halt: turn the halt on, or clear the reason.');
+  end if;
   -- Asking admins for two-step verification locks out every admin without an app: the one asking first.
   if after.admins_need_two_step and not before.admins_need_two_step and not private.has_app(admin) then
     perform private.refuse('Turn on two-step verification for your own account first (Profile › Settings): asking it of admins would lock you out of the admin area.');

@@ -162,6 +162,17 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
     const token = await freshToken(suite.backend);
     const t = await trader(suite.backend, { cash: 5000, token, tokens: 100 });
     const { data: resting } = await placeOrder(t.client, token, 'sell', 'limit', 5, 20);
+    // A halt says why; a reason without a halt is refused; neither changes anything.
+    const settings = (p_changes: Record<string, unknown>) => suite.admin.rpc('admin_update_settings', { p_changes });
+    expect((await settings({ trading_halted: true })).error?.message).toBe(
+      'Say why trading is halted: traders are shown the reason.',
+    );
+    expect((await settings({ halt_reason: 'Maintenance' })).error?.message).toBe(
+      'A halt reason goes with a halt: turn the halt on, or clear the reason.',
+    );
+    expect(await suite.backend.db.query('select trading_halted, halt_reason from exchange_settings')).toEqual([
+      { trading_halted: false, halt_reason: null },
+    ]);
     await suite.admin.rpc('admin_update_settings', { p_changes: { trading_halted: true, halt_reason: 'Maintenance' } });
     try {
       const halted = await placeOrder(t.client, token, 'buy', 'limit', 1, 5);

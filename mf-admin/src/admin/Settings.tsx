@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { toast, useExchangeSettings } from '@repex/shared-ui/platform';
 import { Button, ErrorState, Field, FormError, Muted, TextField, Textarea } from '@repex/shared-ui/ui';
+import { HaltControl } from './HaltControl';
 import { rpc } from './rpc';
 
 /** The editable settings, as the admin types them (percentages for basis points). */
@@ -152,8 +153,6 @@ function SettingsEditor({ settings: c, onSaved }: { settings: Settings; onSaved:
   const [draft, setDraft] = useState<Record<string, string>>(() =>
     Object.fromEntries(FIELDS.map((f) => [f.key, shown(f, c[f.key])])),
   );
-  const [halted, setHalted] = useState(c.trading_halted);
-  const [haltReason, setHaltReason] = useState(c.halt_reason ?? '');
   const [adminsTwoStep, setAdminsTwoStep] = useState(c.admins_need_two_step);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string>();
@@ -168,8 +167,6 @@ function SettingsEditor({ settings: c, onSaved }: { settings: Settings; onSaved:
       if (text === '' || !Number.isFinite(value)) return setError(`${f.label}: enter a number.`);
       if (value !== c[f.key]) changes[f.key] = value;
     }
-    if (halted !== c.trading_halted) changes.trading_halted = halted;
-    if ((haltReason.trim() || null) !== c.halt_reason) changes.halt_reason = haltReason.trim() || null;
     if (adminsTwoStep !== c.admins_need_two_step) changes.admins_need_two_step = adminsTwoStep;
     if (!Object.keys(changes).length) return setError('Nothing has changed.');
     setBusy(true);
@@ -189,50 +186,39 @@ function SettingsEditor({ settings: c, onSaved }: { settings: Settings; onSaved:
   };
 
   return (
-    <Form onSubmit={save} aria-label="System Settings">
-      <SettingToggle
-        id="halt"
-        label="Trading halted"
-        checked={halted}
-        onChange={setHalted}
-        hint="While halted, new orders are refused with the reason below; cancelling, deposits and withdrawals still work."
-      />
-      <TextField
-        id="setting-halt_reason"
-        label="Halt reason (shown to traders)"
-        value={haltReason}
-        maxLength={200}
-        onValue={setHaltReason}
-      />
-      <Grid>
-        {FIELDS.map((f) => (
-          <TextField
-            key={f.key}
-            id={`setting-${f.key}`}
-            label={f.label}
-            hint={f.hint}
-            inputMode="decimal"
-            value={draft[f.key] ?? ''}
-            onValue={(value) => setDraft((d) => ({ ...d, [f.key]: value }))}
-          />
-        ))}
-      </Grid>
-      <SettingToggle
-        id="admins-two-step"
-        label="Admins must use two-step verification"
-        checked={adminsTwoStep}
-        onChange={setAdminsTwoStep}
-        hint="An admin without an authenticator app can then do nothing as one until they turn it on in Profile › Settings. Turn it on for your own account first."
-      />
-      <Field label="Why (kept in the audit log)" htmlFor="setting-reason">
-        <Textarea id="setting-reason" value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />
-      </Field>
-      {error && <FormError>{error}</FormError>}
-      <div>
-        <Button type="submit" disabled={busy}>
-          {busy ? 'Saving...' : 'Save Settings'}
-        </Button>
-      </div>
-    </Form>
+    <>
+      <HaltControl halted={c.trading_halted} reason={c.halt_reason} onChanged={onSaved} />
+      <Form onSubmit={save} aria-label="System Settings">
+        <Grid>
+          {FIELDS.map((f) => (
+            <TextField
+              key={f.key}
+              id={`setting-${f.key}`}
+              label={f.label}
+              hint={f.hint}
+              inputMode="decimal"
+              value={draft[f.key] ?? ''}
+              onValue={(value) => setDraft((d) => ({ ...d, [f.key]: value }))}
+            />
+          ))}
+        </Grid>
+        <SettingToggle
+          id="admins-two-step"
+          label="Admins must use two-step verification"
+          checked={adminsTwoStep}
+          onChange={setAdminsTwoStep}
+          hint="An admin without an authenticator app can then do nothing as one until they turn it on in Profile › Settings. Turn it on for your own account first."
+        />
+        <Field label="Why (kept in the audit log)" htmlFor="setting-reason">
+          <Textarea id="setting-reason" value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />
+        </Field>
+        {error && <FormError>{error}</FormError>}
+        <div>
+          <Button type="submit" disabled={busy}>
+            {busy ? 'Saving...' : 'Save Settings'}
+          </Button>
+        </div>
+      </Form>
+    </>
   );
 }

@@ -57,7 +57,7 @@ export function UserActions({
         </>
       )}
       {u.status === 'active' ? (
-        <Button $size="sm" $variant="destructive" onClick={() => onOpen('suspend')}>
+        <Button $size="sm" $variant="outline" onClick={() => onOpen('suspend')}>
           Suspend
         </Button>
       ) : (
