@@ -120,6 +120,18 @@ describe.each([1280, 390])('the order panel at %i px', (width) => {
     await button('Buy').click();
     await page.getByRole('region', { name: 'Confirm order' }).getByRole('button', { name: 'Confirm Buy' }).click();
     await toastText(page, 'Order Filled');
+    // The toast covers no control the trader uses next: the side toggle, or the phone's Buy/Sell bar.
+    const toast = (await page.getByTestId('toast').first().boundingBox())!;
+    const controls = [page.getByRole('group', { name: 'Side' })];
+    if (width === 390) controls.push(page.getByRole('group', { name: 'Trade' }));
+    for (const c of controls) {
+      const box = (await c.boundingBox())!;
+      const overlaps = !(toast.y + toast.height <= box.y || box.y + box.height <= toast.y);
+      expect({ control: await c.getAttribute('aria-label'), overlaps }).toEqual({
+        control: await c.getAttribute('aria-label'),
+        overlaps: false,
+      });
+    }
     const placed = await lastOrder(id);
     expect(placed.filled).toBe(5);
     expect(formatPrice(Number(placed.filled_value) + Number(placed.fees_paid))).toBe(formatPrice(expected.total));

@@ -93,6 +93,13 @@ create function private.refuse(message text) returns void
 language plpgsql volatile as $$ begin raise exception '%', message using errcode = 'P0001'; end $$;
 revoke execute on function private.refuse(text) from public;
 
+-- A count of a token in messages, singular or plural: '1 Sarah Chen token', '1,200 Sarah Chen tokens'.
+create function private.tokens_of(n numeric, token_name text) returns text
+language sql immutable as $$
+  select to_char(n, 'FM999,999,999,990') || ' ' || token_name || case when n = 1 then ' token' else ' tokens' end
+$$;
+revoke execute on function private.tokens_of(numeric, text) from public;
+
 -- Money in messages: $30,600.00
 create function private.money(n numeric) returns text
 language sql immutable as $$ select '$' || to_char(n, 'FM999,999,999,990.00') $$;

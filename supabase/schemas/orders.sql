@@ -224,8 +224,8 @@ begin
       from public.orders where token_id = tok.id and side = other and status = 'open' and user_id <> p_user
        and (case when p_side = 'buy' then price <= p_price else price >= p_price end);
     if offered < p_amount then
-      perform private.refuse(format('Fill or kill: %s %s tokens are %s at %s or better right now, fewer than the %s asked, so nothing was placed.',
-        offered, tok.name, case when p_side = 'buy' then 'offered' else 'bid for' end, private.money(p_price), p_amount));
+      perform private.refuse(format('Fill or kill: %s %s %s at %s or better right now, fewer than the %s asked, so nothing was placed.',
+        private.tokens_of(offered, tok.name), case when offered = 1 then 'is' else 'are' end, case when p_side = 'buy' then 'offered' else 'bid for' end, private.money(p_price), p_amount));
     end if;
   end if;
 end $$;
@@ -376,7 +376,7 @@ begin
     select coalesce(max(available), 0), coalesce(max(locked), 0) into have, vesting
       from public.holdings where user_id = p_user and token_id = p_token;
     if have < p_amount then
-      raise exception 'You have % % tokens available to sell%; this order needs %.', have, p_token_name,
+      raise exception 'You have % available to sell%; this order needs %.', private.tokens_of(have, p_token_name),
         case when vesting > 0 then format(' (%s more are still vesting)', vesting) else '' end, p_amount using errcode = 'P0001';
     end if;
     return 0;

@@ -7,7 +7,7 @@ export function PhoneTradeBar({ name, onSide }: { name: string; onSide: (side: S
   return (
     <>
       <PhoneTradeBarSpace />
-      <Bar role="group" aria-label="Trade">
+      <Bar role="group" aria-label="Trade" data-trade-bar>
         <Button $size="lg" aria-label={`Buy ${name}`} onClick={() => onSide('buy')}>
           Buy
         </Button>

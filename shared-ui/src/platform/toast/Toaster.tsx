@@ -12,8 +12,9 @@ const swipeOut = keyframes`from { transform: translateX(var(--radix-toast-swipe-
 
 const Viewport = styled(ToastPrimitive.Viewport)`
   position: fixed;
-  /* Below the 64 px navigation bar, so a toast never covers Sign Out. */
-  top: 64px;
+  /* At the foot of the screen, clear of the navigation bar (Sign Out) and of the order panel's
+     Buy/Sell toggle at the top of its column. */
+  bottom: 0;
   right: 0;
   z-index: 1000;
   display: flex;
@@ -29,12 +30,12 @@ const Viewport = styled(ToastPrimitive.Viewport)`
      a click on them through without closing). */
   pointer-events: auto;
   ${media.phone} {
-    top: auto;
-    bottom: 0;
     width: 100vw;
     padding: 12px;
-    /* A dialog is a bottom sheet on a phone: the toast goes to the top, off its buttons. */
-    body:has([role='dialog']) & {
+    /* The foot of a phone's screen holds a dialog's buttons (a bottom sheet) and the trading
+       screen's Buy/Sell bar: the toast goes to the top there, off them. */
+    body:has([role='dialog']) &,
+    body:has([data-trade-bar]) & {
       top: 0;
       bottom: auto;
     }
