@@ -41,8 +41,19 @@ test('a daily plan made on the Auto-Invest screen runs on the server, is told an
     });
     if (width === 390) await page.screenshot({ path: path.join(SCREENSHOTS, `auto-invest-new-plan-${width}.png`) });
 
-    // $100 of Sarah Chen, daily: the scheduler runs today's period within seconds.
+    // The form previews a run before it is saved: an index plan too small for its basket says so.
+    await form.getByLabel('Buy').selectOption({ label: 'RepX Index basket' });
+    await form.getByLabel('Amount each run ($)').fill('50');
+    const preview = form.getByTestId('plan-preview');
+    await preview.getByText(/^Too small for the whole basket: \$50\.00 buys \d of the index's \d tokens\./).waitFor();
+    if (width === 1280) await page.screenshot({ path: path.join(SCREENSHOTS, `auto-invest-preview-${width}.png`) });
+    // $100 of Sarah Chen, daily: the preview says what a run buys; the scheduler runs today's period within seconds.
+    await form.getByLabel('Buy').selectOption({ label: 'Sarah Chen' });
     await form.getByLabel('Amount each run ($)').fill('100');
+    await preview
+      .getByText(/^A run at today's prices buys 2 Sarah Chen tokens \(\$[\d.,]+\); \$[\d.,]+ stays in your cash\.$/)
+      .waitFor();
+    if (width === 390) await page.screenshot({ path: path.join(SCREENSHOTS, `auto-invest-preview-${width}.png`) });
     await form.getByRole('button', { name: 'Create Plan' }).click();
     const plans = page.getByRole('list', { name: 'Your plans' });
     await plans.getByText('$100.00 of Sarah Chen').waitFor();

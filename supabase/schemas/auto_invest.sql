@@ -318,6 +318,56 @@ begin
 end $$;
 revoke execute on function private.index_split(uuid, numeric) from public;
 
+-- What a run of a plan of `p_amount` would buy now, for the plan form: for one token, the whole
+-- tokens the amount covers at the book's prices; for the index, the amount split as a run splits it
+-- (private.index_split), each member's share walked on its book. The engine's own walk
+-- (private.walk_book), nothing written. Returns the items [{token_id, name, tokens, cost}], what
+-- they cost with the fees, what stays cash, the basket's size and how many of it are bought, and
+-- for the index the amount at which each member's share buys at least one token (basket_min).
+create function public.preview_invest_plan(p_amount numeric, p_token uuid default null) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  uid uuid := private.active_caller();
+  bps integer := private.fee_bps();
+  items jsonb := '[]';
+  spent numeric := 0;
+  target record;
+  walk record;
+  cost numeric;
+  members integer := 1;
+  need numeric;
+begin
+  if p_amount is null or p_amount = 'NaN' or p_amount <= 0 or p_amount <> round(p_amount, 2) then
+    perform private.refuse('Enter the amount each run buys, in dollars and cents.');
+  end if;
+  for target in
+    select t.id, t.name, t.total_supply, split.budget
+      from (select p_token as token_id, p_amount as budget where p_token is not null
+            union all select x.token_id, x.budget from private.index_split(uid, p_amount) x where p_token is null) split
+      join public.tokens t on t.id = split.token_id
+     order by t.name
+  loop
+    walk := private.walk_book(uid, target.id, 'buy', private.band_edge(private.last_price(target.id), 'buy'),
+                              target.total_supply, target.budget, bps);
+    if walk.filled > 0 then
+      cost := walk.spent + private.fee(walk.spent, bps);
+      spent := spent + cost;
+      items := items || jsonb_build_object('token_id', target.id, 'name', target.name, 'tokens', walk.filled, 'cost', cost);
+    end if;
+  end loop;
+  if p_token is null then
+    select count(*), ceil(max(ceil(s.ask * (1 + bps / 10000.0) * 100) / 100 / b.weight))
+      into members, need
+      from public.index_basket b
+      cross join lateral (select min(o.price) as ask from public.orders o
+                           where o.token_id = b.token_id and o.side = 'sell' and o.status = 'open' and o.user_id <> uid) s
+     where b.weight > 0;
+  end if;
+  return jsonb_build_object('items', items, 'spent', spent, 'left', p_amount - spent, 'members', members,
+                            'bought', jsonb_array_length(items), 'basket_min', need);
+end $$;
+revoke execute on function public.preview_invest_plan(numeric, uuid) from public, anon;
+
 -- Runs one plan's period: its buys, its record and its mail, in the caller's transaction. Returns
 -- false if the period had run already (another process got there first).
 create function private.run_plan(p public.invest_plans, p_period date) returns boolean

@@ -1,6 +1,65 @@
 -- What an order would do if it were placed now: the order panel's estimate, from the engine's own
 -- rules (trading.sql has the engine's map), so that the screen and the engine cannot disagree.
 
+-- Walks the other side of a token's book for `p_user`'s order as match_order does, without locking
+-- or writing: others' open orders (never the user's own, which the engine expires) in rank order,
+-- up to `p_worst` (ranked as match_order ranks: a buy's highest price, minus a sell's lowest), for
+-- `p_want` tokens, a market buy within `p_budget` by the engine's budget rule (private.affordable).
+-- Returns the tokens it fills, their value, the levels met [{price, amount}], the first and last
+-- prices, and what stopped it: 'filled', 'cash', 'limit' (the bound, with the book going on beyond
+-- it) or 'book' (the book ran out).
+create function private.walk_book(
+  p_user uuid, p_token uuid, p_side text, p_worst numeric, p_want bigint, p_budget numeric, p_bps integer,
+  out filled bigint, out spent numeric, out levels jsonb, out first_price numeric, out last_fill numeric, out stopped text
+) language plpgsql stable security definer set search_path = '' as $$
+declare
+  other text := case when p_side = 'buy' then 'sell' else 'buy' end;
+  remaining bigint := p_want;
+  level_price numeric;
+  level_amount bigint := 0;
+  maker record;
+  n bigint;
+begin
+  spent := 0;
+  levels := '[]';
+  stopped := 'book';
+  for maker in
+    select o.price, o.amount - o.filled as open_amount
+      from public.orders o
+     where o.token_id = p_token and o.side = other and o.status = 'open' and o.user_id is distinct from p_user
+       and (case when o.side = 'buy' then -o.price else o.price end) <= p_worst
+     order by o.token_id, o.side, (case when o.side = 'buy' then -o.price else o.price end), o.created_at, o.id
+  loop
+    n := least(remaining, maker.open_amount);
+    if p_budget is not null then
+      n := private.affordable(n, maker.price, spent, p_budget, p_bps);
+      if n <= 0 then stopped := 'cash'; exit; end if;
+    end if;
+    if level_price is distinct from maker.price then
+      if level_amount > 0 then levels := levels || jsonb_build_object('price', level_price, 'amount', level_amount); end if;
+      level_price := maker.price;
+      level_amount := 0;
+    end if;
+    level_amount := level_amount + n;
+    first_price := coalesce(first_price, maker.price);
+    last_fill := maker.price;
+    spent := spent + private.trade_value(maker.price, n);
+    remaining := remaining - n;
+    if remaining = 0 then stopped := 'filled'; exit; end if;
+    if n < maker.open_amount then stopped := 'cash'; exit; end if; -- the budget stopped it within this order
+  end loop;
+  if level_amount > 0 then levels := levels || jsonb_build_object('price', level_price, 'amount', level_amount); end if;
+  -- The walk ended at the order's bound with the book going on beyond it.
+  if stopped = 'book' and exists (
+    select 1 from public.orders o
+     where o.token_id = p_token and o.side = other and o.status = 'open' and o.user_id is distinct from p_user
+       and (case when o.side = 'buy' then -o.price else o.price end) > p_worst) then
+    stopped := 'limit';
+  end if;
+  filled := p_want - remaining;
+end $$;
+revoke execute on function private.walk_book(uuid, uuid, text, numeric, bigint, numeric, integer) from public;
+
 -- Walks the book as match_order would for the caller's order, without locking or writing anything:
 -- others' open orders on the other side in rank order, within the order's limit price or, for a
 -- market order, the band around the last price; a market buy stops where the caller's cash (or
@@ -27,7 +86,6 @@ declare
   uid uuid := auth.uid();
   settings public.exchange_settings;
   tok public.tokens;
-  other text := case when p_side = 'buy' then 'sell' else 'buy' end;
   ref numeric;
   edge numeric;
   worst numeric;
@@ -38,14 +96,11 @@ declare
   remaining bigint;
   filled bigint;
   spent numeric := 0;
-  levels jsonb := '[]';
-  level_price numeric;
-  level_amount bigint := 0;
+  levels jsonb;
   first_price numeric;
   last_fill numeric;
-  stopped text := 'book';
-  maker record;
-  n bigint;
+  stopped text;
+  walk record;
   fee numeric;
   rests boolean;
   rest_value numeric := 0;
@@ -96,41 +151,14 @@ begin
   budget := case when p_side = 'buy' and p_type = 'market'
                  then case when uid is null then coalesce(p_max_total, 'Infinity') else least(cash, coalesce(p_max_total, cash)) end end;
   want := coalesce(p_amount, tok.total_supply)::bigint;
-  remaining := want;
 
-  for maker in
-    select o.price, o.amount - o.filled as open_amount
-      from public.orders o
-     where o.token_id = p_token and o.side = other and o.status = 'open' and o.user_id is distinct from uid
-       and (case when o.side = 'buy' then -o.price else o.price end) <= worst
-     order by o.token_id, o.side, (case when o.side = 'buy' then -o.price else o.price end), o.created_at, o.id
-  loop
-    n := least(remaining, maker.open_amount);
-    if budget is not null then
-      n := private.affordable(n, maker.price, spent, budget, settings.fee_bps);
-      if n <= 0 then stopped := 'cash'; exit; end if;
-    end if;
-    if level_price is distinct from maker.price then
-      if level_amount > 0 then levels := levels || jsonb_build_object('price', level_price, 'amount', level_amount); end if;
-      level_price := maker.price;
-      level_amount := 0;
-    end if;
-    level_amount := level_amount + n;
-    first_price := coalesce(first_price, maker.price);
-    last_fill := maker.price;
-    spent := spent + private.trade_value(maker.price, n);
-    remaining := remaining - n;
-    if remaining = 0 then stopped := 'filled'; exit; end if;
-    if n < maker.open_amount then stopped := 'cash'; exit; end if; -- the budget stopped it within this order
-  end loop;
-  if level_amount > 0 then levels := levels || jsonb_build_object('price', level_price, 'amount', level_amount); end if;
-  -- The walk ended at the order's bound with the book going on beyond it.
-  if stopped = 'book' and exists (
-    select 1 from public.orders o
-     where o.token_id = p_token and o.side = other and o.status = 'open' and o.user_id is distinct from uid
-       and (case when o.side = 'buy' then -o.price else o.price end) > worst) then
-    stopped := 'limit';
-  end if;
+  walk := private.walk_book(uid, p_token, p_side, worst, want, budget, settings.fee_bps);
+  remaining := want - walk.filled;
+  spent := walk.spent;
+  levels := walk.levels;
+  first_price := walk.first_price;
+  last_fill := walk.last_fill;
+  stopped := walk.stopped;
   filled := want - remaining;
   if p_amount is null then want := filled; remaining := 0; end if; -- "spend $50" asks for what the sum covers
 

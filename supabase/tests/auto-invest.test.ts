@@ -290,6 +290,9 @@ describe.each(ENGINES)('Auto-Invest on %s', (engine) => {
     expect(basket.length).toBeGreaterThanOrEqual(4); // the seed's history gives the index its members
     const cheapest = Math.min(...basket.map((m) => Number(m.cost)));
     const t = await trader(backend, { cash: 5000 });
+    // The form's preview: what a run buys now, the engine's walk, before anything is saved.
+    const { data: preview, error: previewError } = await t.client.rpc('preview_invest_plan', { p_amount: 2000 });
+    expect(previewError).toBeNull();
     const { data: plan, error } = await create(t.client, { p_amount: 2000, p_frequency: 'monthly', p_day: 31 });
     expect(error).toBeNull();
     await q('update invest_plans set next_run_on = private.plan_today() where id = $1', [plan.id]);
@@ -299,6 +302,11 @@ describe.each(ENGINES)('Auto-Invest on %s', (engine) => {
         where r.plan_id = $1 order by b.token_id`,
       [plan.id],
     );
+    const previewed = (preview as { items: { token_id: string; tokens: number }[] }).items;
+    expect(Object.fromEntries(previewed.map((i) => [i.token_id, i.tokens]))).toEqual(
+      Object.fromEntries(buys.filter((b) => Number(b.tokens) > 0).map((b) => [b.token_id, Number(b.tokens)])),
+    );
+    expect((preview as { members: number; bought: number }).members).toBe(basket.length);
     // Each member gets at least its share in whole tokens; the leftover is less than the cheapest token.
     for (const m of basket) {
       const bought = Number(buys.find((b) => b.token_id === m.token_id)?.tokens ?? 0);
@@ -309,7 +317,18 @@ describe.each(ENGINES)('Auto-Invest on %s', (engine) => {
     expect(Number(run!.spent)).toBeLessThanOrEqual(2000);
     expect(2000 - Number(run!.spent)).toBeLessThan(cheapest);
 
-    // A plan too small for a whole token of each member still buys one, of the member furthest below its share.
+    // A plan too small for a whole token of each member still buys one, of the member furthest below its
+    // share; the preview says so before it is saved, and the amount that buys one of each.
+    const { data: tooSmall } = await t.client.rpc('preview_invest_plan', { p_amount: 50 });
+    const little = tooSmall as { bought: number; members: number; basket_min: number; left: number };
+    expect(little.bought).toBeLessThan(little.members);
+    expect(little.basket_min).toBeGreaterThan(50);
+    expect(
+      (await t.client.rpc('preview_invest_plan', { p_amount: little.basket_min })).data as { bought: number },
+    ).toMatchObject({ bought: little.members });
+    expect((await t.client.rpc('preview_invest_plan', { p_amount: 0 })).error?.message).toBe(
+      'Enter the amount each run buys, in dollars and cents.',
+    );
     const small = await create(t.client, { p_amount: 50, p_frequency: 'daily' });
     await runDuePlans(backend.db);
     const smallBuys = await q<{ tokens: string }>(

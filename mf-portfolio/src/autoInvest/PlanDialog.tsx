@@ -2,8 +2,10 @@ import type { InvestPlan } from '@repex/shared-ui/contracts';
 import { useExchangeSettings, useQuery } from '@repex/shared-ui/platform';
 import { Field, FormDialog, Select, TextField, formatPrice } from '@repex/shared-ui/ui';
 import { loadTokenChoices, type PlanTerms } from './data';
+import { PlanPreview } from './PlanPreview';
 import { ordinal, WEEKDAYS } from './schedule';
 import { INDEX_CHOICE, usePlanForm } from './usePlanForm';
+import { usePlanPreview } from './usePlanPreview';
 
 /** New Plan and Edit Plan: what to buy, how much each time, and when. */
 export function PlanDialog({
@@ -18,6 +20,8 @@ export function PlanDialog({
   const form = usePlanForm(plan);
   const tokens = useQuery(loadTokenChoices, []);
   const settings = useExchangeSettings().data;
+  const index = form.target === INDEX_CHOICE;
+  const preview = usePlanPreview(form.amount, index ? null : form.target);
   return (
     <FormDialog
       title={plan ? 'Edit Plan' : 'New Auto-Invest Plan'}
@@ -42,11 +46,7 @@ export function PlanDialog({
           `Between ${formatPrice(settings.auto_invest_min)} and ${formatPrice(settings.auto_invest_max)}, fee included. Tokens are whole: what does not buy one stays in your cash.`
         }
       />
-      <Field
-        label="Buy"
-        htmlFor="plan-target"
-        hint={form.target === INDEX_CHOICE ? "Split by the index's weights at each run." : undefined}
-      >
+      <Field label="Buy" htmlFor="plan-target" hint={index ? "Split by the index's weights at each run." : undefined}>
         <Select id="plan-target" value={form.target} onChange={(e) => form.setTarget(e.target.value)}>
           <option value={INDEX_CHOICE}>RepX Index basket</option>
           {tokens.data?.map((t) => (
@@ -56,6 +56,7 @@ export function PlanDialog({
           ))}
         </Select>
       </Field>
+      {preview.preview && <PlanPreview amount={Number(form.amount)} preview={preview.preview} index={index} />}
       <Field
         label="Schedule"
         htmlFor="plan-frequency"

@@ -16,6 +16,12 @@ export interface TokenChoice {
   name: string;
 }
 
+/** What a run of `amount` would buy now, of one token or (null) the index basket (public.preview_invest_plan). */
+export const loadPreview = async (amount: number, tokenId: string | null) =>
+  unwrap(
+    await supabase().rpc('preview_invest_plan', { p_amount: amount, p_token: tokenId ?? undefined }, { get: true }),
+  );
+
 /** The caller's plans, oldest first, each with its last run (public.my_invest_plans). */
 export async function loadPlans(): Promise<InvestPlan[]> {
   return supabase().from('my_invest_plans').select('*').order('created_at').then(unwrap);

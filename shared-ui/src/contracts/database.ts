@@ -2166,6 +2166,13 @@ export type Database = {
         };
         Returns: Json;
       };
+      preview_invest_plan: {
+        Args: {
+          p_amount: number;
+          p_token?: string;
+        };
+        Returns: Json;
+      };
       price_history: {
         Args: {
           p_token: string;

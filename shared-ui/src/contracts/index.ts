@@ -44,3 +44,4 @@ export type {
   TokenApplicationRow,
 } from './results';
 export type { OrderQuote } from './orderQuote';
+export type { InvestPreview } from './investPreview';

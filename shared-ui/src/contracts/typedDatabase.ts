@@ -17,6 +17,7 @@ import type {
   TokenApplicationRow,
 } from './results';
 import type { OrderQuote } from './orderQuote';
+import type { InvestPreview } from './investPreview';
 
 /*
  * The browser's Database type: the generated one (npm run db:types), with what the catalog cannot
@@ -42,6 +43,7 @@ interface JsonResults {
   /** A token not yet scored has none. */
   reputation_breakdown: ReputationBreakdown | null;
   quote_order: OrderQuote;
+  preview_invest_plan: InvestPreview;
   my_statement: Statement;
   social_analysis: SocialAnalysis | null;
   /** An hour that ended before the token was listed has no price. */
