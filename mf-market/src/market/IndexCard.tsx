@@ -4,7 +4,7 @@ import {
   CardTitle,
   Change,
   ErrorState,
-  MONEY_SCALE,
+  POINTS_SCALE,
   Muted,
   Skeleton,
   formatChange,
@@ -71,7 +71,7 @@ export function IndexCard() {
       .addSeries(LineSeries, {
         color: theme.colors.primary,
         lineWidth: 2,
-        priceFormat: MONEY_SCALE,
+        priceFormat: POINTS_SCALE,
       })
       .setData(series);
   });

@@ -49,44 +49,47 @@ export function PriceCard({
     <>
       <CardTitle>{interval ? `Price Chart (candles, ${NAMES[interval]})` : RANGES[range!].title}</CardTitle>
       <ChartBar role="group" aria-label="Chart">
-        <ChartChoiceButton
-          $active={!interval}
-          aria-pressed={!interval}
-          onClick={() => choose({ kind: 'line', range: '24h' })}
-        >
-          Line
-        </ChartChoiceButton>
-        <ChartChoiceButton
-          $active={!!interval}
-          aria-pressed={!!interval}
-          onClick={() => choose({ kind: 'candles', interval: interval ?? '1h' })}
-        >
-          Candles
-        </ChartChoiceButton>
-        <span aria-hidden="true" style={{ width: 8 }} />
-        {interval
-          ? CANDLE_INTERVALS.map((i) => (
-              <ChartChoiceButton
-                key={i}
-                $active={interval === i}
-                aria-pressed={interval === i}
-                title={`Candles of ${NAMES[i]}`}
-                onClick={() => choose({ kind: 'candles', interval: i })}
-              >
-                {i}
-              </ChartChoiceButton>
-            ))
-          : LINE_RANGES.map((r) => (
-              <ChartChoiceButton
-                key={r}
-                $active={range === r}
-                aria-pressed={range === r}
-                title={RANGES[r].title.replace('Price Chart ', 'The line over ')}
-                onClick={() => choose({ kind: 'line', range: r })}
-              >
-                {RANGES[r].button}
-              </ChartChoiceButton>
-            ))}
+        <div>
+          <ChartChoiceButton
+            $active={!interval}
+            aria-pressed={!interval}
+            onClick={() => choose({ kind: 'line', range: '24h' })}
+          >
+            Line
+          </ChartChoiceButton>
+          <ChartChoiceButton
+            $active={!!interval}
+            aria-pressed={!!interval}
+            onClick={() => choose({ kind: 'candles', interval: interval ?? '1h' })}
+          >
+            Candles
+          </ChartChoiceButton>
+        </div>
+        <div>
+          {interval
+            ? CANDLE_INTERVALS.map((i) => (
+                <ChartChoiceButton
+                  key={i}
+                  $active={interval === i}
+                  aria-pressed={interval === i}
+                  title={`Candles of ${NAMES[i]}`}
+                  onClick={() => choose({ kind: 'candles', interval: i })}
+                >
+                  {i}
+                </ChartChoiceButton>
+              ))
+            : LINE_RANGES.map((r) => (
+                <ChartChoiceButton
+                  key={r}
+                  $active={range === r}
+                  aria-pressed={range === r}
+                  title={RANGES[r].title.replace('Price Chart ', 'The line over ')}
+                  onClick={() => choose({ kind: 'line', range: r })}
+                >
+                  {RANGES[r].button}
+                </ChartChoiceButton>
+              ))}
+        </div>
       </ChartBar>
       {!interval ? (
         line.data ? (

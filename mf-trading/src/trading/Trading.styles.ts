@@ -125,15 +125,18 @@ export const Info = styled.dl`
     text-align: right;
   }
 `;
-/** The chart's choices (the line, then each candle interval): one row, which scrolls sideways on a phone. */
+/**
+ * The chart's choices: Line or Candles, then the line's ranges or the candles' intervals. The two
+ * groups share a row when they fit and take one each on a phone; neither wraps inside.
+ */
 export const ChartBar = styled.div`
   display: flex;
-  gap: 4px;
+  flex-wrap: wrap;
+  gap: 4px 12px;
   margin: -4px 0 12px;
-  overflow-x: auto;
-  scrollbar-width: none;
-  > * {
-    flex: none;
+  > div {
+    display: flex;
+    gap: 4px;
   }
 `;
 export const ChartChoiceButton = styled.button.attrs({ type: 'button' })<{ $active: boolean }>`

@@ -33,7 +33,7 @@ export { AppChoice } from './primitives/AppChoice';
 export { EmptyState, ErrorState, CenteredStatus, Page, PageTitle, Muted, Change } from './primitives/States';
 export { Logo } from './primitives/Logo';
 export { WatchStar } from './primitives/WatchStar';
-export { useChart, MONEY_SCALE, type Charts } from './chart/useChart';
+export { useChart, MONEY_SCALE, POINTS_SCALE, type Charts } from './chart/useChart';
 export { EditOrderDialog, type NewTerms, type RestingOrder } from './orders/EditOrderDialog';
 export { describeResult } from './orders/orderResult';
 export { orderTerms, type ListedOrder } from './orders/orderTerms';

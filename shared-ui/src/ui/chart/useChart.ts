@@ -1,6 +1,7 @@
 import { useEffect, useEffectEvent, useRef } from 'react';
 import { useTheme } from 'styled-components';
 import type { IChartApi } from 'lightweight-charts';
+import { formatPrice } from '../format';
 import type { Theme } from '../theme';
 
 /** The series types a screen may add (named, so the rest of the library is left out of the chunk). */
@@ -60,5 +61,9 @@ export function useChart<T>(
   return box;
 }
 
-/** Dollars with cents on a chart's price scale. */
-export const MONEY_SCALE = { type: 'price', precision: 2, minMove: 0.01 } as const;
+/** Dollars with cents on a chart's price scale, as everywhere else: $1,012.37. */
+export const MONEY_SCALE = { type: 'custom', minMove: 0.01, formatter: formatPrice } as const;
+
+const points = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** Index points with two decimals and thousands separators on a chart's scale: 1,012.37. */
+export const POINTS_SCALE = { type: 'custom', minMove: 0.01, formatter: (n: number) => points.format(n) } as const;
