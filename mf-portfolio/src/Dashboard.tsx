@@ -25,6 +25,7 @@ import {
 } from '@repex/shared-ui/ui';
 import { loadDashboard, loadWatchlist } from './portfolio/data';
 import { patchDashboard } from './portfolio/live';
+import { FirstSteps } from './portfolio/FirstSteps';
 import { OrdersTab } from './portfolio/OrdersTab';
 import { HoldingsTab, TransactionsTab, WatchlistTab } from './portfolio/DashboardTabs';
 
@@ -101,6 +102,7 @@ export default function Dashboard() {
           Portfolio Analysis
         </Button>
       </Actions>
+      <FirstSteps />
       <Card>
         <Tabs defaultValue="holdings">
           <TabsList>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import styled from 'styled-components';
 import { useAppStore, useQuery } from '@repex/shared-ui/platform';
 import {
@@ -73,9 +74,11 @@ export default function Profile() {
   const userId = useAppStore((s) => s.session?.user.id)!;
   const q = useQuery(() => loadProfile(userId), [userId]);
   const social = useSocial(userId, () => q.reload());
+  // ?open=social (the dashboard's first steps) opens Connected accounts at once.
+  const [params] = useSearchParams();
   const [open, setOpen] = useState<
     'edit' | 'settings' | 'sessions' | 'two-step-on' | 'two-step-apps' | 'social' | AccountEmail | null
-  >(null);
+  >(params.get('open') === 'social' ? 'social' : null);
   const d = q.data;
 
   if (q.error && !d) {

@@ -34,6 +34,11 @@ test("a newcomer deposits, buys, withdraws, gets their own token approved, and s
   const page = await (await app.newContext()).newPage();
   await signUp(page, app, me);
 
+  // A new account's dashboard lists its first steps, none done yet.
+  const steps = page.getByTestId('first-steps');
+  await steps.getByText('0 of 4 done.').waitFor();
+  await shootBoth(page, '0-first-steps');
+
   // Money in: Deposit Funds on the dashboard opens the wallet's deposit form.
   await page.getByRole('link', { name: 'Deposit Funds' }).click();
   const deposit = page.getByRole('dialog', { name: 'Deposit Funds' });
@@ -81,6 +86,11 @@ test("a newcomer deposits, buys, withdraws, gets their own token approved, and s
   // In the holdings, and in the wallet's history with the running balance.
   await page.goto(`${app.url}/dashboard`);
   await page.locator('table[aria-label="Holdings"] tr').filter({ hasText: 'Sarah Chen' }).waitFor();
+  // Deposited and traded: two steps done, the next ones links to where they are taken.
+  await steps.getByText('2 of 4 done.').waitFor();
+  await expect(steps.getByRole('link', { name: 'Connect your social accounts →' }).getAttribute('href')).resolves.toBe(
+    '/profile?open=social',
+  );
   await shootBoth(page, '2-holdings');
   await page.getByRole('tab', { name: 'Watchlist' }).click();
   await page.getByTestId('watchlist-row').filter({ hasText: 'Sarah Chen' }).waitFor();

@@ -204,3 +204,23 @@ begin
     (select k.issue_price from public.tokens k where k.id = p_token));
 end $$;
 revoke execute on function private.price_at(uuid, timestamp with time zone) from public;
+
+-- A new person's first steps, for the dashboard's checklist: whether they have put money in,
+-- traded, connected a social account and asked for their own token; and whether they are new
+-- (joined within 30 days), the only ones the dashboard shows the list to. One read, by key.
+create function public.my_first_steps() returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  uid uuid := private.active_caller();
+begin
+  return jsonb_build_object(
+    'new', (select p.created_at > now() - interval '30 days' from public.profiles p where p.id = uid),
+    'deposited', exists (select 1 from public.wallet_transactions w
+                          where w.user_id = uid and w.type = 'deposit' and w.status = 'completed'),
+    'traded', exists (select 1 from public.trades t where t.buyer_id = uid)
+              or exists (select 1 from public.trades t where t.seller_id = uid),
+    'connected', exists (select 1 from public.social_accounts a where a.user_id = uid and a.status = 'connected'),
+    'applied', exists (select 1 from public.token_applications a where a.user_id = uid)
+               or exists (select 1 from public.tokens k where k.owner_id = uid));
+end $$;
+revoke execute on function public.my_first_steps() from public, anon;

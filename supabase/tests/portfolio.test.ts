@@ -1,5 +1,6 @@
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from '../harness/backends';
+import { client } from '../harness/clients';
 import { freshToken, placeOrder, trader, type OrderArgs, type Trader } from '../harness/market';
 
 describe.each(ENGINES)('positions and profit & loss in the database on %s', (engine) => {
@@ -8,6 +9,27 @@ describe.each(ENGINES)('positions and profit & loss in the database on %s', (eng
     backend = await backendFor(engine)();
   });
   afterAll(() => backend.close());
+
+  it("says a new account's first steps: funded, traded, connected, applied; the old ones are not new", async () => {
+    const token = await freshToken(backend);
+    const seller = await trader(backend, { token, tokens: 10 });
+    const fresh = await trader(backend);
+    const steps = async (t: Trader) => (await t.client.rpc('my_first_steps')).data;
+    expect(await steps(fresh)).toEqual({
+      new: true,
+      deposited: false,
+      traded: false,
+      connected: false,
+      applied: false,
+    });
+    await backend.db.query('select private.record_deposit($1, 100)', [fresh.id]);
+    expect((await placeOrder(seller.client, token, 'sell', 'limit', 1, 10)).error).toBeNull();
+    expect((await placeOrder(fresh.client, token, 'buy', 'market', 1)).error).toBeNull();
+    expect(await steps(fresh)).toMatchObject({ new: true, deposited: true, traded: true, connected: false });
+    await backend.db.query(`update profiles set created_at = now() - interval '31 days' where id = $1`, [fresh.id]);
+    expect(await steps(fresh)).toMatchObject({ new: false });
+    expect((await client(backend.url).rpc('my_first_steps')).error).not.toBeNull();
+  });
 
   it("averages cost with fees, realizes on sells, and the P&L history ends at the dashboard's figures", async () => {
     const token = await freshToken(backend);

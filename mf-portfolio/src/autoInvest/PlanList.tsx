@@ -94,7 +94,7 @@ export function PlanList({
               </Title>
               <Muted>
                 {scheduleWords(p)}
-                {p.paused ? '' : ` · next run ${formatDay(p.next_run_on)}`}
+                {p.paused ? '' : ` · next run ${formatDay(p.next_run_on)} (UTC)`}
               </Muted>
               {lastRun(p) && <span>{lastRun(p)}</span>}
             </Lines>

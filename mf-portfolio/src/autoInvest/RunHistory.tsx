@@ -18,7 +18,7 @@ export function RunHistory({ runs }: { runs: InvestRunRow[] }) {
     <StackedTable aria-label="Auto-Invest runs">
       <thead>
         <tr>
-          <th>Date</th>
+          <th>Date (UTC)</th>
           <th>Plan</th>
           <th>Status</th>
           <th>Bought</th>

@@ -52,3 +52,6 @@ export async function loadWatchlist(): Promise<MarketToken[]> {
   if (!ids.length) return [];
   return supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS).in('id', ids).order('name').then(unwrap);
 }
+
+/** A new person's first steps: deposit, trade, connect accounts, apply for a token (public.my_first_steps). */
+export const loadFirstSteps = async () => unwrap(await supabase().rpc('my_first_steps', undefined, { get: true }));

@@ -2029,6 +2029,10 @@ export type Database = {
           oco_with: number | null;
         }[];
       };
+      my_first_steps: {
+        Args: never;
+        Returns: Json;
+      };
       my_pnl: {
         Args: {
           p_days?: number;

@@ -45,3 +45,4 @@ export type {
 } from './results';
 export type { OrderQuote } from './orderQuote';
 export type { InvestPreview } from './investPreview';
+export type { FirstSteps } from './firstSteps';

@@ -18,6 +18,7 @@ import type {
 } from './results';
 import type { OrderQuote } from './orderQuote';
 import type { InvestPreview } from './investPreview';
+import type { FirstSteps } from './firstSteps';
 
 /*
  * The browser's Database type: the generated one (npm run db:types), with what the catalog cannot
@@ -44,6 +45,7 @@ interface JsonResults {
   reputation_breakdown: ReputationBreakdown | null;
   quote_order: OrderQuote;
   preview_invest_plan: InvestPreview;
+  my_first_steps: FirstSteps;
   my_statement: Statement;
   social_analysis: SocialAnalysis | null;
   /** An hour that ended before the token was listed has no price. */

@@ -2,10 +2,17 @@ import { useState } from 'react';
 import styled from 'styled-components';
 import { Button, Dialog, DialogActions, Muted } from '@repex/shared-ui/ui';
 
+/** A quiet line at the page's end: for support, not for the eye. */
 const Footer = styled.footer`
   display: flex;
   justify-content: center;
-  padding: 24px 16px 32px;
+  padding: 16px 16px 24px;
+  button {
+    font-size: 12px;
+    font-weight: 400;
+    color: ${({ theme }) => theme.colors.muted};
+    opacity: 0.7;
+  }
 `;
 const Builds = styled.dl`
   margin: 0;

@@ -1,5 +1,5 @@
 import { type ReactNode } from 'react';
-import { Muted, deviceName, formatInteger, formatPrice } from '@repex/shared-ui/ui';
+import { Muted, deviceName, formatDate, formatInteger, formatPrice, formatTime } from '@repex/shared-ui/ui';
 import type { AccountDetails } from '@repex/shared-ui/contracts';
 import type { OwnToken } from '../types';
 
@@ -9,7 +9,8 @@ const Section = ({ title, empty, children }: { title: string; empty: boolean; ch
     {empty ? <Muted>None.</Muted> : <ul style={{ margin: 0, paddingLeft: 18, fontSize: 13 }}>{children}</ul>}
   </section>
 );
-const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+/** A moment as every screen writes it: Nov 28, 2026, 09:24 AM. */
+const when = (iso: string) => `${formatDate(iso)}, ${formatTime(iso)}`;
 
 /**
  * What admin_account_details says of one account: profile, own token, cash, holdings, orders,
