@@ -38,6 +38,12 @@ test("a newcomer deposits, buys, withdraws, gets their own token approved, and s
   const steps = page.getByTestId('first-steps');
   await steps.getByText('0 of 4 done.').waitFor();
   await shootBoth(page, '0-first-steps');
+  // Nothing held yet: the analysis says so instead of drawing a flat line on a ±$0.05 axis.
+  await page.goto(`${app.url}/portfolio-analysis`);
+  await page.getByText('Nothing held in this period: the value shows here once you hold cash or tokens.').waitFor();
+  expect(await page.getByTestId('value-chart').count()).toBe(0);
+  await page.goto(`${app.url}/dashboard`);
+  await steps.waitFor();
 
   // Money in: Deposit Funds on the dashboard opens the wallet's deposit form.
   await page.getByRole('link', { name: 'Deposit Funds' }).click();
