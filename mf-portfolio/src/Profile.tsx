@@ -23,6 +23,7 @@ import { EditProfileDialog, SettingsDialog, shareTradingPage, type AccountEmail 
 import { EmailDialog } from './profile/EmailDialog';
 import { SessionsDialog } from './profile/SessionsDialog';
 import { ConnectedAccountsDialog } from './social/ConnectedAccountsDialog';
+import { genuineFollowers } from './social/genuine';
 import { useSocial } from './social/useSocial';
 import { AppsDialog, TurnOnDialog } from './profile/TwoStepDialog';
 import { TokenApplication } from './profile/TokenApplication';
@@ -151,7 +152,11 @@ export default function Profile() {
           hint={t?.halted && 'Trading halted by the exchange: we emailed you why.'}
         />
         <StatCard label="Market Cap" value={d && (t ? formatMoney(t.market_cap) : '—')} />
-        <StatCard label="Followers" value={d && formatInteger(d.profile.followers)} />
+        <StatCard
+          label="Followers"
+          value={d && formatInteger(d.profile.followers)}
+          hint={d ? genuineFollowers(d.profile.followers, social.analysis.data) : undefined}
+        />
       </CardGrid>
 
       <ProfileTabs

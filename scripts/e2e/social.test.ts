@@ -57,6 +57,10 @@ for (const width of [1280, 390] as const) {
       .getByText(/followers grew 45% in one day/)
       .waitFor();
     await analysis.screenshot({ path: path.join(SCREENSHOTS, `social-analysis-${width}.png`) });
+    // The followers' headline says how many count, by the analysis's authenticity.
+    await expect(page.getByTestId('stat-Followers').locator('..').innerText()).resolves.toMatch(
+      /898,200[\s\S]*About [\d,]+ count as genuine \(authenticity [\d.]+\/100\)/,
+    );
 
     // The application lists the connected accounts.
     await page.getByRole('button', { name: 'Get your token' }).click();
