@@ -111,6 +111,14 @@ $$;
 revoke execute on function public.social_method() from public, anon;
 grant execute on function public.social_method() to authenticated;
 
+-- A platform's name as people write it, for messages: 'x' is X, 'youtube' YouTube.
+create function private.platform_name(p_platform text) returns text
+language sql immutable as $$
+  select coalesce(('{"x": "X", "instagram": "Instagram", "youtube": "YouTube", "tiktok": "TikTok",
+                     "linkedin": "LinkedIn"}'::jsonb) ->> p_platform, p_platform)
+$$;
+revoke execute on function private.platform_name(text) from public;
+
 -- A link to the account's public page.
 create function private.social_url(p_platform text, p_handle text) returns text
 language sql immutable as $$
@@ -129,14 +137,14 @@ declare
   account public.social_accounts;
 begin
   if p_platform is null or p_platform not in ('x', 'instagram', 'youtube', 'tiktok', 'linkedin') then
-    perform private.refuse('Choose x, instagram, youtube, tiktok or linkedin.');
+    perform private.refuse('Choose X, Instagram, YouTube, TikTok or LinkedIn.');
   end if;
   if v_handle !~ '^[A-Za-z0-9_.-]{1,50}$' then
-    perform private.refuse(format('The %s handle "%s" is not valid: letters, digits, dots, dashes and underscores only.', p_platform, v_handle));
+    perform private.refuse(format('The %s handle "%s" is not valid: letters, digits, dots, dashes and underscores only.', private.platform_name(p_platform), v_handle));
   end if;
   if exists (select 1 from public.social_accounts a where a.platform = p_platform and lower(a.handle) = lower(v_handle)
                and a.status = 'connected' and a.user_id <> uid) then
-    perform private.refuse(format('@%s on %s is connected to another RepX account.', v_handle, p_platform));
+    perform private.refuse(format('@%s on %s is connected to another RepX account.', v_handle, private.platform_name(p_platform)));
   end if;
   insert into public.social_accounts (user_id, platform, handle, phrase)
   values (uid, p_platform, v_handle, v_phrase)
@@ -160,7 +168,7 @@ declare
   account public.social_accounts;
 begin
   select * into account from public.social_accounts where user_id = uid and platform = p_platform for update;
-  if account.id is null then perform private.refuse(format('Start connecting your %s account first.', coalesce(p_platform, 'social'))); end if;
+  if account.id is null then perform private.refuse(format('Start connecting your %s account first.', coalesce(private.platform_name(p_platform), 'social'))); end if;
   if account.status = 'connected' then perform private.refuse('This account is connected already.'); end if;
   if (select count(*) from private.social_attempts where user_id = uid and at > now() - interval '1 hour')
      >= (public.social_method() ->> 'proofs_per_hour')::integer then
@@ -205,7 +213,7 @@ declare
   uid uuid := private.active_caller();
 begin
   delete from public.social_accounts where user_id = uid and platform = p_platform;
-  if not found then perform private.refuse(format('No %s account is connected.', coalesce(p_platform, 'social'))); end if;
+  if not found then perform private.refuse(format('No %s account is connected.', coalesce(private.platform_name(p_platform), 'social'))); end if;
   perform private.record_social_score(uid);
 end $$;
 revoke execute on function public.disconnect_social_account(text) from public, anon;
@@ -250,7 +258,7 @@ begin
   if exists (select 1 from public.social_accounts a
               where a.platform = account.platform and lower(a.handle) = lower(account.handle)
                 and a.status = 'connected' and a.id <> p_account) then
-    perform private.fail_social_job(p_account, format('@%s on %s is connected to another RepX account.', account.handle, account.platform));
+    perform private.fail_social_job(p_account, format('@%s on %s is connected to another RepX account.', account.handle, private.platform_name(account.platform)));
     return;
   end if;
   update public.social_accounts
@@ -331,7 +339,7 @@ begin
     select c.key, c.value, (w ->> c.key)::numeric as weight, c.evidence
       from per, consistency,
            lateral (values
-             ('reach', per.reach, (select string_agg(format('%s followers on %s', to_char(followers, 'FM999,999,999,990'), platform), '; ' order by followers desc) from acc)),
+             ('reach', per.reach, (select string_agg(format('%s followers on %s', to_char(followers, 'FM999,999,999,990'), private.platform_name(platform)), '; ' order by followers desc) from acc)),
              ('engagement', per.engagement, (select string_agg(analysis -> 'evidence' ->> 'engagement', '; ' order by followers desc) from acc)),
              ('authenticity', per.authenticity, (select coalesce(string_agg(x, '; '), 'no sign of bought followers or automation')
                                                   from acc, jsonb_array_elements_text(analysis -> 'warnings') x)),

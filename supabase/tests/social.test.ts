@@ -62,7 +62,7 @@ describe.each(ENGINES)('connected social accounts on %s', (engine) => {
       value: 100,
       weight: 20,
       share: Math.round(((100 * 20) / 100 / expected) * 1000) / 10,
-      evidence: 'engagement 3.1% against a typical 1% on x',
+      evidence: 'engagement 3.1% against a typical 1% on X',
     });
     expect(mine.accounts).toEqual([
       expect.objectContaining({ platform: 'x', handle: 'genuine_creator', followers: 48_200 }),
@@ -87,7 +87,7 @@ describe.each(ENGINES)('connected social accounts on %s', (engine) => {
     expect(await analysis(person.client, person.id)).toBeNull();
     expect(await impact()).toEqual({ followers: 0, following: 0, engagement_rate: 0 });
     expect((await person.client.rpc('disconnect_social_account', { p_platform: 'x' })).error?.message).toBe(
-      'No x account is connected.',
+      'No X account is connected.',
     );
   });
 
@@ -95,22 +95,22 @@ describe.each(ENGINES)('connected social accounts on %s', (engine) => {
     const person = await trader(suite.backend);
     expect(await connect(person.client, 'instagram', 'cannot_prove')).toMatchObject({
       status: 'failed',
-      message: 'The phrase is not in the bio of @cannot_prove on instagram. Add it, then check again.',
+      message: 'The phrase is not in the bio of @cannot_prove on Instagram. Add it, then check again.',
       followers: null,
     });
     const start = (platform: string, handle: string) =>
       person.client.rpc('start_social_connection', { p_platform: platform, p_handle: handle });
-    expect((await start('myspace', 'tom')).error?.message).toBe('Choose x, instagram, youtube, tiktok or linkedin.');
+    expect((await start('myspace', 'tom')).error?.message).toBe('Choose X, Instagram, YouTube, TikTok or LinkedIn.');
     expect((await start('x', 'no spaces')).error?.message).toBe(
-      'The x handle "no spaces" is not valid: letters, digits, dots, dashes and underscores only.',
+      'The X handle "no spaces" is not valid: letters, digits, dots, dashes and underscores only.',
     );
     const holder = await trader(suite.backend);
     expect((await connect(holder.client, 'tiktok', 'Taken_Handle')).status).toBe('connected');
     expect((await start('tiktok', '@taken_handle')).error?.message).toBe(
-      '@taken_handle on tiktok is connected to another RepX account.',
+      '@taken_handle on TikTok is connected to another RepX account.',
     );
     expect((await person.client.rpc('check_social_connection', { p_platform: 'youtube' })).error?.message).toBe(
-      'Start connecting your youtube account first.',
+      'Start connecting your YouTube account first.',
     );
     // Two people start on one handle: the first proven holds it, the second's check says so.
     const [first, second] = [await trader(suite.backend), await trader(suite.backend)];
@@ -124,7 +124,7 @@ describe.each(ENGINES)('connected social accounts on %s', (engine) => {
       const { data } = await second.client.from('social_accounts').select('status, message').single();
       return data?.status === 'failed' ? data : undefined;
     }, 20_000);
-    expect(lost.message).toBe('@race_handle on linkedin is connected to another RepX account.');
+    expect(lost.message).toBe('@race_handle on LinkedIn is connected to another RepX account.');
     // Ten checks an hour: the first was the instagram one.
     expect((await start('youtube', 'cannot_prove')).error).toBeNull();
     for (let i = 0; i < 9; i++)

@@ -11,7 +11,7 @@ describe('the analysis of each documented test handle (docs/social.md)', () => {
   it('a genuine creator: a real audience, engaged above the typical rate, friendly, nothing suspicious', async () => {
     const r = await read('genuine_creator');
     expect(r.components).toMatchObject({ reach: 66.9, engagement: 100, authenticity: 100, tone: 87.5, warnings: [] });
-    expect(r.components.evidence.engagement).toBe('engagement 3.1% against a typical 1% on x');
+    expect(r.components.evidence.engagement).toBe('engagement 3.1% against a typical 1% on X');
   });
 
   it('bought followers: engagement far under the typical rate, a burst of followers, following as many as follow it', async () => {
@@ -39,7 +39,7 @@ describe('the analysis of each documented test handle (docs/social.md)', () => {
   it('a hostile poster: mostly negative posts, the worst cited', async () => {
     const r = await read('hostile_poster');
     expect(r.components).toMatchObject({ tone: 12.5, authenticity: 100 });
-    expect(r.components.evidence.tone).toBe('5% of 40 recent posts on x positive, 80% negative');
+    expect(r.components.evidence.tone).toBe('5% of 40 recent posts on X positive, 80% negative');
     expect(r.evidence.find((e) => e.reason === 'most negative')?.text).toMatch(
       /terrible|pathetic|useless|idiots|Awful/,
     );
@@ -48,7 +48,7 @@ describe('the analysis of each documented test handle (docs/social.md)', () => {
   it('an account that cannot be proven is refused; any other is proven', async () => {
     await expect(provider.prove('x', 'cannot_prove', 'repx-1')).resolves.toEqual({
       proven: false,
-      message: 'The phrase is not in the bio of @cannot_prove on x. Add it, then check again.',
+      message: 'The phrase is not in the bio of @cannot_prove on X. Add it, then check again.',
     });
     await expect(provider.prove('x', 'genuine_creator', 'repx-1')).resolves.toEqual({ proven: true });
   });

@@ -23,6 +23,15 @@ export const TYPICAL_RATE: Record<Platform, number> = {
   linkedin: 0.02,
 };
 
+/** Each platform's name as people write it, in the evidence's and the checks' words. */
+export const PLATFORM_NAMES: Record<Platform, string> = {
+  x: 'X',
+  instagram: 'Instagram',
+  youtube: 'YouTube',
+  tiktok: 'TikTok',
+  linkedin: 'LinkedIn',
+};
+
 /** The signs of bought followers or automation: when each counts, and what it costs. */
 const AUTHENTICITY = {
   /** Many followers, tiny engagement: at least this many followers, under this share of the typical rate. */
@@ -166,9 +175,9 @@ export function analyseAccount(platform: Platform, profile: SocialProfile, posts
       authenticity,
       tone: round1(tone),
       evidence: {
-        reach: `${count(followers)} followers on ${platform}`,
-        engagement: `engagement ${percent(rate)} against a typical ${percent(typical)} on ${platform}`,
-        tone: `${percent(posts.length ? positive / posts.length : 0)} of ${posts.length} recent posts on ${platform} positive, ${percent(
+        reach: `${count(followers)} followers on ${PLATFORM_NAMES[platform]}`,
+        engagement: `engagement ${percent(rate)} against a typical ${percent(typical)} on ${PLATFORM_NAMES[platform]}`,
+        tone: `${percent(posts.length ? positive / posts.length : 0)} of ${posts.length} recent posts on ${PLATFORM_NAMES[platform]} positive, ${percent(
           posts.length ? negative / posts.length : 0,
         )} negative`,
       },

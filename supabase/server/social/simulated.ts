@@ -1,4 +1,4 @@
-import { TYPICAL_RATE } from './analysis';
+import { PLATFORM_NAMES, TYPICAL_RATE } from './analysis';
 import type { Platform, SocialPost, SocialProfile, SocialProvider } from './provider';
 
 /**
@@ -181,7 +181,7 @@ export function simulatedSocialProvider(delayMs = 0): SocialProvider {
       return handle.toLowerCase() === 'cannot_prove'
         ? {
             proven: false,
-            message: `The phrase is not in the bio of @${handle} on ${platform}. Add it, then check again.`,
+            message: `The phrase is not in the bio of @${handle} on ${PLATFORM_NAMES[platform]}. Add it, then check again.`,
           }
         : { proven: true };
     },
