@@ -98,6 +98,9 @@ test('the exchange-wide halt has its own button and confirmation, apart from the
   const confirm = admin.getByRole('dialog', { name: 'Halt all trading?' });
   await confirm.locator('#halt-all-reason').fill('Exchange maintenance.');
   await admin.screenshot({ path: path.join(SCREENSHOTS, 'admin-halt-confirm-1280.png') });
+  await admin.setViewportSize({ width: 390, height: 844 });
+  await admin.screenshot({ path: path.join(SCREENSHOTS, 'admin-halt-confirm-390.png') });
+  await admin.setViewportSize({ width: 1280, height: 900 });
   await confirm.getByRole('button', { name: 'Halt All Trading' }).click();
   await toastText(admin, 'Trading Halted');
   await control.getByText('New orders are refused: Exchange maintenance.').waitFor();

@@ -94,6 +94,18 @@ describe.each([1280, 390])('the order panel at %i px', (width) => {
     }, true);
   });
 
+  test("the header's reputation score is the one its breakdown adds up to", async () => {
+    const header = await page.getByTestId('stat-Reputation Score').innerText();
+    await page.getByText('How is the reputation score computed?').click();
+    const explained = page.getByTestId('reputation-breakdown-score');
+    await explained.waitFor();
+    await expect(explained.innerText()).resolves.toBe(header.replace('/', ' / '));
+    await explained.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SCREENSHOTS, `reputation-breakdown-${width}.png`) });
+    await page.getByText('How is the reputation score computed?').click();
+    await page.evaluate(() => window.scrollTo(0, 0));
+  });
+
   test('what is typed stays as typed: 1.5 and -5 are errors beside the field, never 15 or 5', async () => {
     await page.getByRole('button', { name: 'Buy', exact: true }).click();
     await expect(amount().inputValue()).resolves.toBe('');

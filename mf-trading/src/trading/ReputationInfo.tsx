@@ -25,6 +25,7 @@ const Box = styled.details`
   td:last-child {
     text-align: right;
     font-variant-numeric: tabular-nums;
+    white-space: nowrap;
   }
 `;
 
