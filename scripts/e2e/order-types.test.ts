@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
+import { formatInteger } from '@repex/shared-ui/ui';
 import { SCREENSHOTS, eventually, placeOrder, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(180_000);
@@ -114,34 +115,41 @@ test('immediate or cancel fills part, fill or kill and post-only are refused in 
       ),
     });
 
-    // Fill or kill for more than the asks up to $45.56 hold: refused, nothing placed.
+    // Fill or kill for more than the asks up to $45.56 hold: the panel says so in the engine's words
+    // (its quote runs the engine's check) and holds the button; nothing is sent.
     const [depth] = await app.backend.db.query<{ amount: string }>(
       `select sum(amount) as amount from order_book b join tokens t on t.id = b.token_id
         where t.username = 'sarahchen' and side = 'sell' and price <= 45.56`,
     );
     const want = Number(depth!.amount) + 100;
-    await placeOrder(page, { side: 'Buy', type: 'Limit', amount: want, price: '45.56', timeInForce: 'Fill or kill' });
-    await expect(toastText(page, 'Order Failed')).resolves.toMatchObject({
-      description: `Fill or kill: ${Number(depth!.amount)} Sarah Chen tokens are offered at $45.56 or better right now, fewer than the ${want} asked, so nothing was placed.`,
-    });
+    const panel = page.getByRole('region', { name: 'Place order' });
+    const placeBuy = page.getByRole('button', { name: 'Place Buy Order' });
+    await page.locator('#order-tif').selectOption({ label: 'Fill or kill' });
+    await page.locator('#order-amount').fill(String(want));
+    await page.locator('#order-limit').fill('45.56');
+    await panel
+      .getByText(
+        `Fill or kill: ${formatInteger(Number(depth!.amount))} Sarah Chen tokens are offered at $45.56 or better right now, fewer than the ${want} asked, so nothing was placed.`,
+      )
+      .waitFor();
+    await expect(placeBuy.isDisabled()).resolves.toBe(true);
 
-    // Post-only at a price that would take the best ask: refused.
+    // Post-only at a price that would take the best ask: told, and held back.
     const [best] = await app.backend.db.query<{ price: string }>(
       `select min(price) as price from order_book b join tokens t on t.id = b.token_id where t.username = 'sarahchen' and side = 'sell'`,
     );
     const bestAsk = Number(best!.price).toFixed(2);
-    await placeOrder(page, {
-      side: 'Buy',
-      type: 'Limit',
-      amount: 10,
-      price: '99.00',
-      timeInForce: 'Good til cancelled',
-      postOnly: true,
-    });
-    // The fill-or-kill refusal above may still be shown under the same title.
-    await expect(toastText(page, 'Order Failed', /^Post-only/)).resolves.toMatchObject({
-      description: `Post-only: at $99.00 this order would trade at once with the best ask at $${bestAsk}, so it was not placed. Choose a price below $${bestAsk}, or turn post-only off.`,
-    });
+    await page.locator('#order-tif').selectOption({ label: 'Good til cancelled' });
+    await page.locator('#order-amount').fill('10');
+    await page.locator('#order-limit').fill('99.00');
+    await page.getByLabel('Post-only (refuse it if it would trade at once)').check();
+    await panel
+      .getByText(
+        `Post-only: at $99.00 this order would trade at once with the best ask at $${bestAsk}, so it was not placed. Choose a price below $${bestAsk}, or turn post-only off.`,
+      )
+      .waitFor();
+    await expect(placeBuy.isDisabled()).resolves.toBe(true);
+    await panel.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SCREENSHOTS, `post-only-refused-${width}.png`) });
   }
 });

@@ -77,10 +77,12 @@ revoke execute on function private.walk_book(uuid, uuid, text, numeric, bigint, 
 --   last_price, band_bps, band_edge (the furthest price a market order meets), impact_bps (how far
 --   the worst fill lies from the last price), best_bid, best_ask (others' orders);
 --   cash and held (what the caller may spend and sell); blocked, a halt, and refusal, what the
---   engine's funds check would refuse the order with, each in the engine's words.
+--   engine's funds check (or, for a post-only or fill-or-kill limit, its maker terms) would refuse
+--   the order with, each in the engine's words.
 create function public.quote_order(
   p_token uuid, p_side text, p_type text default 'market', p_amount numeric default null,
-  p_price numeric default null, p_time_in_force text default 'gtc', p_max_total numeric default null
+  p_price numeric default null, p_time_in_force text default 'gtc', p_max_total numeric default null,
+  p_post_only boolean default false
 ) returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   uid uuid := auth.uid();
@@ -138,6 +140,15 @@ begin
   if uid is not null and p_amount is not null then
     begin
       perform private.check_order_funds(uid, p_token, tok.name, p_side, p_type, p_amount::bigint, p_price, settings.fee_bps);
+    exception when sqlstate 'P0001' then
+      refusal := sqlerrm;
+    end;
+  end if;
+  -- And what the engine says of a post-only order that would trade, or a fill-or-kill that cannot fill.
+  if uid is not null and p_amount is not null and refusal is null and p_type = 'limit'
+     and (coalesce(p_post_only, false) or p_time_in_force = 'fok') then
+    begin
+      perform private.check_maker_terms(uid, tok, p_side, p_amount::bigint, p_price, coalesce(p_post_only, false));
     exception when sqlstate 'P0001' then
       refusal := sqlerrm;
     end;
@@ -200,4 +211,4 @@ begin
     'refusal', refusal
   );
 end $$;
-revoke execute on function public.quote_order(uuid, text, text, numeric, numeric, text, numeric) from public, anon;
+revoke execute on function public.quote_order(uuid, text, text, numeric, numeric, text, numeric, boolean) from public, anon;

@@ -69,12 +69,13 @@ describe.each(ENGINES)('quote_order walks the book as the engine does on %s', (e
     type: fc.constantFrom<'market' | 'limit'>('market', 'limit'),
     amount: fc.integer({ min: 1, max: 120 }),
     cents: fc.integer({ min: 700, max: 1300 }),
-    tif: fc.constantFrom('gtc', 'ioc'),
+    tif: fc.constantFrom('gtc', 'ioc', 'fok'),
+    postOnly: fc.boolean(),
     cash: fc.integer({ min: 20, max: 2_000 }),
   });
 
   it('on random books, the quote is what place_order does', async () => {
-    const seen = { refused: 0, filled: 0, partly: 0, rested: 0 };
+    const seen = { refused: 0, makerTerms: 0, filled: 0, partly: 0, rested: 0 };
     await fc.assert(
       fc.asyncProperty(fc.array(level, { minLength: 0, maxLength: 12 }), order, async (levels, o) => {
         const token = await freshToken(backend);
@@ -89,6 +90,7 @@ describe.each(ENGINES)('quote_order walks the book as the engine does on %s', (e
         }
         const price = o.type === 'limit' ? o.cents / 100 : null;
         const tif = o.type === 'limit' ? o.tif : 'gtc';
+        const postOnly = o.type === 'limit' && tif === 'gtc' && o.postOnly;
         const q = await quote(taker, {
           p_token: token,
           p_side: o.side,
@@ -96,6 +98,7 @@ describe.each(ENGINES)('quote_order walks the book as the engine does on %s', (e
           p_amount: o.amount,
           p_price: price,
           p_time_in_force: tif,
+          p_post_only: postOnly,
         });
         const { data, error } = await taker.client.rpc('place_order', {
           p_token: token,
@@ -104,11 +107,13 @@ describe.each(ENGINES)('quote_order walks the book as the engine does on %s', (e
           p_amount: o.amount,
           p_price: price,
           p_time_in_force: tif,
+          p_post_only: postOnly,
         });
         if (error) {
           // Refused: the quote said so in the engine's words, or, for a market order, met nothing.
           expect(q.refusal ?? (o.type === 'market' && q.filled === 0 ? error.message : null)).toBe(error.message);
           seen.refused++;
+          if (/^(Post-only|Fill or kill)/.test(error.message)) seen.makerTerms++;
           return;
         }
         expect(q.refusal).toBeNull();

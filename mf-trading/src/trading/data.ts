@@ -139,6 +139,7 @@ export interface QuoteRequest {
   amount?: number;
   price?: number;
   tif?: TimeInForce;
+  postOnly?: boolean;
   /** "Spend $50": the most a market buy pays, fee included. */
   maxTotal?: number;
 }
@@ -156,6 +157,7 @@ export const quoteOrder = async (q: QuoteRequest) =>
         p_price: q.price,
         p_time_in_force: q.tif,
         p_max_total: q.maxTotal,
+        p_post_only: q.postOnly,
       },
       { get: true },
     ),

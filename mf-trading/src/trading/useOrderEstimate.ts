@@ -16,6 +16,7 @@ export interface OrderNow {
   /** A limit order's valid price. */
   limit?: number;
   tif: TimeInForce;
+  postOnly: boolean;
   /** Something typed is wrong: nothing is asked until it is put right. */
   invalid: boolean;
 }
@@ -43,6 +44,7 @@ export function useOrderEstimate(o: OrderNow, book: BookLevel[] | undefined, set
               amount: o.tokens,
               price: o.limit,
               tif: o.type === 'limit' ? o.tif : undefined,
+              postOnly: o.type === 'limit' && o.postOnly ? true : undefined,
             }
           : null;
   const { quote, pending, error } = useQuote(request, book, settings);

@@ -74,6 +74,7 @@ export function useOrderForm(
       spend: size.spend,
       limit,
       tif: terms.tif,
+      postOnly: terms.postOnly,
       invalid: !!amountError,
     },
     book,

@@ -2196,6 +2196,7 @@ export type Database = {
           p_price?: number;
           p_time_in_force?: string;
           p_max_total?: number;
+          p_post_only?: boolean;
         };
         Returns: Json;
       };
