@@ -85,8 +85,8 @@ declare
   sessions integer;
 begin
   if p_status is null or p_status not in ('active', 'suspended') then perform private.refuse('Status must be active or suspended.'); end if;
-  if p_status = 'suspended' and char_length(trim(coalesce(p_reason, ''))) not between 3 and 500 then
-    perform private.refuse('Give a reason of 3 to 500 characters for the suspension.');
+  if p_status = 'suspended' then
+    perform private.require_reason(p_reason, 'Give a reason of 3 to 500 characters for the suspension.');
   end if;
   target := private.managed_account(p_user);
   if target.status = p_status then perform private.refuse(format('The account is already %s.', p_status)); end if;
@@ -152,9 +152,7 @@ declare
   target public.profiles;
   ended integer;
 begin
-  if char_length(trim(coalesce(p_reason, ''))) not between 3 and 500 then
-    perform private.refuse('Give a reason of 3 to 500 characters for signing the account out.');
-  end if;
+  perform private.require_reason(p_reason, 'Give a reason of 3 to 500 characters for signing the account out.');
   target := private.managed_account(p_user);
   delete from auth.sessions where user_id = p_user;
   get diagnostics ended = row_count;
@@ -173,9 +171,7 @@ declare
   target public.profiles;
   ended integer;
 begin
-  if char_length(trim(coalesce(p_reason, ''))) not between 3 and 500 then
-    perform private.refuse('Give a reason of 3 to 500 characters for removing the authenticator app.');
-  end if;
+  perform private.require_reason(p_reason, 'Give a reason of 3 to 500 characters for removing the authenticator app.');
   target := private.managed_account(p_user);
   if not private.has_app(p_user) then
     perform private.refuse('Two-step verification is not on for this account.');

@@ -93,6 +93,16 @@ create function private.refuse(message text) returns void
 language plpgsql volatile as $$ begin raise exception '%', message using errcode = 'P0001'; end $$;
 revoke execute on function private.refuse(text) from public;
 
+-- An admin's reason for an action on someone (kept in the audit log and often shown to them): 3 to
+-- 500 characters once trimmed, or the action is refused in `p_refusal`'s words. The one home of
+-- that rule.
+create function private.require_reason(p_reason text, p_refusal text) returns void
+language plpgsql immutable as $$
+begin
+  if char_length(trim(coalesce(p_reason, ''))) not between 3 and 500 then perform private.refuse(p_refusal); end if;
+end $$;
+revoke execute on function private.require_reason(text, text) from public;
+
 -- A count of a token in messages, singular or plural: '1 Sarah Chen token', '1,200 Sarah Chen tokens'.
 create function private.tokens_of(n numeric, token_name text) returns text
 language sql immutable as $$

@@ -339,9 +339,7 @@ declare
   admin uuid := private.require_admin();
   app public.token_applications;
 begin
-  if char_length(trim(coalesce(p_reason, ''))) not between 3 and 500 then
-    perform private.refuse('Give the applicant a reason of 3 to 500 characters.');
-  end if;
+  perform private.require_reason(p_reason, 'Give the applicant a reason of 3 to 500 characters.');
   select * into app from public.token_applications where id = p_id for update;
   if not found then perform private.refuse('There is no such application.'); end if;
   if app.status <> 'pending' then perform private.refuse(format('This application was already %s.', app.status)); end if;
