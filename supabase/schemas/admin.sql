@@ -5,8 +5,12 @@
 -- out, remove a lost authenticator app. Suspension takes effect at once: the account's open orders
 -- are cancelled (reservations released), every session ends (its refresh tokens go with it, and
 -- the server refuses access tokens whose session is gone), and the sign-in ban is set by the
--- profile's trigger (accounts.sql). Token applications are decided in tokens.sql, fraud alerts in
--- fraud.sql, and a token's trading halt in order_changes.sql.
+-- profile's trigger (accounts.sql).
+--
+-- The rule for where an admin_* function lives: with the data it changes. This file holds the acts
+-- on accounts, the exchange's settings and the admin's reports; a token's application is decided in
+-- tokens.sql, its halt in order_changes.sql and its unsold offering in offerings.sql, and fraud
+-- alerts in fraud.sql. Each calls private.require_admin (accounts.sql) and private.audit (here).
 
 -- The audit log: append-only for everyone, admins included (no grant, and a trigger for the owner).
 create table public.audit_log (
