@@ -10,8 +10,8 @@ const Footer = styled.footer`
   button {
     font-size: 12px;
     font-weight: 400;
+    /* Muted, not faded: the muted colour still reads at AA contrast on the page. */
     color: ${({ theme }) => theme.colors.muted};
-    opacity: 0.7;
   }
 `;
 const Builds = styled.dl`
