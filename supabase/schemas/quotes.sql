@@ -96,12 +96,7 @@ declare
   budget numeric;
   want bigint;
   remaining bigint;
-  filled bigint;
   spent numeric := 0;
-  levels jsonb;
-  first_price numeric;
-  last_fill numeric;
-  stopped text;
   walk record;
   fee numeric;
   rests boolean;
@@ -164,14 +159,10 @@ begin
   want := coalesce(p_amount, tok.total_supply)::bigint;
 
   walk := private.walk_book(uid, p_token, p_side, worst, want, budget, settings.fee_bps);
+  -- "Spend $50" asks for what the sum covers, so nothing of it remains.
+  if p_amount is null then want := walk.filled; end if;
   remaining := want - walk.filled;
   spent := walk.spent;
-  levels := walk.levels;
-  first_price := walk.first_price;
-  last_fill := walk.last_fill;
-  stopped := walk.stopped;
-  filled := want - remaining;
-  if p_amount is null then want := filled; remaining := 0; end if; -- "spend $50" asks for what the sum covers
 
   fee := private.fee(spent, settings.fee_bps);
   rests := p_type = 'limit' and remaining > 0 and coalesce(p_time_in_force, 'gtc') in ('gtc', 'gtd');
@@ -184,16 +175,16 @@ begin
     'side', p_side,
     'type', p_type,
     'amount', want,
-    'filled', filled,
+    'filled', walk.filled,
     'value', spent,
     'fee', fee,
     'total', case when p_side = 'buy' then spent + fee else spent - fee end,
-    'average_price', case when spent > 0 then round(spent / filled, 2) end,
-    'best_price', first_price,
-    'worst_price', last_fill,
-    'levels', levels,
+    'average_price', case when spent > 0 then round(spent / walk.filled, 2) end,
+    'best_price', walk.first_price,
+    'worst_price', walk.last_fill,
+    'levels', walk.levels,
     'remaining', remaining,
-    'stopped_by', stopped,
+    'stopped_by', walk.stopped,
     'resting', case when rests then remaining else 0 end,
     'rest_value', rest_value,
     'rest_fee', rest_fee,
@@ -201,7 +192,7 @@ begin
     'last_price', ref,
     'band_bps', settings.market_band_bps,
     'band_edge', edge,
-    'impact_bps', case when last_fill is not null and ref > 0 then round((last_fill - ref) / ref * 10000) end,
+    'impact_bps', case when walk.last_fill is not null and ref > 0 then round((walk.last_fill - ref) / ref * 10000) end,
     'best_bid', (select max(o.price) from public.orders o where o.token_id = p_token and o.side = 'buy' and o.status = 'open' and o.user_id is distinct from uid),
     'best_ask', (select min(o.price) from public.orders o where o.token_id = p_token and o.side = 'sell' and o.status = 'open' and o.user_id is distinct from uid),
     'fee_bps', settings.fee_bps,

@@ -56,7 +56,7 @@ export function PlanDialog({
           ))}
         </Select>
       </Field>
-      {preview.preview && <PlanPreview amount={Number(form.amount)} preview={preview.preview} index={index} />}
+      {preview.data && <PlanPreview amount={Number(form.amount)} preview={preview.data} index={index} />}
       <Field
         label="Schedule"
         htmlFor="plan-frequency"

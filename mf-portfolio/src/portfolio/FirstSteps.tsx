@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import styled from 'styled-components';
 import type { FirstSteps as Steps } from '@repex/shared-ui/contracts';
 import { useQuery } from '@repex/shared-ui/platform';
-import { Card, CardTitle, Muted } from '@repex/shared-ui/ui';
+import { Card, CardTitle, Muted, media } from '@repex/shared-ui/ui';
 import { loadFirstSteps } from './data';
 
 const List = styled.ol`
@@ -17,7 +17,7 @@ const List = styled.ol`
     color: ${({ theme }) => theme.colors.accent};
     font-weight: 600;
   }
-  @media (max-width: 640px) {
+  ${media.phone} {
     grid-template-columns: minmax(0, 1fr);
   }
   li {

@@ -1,5 +1,5 @@
 import styled, { useTheme } from 'styled-components';
-import { Muted, formatInteger, formatPrice } from '@repex/shared-ui/ui';
+import { Muted, formatInteger, formatPrice, formatTokens } from '@repex/shared-ui/ui';
 import type { BookLevel } from './data';
 import { depthPaths, depthSeries } from './depth';
 
@@ -62,7 +62,7 @@ export function DepthChart({ levels }: { levels: BookLevel[] }) {
   return (
     <Figure data-testid="depth-chart">
       <Plot>
-        <span style={{ top: 0 }}>{formatInteger(paths.most)} tokens</span>
+        <span style={{ top: 0 }}>{formatTokens(paths.most)}</span>
         <span style={{ top: 'calc(50% - 14px)' }}>{formatInteger(Math.round(paths.most / 2))}</span>
         <hr />
         <svg

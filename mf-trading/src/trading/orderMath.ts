@@ -130,12 +130,7 @@ export function fundsCheck(order: {
   const { side, type, amount, max, total, cash, held } = order;
   if (side === 'sell') {
     if (amount <= held) return null;
-    return {
-      error:
-        held > 0
-          ? `Not enough tokens: you can sell up to ${formatTokens(held)}.`
-          : 'You hold none of these tokens to sell.',
-    };
+    return { error: lackingFor('sell', cash, held) ?? `Not enough tokens: you can sell up to ${formatTokens(held)}.` };
   }
   if (type === 'limit') {
     return total > cash ? { error: `Not enough cash: this order needs ${formatPrice(total)} with the fee.` } : null;
