@@ -10,6 +10,8 @@
 -- Matching: orders past their time, and stops a busy account left waiting (supabase/schemas/trading.sql).
 select cron.schedule('expire-orders', '2 seconds', 'select private.expire_orders()');
 select cron.schedule('due-stops', '2 seconds', 'select private.run_due_stops()');
+-- API clients' dead-man's switches whose time has come (order_changes.sql).
+select cron.schedule('cancel-after', '1 seconds', 'select private.fire_cancel_after()');
 -- The market's 24h figures as trades leave the window (market.sql).
 select cron.schedule('market-stats', '5 seconds', 'select private.slide_token_stats()');
 -- Offerings whose window has passed (offerings.sql) and due Auto-Invest plans (auto_invest.sql).

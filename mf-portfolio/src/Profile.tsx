@@ -22,6 +22,7 @@ import { loadProfile } from './portfolio/profileData';
 import { EditProfileDialog, SettingsDialog, shareTradingPage, type AccountEmail } from './profile/ProfileDialogs';
 import { EmailDialog } from './profile/EmailDialog';
 import { SessionsDialog } from './profile/SessionsDialog';
+import { ApiKeysDialog } from './profile/ApiKeysDialog';
 import { ConnectedAccountsDialog } from './social/ConnectedAccountsDialog';
 import { genuineFollowers } from './social/genuine';
 import { useSocial } from './social/useSocial';
@@ -78,7 +79,7 @@ export default function Profile() {
   // ?open=social (the dashboard's first steps) opens Connected accounts at once.
   const [params] = useSearchParams();
   const [open, setOpen] = useState<
-    'edit' | 'settings' | 'sessions' | 'two-step-on' | 'two-step-apps' | 'social' | AccountEmail | null
+    'edit' | 'settings' | 'sessions' | 'two-step-on' | 'two-step-apps' | 'social' | 'api-keys' | AccountEmail | null
   >(params.get('open') === 'social' ? 'social' : null);
   const d = q.data;
 
@@ -173,10 +174,12 @@ export default function Profile() {
           onSessions={() => setOpen('sessions')}
           onTwoStep={(on) => setOpen(on ? 'two-step-apps' : 'two-step-on')}
           onSocial={() => setOpen('social')}
+          onApiKeys={() => setOpen('api-keys')}
         />
       )}
       {open === 'social' && <ConnectedAccountsDialog userId={userId} onClose={() => setOpen(null)} />}
       {open === 'sessions' && <SessionsDialog onClose={() => setOpen(null)} />}
+      {open === 'api-keys' && <ApiKeysDialog onClose={() => setOpen(null)} />}
       {open === 'two-step-on' && <TurnOnDialog onClose={() => setOpen(null)} />}
       {open === 'two-step-apps' && <AppsDialog onClose={() => setOpen(null)} />}
       {typeof open === 'object' && open !== null && 'current' in open && (

@@ -28,6 +28,11 @@ export function client(
   });
 }
 
+/** supabase-js as a bot uses it: the anon key as `apikey`, an API key (docs/api.md) as the access token. */
+export function keyClient(url: string, key: string): SupabaseClient {
+  return createClient(url, ANON_KEY, { accessToken: () => Promise.resolve(key) });
+}
+
 /** A user (the demo user unless told), signed in, with Realtime authorized as them: a channel member. */
 export async function realtimeMember(
   url: string,

@@ -243,3 +243,18 @@ export async function bankAccount(
   await backend.db.query('update payout_destinations set usable_from = now() where id = $1', [data]);
   return data as string;
 }
+
+/** A new API key of the trader's (its session has just signed in, as making one asks). */
+export async function makeKey(
+  t: Trader,
+  scopes: string[],
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; key: string }> {
+  const { data, error } = await t.client.rpc('create_api_key', {
+    p_name: `bot ${scopes.join('+')}`,
+    p_scopes: scopes,
+    ...extra,
+  });
+  if (error) throw new Error(error.message);
+  return data as { id: string; key: string };
+}

@@ -48,7 +48,9 @@ grant update (full_name, bio, location, avatar_url, cover_url) on public.profile
 create function private.is_admin() returns boolean
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  if not exists (select 1 from public.profiles where id = auth.uid() and role = 'admin' and status = 'active') then
+  -- An admin's API key is not an admin: keys act only as a trader (api_keys.sql).
+  if private.api_key() is not null
+     or not exists (select 1 from public.profiles where id = auth.uid() and role = 'admin' and status = 'active') then
     return false;
   end if;
   return not private.second_step_due() and not private.admin_two_step_missing();
@@ -66,6 +68,7 @@ revoke execute on function private.admin_two_step_missing() from public;
 create function private.require_admin() returns uuid
 language plpgsql stable security definer set search_path = '' as $$
 begin
+  perform private.require_session('make an admin call');
   if not private.is_admin() then
     if private.admin_two_step_missing()
        and exists (select 1 from public.profiles where id = auth.uid() and role = 'admin' and status = 'active') then

@@ -272,6 +272,7 @@ begin
     'sessions', coalesce((select jsonb_agg(jsonb_build_object('id', s.id, 'created_at', s.created_at, 'refreshed_at', s.refreshed_at,
         'user_agent', s.user_agent, 'ip', host(s.ip)) order by s.created_at desc)
       from auth.sessions s where s.user_id = p_user), '[]'),
+    'api_keys', private.account_api_keys(p_user),
     'activity', coalesce((select jsonb_agg(x order by x.created_at desc) from (
       select l.created_at, a.username as actor, l.action, l.reason from public.audit_log l left join public.profiles a on a.id = l.actor_id
       where l.target_user = p_user order by l.created_at desc limit 50) x), '[]')

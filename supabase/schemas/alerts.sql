@@ -33,7 +33,7 @@ revoke insert, update, delete, truncate on public.price_alerts from authenticate
 create function public.set_price_alert(p_token uuid, p_kind text, p_value numeric, p_alert bigint default null)
 returns public.price_alerts language plpgsql security definer set search_path = '' as $$
 declare
-  uid uuid := private.active_caller();
+  uid uuid := private.trading_caller();
   most constant integer := 20;
   tok public.tokens;
   last numeric;
@@ -79,8 +79,10 @@ revoke execute on function public.set_price_alert(uuid, text, numeric, bigint) f
 -- Removes one of the caller's alerts.
 create function public.delete_price_alert(p_alert bigint) returns void
 language plpgsql security definer set search_path = '' as $$
+declare
+  uid uuid := private.trading_caller();
 begin
-  delete from public.price_alerts where id = p_alert and user_id = private.active_caller();
+  delete from public.price_alerts where id = p_alert and user_id = uid;
   if not found then perform private.refuse(format('You have no price alert #%s.', p_alert)); end if;
 end $$;
 revoke execute on function public.delete_price_alert(bigint) from public, anon;

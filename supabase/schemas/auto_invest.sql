@@ -163,7 +163,7 @@ revoke execute on function private.check_invest_plan(numeric, text, integer, uui
 create function public.create_invest_plan(p_amount numeric, p_frequency text, p_day integer default null, p_token uuid default null)
 returns public.invest_plans language plpgsql security definer set search_path = '' as $$
 declare
-  me uuid := private.active_caller();
+  me uuid := private.person_caller('change an Auto-Invest plan');
   day smallint := private.check_invest_plan(p_amount, p_frequency, p_day, p_token);
   most integer := (select auto_invest_max_plans from public.exchange_settings);
   plan public.invest_plans;
@@ -186,7 +186,7 @@ revoke execute on function public.create_invest_plan(numeric, text, integer, uui
 create function public.update_invest_plan(p_plan bigint, p_amount numeric, p_frequency text, p_day integer default null, p_token uuid default null)
 returns public.invest_plans language plpgsql security definer set search_path = '' as $$
 declare
-  me uuid := private.active_caller();
+  me uuid := private.person_caller('change an Auto-Invest plan');
   day smallint := private.check_invest_plan(p_amount, p_frequency, p_day, p_token);
   plan public.invest_plans;
 begin
@@ -205,7 +205,7 @@ revoke execute on function public.update_invest_plan(bigint, numeric, text, inte
 create function public.set_invest_plan_paused(p_plan bigint, p_paused boolean)
 returns public.invest_plans language plpgsql security definer set search_path = '' as $$
 declare
-  me uuid := private.active_caller();
+  me uuid := private.person_caller('change an Auto-Invest plan');
   plan public.invest_plans;
 begin
   if p_paused is null then perform private.refuse('Say whether to pause or resume the plan.'); end if;
@@ -223,8 +223,10 @@ revoke execute on function public.set_invest_plan_paused(bigint, boolean) from p
 -- Deletes a plan and its history (its orders and trades stay in the person's records).
 create function public.delete_invest_plan(p_plan bigint) returns void
 language plpgsql security definer set search_path = '' as $$
+declare
+  uid uuid := private.person_caller('change an Auto-Invest plan');
 begin
-  delete from public.invest_plans where id = p_plan and user_id = private.active_caller();
+  delete from public.invest_plans where id = p_plan and user_id = uid;
   if not found then perform private.refuse(format('You have no plan #%s.', p_plan)); end if;
 end $$;
 revoke execute on function public.delete_invest_plan(bigint) from public, anon;

@@ -72,7 +72,7 @@ revoke insert, update, delete, truncate on public.wallet_transactions from authe
 create function public.create_deposit(p_amount numeric, p_card text, p_idempotency_key text) returns jsonb
 language plpgsql security definer set search_path = '' as $$
 declare
-  uid uuid := private.active_caller();
+  uid uuid := private.person_caller('deposit money');
   s public.exchange_settings;
   last4 text;
   w public.wallet_transactions;
@@ -100,7 +100,7 @@ revoke execute on function public.create_deposit(numeric, text, text) from publi
 create function public.create_withdrawal(p_amount numeric, p_destination uuid, p_idempotency_key text) returns jsonb
 language plpgsql security definer set search_path = '' as $$
 declare
-  uid uuid := private.active_caller();
+  uid uuid := private.person_caller('withdraw money');
   s public.exchange_settings;
   d public.payout_destinations;
   cash public.cash_accounts;
@@ -123,13 +123,7 @@ begin
       private.hours(private.new_bank_account_hold()), d.label, d.account_last4,
       to_char(d.usable_from at time zone 'UTC', 'Mon FMDD, YYYY, HH24:MI "UTC"')));
   end if;
-  if not private.signed_in_within(interval '15 minutes') then
-    -- With an authenticator app on, a fresh code is the proof (a password alone signs in at aal1).
-    if private.has_app(uid) then
-      raise exception 'For your security, enter a code from your authenticator app to withdraw.' using errcode = 'P0001', hint = 'reauthenticate';
-    end if;
-    raise exception 'For your security, confirm your password to withdraw.' using errcode = 'P0001', hint = 'reauthenticate';
-  end if;
+  perform private.require_recent_sign_in('withdraw');
   select * into s from public.exchange_settings;
   perform private.check_amount(p_amount, 'withdrawal', s.withdrawal_min, s.withdrawal_daily_limit);
   select * into cash from public.cash_accounts where user_id = uid for update;
@@ -165,7 +159,7 @@ revoke execute on function public.create_withdrawal(numeric, uuid, text) from pu
 create function public.cancel_withdrawal(p_id bigint) returns jsonb
 language plpgsql security definer set search_path = '' as $$
 declare
-  uid uuid := private.active_caller();
+  uid uuid := private.person_caller('cancel a withdrawal');
   w public.wallet_transactions;
 begin
   select * into w from public.wallet_transactions where id = p_id and user_id = uid and type = 'withdrawal' for update;
@@ -329,7 +323,7 @@ revoke execute on function private.record_withdrawal(uuid, numeric, timestamp wi
 create function public.add_payout_destination(p_label text, p_account_number text) returns uuid
 language plpgsql security definer set search_path = '' as $$
 declare
-  uid uuid := private.active_caller();
+  uid uuid := private.person_caller('add a bank account');
   digits text := regexp_replace(coalesce(p_account_number, ''), '[\s-]', '', 'g');
   d public.payout_destinations;
 begin
@@ -362,7 +356,7 @@ revoke execute on function public.add_payout_destination(text, text) from public
 create function public.remove_payout_destination(p_id uuid) returns void
 language plpgsql security definer set search_path = '' as $$
 declare
-  uid uuid := private.active_caller();
+  uid uuid := private.person_caller('remove a bank account');
 begin
   update public.payout_destinations set removed_at = now()
    where id = p_id and user_id = uid and removed_at is null;

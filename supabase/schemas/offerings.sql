@@ -268,6 +268,7 @@ declare
 begin
   if uid is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
   perform private.require_second_step();
+  perform private.require_scope('trade');
   select * into f from public.offerings where token_id = p_token and closed_at is null for update;
   if f.id is null or clock_timestamp() >= f.closes_at then
     perform private.refuse('This offering has closed; its bids are settled.');

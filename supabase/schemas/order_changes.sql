@@ -43,6 +43,7 @@ declare
 begin
   if uid is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
   perform private.require_second_step();
+  perform private.require_scope('trade');
   select * into o from public.orders where id = p_order and user_id = uid;
   if not found then raise exception 'You have no order #%.', p_order using errcode = 'P0001'; end if;
   perform 1 from public.tokens where id = o.token_id for no key update; -- the book's lock first
@@ -58,26 +59,36 @@ begin
 end $$;
 revoke execute on function public.cancel_order(bigint) from public, anon;
 
--- Cancels all of the caller's open orders, or those in one token: every book's lock first, in
--- token order, as the engine takes them.
+-- Cancels all of the caller's open orders, or those in one token. Returns how many.
 create function public.cancel_all_orders(p_token uuid default null) returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
   uid uuid := auth.uid();
+begin
+  if uid is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
+  perform private.require_second_step();
+  perform private.require_scope('trade');
+  return private.cancel_all_of(uid, p_token);
+end $$;
+revoke execute on function public.cancel_all_orders(uuid) from public, anon;
+
+-- Cancels all of an account's open orders (or those in one token): every book's lock first, in
+-- token order, as the engine takes them; the market and the owner's screens are told.
+create function private.cancel_all_of(p_user uuid, p_token uuid) returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
   books uuid[];
   o bigint;
   released bigint[] := '{}';
   b uuid;
   n integer := 0;
 begin
-  if uid is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
-  perform private.require_second_step();
   select coalesce(array_agg(distinct token_id order by token_id), '{}') into books
-  from public.orders where user_id = uid and status in ('open', 'pending') and (p_token is null or token_id = p_token);
+  from public.orders where user_id = p_user and status in ('open', 'pending') and (p_token is null or token_id = p_token);
   perform 1 from public.tokens where id = any (books) order by id for no key update;
   for o in
     select id from public.orders
-    where user_id = uid and status in ('open', 'pending') and token_id = any (books)
+    where user_id = p_user and status in ('open', 'pending') and token_id = any (books)
     order by id for update
   loop
     perform private.release_order(o);
@@ -88,10 +99,101 @@ begin
     perform private.tell_market(b, 'book', private.order_levels(
       array(select r.id from public.orders r where r.id = any (released) and r.token_id = b)));
   end loop;
-  if n > 0 then perform private.tell_accounts(array[uid], 'orders', p_token); end if;
+  if n > 0 then perform private.tell_accounts(array[p_user], 'orders', p_token); end if;
   return n;
 end $$;
-revoke execute on function public.cancel_all_orders(uuid) from public, anon;
+revoke execute on function private.cancel_all_of(uuid, uuid) from public;
+
+-- Cancels several of the caller's orders (up to 100), each on its own: one that cannot be
+-- cancelled (unknown, already filled) is reported with why, and the others are cancelled all the
+-- same. Books are locked in token order, as the engine takes them. Returns one result per id, in
+-- the order given: cancel_order's, or {order_id, error}.
+create function public.cancel_orders(p_orders bigint[]) returns jsonb
+language plpgsql security definer set search_path = '' as $$
+declare
+  uid uuid := auth.uid();
+  results jsonb := '{}';
+  o record;
+begin
+  if uid is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
+  perform private.require_scope('trade');
+  if p_orders is null or cardinality(p_orders) not between 1 and 100 then
+    perform private.refuse('Name 1 to 100 orders to cancel.');
+  end if;
+  for o in
+    select distinct x.id, r.token_id from unnest(p_orders) x (id) left join public.orders r on r.id = x.id and r.user_id = uid
+    order by r.token_id nulls first, x.id
+  loop
+    begin
+      results := results || jsonb_build_object(o.id::text, public.cancel_order(o.id));
+    exception when others then
+      results := results || jsonb_build_object(o.id::text, jsonb_build_object('order_id', o.id, 'error', sqlerrm));
+    end;
+  end loop;
+  return (select jsonb_agg(results -> x::text order by i) from unnest(p_orders) with ordinality u (x, i));
+end $$;
+revoke execute on function public.cancel_orders(bigint[]) from public, anon;
+
+-- The dead-man's switch, as Kraken has it: cancel_all_after(60) arms it, and if it is not called
+-- again within 60 seconds every open order of the account is cancelled (private.fire_cancel_after,
+-- every second) and the owner is told. A bot calls it as a heartbeat, so a crash or a lost
+-- connection leaves no stale quotes; 0 turns it off. Returns when it fires (null: off).
+create table private.cancel_after (
+  user_id uuid primary key references public.profiles (id) on delete cascade,
+  deadline timestamptz not null,
+  seconds integer not null
+);
+create index cancel_after_deadline_idx on private.cancel_after (deadline);
+
+create function public.cancel_all_after(p_seconds integer) returns jsonb
+language plpgsql security definer set search_path = '' as $$
+declare
+  uid uuid := private.trading_caller();
+  at timestamptz;
+begin
+  if p_seconds is null or p_seconds not between 0 and 86400 then
+    perform private.refuse('Give the seconds to wait, 1 to 86400, or 0 to turn the switch off.');
+  end if;
+  if p_seconds = 0 then
+    delete from private.cancel_after where user_id = uid;
+    return jsonb_build_object('armed', false, 'deadline', null);
+  end if;
+  insert into private.cancel_after (user_id, deadline, seconds) values (uid, now() + make_interval(secs => p_seconds), p_seconds)
+  on conflict (user_id) do update set deadline = excluded.deadline, seconds = excluded.seconds
+  returning deadline into at;
+  return jsonb_build_object('armed', true, 'deadline', at, 'seconds', p_seconds);
+end $$;
+revoke execute on function public.cancel_all_after(integer) from public, anon;
+
+-- Fires the switches whose time has come: each account's open orders cancelled, and the owner
+-- mailed. Each account in its own subtransaction, so one that fails waits for the next run.
+create function private.fire_cancel_after() returns integer
+language plpgsql security definer set search_path = '' as $$
+declare
+  due private.cancel_after;
+  n integer;
+  fired integer := 0;
+begin
+  for due in
+    delete from private.cancel_after where user_id in
+      (select user_id from private.cancel_after where deadline <= now() order by deadline limit 100 for update skip locked)
+    returning *
+  loop
+    begin
+      n := private.cancel_all_of(due.user_id, null);
+      insert into private.account_mail (user_id, subject, body)
+      values (due.user_id, 'Your orders were cancelled by your dead-man''s switch',
+        format(E'Your API client had not called cancel_all_after within %s seconds (by %s UTC), so RepX '
+               'cancelled your %s open order%s, as you asked. Call cancel_all_after again to re-arm it.',
+               due.seconds, to_char(due.deadline at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS'), n, case when n = 1 then '' else 's' end));
+      fired := fired + 1;
+    exception when others then
+      insert into private.cancel_after values (due.user_id, now() + interval '1 second', due.seconds);
+    end;
+  end loop;
+  return fired;
+end $$;
+revoke execute on function private.fire_cancel_after() from public;
 
 -- Edits a resting order or a waiting stop: cancels it and places its new terms, in one
 -- transaction. A refused new order (cash, a halt, bad input) leaves the old one as it was; the new
@@ -109,6 +211,7 @@ declare
   filled_now bigint;
   stop numeric;
 begin
+  perform private.require_scope('trade');
   select * into o from public.orders where id = p_order and user_id = auth.uid();
   stop := case when o.status = 'pending' then coalesce(p_stop_price, o.stop_price) end;
   if o.status in ('open', 'pending') and p_amount = o.amount - o.filled and p_price is not distinct from o.price

@@ -5,18 +5,26 @@
 -- resting, cancelled, or pending for a stop), its average price, value, fee and total. A trade it
 -- makes may trigger waiting stops: they run in this same transaction (private.trigger_stops).
 -- p_max_total caps what a market buy spends, fee included ("spend $50"): it buys the whole tokens
--- that sum covers, up to p_amount, and the rest stays cash.
+-- that sum covers, up to p_amount, and the rest stays cash. p_client_order_id makes a retry safe:
+-- the same id from the same account within 24 hours returns the first order's result (with
+-- "replayed": true) and places nothing (private.claim_client_order).
 create function public.place_order(
   p_token uuid, p_side text, p_type text, p_amount numeric, p_price numeric default null,
   p_time_in_force text default 'gtc', p_expires_at timestamptz default null, p_post_only boolean default false,
-  p_stop_price numeric default null, p_max_total numeric default null
+  p_stop_price numeric default null, p_max_total numeric default null, p_client_order_id text default null
 ) returns jsonb language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
-  settings public.exchange_settings := private.check_order_request(auth.uid(), p_side, p_type, p_amount, p_price,
-    p_time_in_force, p_expires_at, p_post_only, p_stop_price);
-  tok public.tokens := private.lock_book(p_token, p_amount);
+  settings public.exchange_settings;
+  tok public.tokens;
   result jsonb;
 begin
+  if p_client_order_id is not null then
+    result := private.claim_client_order(p_client_order_id);
+    if result is not null then return result; end if;
+  end if;
+  settings := private.check_order_request(auth.uid(), p_side, p_type, p_amount, p_price,
+    p_time_in_force, p_expires_at, p_post_only, p_stop_price);
+  tok := private.lock_book(p_token, p_amount);
   if p_max_total is not null then
     if p_side <> 'buy' or p_type <> 'market' or p_stop_price is not null then
       perform private.refuse('A spending limit (p_max_total) is for market buys only.');
@@ -25,18 +33,94 @@ begin
     end if;
   end if;
   if p_stop_price is not null then
-    return private.hold_stop(auth.uid(), tok, p_side, p_type, p_amount::bigint, p_price, p_stop_price,
+    result := private.hold_stop(auth.uid(), tok, p_side, p_type, p_amount::bigint, p_price, p_stop_price,
       coalesce(p_time_in_force, 'gtc'), p_expires_at, settings.fee_bps);
+  else
+    result := private.execute_order(auth.uid(), tok, null, p_side, p_type, p_amount::bigint, p_price,
+      coalesce(p_time_in_force, 'gtc'), p_expires_at, coalesce(p_post_only, false), settings.fee_bps, p_max_total);
+    -- Stops run after a trade, where the book has any (one probe of the waiting stops' index).
+    if (result->>'value')::numeric > 0 and exists (select 1 from public.orders o where o.token_id = p_token and o.status = 'pending') then
+      perform private.trigger_stops(tok, settings.fee_bps);
+    end if;
   end if;
-  result := private.execute_order(auth.uid(), tok, null, p_side, p_type, p_amount::bigint, p_price,
-    coalesce(p_time_in_force, 'gtc'), p_expires_at, coalesce(p_post_only, false), settings.fee_bps, p_max_total);
-  -- Stops run after a trade, where the book has any (one probe of the waiting stops' index).
-  if (result->>'value')::numeric > 0 and exists (select 1 from public.orders o where o.token_id = p_token and o.status = 'pending') then
-    perform private.trigger_stops(tok, settings.fee_bps);
+  if p_client_order_id is not null then
+    result := result || jsonb_build_object('client_order_id', p_client_order_id);
+    update private.client_orders set answer = result
+     where user_id = auth.uid() and client_order_id = p_client_order_id;
   end if;
   return result;
 end $$;
-revoke execute on function public.place_order(uuid, text, text, numeric, numeric, text, timestamp with time zone, boolean, numeric, numeric) from public, anon;
+revoke execute on function public.place_order(uuid, text, text, numeric, numeric, text, timestamp with time zone, boolean, numeric, numeric, text) from public, anon;
+
+-- Orders placed with a client order id, and what placing them returned: a retry within 24 hours
+-- gets that result back. Pruned after a day (sessions.sql, private.prune).
+create table private.client_orders (
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  client_order_id text not null,
+  answer jsonb,
+  created_at timestamptz not null default now(),
+  primary key (user_id, client_order_id)
+);
+
+-- Claims a client order id for the caller's order: null when it is theirs to place now, else the
+-- earlier order's result. A retry sent while the first is still running waits on the id's row
+-- and then reads what the first returned; if the first was refused, nothing of it stays and the
+-- retry places the order.
+create function private.claim_client_order(p_id text) returns jsonb
+language plpgsql security definer set search_path = '' as $$
+declare
+  uid uuid := auth.uid();
+  earlier jsonb;
+begin
+  if uid is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
+  perform private.require_scope('trade');
+  if char_length(p_id) not between 1 and 64 or p_id !~ '^[A-Za-z0-9._:-]+$' then
+    perform private.refuse('A client order id has 1 to 64 letters, digits or . _ : -');
+  end if;
+  delete from private.client_orders where user_id = uid and client_order_id = p_id and created_at < now() - interval '24 hours';
+  insert into private.client_orders (user_id, client_order_id) values (uid, p_id) on conflict do nothing;
+  if found then return null; end if;
+  select answer into earlier from private.client_orders where user_id = uid and client_order_id = p_id;
+  return earlier || jsonb_build_object('replayed', true);
+end $$;
+revoke execute on function private.claim_client_order(text) from public;
+
+-- Places several orders (up to 20) in one call, each as place_order would, each on its own: one
+-- that is refused (cash, a bad price, a halt) is reported with why and changes nothing, and the
+-- others are placed all the same. It is not one transaction across books: a bot that needs
+-- both or neither must check each result. Orders in one token keep their given order (their
+-- time priority); different tokens' books are locked in token order, as the engine takes them.
+-- Each element: {token, side, type, amount, price, time_in_force, expires_at, post_only,
+-- stop_price, max_total, client_order_id}. Returns one result per order, in the order given:
+-- place_order's, or {error}.
+create function public.place_orders(p_orders jsonb) returns jsonb
+language plpgsql security definer set search_path = '' as $$
+declare
+  o record;
+  results jsonb := '{}';
+begin
+  if auth.uid() is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
+  perform private.require_scope('trade');
+  if jsonb_typeof(p_orders) is distinct from 'array' or jsonb_array_length(p_orders) not between 1 and 20 then
+    perform private.refuse('Send 1 to 20 orders, as a JSON array.');
+  end if;
+  for o in select e.value as v, e.i from jsonb_array_elements(p_orders) with ordinality e (value, i)
+           order by (case when jsonb_typeof(e.value) = 'object' then e.value ->> 'token' end) nulls first, e.i
+  loop
+    begin
+      if jsonb_typeof(o.v) <> 'object' then perform private.refuse('Each order is a JSON object.'); end if;
+      results := results || jsonb_build_object(o.i::text, public.place_order(
+        (o.v ->> 'token')::uuid, o.v ->> 'side', o.v ->> 'type', (o.v ->> 'amount')::numeric, (o.v ->> 'price')::numeric,
+        coalesce(o.v ->> 'time_in_force', 'gtc'), (o.v ->> 'expires_at')::timestamptz, coalesce((o.v ->> 'post_only')::boolean, false),
+        (o.v ->> 'stop_price')::numeric, (o.v ->> 'max_total')::numeric, o.v ->> 'client_order_id'));
+    exception when others then
+      results := results || jsonb_build_object(o.i::text, jsonb_build_object('error',
+        case when sqlstate in ('22P02', '22007', '22008') then 'Order ' || o.i || ': ' || sqlerrm else sqlerrm end));
+    end;
+  end loop;
+  return (select jsonb_agg(results -> i::text order by i) from generate_series(1, jsonb_array_length(p_orders)) i);
+end $$;
+revoke execute on function public.place_orders(jsonb) from public, anon;
 
 -- The book's lock: one order at a time per token. Refuses an unknown or halted token, one whose
 -- offering is still open (offerings.sql), and an amount above its supply. Returns the token's row.
@@ -270,6 +354,7 @@ declare
 begin
   if p_user is null then raise exception 'Sign in to trade.' using errcode = '42501'; end if;
   perform private.require_second_step();
+  perform private.require_scope('trade');
   select s as settings, coalesce(p.status <> 'active', false) as suspended into read
     from public.exchange_settings s left join public.profiles p on p.id = p_user;
   settings := read.settings;

@@ -73,6 +73,7 @@ declare
   s private.token_stats;
   trades jsonb := '[]';
   levels jsonb := coalesce(p_levels, '[]');
+  changed jsonb;
 begin
   select * into s from private.token_stats where token_id = p_token;
   if p_trades_at is not null then
@@ -84,6 +85,7 @@ begin
       into trades, levels
       from public.trades t where t.token_id = p_token and t.created_at = p_trades_at;
   end if;
+  changed := private.book_levels(p_token, levels);
   perform realtime.send(jsonb_build_object(
     'token_id', p_token, 'kind', p_kind,
     'price', s.price, 'change_24h', s.change_24h, 'volume_24h', s.volume_24h, 'market_cap', s.market_cap,
@@ -93,10 +95,76 @@ begin
                   order by o.token_id, o.side, (case when o.side = 'buy' then -o.price else o.price end), o.created_at, o.id limit 1),
     'best_ask', (select o.price from public.orders o where o.token_id = p_token and o.side = 'sell' and o.status = 'open'
                   order by o.token_id, o.side, (case when o.side = 'buy' then -o.price else o.price end), o.created_at, o.id limit 1),
-    'levels', private.book_levels(p_token, levels),
+    'levels', changed,
     'trades', trades), 'token', 'market', true);
+  perform private.tell_feed(p_token, changed, trades);
 end $$;
 revoke execute on function private.tell_market(uuid, text, jsonb, timestamptz, jsonb) from public;
+
+-- The market-data feed for bots (docs/api.md): each change of a book goes out on 'book:<token>'
+-- as {seq, bids, asks} with only the levels it changed (amount 0: the level is gone), and each
+-- settlement's trades on 'trades:<token>', each trade with its own sequence. The book's seq rises
+-- by exactly one per message, under the book's lock, so the messages leave in seq order and a
+-- client that sees a gap reads book_snapshot again; applying the deltas after a snapshot's seq
+-- gives exactly the next snapshot.
+create table private.book_feed (
+  token_id uuid primary key references public.tokens (id) on delete cascade,
+  book_seq bigint not null default 0,
+  trade_seq bigint not null default 0
+);
+
+create function private.tell_feed(p_token uuid, p_levels jsonb, p_trades jsonb) returns void
+language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+declare
+  book_change integer := case when jsonb_array_length(p_levels) > 0 then 1 else 0 end;
+  traded integer := jsonb_array_length(p_trades);
+  seqs record;
+begin
+  if book_change = 0 and traded = 0 then return; end if;
+  insert into private.book_feed as f (token_id, book_seq, trade_seq) values (p_token, book_change, traded)
+  on conflict (token_id) do update set book_seq = f.book_seq + book_change, trade_seq = f.trade_seq + traded
+  returning f.book_seq, f.trade_seq into seqs;
+  if book_change = 1 then
+    perform realtime.send(jsonb_build_object('seq', seqs.book_seq,
+      'bids', coalesce((select jsonb_agg(jsonb_build_object('price', l -> 'price', 'amount', (l ->> 'amount')::bigint) order by (l ->> 'price')::numeric desc)
+                        from jsonb_array_elements(p_levels) l where l ->> 'side' = 'buy'), '[]'),
+      'asks', coalesce((select jsonb_agg(jsonb_build_object('price', l -> 'price', 'amount', (l ->> 'amount')::bigint) order by (l ->> 'price')::numeric)
+                        from jsonb_array_elements(p_levels) l where l ->> 'side' = 'sell'), '[]')),
+      'book', 'book:' || p_token::text, true);
+  end if;
+  if traded > 0 then
+    -- The tape's trades come newest first: the feed numbers them oldest first.
+    perform realtime.send(jsonb_build_object('seq', seqs.trade_seq,
+      'trades', (select jsonb_agg(t.value || jsonb_build_object('seq', seqs.trade_seq - traded + t.n) order by t.n)
+                 from (select value, row_number() over (order by (value ->> 'id')::bigint) as n from jsonb_array_elements(p_trades)) t)),
+      'trades', 'trades:' || p_token::text, true);
+  end if;
+end $$;
+revoke execute on function private.tell_feed(uuid, jsonb, jsonb) from public;
+
+-- A book as the feed numbers it: every level, bids best first and asks best first, with the
+-- sequence numbers of the book's and the tape's last messages. One statement, so the levels and
+-- the numbers are of one moment.
+create function public.book_snapshot(p_token uuid) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if auth.uid() is null then raise exception 'Sign in to read the feed.' using errcode = '42501'; end if;
+  if not exists (select from public.tokens k where k.id = p_token) then perform private.refuse('There is no such token.'); end if;
+  return (
+    select jsonb_build_object('token_id', p_token,
+      'seq', coalesce((select f.book_seq from private.book_feed f where f.token_id = p_token), 0),
+      'trade_seq', coalesce((select f.trade_seq from private.book_feed f where f.token_id = p_token), 0),
+      'bids', coalesce((select jsonb_agg(jsonb_build_object('price', l.price, 'amount', l.amount) order by l.price desc)
+                        from (select o.price, sum(o.amount - o.filled)::bigint as amount from public.orders o
+                              where o.token_id = p_token and o.side = 'buy' and o.status = 'open' group by o.price) l), '[]'),
+      'asks', coalesce((select jsonb_agg(jsonb_build_object('price', l.price, 'amount', l.amount) order by l.price)
+                        from (select o.price, sum(o.amount - o.filled)::bigint as amount from public.orders o
+                              where o.token_id = p_token and o.side = 'sell' and o.status = 'open' group by o.price) l), '[]')));
+end $$;
+revoke execute on function public.book_snapshot(uuid) from public, anon;
+
+create policy "signed-in users and their keys hear the feed" on realtime.messages
+  for select to authenticated using ((select realtime.topic()) like 'book:%' or (select realtime.topic()) like 'trades:%');
 
 -- One message to each of these accounts' topics: what of theirs changed ('orders': an order
 -- rested, was cancelled, expired or waits; 'fills': an order of theirs traded; 'cash': money came

@@ -75,6 +75,21 @@ language sql stable set search_path = '' as $$
 $$;
 revoke execute on function private.signed_in_within(interval) from public;
 
+-- Refuses what needs a sign-in within the last 15 minutes (withdrawing, making an API key) with
+-- what to do about it: a code from the authenticator app where one is on (a password alone signs
+-- in at aal1), else the password. The hint tells the browser to ask for it.
+create function private.require_recent_sign_in(p_what text) returns void
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if private.signed_in_within(interval '15 minutes') then return; end if;
+  if private.has_app(auth.uid()) then
+    raise exception 'For your security, enter a code from your authenticator app to %.', p_what
+      using errcode = 'P0001', hint = 'reauthenticate';
+  end if;
+  raise exception 'For your security, confirm your password to %.', p_what using errcode = 'P0001', hint = 'reauthenticate';
+end $$;
+revoke execute on function private.require_recent_sign_in(text) from public;
+
 -- Where a user is signed in: each of the caller's sessions, with the browser and address it
 -- started from, when it signed in and when it was last refreshed (GoTrue keeps these in
 -- auth.sessions, and so does the local auth server). Ending one stops its refresh token at once
@@ -93,7 +108,7 @@ revoke execute on function public.my_sessions() from public, anon;
 create function public.end_my_session(p_session uuid) returns void
 language plpgsql security definer set search_path = '' as $$
 declare
-  uid uuid := private.active_caller();
+  uid uuid := private.person_caller('sign out a session');
 begin
   delete from auth.sessions where id = p_session and user_id = uid;
   if not found then perform private.refuse('That session has already ended.'); end if;
@@ -202,6 +217,7 @@ begin
   get diagnostics mail = row_count;
   delete from private.known_browsers where last_seen < now() - interval '1 year';
   get diagnostics browsers = row_count;
+  delete from private.client_orders where created_at < now() - interval '1 day';
   for stale in
     -- A person's sign-up (a password, a user's profile): never the offering's system account.
     select u.id from auth.users u join public.profiles p on p.id = u.id

@@ -131,7 +131,7 @@ revoke execute on function private.social_url(text, text) from public;
 create function public.start_social_connection(p_platform text, p_handle text) returns jsonb
 language plpgsql security definer set search_path = '' as $$
 declare
-  uid uuid := private.active_caller();
+  uid uuid := private.person_caller('change your connected accounts');
   v_handle text := trim(leading '@' from trim(coalesce(p_handle, '')));
   v_phrase text := 'repx-' || substr(md5(gen_random_uuid()::text), 1, 10);
   account public.social_accounts;
@@ -164,7 +164,7 @@ revoke execute on function public.start_social_connection(text, text) from publi
 create function public.check_social_connection(p_platform text) returns jsonb
 language plpgsql security definer set search_path = '' as $$
 declare
-  uid uuid := private.active_caller();
+  uid uuid := private.person_caller('change your connected accounts');
   account public.social_accounts;
 begin
   select * into account from public.social_accounts where user_id = uid and platform = p_platform for update;
@@ -186,7 +186,7 @@ revoke execute on function public.check_social_connection(text) from public, ano
 create function public.refresh_social_accounts() returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
-  uid uuid := private.active_caller();
+  uid uuid := private.person_caller('change your connected accounts');
   wait interval := make_interval(mins => (public.social_method() ->> 'refresh_after_minutes')::integer);
   next_at timestamptz;
   n integer;
@@ -210,7 +210,7 @@ revoke execute on function public.refresh_social_accounts() from public, anon;
 create function public.disconnect_social_account(p_platform text) returns void
 language plpgsql security definer set search_path = '' as $$
 declare
-  uid uuid := private.active_caller();
+  uid uuid := private.person_caller('change your connected accounts');
 begin
   delete from public.social_accounts where user_id = uid and platform = p_platform;
   if not found then perform private.refuse(format('No %s account is connected.', coalesce(private.platform_name(p_platform), 'social'))); end if;

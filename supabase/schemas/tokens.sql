@@ -208,7 +208,7 @@ create trigger check_application_text before insert or update of display_name, b
 create function public.apply_for_token(p_display_name text, p_category text, p_bio text default '')
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
-  uid uuid := private.active_caller();
+  uid uuid := private.person_caller('apply for a token');
   app public.token_applications;
 begin
   perform 1 from public.profiles where id = uid for no key update; -- one application at a time per person

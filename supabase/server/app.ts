@@ -5,10 +5,12 @@ import { authRoutes } from './auth/routes';
 import { PasswordHasher } from './auth/passwords';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './http/rateLimit';
 import type { JwtKeys } from './auth/jwt';
+import { ApiKeys } from './auth/apiKeys';
+import { ApiQuota } from './http/apiQuota';
+import { API_ROLES, identifier } from './auth/identify';
 import type { AuthSettings } from './auth/sessions';
 import { Catalog } from './rest/catalog';
 import { restRoutes, type RequestIdentity } from './rest/routes';
-import { restError } from './rest/errors';
 import { storageRoutes } from './storage/routes';
 import type { ObjectBytes } from './storage/objects';
 import type { Replica } from './db/replica';
@@ -40,10 +42,10 @@ export interface AppOptions {
   metrics?: () => string;
   /** A streaming replica for the reads that tolerate its lag (rest/replica.ts). */
   replica?: Replica;
+  /** API keys' lookup (shared with Realtime, which accepts them as access tokens). */
+  apiKeys?: ApiKeys;
   log?: (line: string) => void;
 }
-
-const API_ROLES = new Set(['anon', 'authenticated', 'service_role']);
 
 /**
  * One HTTP server for Supabase's HTTP protocols, as its gateway routes them: /auth/v1, /rest/v1,
@@ -77,6 +79,7 @@ export async function createApp(opts: AppOptions) {
   const auth = authRoutes(opts.db, settings, passwords, opts.rateLimits ?? DEFAULT_RATE_LIMITS, opts.log);
   const rest = restRoutes(opts.db, () => catalog, opts.log, opts.replica);
   const limits = opts.rateLimits ?? DEFAULT_RATE_LIMITS;
+  const identify = identifier(keys, opts.apiKeys ?? new ApiKeys(opts.db), new ApiQuota(opts.db, limits));
   const storage = storageRoutes(
     opts.db,
     opts.objectBytes,
@@ -100,35 +103,13 @@ export async function createApp(opts: AppOptions) {
     }
   }
 
-  /** PostgREST's rule: the role and claims come from the Authorization bearer JWT; none means anon. */
-  async function identify(req: http.IncomingMessage): Promise<RequestIdentity> {
-    const token = bearer(req);
-    if (!token) return { role: 'anon', claims: { role: 'anon' } };
-    const verified = await keys.verify(token);
-    if (!verified.ok) {
-      throw new HttpError(
-        401,
-        verified.reason === 'expired'
-          ? { code: 'PGRST303', details: null, hint: null, message: 'JWT expired' }
-          : { code: 'PGRST301', details: null, hint: null, message: 'JWT could not be decoded or verified' },
-        {
-          'WWW-Authenticate': `Bearer error="invalid_token", error_description="${verified.reason === 'expired' ? 'JWT expired' : 'JWT invalid'}"`,
-        },
-      );
-    }
-    if (!API_ROLES.has(verified.claims.role)) {
-      throw restError(401, '22023', `role "${verified.claims.role}" does not exist`);
-    }
-    return { role: verified.claims.role, claims: verified.claims };
-  }
-
   async function route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     applyCors(req, res);
     if (req.method === 'OPTIONS') return sendEmpty(res, 204);
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname.startsWith('/realtime/v1/api/')) {
       await checkApiKey(req, url);
-      return opts.realtime(req, res, url, await identify(req));
+      return opts.realtime(req, res, url, await identify(req, res));
     }
     const m = /^\/(auth|rest|storage)\/v1(\/.*)?$/.exec(url.pathname);
     if (!m) {
@@ -150,8 +131,8 @@ export async function createApp(opts: AppOptions) {
       return storage.handle(req, res, path, { role: 'anon', claims: { role: 'anon' } });
     await checkApiKey(req, url);
     if (m[1] === 'auth') return auth(req, res, path, url);
-    if (m[1] === 'storage') return storage.handle(req, res, path, await identify(req));
-    return rest(req, res, path, url, await identify(req));
+    if (m[1] === 'storage') return storage.handle(req, res, path, await identify(req, res));
+    return rest(req, res, path, url, await identify(req, res));
   }
 
   const server = http.createServer((req, res) => {

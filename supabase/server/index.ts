@@ -10,6 +10,7 @@ import { vacuumWhereDue } from './db/vacuum';
 import { createApp } from './app';
 import { createRealtime } from './realtime/server';
 import { DEFAULT_REALTIME_LIMITS, type RealtimeLimits } from './realtime/limits';
+import { ApiKeys } from './auth/apiKeys';
 import { JwtKeys } from './auth/jwt';
 import { bytesInDatabase, bytesInFolder, bytesInMemory, type ObjectBytes } from './storage/objects';
 import { startWorkers, type WorkerOptions } from './workers';
@@ -117,9 +118,11 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     const fileAuth = authConfig({});
     assertSafeToListen(host, jwtSecret);
     const keys = new JwtKeys(jwtSecret);
+    const apiKeys = new ApiKeys(db);
     const realtime = await createRealtime({
       db,
       keys,
+      apiKeys,
       limits: opts.realtimeLimits ?? DEFAULT_REALTIME_LIMITS,
       log: opts.log,
     });
@@ -137,6 +140,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       rateLimits: opts.rateLimits,
       metrics: () => metricsText(db.counters, realtime.metrics(), replica),
       replica,
+      apiKeys,
       log: opts.log,
     });
     realtime.attach(app.server);
@@ -157,6 +161,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
           sql: 'select private.expire_orders(), private.run_due_stops()',
           everyMs: opts.expiryMs ?? 2_000,
         },
+        { name: 'dead-man switches', sql: 'select private.fire_cancel_after()', everyMs: 1_000 },
         { name: 'retention', sql: 'select private.prune(), local_server.prune()', everyMs: 10 * 60_000 },
         { name: 'reputation', sql: 'select private.refresh_reputation()', everyMs: opts.reputationMs ?? 60 * 60_000 },
         { name: 'repx index', sql: 'select private.record_index_levels()', everyMs: 60_000 },

@@ -58,6 +58,8 @@ const SCALARS: Record<string, string> = {
 /** A PostgreSQL type's name (pg_type.typname) as TypeScript sees it; arrays are element[]. */
 function tsType(name: string, element: string | null): string {
   if (element) return `${tsType(element, null)}[]`;
+  // A function's argument names its array type (_text) rather than the element.
+  if (name.startsWith('_')) return `${tsType(name.slice(1), null)}[]`;
   return SCALARS[name] ?? 'string';
 }
 

@@ -136,12 +136,15 @@ export function SettingsDialog({
   onSessions,
   onTwoStep,
   onSocial,
+  onApiKeys,
 }: {
   onClose: () => void;
   onChangeEmail: (email: AccountEmail) => void;
   onSessions: () => void;
   /** Opens the connected social accounts. */
   onSocial: () => void;
+  /** Opens the API keys. */
+  onApiKeys: () => void;
   /** Opens the apps of the verification that is on (true), or Turn On (false). */
   onTwoStep: (on: boolean) => void;
 }) {
@@ -196,6 +199,12 @@ export function SettingsDialog({
         <Muted>Social accounts for your reputation analysis:</Muted>{' '}
         <Button type="button" $variant="link" onClick={onSocial}>
           Connected accounts
+        </Button>
+      </div>
+      <div>
+        <Muted>Trading bots and market makers:</Muted>{' '}
+        <Button type="button" $variant="link" onClick={onApiKeys}>
+          API keys
         </Button>
       </div>
       <TextField

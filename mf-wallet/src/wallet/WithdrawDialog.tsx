@@ -1,12 +1,21 @@
 import { useState } from 'react';
 import { useQuery } from '@repex/shared-ui/platform';
-import { Field, FormDialog, Muted, Select, TextField, formatDate, formatPrice, formatTime } from '@repex/shared-ui/ui';
+import {
+  Field,
+  FormDialog,
+  Muted,
+  RecentSignInFields,
+  Select,
+  TextField,
+  formatDate,
+  formatPrice,
+  formatTime,
+} from '@repex/shared-ui/ui';
 import { accountName, isReady, waitFor } from './BankAccounts';
 import type { Limits } from './types';
 import { loadWithdrawalHold, type Cash, type Destination } from './data';
 import { useWithdrawal } from './useWithdrawal';
 import { WithdrawBlocked } from './WithdrawBlocked';
-import { WithdrawProof } from './WithdrawProof';
 
 const NEW_ACCOUNT = 'new';
 
@@ -87,7 +96,7 @@ export function WithdrawDialog({
         required
       />
       {cash && <Muted>{formatPrice(cash.available)} available to withdraw.</Muted>}
-      <WithdrawProof w={w} />
+      <RecentSignInFields id="withdraw" proof={w.proof} />
     </FormDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { authenticatorApps, supabase, unwrap } from '@repex/shared-ui/platform';
+import { supabase, unwrap } from '@repex/shared-ui/platform';
 
 /**
  * The wallet's reads and calls, typed by the database (contracts/typedDatabase.ts). A read throws
@@ -82,7 +82,3 @@ export const createWithdrawal = (amount: number | null, destination: string | nu
     p_destination: destination,
     p_idempotency_key: idempotencyKey,
   });
-
-/** The authenticator apps of the signed-in account, to ask one for a code before money leaves. */
-export const myAuthenticatorApps = async () =>
-  authenticatorApps((await supabase().auth.getSession()).data.session?.user.factors);

@@ -1816,6 +1816,13 @@ export type Database = {
         };
         Returns: Json;
       };
+      admin_revoke_api_key: {
+        Args: {
+          p_id: string;
+          p_reason: string;
+        };
+        Returns: Json;
+      };
       admin_run_fraud_scan: {
         Args: never;
         Returns: number;
@@ -1885,6 +1892,18 @@ export type Database = {
         };
         Returns: Json;
       };
+      book_snapshot: {
+        Args: {
+          p_token: string;
+        };
+        Returns: Json;
+      };
+      cancel_all_after: {
+        Args: {
+          p_seconds: number;
+        };
+        Returns: Json;
+      };
       cancel_all_orders: {
         Args: {
           p_token?: string;
@@ -1900,6 +1919,12 @@ export type Database = {
       cancel_order: {
         Args: {
           p_order: number;
+        };
+        Returns: Json;
+      };
+      cancel_orders: {
+        Args: {
+          p_orders: number[];
         };
         Returns: Json;
       };
@@ -1927,6 +1952,15 @@ export type Database = {
       check_social_connection: {
         Args: {
           p_platform: string;
+        };
+        Returns: Json;
+      };
+      create_api_key: {
+        Args: {
+          p_name: string;
+          p_scopes: string[];
+          p_allowed_ips?: string[];
+          p_expires_at?: string;
         };
         Returns: Json;
       };
@@ -1999,6 +2033,10 @@ export type Database = {
           base_level: number;
           min_members: number;
         };
+      };
+      list_api_keys: {
+        Args: never;
+        Returns: Json;
       };
       list_open_orders: {
         Args: {
@@ -2167,6 +2205,13 @@ export type Database = {
           p_post_only?: boolean;
           p_stop_price?: number;
           p_max_total?: number;
+          p_client_order_id?: string;
+        };
+        Returns: Json;
+      };
+      place_orders: {
+        Args: {
+          p_orders: Json;
         };
         Returns: Json;
       };
@@ -2229,6 +2274,12 @@ export type Database = {
       reputation_components: {
         Args: {
           p_token: string;
+        };
+        Returns: Json;
+      };
+      revoke_api_key: {
+        Args: {
+          p_id: string;
         };
         Returns: Json;
       };

@@ -46,3 +46,4 @@ export type {
 export type { OrderQuote } from './orderQuote';
 export type { InvestPreview } from './investPreview';
 export type { FirstSteps } from './firstSteps';
+export type { ApiKey, NewApiKey } from './apiKey';

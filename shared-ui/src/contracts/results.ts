@@ -1,3 +1,4 @@
+import type { ApiKey } from './apiKey';
 /**
  * What the database's jsonb results hold: the generator can only call them Json, so their shapes
  * are declared here, once, and laid over the generated types (typedDatabase.ts).
@@ -202,6 +203,7 @@ export interface AccountDetails {
     user_agent: string | null;
     ip: string | null;
   }[];
+  api_keys: ApiKey[];
   activity: { created_at: string; actor: string | null; action: string; reason: string | null }[];
 }
 

@@ -19,6 +19,7 @@ import type {
 import type { OrderQuote } from './orderQuote';
 import type { InvestPreview } from './investPreview';
 import type { FirstSteps } from './firstSteps';
+import type { ApiKey, NewApiKey } from './apiKey';
 
 /*
  * The browser's Database type: the generated one (npm run db:types), with what the catalog cannot
@@ -53,6 +54,10 @@ interface JsonResults {
   admin_dashboard_stats: DashboardStats;
   admin_account_details: AccountDetails;
   admin_review_alert: AlertReview;
+  list_api_keys: ApiKey[];
+  create_api_key: NewApiKey;
+  revoke_api_key: ApiKey;
+  admin_revoke_api_key: ApiKey;
   // Tables whose columns can be null, or hold jsonb, where the catalog says neither.
   admin_list_users: AdminUserRow[];
   admin_list_applications: TokenApplicationRow[];

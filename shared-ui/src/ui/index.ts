@@ -30,6 +30,7 @@ export { Tabs, TabsList, TabsTrigger, TabsContent } from './primitives/Tabs';
 export { Dialog, DialogActions, Field, FormError, TextField } from './primitives/Dialog';
 export { FormDialog } from './primitives/FormDialog';
 export { AppChoice } from './primitives/AppChoice';
+export { RecentSignInFields } from './primitives/RecentSignInFields';
 export { EmptyState, ErrorState, CenteredStatus, Page, PageTitle, Muted, Change } from './primitives/States';
 export { Logo } from './primitives/Logo';
 export { WatchStar } from './primitives/WatchStar';

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
 import type { Database, Queryable } from '../db/database';
 import { bearer } from '../http/io';
+import { isApiKey } from './apiKeys';
 import { RateLimiter, type RateLimits } from '../http/rateLimit';
 import { AuthErrors, authError } from './errors';
 import type { Claims } from './jwt';
@@ -131,6 +132,7 @@ export function authContext(
     async authenticate(req) {
       const token = bearer(req);
       if (!token) throw AuthErrors.noAuthorization();
+      if (isApiKey(token)) throw AuthErrors.apiKeyRefused();
       const verified = await settings.keys.verify(token);
       if (!verified.ok) throw AuthErrors.badJwt(verified.reason === 'expired' ? 'token is expired' : undefined);
       const { claims } = verified;

@@ -25,6 +25,13 @@ export const AuthErrors = {
     authError(403, 'bad_jwt', `invalid JWT: ${detail}`),
   missingSub: () => authError(403, 'bad_jwt', 'invalid claim: missing sub claim'),
   userNotFound: () => authError(403, 'user_not_found', 'User from sub claim in JWT does not exist'),
+  /** An API key where only the person may act (docs/api.md): passwords, email, two-step, sign-out. */
+  apiKeyRefused: () =>
+    authError(
+      403,
+      'api_key_refused',
+      'An API key cannot change a password, an email, two-step verification or a session. Sign in to RepX to do it.',
+    ),
   sessionNotFound: () => authError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist'),
   /** GoTrue's 429, with how long to wait. */
   rateLimited: (retryAfterSeconds: number, message = 'Request rate limit reached') =>

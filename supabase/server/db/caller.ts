@@ -69,6 +69,9 @@ const BECOME_CALLER = `select
        when $4 !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then local_server.session_ended()
        when not exists (select from auth.sessions s where s.id = $4::uuid) then local_server.session_ended()
   end,
+  case when $11::uuid is not null and not exists (select from private.api_keys k where k.id = $11::uuid
+         and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())) then local_server.api_key_ended()
+  end,
   set_config('transaction_read_only', $9, true), set_config('request.jwt.claims', $2, true),
   set_config('request.jwt.claim.sub', $3, true), set_config('request.jwt.claim.role', $1, true),
   set_config('request.method', $5, true), set_config('request.path', $6, true),
@@ -78,28 +81,41 @@ const BECOME_CALLER = `select
 
 /** The statement that makes a transaction its caller, with this request's values. */
 export function callerStatement(who: RequestIdentity, context: CallContext, readOnly = false): Statement {
+  const apiKey = typeof who.claims.api_key_id === 'string' ? who.claims.api_key_id : null;
   return {
     text: BECOME_CALLER,
     values: [
       who.role,
       JSON.stringify(who.claims),
       typeof who.claims.sub === 'string' ? who.claims.sub : '',
-      // A user's token is good only while its session lasts (checked by the database, not only the signature).
-      who.role !== 'authenticated' ? null : typeof who.claims.session_id === 'string' ? who.claims.session_id : '',
+      // A user's token is good only while its session lasts (checked by the database, not only the
+      // signature); an API key, while it is neither revoked nor expired.
+      who.role !== 'authenticated' || apiKey
+        ? null
+        : typeof who.claims.session_id === 'string'
+          ? who.claims.session_id
+          : '',
       context.method,
       context.path,
       JSON.stringify(context.headers),
       JSON.stringify(context.cookies),
       readOnly ? 'on' : 'off',
       context.topic ?? '',
+      apiKey,
     ],
   };
 }
 
-/** The database's refusal of an ended session, as the 401 that makes the browser sign out. */
+/** The database's refusal of an ended session (the 401 that makes the browser sign out) or of a dead API key. */
 export function sessionEnded(error: unknown): HttpError | undefined {
-  return isPgError(error) && error.code === SESSION_ENDED_CODE ? SESSION_ENDED : undefined;
+  if (!isPgError(error) || error.code !== SESSION_ENDED_CODE) return undefined;
+  return error.message === API_KEY_ENDED.body.message ? API_KEY_ENDED : SESSION_ENDED;
 }
+const API_KEY_ENDED = new HttpError(
+  401,
+  { code: 'PGRST301', details: 'api_key_ended', hint: null, message: 'This API key has been revoked or has expired.' },
+  { 'WWW-Authenticate': 'Bearer error="invalid_token", error_description="API key ended"' },
+);
 const SESSION_ENDED_CODE = '28000';
 
 /**

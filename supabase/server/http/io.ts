@@ -85,7 +85,7 @@ export function applyCors(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
   res.setHeader(
     'Access-Control-Expose-Headers',
-    'Content-Range, X-Supabase-Api-Version, X-Total-Count, Link, Retry-After, X-Repx-Wrote',
+    'Content-Range, X-Supabase-Api-Version, X-Total-Count, Link, Retry-After, X-Repx-Wrote, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
   );
   res.setHeader('Access-Control-Max-Age', '600');
 }

@@ -59,6 +59,10 @@ export interface RateLimits {
   signUpRepeat: { capacity: number; perSeconds: number };
   /** Storage uploads per person (or per address, without a session). */
   upload: { capacity: number; perSeconds: number };
+  /** Requests made with one API key: a burst of `capacity`, then capacity/perSeconds a second (docs/api.md). */
+  apiKey: { capacity: number; perSeconds: number };
+  /** Requests made with all of one account's API keys together. */
+  apiAccount: { capacity: number; perSeconds: number };
 }
 
 /** GoTrue-like defaults: bursts of 30 per address in 5 minutes; 10 wrong passwords per account in 15. */
@@ -73,6 +77,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   recoveryEmail: { capacity: 1, perSeconds: 60 },
   signUpRepeat: { capacity: 5, perSeconds: 900 },
   upload: { capacity: 10, perSeconds: 60 },
+  apiKey: { capacity: 60, perSeconds: 6 },
+  apiAccount: { capacity: 120, perSeconds: 6 },
 };
 
 /** For test suites and benchmarks, which sign up and in far more often than people do. */
@@ -87,6 +93,8 @@ export const NO_RATE_LIMITS: RateLimits = {
   recoveryEmail: UNLIMITED,
   signUpRepeat: UNLIMITED,
   upload: UNLIMITED,
+  apiKey: UNLIMITED,
+  apiAccount: UNLIMITED,
 };
 
 /**

@@ -177,6 +177,10 @@ create or replace function local_server.session_ended() returns void language pl
 begin
   raise exception 'session ended' using errcode = '28000';
 end $$;
+create or replace function local_server.api_key_ended() returns void language plpgsql as $$
+begin
+  raise exception 'This API key has been revoked or has expired.' using errcode = '28000';
+end $$;
 -- The caller's statement was this plpgsql function until 2026-11-24 (see caller.ts for why not now).
 drop function if exists local_server.become_caller(text, text, text, text, text, text, text, text, text, text);
 
@@ -212,6 +216,42 @@ begin
      set tokens = have - case when p_take and have >= 1 then 1 else 0 end, at = moment
    where key = p_key;
   return case when have >= 1 then 0 else ceil((1 - have) / rate)::integer end;
+end $$;
+
+-- An API key's request against two buckets at once, the key's and its account's: takes one token
+-- from each if both have one. Returns the tighter bucket's capacity, the requests left in it, the
+-- seconds until it is full again, and the seconds to wait (0: taken), for the RateLimit headers.
+create or replace function local_server.api_quota(
+  p_key text, p_key_capacity double precision, p_key_seconds double precision,
+  p_account text, p_account_capacity double precision, p_account_seconds double precision,
+  out lim integer, out remaining integer, out reset integer, out wait integer
+) language plpgsql as $$
+declare
+  moment timestamptz := clock_timestamp();
+  keys text[] := array[p_key, p_account];
+  caps double precision[] := array[p_key_capacity, p_account_capacity];
+  rates double precision[] := array[p_key_capacity / p_key_seconds, p_account_capacity / p_account_seconds];
+  have double precision[] := array[0, 0];
+  one double precision;
+  i integer;
+  tight integer;
+begin
+  for i in 1..2 loop
+    insert into local_server.rate_buckets (key, tokens, at) values (keys[i], caps[i], moment) on conflict (key) do nothing;
+    select least(caps[i], b.tokens + extract(epoch from moment - b.at) * rates[i]) into one
+      from local_server.rate_buckets b where b.key = keys[i] for update;
+    have[i] := one;
+  end loop;
+  wait := greatest(case when have[1] < 1 then ceil((1 - have[1]) / rates[1]) else 0 end,
+                   case when have[2] < 1 then ceil((1 - have[2]) / rates[2]) else 0 end)::integer;
+  for i in 1..2 loop
+    if wait = 0 then have[i] := have[i] - 1; end if;
+    update local_server.rate_buckets set tokens = have[i], at = moment where key = keys[i];
+  end loop;
+  tight := case when floor(have[1]) <= floor(have[2]) then 1 else 2 end;
+  lim := caps[tight]::integer;
+  remaining := greatest(floor(have[tight]), 0)::integer;
+  reset := ceil((caps[tight] - have[tight]) / rates[tight])::integer;
 end $$;
 
 -- Gives back a token taken from a bucket (a guess that turned out right), up to its capacity.

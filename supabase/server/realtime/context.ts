@@ -1,5 +1,6 @@
 import type { Database } from '../db/database';
 import type { JwtKeys } from '../auth/jwt';
+import type { ApiKeys } from '../auth/apiKeys';
 import type { createBroadcast } from './broadcast';
 import type { createChanges } from './changes';
 import type { followDatabaseBroadcasts } from './messages';
@@ -11,6 +12,7 @@ import type { createPresence } from './presence';
 export interface Realtime {
   db: Database;
   keys: JwtKeys;
+  apiKeys: ApiKeys;
   limits: RealtimeLimits;
   hub: Hub;
   addresses: AddressBook;

@@ -1,4 +1,5 @@
 import type { Claims } from '../auth/jwt';
+import { isApiKey } from '../auth/apiKeys';
 import type { Channel, Client } from './hub';
 import type { Frame } from './protocol';
 import type { Realtime } from './context';
@@ -6,6 +7,10 @@ import type { Realtime } from './context';
 /** The claims a frame's access_token carries, the socket's own when it has none, or why it is refused. */
 export async function claimsFor(rt: Realtime, client: Client, token: unknown): Promise<Claims | string> {
   if (typeof token !== 'string' || !token) return client.apiClaims;
+  if (isApiKey(token)) {
+    const key = await rt.apiKeys.verify(token, client.address);
+    return key.ok ? key.claims : `InvalidJWTToken: ${key.message}`;
+  }
   const v = await rt.keys.verify(token);
   if (!v.ok)
     return v.reason === 'expired'

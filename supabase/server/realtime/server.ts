@@ -3,6 +3,7 @@ import type http from 'node:http';
 import type { WebSocketServer } from 'ws';
 import type { Database } from '../db/database';
 import type { JwtKeys } from '../auth/jwt';
+import type { ApiKeys } from '../auth/apiKeys';
 import { createBroadcast } from './broadcast';
 import { createChanges } from './changes';
 import type { Realtime } from './context';
@@ -24,6 +25,8 @@ import { attachSockets } from './sockets';
 export async function createRealtime(opts: {
   db: Database;
   keys: JwtKeys;
+  /** API keys, accepted as access tokens as REST accepts them. */
+  apiKeys: ApiKeys;
   limits: RealtimeLimits;
   log?: (line: string) => void;
 }) {
@@ -69,6 +72,15 @@ export async function createRealtime(opts: {
     }
   });
 
+  // A revoked API key ends the channels joined with it.
+  const unlistenKeys = await db.listen('repx_api_key_revoked', (keyId) => {
+    for (const client of hub.clients) {
+      for (const channel of [...client.channels.values()]) {
+        if (channel.claims.api_key_id === keyId) leave(rt, client, channel, 'InvalidJWTToken: The API key was revoked');
+      }
+    }
+  });
+
   const servers: WebSocketServer[] = [];
   return {
     attach: (server: http.Server) => void servers.push(attachSockets(rt, server)),
@@ -100,6 +112,7 @@ export async function createRealtime(opts: {
       broadcast.close();
       await presence.close();
       await unlistenSessions();
+      await unlistenKeys();
       for (const c of hub.clients) c.socket.terminate();
       for (const wss of servers) wss.close();
     },

@@ -1,6 +1,6 @@
 import { type ReactNode } from 'react';
-import { Muted, deviceName, formatDate, formatInteger, formatPrice, formatTime } from '@repex/shared-ui/ui';
-import type { AccountDetails } from '@repex/shared-ui/contracts';
+import { Button, Muted, deviceName, formatDate, formatInteger, formatPrice, formatTime } from '@repex/shared-ui/ui';
+import type { AccountDetails, ApiKey } from '@repex/shared-ui/contracts';
 import type { OwnToken } from '../types';
 
 const Section = ({ title, empty, children }: { title: string; empty: boolean; children: ReactNode }) => (
@@ -14,17 +14,20 @@ const when = (iso: string) => `${formatDate(iso)}, ${formatTime(iso)}`;
 
 /**
  * What admin_account_details says of one account: profile, own token, cash, holdings, orders,
- * trades, payments, bank accounts, sessions, and the admin actions taken on it. A bank account's
+ * trades, payments, bank accounts, sessions, API keys (each revocable), and the admin actions taken
+ * on it. A bank account's
  * wait is measured against `openedAt`, when the details were opened.
  */
 export function AccountDetailsBody({
   d,
   t,
   openedAt,
+  onRevokeKey,
 }: {
   d: AccountDetails;
   t: OwnToken | null | undefined;
   openedAt: number;
+  onRevokeKey: (key: ApiKey) => void;
 }) {
   return (
     <div data-testid="account-details" style={{ display: 'flex', flexDirection: 'column', gap: 10 }}>
@@ -98,6 +101,24 @@ export function AccountDetailsBody({
           <li key={s.id}>
             {deviceName(s.user_agent)}, {s.ip ?? 'unknown address'}, since {when(s.created_at)}
             {s.refreshed_at ? `, refreshed ${when(s.refreshed_at)}` : ''}
+          </li>
+        ))}
+      </Section>
+      <Section title="API keys" empty={!d.api_keys.length}>
+        {d.api_keys.map((k) => (
+          <li key={k.id}>
+            {k.name} ({k.prefix}…), {k.scopes.includes('trade') ? 'read and trade' : 'read only'}, created{' '}
+            {when(k.created_at)}, last used {k.last_used_at ? when(k.last_used_at) : 'never'}
+            {k.status === 'active' ? (
+              <>
+                {' '}
+                <Button type="button" $variant="link" $size="sm" onClick={() => onRevokeKey(k)}>
+                  Revoke
+                </Button>
+              </>
+            ) : (
+              `, ${k.status}`
+            )}
           </li>
         ))}
       </Section>

@@ -4,6 +4,8 @@ import { loadOwnToken } from '../data';
 import { Button, Dialog, DialogActions, FormError, Muted } from '@repex/shared-ui/ui';
 import { rpc } from '../rpc';
 import { AccountDetailsBody } from './AccountDetailsBody';
+import { RevokeKeyDialog } from './RevokeKeyDialog';
+import type { ApiKey } from '@repex/shared-ui/contracts';
 import type { AdminUser, OwnToken } from '../types';
 
 /** Details: one account as the operator needs it, including the admin actions taken on it. */
@@ -25,15 +27,27 @@ export function DetailsDialog({
 }) {
   // When the details were opened: what a bank account's wait is measured against.
   const [openedAt] = useState(Date.now);
+  const [revoking, setRevoking] = useState<ApiKey>();
   const details = useQuery(() => rpc('admin_account_details', { p_user: user.id }), [user.id]);
   const token = useQuery(() => loadOwnToken(user.id), [user.id]);
   const d = details.data;
   const t = token.data;
+  if (revoking)
+    return (
+      <RevokeKeyDialog
+        apiKey={revoking}
+        onClose={() => setRevoking(undefined)}
+        onDone={() => {
+          setRevoking(undefined);
+          details.reload();
+        }}
+      />
+    );
   return (
     <Dialog title={`@${user.username}`} onClose={onClose}>
       {!d && !details.error && <Muted>Loading...</Muted>}
       {details.error && <FormError>{details.error.message}</FormError>}
-      {d && <AccountDetailsBody d={d} t={t} openedAt={openedAt} />}
+      {d && <AccountDetailsBody d={d} t={t} openedAt={openedAt} onRevokeKey={setRevoking} />}
       <DialogActions>
         {t && (
           <Button type="button" $variant={t.halt_reason === null ? 'destructive' : 'default'} onClick={() => onHalt(t)}>
