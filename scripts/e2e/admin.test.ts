@@ -346,16 +346,21 @@ test("the revenue report exports a CSV whose totals are the trade fees, the crea
   const text = (await import('node:fs')).readFileSync(file!, 'utf8');
   expect(text.startsWith('\uFEFF')).toBe(true); // UTF-8 with a byte-order mark, as spreadsheets expect
   const lines = text.slice(1).trimEnd().split('\r\n');
-  expect(lines[0]).toBe("Token,Trades,Volume (USD),Fees (USD),Creators' share (USD),Fee revenue (USD)");
+  expect(lines[0]).toBe(
+    "Token,Trades,Volume (USD),Fees (USD),Taker fees (USD),Maker fees (USD),Creators' share (USD),Fee revenue (USD)",
+  );
   const total = lines[lines.length - 1]!.split(',');
-  const [fees] = await db<{ s: string; c: string; n: string }>(
-    'select sum(buyer_fee + seller_fee) as s, sum(creator_share) as c, count(*) as n from trades',
+  const [fees] = await db<{ s: string; t: string; c: string; n: string }>(
+    `select sum(buyer_fee + seller_fee) as s, sum(case when taker_side = 'buy' then buyer_fee else seller_fee end) as t,
+            sum(creator_share) as c, count(*) as n from trades`,
   );
   expect(total[0]).toBe('Total');
   expect(Number(total[1])).toBe(Number(fees!.n));
   expect(total[3]).toBe(Number(fees!.s).toFixed(2));
-  expect(total[4]).toBe(Number(fees!.c).toFixed(2));
-  expect(total[5]).toBe((Number(fees!.s) - Number(fees!.c)).toFixed(2));
+  expect(total[4]).toBe(Number(fees!.t).toFixed(2));
+  expect(total[5]).toBe((Number(fees!.s) - Number(fees!.t)).toFixed(2));
+  expect(total[6]).toBe(Number(fees!.c).toFixed(2));
+  expect(total[7]).toBe((Number(fees!.s) - Number(fees!.c)).toFixed(2));
 });
 
 test('two accounts wash-trade a token; the admin finds the alert and confirms it, suspending both', async () => {

@@ -183,8 +183,11 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
   for (const r of await q(`select o.id from orders o
       join lateral (select coalesce(sum(round(t.price * t.amount, 2)), 0) as value,
                            coalesce(sum(case when o.side = 'buy' then t.buyer_fee else t.seller_fee end), 0) as fees,
-                           min(t.fee_bps) as bps, max(t.fee_bps) as max_bps
-                    from trades t where (o.side = 'buy' and t.buy_order_id = o.id) or (o.side = 'sell' and t.sell_order_id = o.id)) f on true
+                           min(r.bps) as bps, max(r.bps) as max_bps
+                    from trades t
+                    -- The rate the order paid on each fill: the taker's, or the maker's where it rested.
+                    cross join lateral (select case when t.taker_side = o.side then t.fee_bps else coalesce(t.maker_fee_bps, t.fee_bps) end as bps) r
+                    where (o.side = 'buy' and t.buy_order_id = o.id) or (o.side = 'sell' and t.sell_order_id = o.id)) f on true
       where o.filled_value <> f.value or o.fees_paid <> f.fees
          or (f.bps = f.max_bps and f.fees <> round(f.value * f.bps / 10000.0, 2))`)) {
     problems.push(`order ${r.id}'s fees do not match its fills`);

@@ -301,11 +301,13 @@ end $$;
 revoke execute on function public.admin_dashboard_stats() from public, anon;
 
 -- Revenue Reports: the exchange's fee revenue (both sides of every trade) by day, by week or by
--- token, over the last `p_days` days (null: since the first trade): the fees, the share of them
+-- token, over the last `p_days` days (null: since the first trade): the fees (the takers' and the
+-- makers' apart, a makers' rebate counting against them), the share of them
 -- credited to the tokens' people, and the exchange's revenue net of it. Each column sums to the
 -- period's trades to the cent, so an export reconciles with the ledger.
 create function public.admin_revenue(p_group text default 'day', p_days integer default 30)
-returns table (bucket text, starts timestamptz, trades bigint, volume numeric, fees numeric, creator_share numeric, revenue numeric)
+returns table (bucket text, starts timestamptz, trades bigint, volume numeric, fees numeric, taker_fees numeric,
+               maker_fees numeric, creator_share numeric, revenue numeric)
 language plpgsql stable security definer set search_path = '' as $$
 declare
   since timestamptz;
@@ -318,6 +320,7 @@ begin
   if p_group = 'token' then
     return query
       select k.name || ' (@' || k.username || ')', min(t.created_at), count(*), sum(t.value), sum(t.buyer_fee + t.seller_fee),
+             sum(private.taker_fee(t)), sum(t.buyer_fee + t.seller_fee - private.taker_fee(t)),
              sum(t.creator_share), sum(t.buyer_fee + t.seller_fee - t.creator_share)
       from public.trades t join public.tokens k on k.id = t.token_id
       where t.created_at >= since
@@ -327,6 +330,7 @@ begin
     return query
       select to_char(b, case p_group when 'day' then 'YYYY-MM-DD' else 'IYYY-"W"IW' end), b,
              count(t.id), coalesce(sum(t.value), 0), coalesce(sum(t.buyer_fee + t.seller_fee), 0),
+             coalesce(sum(private.taker_fee(t)), 0), coalesce(sum(t.buyer_fee + t.seller_fee - private.taker_fee(t)), 0),
              coalesce(sum(t.creator_share), 0), coalesce(sum(t.buyer_fee + t.seller_fee - t.creator_share), 0)
       from generate_series(date_trunc(p_group, since), date_trunc(p_group, now()), ('1 ' || p_group)::interval) b
       left join public.trades t on t.created_at >= greatest(b, since) and t.created_at < b + ('1 ' || p_group)::interval
@@ -342,7 +346,7 @@ create function public.admin_update_settings(p_changes jsonb, p_reason text defa
 returns public.exchange_settings language plpgsql security definer set search_path = '' as $$
 declare
   admin uuid := private.require_admin();
-  editable constant text[] := array['fee_bps', 'min_order_amount', 'max_price', 'max_open_orders', 'trading_halted', 'halt_reason',
+  editable constant text[] := array['fee_bps', 'maker_fee_bps', 'min_order_amount', 'max_price', 'max_open_orders', 'trading_halted', 'halt_reason',
     'deposit_min', 'deposit_max', 'withdrawal_min', 'withdrawal_daily_limit', 'token_supply', 'token_founder_bps', 'token_issue_price',
     'new_bank_account_hold_hours', 'market_band_bps', 'auto_invest_min', 'auto_invest_max', 'auto_invest_max_plans', 'creator_fee_share_bps',
     'founder_vesting_months', 'founder_cliff_months', 'offering_window_minutes', 'offering_cap_bps', 'admins_need_two_step'];
@@ -362,7 +366,7 @@ begin
   exception when others then
     perform private.refuse('A setting has a value of the wrong kind: numbers for amounts and limits, true or false for the halt and for two-step verification.');
   end;
-  if after.fee_bps is null or after.max_price is null or after.deposit_min is null or after.deposit_max is null or after.withdrawal_min is null
+  if after.fee_bps is null or after.maker_fee_bps is null or after.max_price is null or after.deposit_min is null or after.deposit_max is null or after.withdrawal_min is null
      or after.withdrawal_daily_limit is null or after.min_order_amount is null or after.max_open_orders is null
      or after.trading_halted is null or after.token_supply is null or after.token_founder_bps is null or after.token_issue_price is null
      or after.new_bank_account_hold_hours is null or after.market_band_bps is null
@@ -373,6 +377,14 @@ begin
   end if;
   if after.fee_bps <> trunc(after.fee_bps) or after.fee_bps not between 0 and 1000 then
     perform private.refuse('The trading fee must be between 0 and 1,000 basis points (0% to 10%).');
+  end if;
+  -- One fee for both sides (the specification's) stays one when only the taker's is changed.
+  if not p_changes ? 'maker_fee_bps' and before.maker_fee_bps = before.fee_bps then
+    after.maker_fee_bps := after.fee_bps;
+  end if;
+  if after.maker_fee_bps <> trunc(after.maker_fee_bps) or after.maker_fee_bps not between -after.fee_bps and after.fee_bps then
+    perform private.refuse(format('The maker fee must be between %s and %s basis points: at most the taker fee, and a rebate (below 0) no larger than it.',
+      -after.fee_bps, after.fee_bps));
   end if;
   if after.deposit_min <= 0 or after.deposit_max < after.deposit_min then
     perform private.refuse('Deposits need a minimum above $0.00 and a maximum at least as large.');
@@ -418,7 +430,7 @@ begin
   end if;
   begin
     update public.exchange_settings set
-      fee_bps = after.fee_bps, min_order_amount = after.min_order_amount, max_price = after.max_price, max_open_orders = after.max_open_orders,
+      fee_bps = after.fee_bps, maker_fee_bps = after.maker_fee_bps, min_order_amount = after.min_order_amount, max_price = after.max_price, max_open_orders = after.max_open_orders,
       trading_halted = after.trading_halted, halt_reason = nullif(trim(after.halt_reason), ''),
       deposit_min = after.deposit_min, deposit_max = after.deposit_max, withdrawal_min = after.withdrawal_min,
       withdrawal_daily_limit = after.withdrawal_daily_limit, token_supply = after.token_supply,

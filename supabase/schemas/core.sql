@@ -30,7 +30,10 @@ create extension if not exists pg_trgm with schema extensions;
 -- (admin.sql), which audits every change.
 create table public.exchange_settings (
   id boolean primary key default true check (id),
-  -- The trading fee on each side of a trade, in basis points (200 = 2%, spec section 9).
+  -- The trading fee on each side of a trade, in basis points (200 = 2%, spec section 9): the taker's,
+  -- paid by the order that trades at once. The maker's, paid by the resting order it meets, may be
+  -- lower, zero or a rebate (negative), never more than the taker's nor a rebate beyond it, so a
+  -- trade never pays out more than it takes (matching.sql, settle_fills).
   fee_bps integer not null default 200 check (fee_bps between 0 and 1000),
   min_order_amount bigint not null default 1 check (min_order_amount >= 1),
   -- The highest limit price anyone may ask or bid.
@@ -69,7 +72,10 @@ create table public.exchange_settings (
   offering_cap_bps integer not null default 200 check (offering_cap_bps between 1 and 10000),
   -- Whether an administrator must have an authenticator app turned on to act as one
   -- (accounts.sql, private.is_admin). Off in the seed, whose demo admin signs in with a password.
-  admins_need_two_step boolean not null default false
+  admins_need_two_step boolean not null default false,
+  -- The maker's fee (see fee_bps), in basis points; negative: a rebate.
+  maker_fee_bps integer not null default 200,
+  constraint maker_fee_within_taker_fee check (maker_fee_bps between -fee_bps and fee_bps)
 );
 comment on column public.exchange_settings.new_bank_account_hold_hours is 'Hours a newly added bank account waits before it may receive a withdrawal.';
 alter table public.exchange_settings enable row level security;

@@ -97,13 +97,19 @@ revoke execute on function private.affordable(bigint, numeric, numeric, numeric,
 -- account's cash, one of the sellers' holdings, one upsert of the buyers', one update of each
 -- resting order met. It is the one place money and tokens move in a trade. The taker's own order
 -- is written by place_order after it; this returns the fees the taker paid over the fills.
+-- The taker pays p_bps (the exchange's taker fee unless told), the resting order the maker fee,
+-- at most p_bps: a maker's rebate never exceeds what the same fill's taker pays, so no trade pays
+-- out more than it takes.
 create function private.settle_fills(
-  p_token uuid, p_taker_side text, p_fills jsonb, p_at timestamptz default now(), p_bps integer default null
+  p_token uuid, p_taker_side text, p_fills jsonb, p_at timestamptz default now(), p_bps integer default null,
+  p_maker_bps integer default null
 )
 returns numeric language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
-  bps integer := coalesce(p_bps, private.fee_bps()); -- read once: the fees and their record agree
-  share_bps integer := (select creator_fee_share_bps from public.exchange_settings);
+  rules public.exchange_settings := (select e from public.exchange_settings e); -- read once: the fees and their record agree
+  bps integer := coalesce(p_bps, rules.fee_bps);
+  maker_bps integer := least(coalesce(p_maker_bps, rules.maker_fee_bps), bps);
+  share_bps integer := rules.creator_fee_share_bps;
   taker_fees numeric;
   sellers integer;
   sellers_found integer;
@@ -117,31 +123,41 @@ begin
     from private.fill_rows(p_fills) as f
     cross join (select owner_id from public.tokens where id = p_token) t
   ),
-  priced as (
+  charged as (
     select fill.*,
-      private.fill_fee(coalesce(bo.filled_value, 0), coalesce(bo.fees_paid, 0),
+      private.fill_fee(coalesce(bo.filled_value, 0),
         coalesce(sum(fill.value) over (partition by coalesce(fill.buy_order, -fill.seq) order by fill.seq
-                                       rows between unbounded preceding and 1 preceding), 0), fill.value, bps) as buyer_fee,
-      private.fill_fee(coalesce(so.filled_value, 0), coalesce(so.fees_paid, 0),
+                                       rows between unbounded preceding and 1 preceding), 0), fill.value,
+        case when p_taker_side = 'buy' then bps else maker_bps end) as buyer_fee,
+      private.fill_fee(coalesce(so.filled_value, 0),
         coalesce(sum(fill.value) over (partition by coalesce(fill.sell_order, -fill.seq) order by fill.seq
-                                       rows between unbounded preceding and 1 preceding), 0), fill.value, bps) as seller_fee
+                                       rows between unbounded preceding and 1 preceding), 0), fill.value,
+        case when p_taker_side = 'sell' then bps else maker_bps end) as seller_fee
     from fill
     left join public.orders bo on bo.id = fill.buy_order
     left join public.orders so on so.id = fill.sell_order
+  ),
+  -- A rebate is at most the same fill's taker fee (each is rounded on its own order's total).
+  priced as (
+    select c.seq, c.buyer, c.seller, c.buy_order, c.sell_order, c.price, c.amount, c.buyer_reserved, c.buyer_completes,
+           c.seller_reserved, c.value, c.creator, c.payee,
+           case when p_taker_side = 'sell' then greatest(c.buyer_fee, -c.seller_fee) else c.buyer_fee end as buyer_fee,
+           case when p_taker_side = 'buy' then greatest(c.seller_fee, -c.buyer_fee) else c.seller_fee end as seller_fee
+    from charged c
   ),
   moved as (
     select priced.*,
            case when buyer_reserved = 0 then 0
                 when buyer_completes then buyer_reserved
                 else least(buyer_reserved, value + buyer_fee) end as release,
-           case when creator is null then 0 else round((buyer_fee + seller_fee) * share_bps / 10000.0, 2) end as creator_share
+           case when creator is null then 0 else round(greatest(buyer_fee + seller_fee, 0) * share_bps / 10000.0, 2) end as creator_share
     from priced
   ),
   trade as (
     insert into public.trades (token_id, buy_order_id, sell_order_id, buyer_id, seller_id, price, amount, taker_side,
-                               buyer_fee, seller_fee, created_at, proceeds_to, fee_bps, creator_id, creator_share)
+                               buyer_fee, seller_fee, created_at, proceeds_to, fee_bps, maker_fee_bps, creator_id, creator_share)
     select p_token, buy_order, sell_order, buyer, seller, price, amount, p_taker_side,
-           buyer_fee, seller_fee, p_at, nullif(payee, seller), bps, creator, creator_share
+           buyer_fee, seller_fee, p_at, nullif(payee, seller), bps, maker_bps, creator, creator_share
     from moved order by seq
   ),
   cash as (
@@ -187,7 +203,7 @@ begin
   if sellers_found < sellers then raise exception 'The seller holds none of these tokens.' using errcode = 'P0001'; end if;
   return taker_fees;
 end $$;
-revoke execute on function private.settle_fills(uuid, text, jsonb, timestamp with time zone, integer) from public;
+revoke execute on function private.settle_fills(uuid, text, jsonb, timestamp with time zone, integer, integer) from public;
 
 -- The fills' JSON as rows. PL/pgSQL, so its plan is kept (a SQL function with this estimate is not inlined).
 create function private.fill_rows(p_fills jsonb)
@@ -201,16 +217,15 @@ begin
 end $$;
 revoke execute on function private.fill_rows(jsonb) from public;
 
--- What fill `value` of an order costs in fees, the order having filled `base_value` and paid
--- `base_paid` before this statement, and `before` of value in earlier fills of the same statement.
--- Fees are charged on the order's cumulative value (one rounding per order), never below what is
--- paid already (should the fee setting fall while an order is partly filled).
-create function private.fill_fee(base_value numeric, base_paid numeric, before numeric, value numeric, bps integer)
+-- What fill `value` of an order costs in fees at `bps`, the order having filled `base_value` before
+-- this statement and `before` of value in earlier fills of the same statement: the fee on its
+-- cumulative value less the fee on what came before, so an order filled in parts at one rate pays
+-- what it would pay filled at once (one rounding per order). Negative for a maker's rebate.
+create function private.fill_fee(base_value numeric, before numeric, value numeric, bps integer)
 returns numeric language sql immutable as $$
-  select greatest(base_paid, private.fee(base_value + before + value, bps))
-       - case when before = 0 then base_paid else greatest(base_paid, private.fee(base_value + before, bps)) end
+  select private.fee(base_value + before + value, bps) - private.fee(base_value + before, bps)
 $$;
-revoke execute on function private.fill_fee(numeric, numeric, numeric, numeric, integer) from public;
+revoke execute on function private.fill_fee(numeric, numeric, numeric, integer) from public;
 
 -- Puts a limit order on the book without matching it, reserving what it may spend: cash
 -- (value + fee) for a buy, tokens for a sell. Used by the seed.

@@ -433,9 +433,10 @@ select 'tr-' || m.id, m.created_at, m.id + 0.1,
 from public.my_trades m
 union all
 select 'fee-' || m.id, m.created_at, m.id + 0.2, 'Trade Fee',
-       format('On the %s of %s %s', m.type, m.amount, m.name), -m.fee, -m.fee, 'Completed', null, null, m.id
+       format(case when m.fee < 0 then 'Maker rebate on the %s of %s %s' else 'On the %s of %s %s' end, m.type, m.amount, m.name),
+       -m.fee, -m.fee, 'Completed', null, null, m.id
 from public.my_trades m
-where m.fee > 0
+where m.fee <> 0
 union all
 select 'ipo-' || tr.id, tr.created_at, tr.id + 0.1, 'Sell',
        format('Offering: %s %s at %s', tr.amount, t.name, private.money(tr.price)),

@@ -326,7 +326,7 @@ begin
     from (select b.*, row_number() over (order by b.user_id) as n
             from public.offering_bids b where b.offering_id = f.id and b.allocated > 0) x;
   if fills is not null then
-    perform private.settle_fills(f.token_id, 'buy', fills, now(), f.fee_bps);
+    perform private.settle_fills(f.token_id, 'buy', fills, now(), f.fee_bps, f.fee_bps);
   end if;
   -- Every other reservation (bids below the price, or of suspended accounts) goes back.
   update public.cash_accounts ca set available = ca.available + b.reserved, reserved = ca.reserved - b.reserved

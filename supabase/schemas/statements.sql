@@ -70,12 +70,13 @@ begin
     -- The account's trades, and the sales of its person's offering whose proceeds it received.
     'trades', coalesce((select jsonb_agg(jsonb_build_object(
         'at', t.created_at, 'side', t.side, 'token', t.name, 'tokens', t.amount, 'price', t.price,
-        'value', t.value, 'fee', t.fee, 'total', case t.side when 'buy' then t.value + t.fee else t.value - t.fee end)
+        'value', t.value, 'fee', t.fee, 'total', case t.side when 'buy' then t.value + t.fee else t.value - t.fee end,
+        'liquidity', t.liquidity)
         order by t.created_at, t.id)
-      from (select m.id, m.created_at, m.type as side, m.name, m.amount, m.price, m.value, m.fee
+      from (select m.id, m.created_at, m.type as side, m.name, m.amount, m.price, m.value, m.fee, m.liquidity
               from public.my_trades m
             union all
-            select tr.id, tr.created_at, 'offering sale', k.name, tr.amount, tr.price, tr.value, tr.seller_fee
+            select tr.id, tr.created_at, 'offering sale', k.name, tr.amount, tr.price, tr.value, tr.seller_fee, null
               from public.trades tr join public.tokens k on k.id = tr.token_id
              where tr.proceeds_to = me) t
       where t.created_at >= opens and t.created_at < closes), '[]'),

@@ -57,7 +57,7 @@ create table public.orders (
   -- the fees the order already paid. So an order's fees come to the fee of its whole value, never
   -- a cent more than a resting buy reserved, however it is filled.
   filled_value numeric(14, 2) not null default 0 check (filled_value >= 0),
-  fees_paid numeric(14, 2) not null default 0 check (fees_paid >= 0),
+  fees_paid numeric(14, 2) not null default 0, -- net of a maker's rebates
   -- When the order stopped being open (filled or cancelled): spoofing is about how fast (fraud.sql).
   closed_at timestamptz,
   check ((type = 'limit') = (price is not null)),
@@ -138,9 +138,11 @@ create table public.trades (
   amount bigint not null check (amount > 0),
   value numeric generated always as (private.trade_value(price, amount)) stored,
   taker_side text not null check (taker_side in ('buy', 'sell')),
-  buyer_fee numeric(14, 2) not null check (buyer_fee >= 0),
-  seller_fee numeric(14, 2) not null check (seller_fee >= 0),
+  -- A maker's fee is negative when it is a rebate; the two never sum below zero.
+  buyer_fee numeric(14, 2) not null,
+  seller_fee numeric(14, 2) not null,
   created_at timestamptz not null default now(),
+  -- The taker's rate (the maker's is maker_fee_bps).
   fee_bps integer not null check (fee_bps between 0 and 1000),
   -- Who receives a sale's proceeds when it is not the seller: the person behind an offering.
   proceeds_to uuid references public.profiles (id),
@@ -148,6 +150,9 @@ create table public.trades (
   -- (exchange_settings.creator_fee_share_bps); the exchange keeps the rest.
   creator_id uuid references public.profiles (id),
   creator_share numeric(14, 2) not null default 0 check (creator_share >= 0 and creator_share <= buyer_fee + seller_fee),
+  -- The maker's rate (null on trades settled before makers had their own).
+  maker_fee_bps integer check (maker_fee_bps between -1000 and 1000),
+  check (buyer_fee + seller_fee >= 0),
   check (buyer_id <> seller_id)
 );
 create index trades_token_time_idx on public.trades (token_id, created_at desc, id desc);
@@ -155,6 +160,11 @@ create index trades_buyer_idx on public.trades (buyer_id, created_at desc);
 create index trades_seller_idx on public.trades (seller_id, created_at desc);
 create index trades_proceeds_idx on public.trades (proceeds_to, created_at desc) where proceeds_to is not null;
 create index trades_creator_idx on public.trades (creator_id, created_at desc) where creator_share > 0;
+
+-- What a trade's taker paid in fees (its maker paid the rest of the two, or was rebated it).
+create function private.taker_fee(t public.trades) returns numeric
+language sql immutable as $$ select case when t.taker_side = 'buy' then t.buyer_fee else t.seller_fee end $$;
+revoke execute on function private.taker_fee(public.trades) from public;
 alter table public.trades enable row level security;
 create policy "own trades" on public.trades
   for select to authenticated
@@ -205,7 +215,8 @@ select id, token_id, price, amount, value, taker_side as type, created_at from p
 revoke all on public.recent_trades from anon;
 revoke insert, update, delete, truncate on public.recent_trades from authenticated;
 
--- The signed-in account's trades, from its own side: a buy costs value + fee, a sell yields value - fee.
+-- The signed-in account's trades, from its own side: a buy costs value + fee, a sell yields value - fee
+-- (a maker's rebate is a negative fee).
 create view public.my_trades with (security_invoker = true) as
 select
   tr.id,
@@ -218,7 +229,9 @@ select
   tr.value,
   case when tr.buyer_id = auth.uid() then tr.buyer_fee else tr.seller_fee end as fee,
   case when tr.buyer_id = auth.uid() then tr.value + tr.buyer_fee else tr.value - tr.seller_fee end as total,
-  tr.created_at
+  tr.created_at,
+  -- Whether the account's order traded at once (taker) or waited in the book (maker): which fee applied.
+  case when (tr.buyer_id = auth.uid()) = (tr.taker_side = 'buy') then 'taker' else 'maker' end as liquidity
 from public.trades tr
 join public.tokens t on t.id = tr.token_id
 where tr.buyer_id = auth.uid() or tr.seller_id = auth.uid();

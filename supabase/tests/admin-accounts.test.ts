@@ -152,7 +152,12 @@ describe.each(ENGINES)('system settings on %s', (engine) => {
     expect(setting).toEqual({ fee_bps: 150 });
     const { data: log } = await suite.admin.rpc('admin_audit_log', { p_action: 'settings.update' });
     expect(log).toContainEqual(
-      expect.objectContaining({ before: { fee_bps: 200 }, after: { fee_bps: 150 }, reason: 'Promotion.' }),
+      // The maker fee was the same single fee: it follows.
+      expect.objectContaining({
+        before: { fee_bps: 200, maker_fee_bps: 200 },
+        after: { fee_bps: 150, maker_fee_bps: 150 },
+        reason: 'Promotion.',
+      }),
     );
     await suite.admin.rpc('admin_update_settings', { p_changes: { fee_bps: 200 } });
     expect(await invariantViolations(suite.backend)).toEqual([]);

@@ -66,6 +66,8 @@ function revenueCsv(rows: RevenueRow[], group: (typeof GROUPS)[number][0]): stri
       'Trades',
       'Volume (USD)',
       'Fees (USD)',
+      'Taker fees (USD)',
+      'Maker fees (USD)',
       "Creators' share (USD)",
       'Fee revenue (USD)',
     ],
@@ -75,6 +77,8 @@ function revenueCsv(rows: RevenueRow[], group: (typeof GROUPS)[number][0]): stri
         r.trades,
         csvMoney(r.volume),
         csvMoney(r.fees),
+        csvMoney(r.taker_fees),
+        csvMoney(r.maker_fees),
         csvMoney(r.creator_share),
         csvMoney(r.revenue),
       ]),
@@ -83,6 +87,8 @@ function revenueCsv(rows: RevenueRow[], group: (typeof GROUPS)[number][0]): stri
         rows.reduce((s, r) => s + r.trades, 0),
         csvMoney(total((r) => r.volume)),
         csvMoney(total((r) => r.fees)),
+        csvMoney(total((r) => r.taker_fees)),
+        csvMoney(total((r) => r.maker_fees)),
         csvMoney(total((r) => r.creator_share)),
         csvMoney(total((r) => r.revenue)),
       ],
@@ -171,6 +177,9 @@ export function Revenue() {
             </td>
             <td className="num" data-label="Fees">
               {formatPrice(r.fees)}
+              <small style={{ display: 'block', opacity: 0.8 }}>
+                taker {formatPrice(r.taker_fees)} · maker {formatPrice(r.maker_fees)}
+              </small>
             </td>
             <td className="num" data-label="Creators' share">
               {formatPrice(r.creator_share)}

@@ -9,8 +9,14 @@ import { rpc } from './rpc';
 const FIELDS = [
   {
     key: 'fee_bps',
-    label: 'Trading fee (%)',
-    hint: 'Charged to the buyer and to the seller on each trade.',
+    label: 'Taker fee (%)',
+    hint: 'Paid on each trade by the order that trades at once, buyer or seller.',
+    percent: true,
+  },
+  {
+    key: 'maker_fee_bps',
+    label: 'Maker fee (%)',
+    hint: 'Paid by the resting order a trade meets: at most the taker fee; below 0 it is a rebate, no larger than the taker fee.',
     percent: true,
   },
   { key: 'min_order_amount', label: 'Minimum order (tokens)', hint: 'The smallest order anyone may place.' },

@@ -6,12 +6,22 @@ import type { OrderForm } from './useOrderForm';
 
 const unknown = '…';
 
+/** The maker's terms in words: a fee, none, or a rebate. */
+const makerWords = (bps: number) =>
+  bps > 0 ? `${feePercent(bps)} maker fee` : bps === 0 ? 'no fee' : `${feePercent(-bps)} rebate`;
+
+/** What the part of an order that waits in the book is charged as it fills, where makers have their own fee. */
+const makerSentence = (bps: number) =>
+  bps > 0
+    ? ` What waits in the book pays the ${feePercent(bps)} maker fee as it fills, not the taker fee held back for it.`
+    : ` What waits in the book ${bps === 0 ? 'pays no fee' : `earns a ${feePercent(-bps)} rebate`} as it fills, and the taker fee held back for it comes back.`;
+
 /**
  * What the order comes to: for an order now, the database's walk of the book (its average price,
  * the prices it meets and how far that moves the price); for a stop, its figures at the trigger.
  */
 export function OrderSummary({ form }: { form: OrderForm }) {
-  const { side, feeBps, summary, quote, type } = form;
+  const { side, feeBps, makerFeeBps, summary, quote, type } = form;
   const fills = type !== 'stop' && quote && quote.filled > 0;
   // '…' while the database is asked; '—' for a figure there is none of (no amount yet, nothing fills).
   const money = (n: number | null | undefined) =>
@@ -37,7 +47,10 @@ export function OrderSummary({ form }: { form: OrderForm }) {
       )}
       <dt>Value</dt>
       <dd data-testid="order-value">{money(summary?.value)}</dd>
-      <dt>Fee ({feeBps === undefined ? unknown : feePercent(feeBps)})</dt>
+      <dt>
+        Fee ({feeBps === undefined ? unknown : feePercent(feeBps)}
+        {makerFeeBps !== undefined && type !== 'market' && `; ${makerWords(makerFeeBps)} when it waits`})
+      </dt>
       <dd data-testid="order-fee">{money(summary?.fee)}</dd>
       <dt className="total">{side === 'buy' ? 'Total' : 'You receive'}</dt>
       <dd className="total" data-testid="order-total">
@@ -78,6 +91,7 @@ export function OrderConfirmation({ form, tokenName }: { form: OrderForm; tokenN
             {fillSentence(quote, limit)} Value {formatPrice(summary?.value ?? 0)}, fee {formatPrice(summary?.fee ?? 0)},{' '}
             {side === 'buy' ? 'total' : 'you receive'} <strong>{formatPrice(money ?? 0)}</strong>
             {quote.resting > 0 && ' once all of it has filled'}.
+            {quote.resting > 0 && form.makerFeeBps !== undefined && makerSentence(form.makerFeeBps)}
           </p>
         )
       )}

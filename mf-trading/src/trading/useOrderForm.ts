@@ -134,6 +134,8 @@ export function useOrderForm(
     busy,
     marketBandBps: settings?.market_band_bps,
     feeBps,
+    /** What a resting order pays when it fills (maker), where the exchange sets it apart from the taker's fee. */
+    makerFeeBps: settings && settings.maker_fee_bps !== settings.fee_bps ? settings.maker_fee_bps : undefined,
     limitError: limitError ?? stopLimitError,
     limit,
     terms,

@@ -50,6 +50,7 @@ const statement: Statement = {
       value: 500,
       fee: 10,
       total: 510,
+      liquidity: 'taker',
     },
   ],
   positions: [{ token: 'Sarah Chen', tokens: 10, price: 55, value: 550 }],
@@ -76,7 +77,7 @@ describe('a statement file', () => {
     ]);
     expect(rows[at('Trades') + 2]).toEqual([
       '2026-11-04T10:00:00Z',
-      'buy',
+      'buy (taker)',
       'Sarah Chen',
       '10',
       '50.00',

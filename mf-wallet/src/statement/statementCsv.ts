@@ -1,6 +1,9 @@
 import type { Statement } from '@repex/shared-ui/contracts';
 import { csvMoney as money, toCsv, type CsvValue } from '@repex/shared-ui/ui';
 
+/** A trade's side with the fee that applied, as both files show it: "buy (maker)". */
+export const tradeSide = (t: Statement['trades'][number]) => (t.liquidity ? `${t.side} (${t.liquidity})` : t.side);
+
 /** The statement's summary lines, in the order both files show them. */
 export function summaryLines(s: Statement): [label: string, amount: number][] {
   return [
@@ -41,7 +44,7 @@ export function statementCsv(s: Statement): string {
       ['Date', 'Side', 'Token', 'Tokens', 'Price', 'Value', 'Fee', 'Total'],
       s.trades.map((t) => [
         t.at,
-        t.side,
+        tradeSide(t),
         t.token,
         t.tokens,
         money(t.price),

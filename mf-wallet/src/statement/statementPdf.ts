@@ -1,6 +1,6 @@
 import type { Statement } from '@repex/shared-ui/contracts';
 import { formatDate, formatDay, formatInteger, formatPrice, formatSignedPrice } from '@repex/shared-ui/ui';
-import { summaryLines } from './statementCsv';
+import { summaryLines, tradeSide } from './statementCsv';
 
 /**
  * A statement as a PDF, drawn with jsPDF and its autoTable plugin (tables that break across pages
@@ -52,7 +52,7 @@ export async function statementPdf(s: Statement): Promise<ArrayBuffer> {
     ['Date', 'Side', 'Token', 'Tokens', 'Price', 'Value', 'Fee', 'Total'],
     s.trades.map((t) => [
       formatDate(t.at),
-      t.side,
+      tradeSide(t),
       t.token,
       formatInteger(t.tokens),
       formatPrice(t.price),

@@ -211,6 +211,7 @@ export type Database = {
           offering_window_minutes: number;
           offering_cap_bps: number;
           admins_need_two_step: boolean;
+          maker_fee_bps: number;
         };
         Insert: {
           id?: boolean;
@@ -239,6 +240,7 @@ export type Database = {
           offering_window_minutes?: number;
           offering_cap_bps?: number;
           admins_need_two_step?: boolean;
+          maker_fee_bps?: number;
         };
         Update: {
           id?: boolean;
@@ -267,6 +269,7 @@ export type Database = {
           offering_window_minutes?: number;
           offering_cap_bps?: number;
           admins_need_two_step?: boolean;
+          maker_fee_bps?: number;
         };
         Relationships: [];
       };
@@ -1230,6 +1233,7 @@ export type Database = {
           proceeds_to: string | null;
           creator_id: string | null;
           creator_share: number;
+          maker_fee_bps: number | null;
         };
         Insert: {
           token_id: string;
@@ -1247,6 +1251,7 @@ export type Database = {
           proceeds_to?: string | null;
           creator_id?: string | null;
           creator_share?: number;
+          maker_fee_bps?: number | null;
         };
         Update: {
           token_id?: string;
@@ -1264,6 +1269,7 @@ export type Database = {
           proceeds_to?: string | null;
           creator_id?: string | null;
           creator_share?: number;
+          maker_fee_bps?: number | null;
         };
         Relationships: [
           {
@@ -1568,6 +1574,7 @@ export type Database = {
           fee: number | null;
           total: number | null;
           created_at: string | null;
+          liquidity: string | null;
         };
         Relationships: [];
       };
@@ -1803,6 +1810,8 @@ export type Database = {
           trades: number;
           volume: number;
           fees: number;
+          taker_fees: number;
+          maker_fees: number;
           creator_share: number;
           revenue: number;
         }[];
@@ -1882,6 +1891,7 @@ export type Database = {
           offering_window_minutes: number;
           offering_cap_bps: number;
           admins_need_two_step: boolean;
+          maker_fee_bps: number;
         };
       };
       apply_for_token: {

@@ -156,6 +156,10 @@ export interface RevenueRow {
   volume: number;
   /** Both sides' fees. */
   fees: number;
+  /** The takers' part of them. */
+  taker_fees: number;
+  /** The makers' part: negative where rebates outweigh them. */
+  maker_fees: number;
   /** What of them went to the tokens' people. */
   creator_share: number;
   /** The exchange's: fees less the creators' share. */
@@ -275,6 +279,8 @@ export interface Statement {
     value: number;
     fee: number;
     total: number;
+    /** Which fee applied: the order traded at once (taker) or waited in the book (maker); none for an offering sale. */
+    liquidity: 'maker' | 'taker' | null;
   }[];
   positions: { token: string; tokens: number; price: number; value: number }[];
   lots: {
