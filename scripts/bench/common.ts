@@ -97,7 +97,8 @@ export function latencySummary(samples: number[]): { p50: number; p99: number; r
 }
 
 /** The load generator's HTTP transport for supabase-js: the bench's own, or Node's fetch. */
-export type Transport = 'http' | 'node-fetch';
+/** How the bench's clients reach the server: supabase-js over its HTTP client, over Node's fetch, or signed with an API key. */
+export type Transport = 'http' | 'node-fetch' | 'api-key';
 
 export interface Run {
   transport: Transport;

@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { startBackend } from '../../supabase/server/index';
 import { signedIn } from '../../supabase/harness/clients';
 import { freshToken, trader } from '../../supabase/harness/market';
@@ -187,6 +187,19 @@ export async function serve(
     );
   const clients = await signIn('http');
   const nodeFetchClients = plan.some((p) => p.transport === 'node-fetch') ? await signIn('node-fetch') : [];
+  // Each trader's bot: a trade key made by its just-signed-in session (docs/api.md).
+  const keyClients = plan.some((p) => p.transport === 'api-key')
+    ? await Promise.all(
+        clients.map(async (c) => {
+          const { data, error } = await c.rpc('create_api_key', { p_name: 'bench', p_scopes: ['read', 'trade'] });
+          if (error) throw new Error(error.message);
+          return createClient(url, DEMO_ANON_KEY, {
+            accessToken: () => Promise.resolve(data.key),
+            global: { fetch: httpFetch },
+          });
+        }),
+      )
+    : [];
   // A running exchange's server is warm: untimed orders on a book of their own first, so that V8
   // has compiled the server's code and every pooled connection has planned the trading statements.
   const warmUp = orderStream(WARM_UP_ORDERS, 0);
@@ -198,7 +211,7 @@ export async function serve(
   const runs: Run[] = [];
   for (const { books, clients: concurrency, history = PAST_ORDERS, transport = 'http', stopShare = 0 } of plan) {
     const stream = orderStream(ORDERS, concurrency * books, stopShare);
-    const via = transport === 'http' ? clients : nodeFetchClients;
+    const via = transport === 'http' ? clients : transport === 'api-key' ? keyClients : nodeFetchClients;
     const r = await load(
       concurrency,
       stream.length,
@@ -226,6 +239,8 @@ export async function benchOrders(engine: Engine): Promise<{ runs: Run[]; rates:
       [
         ...[1, BOOKS].flatMap((books) => CONCURRENCY.map((clients) => ({ books, clients }))),
         { books: BOOKS, clients: 32, transport: 'node-fetch' },
+        { books: BOOKS, clients: 32, transport: 'api-key' },
+        { books: BOOKS, clients: 32 },
         { books: BOOKS, clients: 32, stopShare: STOP_SHARE },
       ],
       true,

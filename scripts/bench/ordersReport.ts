@@ -13,7 +13,7 @@ export function reportOrders(
 ): Record<string, unknown> {
   for (const r of runs.filter((r) => r.history !== HISTORY)) {
     console.log(
-      `${engine.padEnd(10)} ${String(r.processes).padStart(5)} ${String(r.books).padStart(6)} ${String(r.clients).padStart(8)} ${String(r.perSecond).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.refused).padStart(8)}   ${cpuText(r.cpu)}${r.transport === 'node-fetch' ? "   (over Node's fetch)" : ''}${r.stopShare ? `   (${r.stopShare * 100}% stops)` : ''}`,
+      `${engine.padEnd(10)} ${String(r.processes).padStart(5)} ${String(r.books).padStart(6)} ${String(r.clients).padStart(8)} ${String(r.perSecond).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.refused).padStart(8)}   ${cpuText(r.cpu)}${r.transport === 'node-fetch' ? "   (over Node's fetch)" : r.transport === 'api-key' ? '   (signed with API keys)' : ''}${r.stopShare ? `   (${r.stopShare * 100}% stops)` : ''}`,
     );
   }
   const afterHistory = runs.find((r) => r.history === HISTORY)!;
@@ -46,6 +46,8 @@ export function reportOrders(
     hot_book: pick(1, 1),
     spread_32_books: pick(1, BOOKS),
     spread_32_books_over_node_fetch: pick(1, BOOKS, 'node-fetch'),
+    // The same 32 clients signed with API keys, run beside the session run after it (the last of the two).
+    spread_32_books_with_api_keys: pick(1, BOOKS, 'api-key'),
     spread_32_books_with_stops: runs
       .filter((r) => r.stopShare)
       .map((r) => ({ stop_share: r.stopShare, orders_per_s: r.perSecond, p99_ms: r.p99, refused: r.refused }))[0],
