@@ -17,6 +17,7 @@
  *
  *   BENCH_ORDERS=800 BENCH_ENGINES=pglite,postgres npm run bench
  */
+import { benchFeed } from './bench/feed';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -184,6 +185,16 @@ async function main() {
     engines.postgres!.rescoring = trust;
     console.log(
       `\nThe hourly rescoring with trust over ${TRUST_ACCOUNTS.toLocaleString('en-US')} accounts and ${TRUST_TRADES.toLocaleString('en-US')} trades (PostgreSQL; target 60 s): ${trust.rescoring_s} s, of which the trust step ${trust.trust_s} s (${trust.accounts_with_trust} accounts with trust)`,
+    );
+  }
+  console.log(
+    `\nThe book feed: a trade's message on trades:<token> to a bot signed with an API key (p50 / p99 of 200):`,
+  );
+  for (const engine of ENGINES) {
+    const f = await benchFeed(engine);
+    engines[engine]!.feed_latency = f;
+    console.log(
+      `${engine.padEnd(10)} from the order's request ${f.from_request_ms.p50} / ${f.from_request_ms.p99} ms; after its answer ${f.after_answer_ms.p50} / ${f.after_answer_ms.p99} ms`,
     );
   }
   await pressureSection(engines);
