@@ -98,6 +98,12 @@ export function HoldingsTab({ data }: { data: DashboardData | undefined }) {
   );
 }
 
+const FeeNote = styled.small`
+  display: block;
+  color: ${({ theme }) => theme.colors.muted};
+  font-size: 12px;
+`;
+
 /** The user's trades, newest first. */
 export function TransactionsTab({ data }: { data: DashboardData | undefined }) {
   return (
@@ -129,6 +135,10 @@ export function TransactionsTab({ data }: { data: DashboardData | undefined }) {
               </td>
               <td className="num" data-label="Total">
                 {formatPrice(t.total)}
+                {/* Which fee applied: the order traded at once (taker) or waited in the book (maker). */}
+                <FeeNote>
+                  {t.fee < 0 ? `${formatPrice(-t.fee)} maker rebate` : `fee ${formatPrice(t.fee)}, ${t.liquidity}`}
+                </FeeNote>
               </td>
               <td>
                 <DateTime iso={t.created_at} />
