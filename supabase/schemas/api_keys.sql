@@ -106,11 +106,11 @@ begin
   return null;
 end $$;
 revoke execute on function private.refuse_api_key_write() from public;
-create trigger no_api_key_writes before insert or update or delete on public.profiles
+create trigger profiles_no_api_key_writes before insert or update or delete on public.profiles
   for each statement execute function private.refuse_api_key_write('change a profile');
-create trigger no_api_key_writes before insert or update or delete on public.watchlist
+create trigger watchlist_no_api_key_writes before insert or update or delete on public.watchlist
   for each statement execute function private.refuse_api_key_write('change the watchlist');
-create trigger no_api_key_writes before insert or update or delete on storage.objects
+create trigger objects_no_api_key_writes before insert or update or delete on storage.objects
   for each statement execute function private.refuse_api_key_write('upload or remove a picture');
 
 -- A new key for the caller: a name, its scopes ('read', or 'read' and 'trade'), the addresses it
