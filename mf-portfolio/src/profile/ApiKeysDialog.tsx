@@ -26,7 +26,7 @@ const EXPIRIES: [label: string, days: number | null][] = [
 ];
 
 const Mono = styled.span`
-  font-family: ui-monospace, SFMono-Regular, Menlo, monospace;
+  font-family: ${({ theme }) => theme.font.mono};
 `;
 
 /** Profile › Settings › API keys: the list, a new key (shown once), and revoking one. */

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import type { Queryable } from '../db/database';
+import { plainAddress } from '../http/address';
 import type { Claims } from './jwt';
 
 /** What every RepX API key starts with (supabase/schemas/api_keys.sql makes them). */
@@ -98,11 +99,6 @@ export class ApiKeys {
     if (this.touched.size > MAX_KNOWN) this.touched.delete(this.touched.keys().next().value!);
     this.db.query('select private.touch_api_key($1)', [id]).catch(() => this.touched.delete(id));
   }
-}
-
-/** An IPv4 peer of a dual-stack socket, written as IPv4, as people write it. */
-function plainAddress(address: string): string {
-  return address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
 }
 
 function blockList(cidrs: string[]): net.BlockList {

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
 import type { Database, Queryable } from '../db/database';
 import { bearer } from '../http/io';
+import { plainAddress } from '../http/address';
 import { isApiKey } from './apiKeys';
 import { RateLimiter, type RateLimits } from '../http/rateLimit';
 import { AuthErrors, authError } from './errors';
@@ -126,7 +127,7 @@ export function authContext(
     address: (req) => req.socket.remoteAddress ?? 'unknown',
     client(req) {
       // An IPv4 peer of a dual-stack socket is written as IPv4, as people read it.
-      const ip = req.socket.remoteAddress?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '') ?? '';
+      const ip = plainAddress(req.socket.remoteAddress ?? '');
       return { userAgent: req.headers['user-agent'] ?? null, ip: net.isIP(ip) ? ip : null };
     },
     async authenticate(req) {

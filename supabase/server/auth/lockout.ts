@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database';
 import type { RateLimits } from '../http/rateLimit';
+import { plainAddress } from '../http/address';
 
 type Limit = { capacity: number; perSeconds: number };
 
@@ -81,7 +82,7 @@ export class Lockout {
     const [row] = await this.db.query<{ known: boolean }>(
       `select exists (select from local_server.known_addresses
                        where user_id = $1::uuid and host(ip) = $2 and last_seen > now() - interval '90 days') as known`,
-      [account, address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '')],
+      [account, plainAddress(address)],
     );
     return !!row?.known;
   }
