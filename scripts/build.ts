@@ -14,7 +14,7 @@ import { PACKAGE_DIRS, REMOTE_NAMES, REMOTES, SHELL } from './webpack/packages';
 import { gzippedFile, gzippedJs } from './lib/sizes';
 import { BUDGETS_KB, biggestModules, overBudget, singletonMismatches } from './webpack/checks';
 import { precompress } from './lib/precompress';
-import { env } from '../supabase/server/env';
+import { env } from '../server/env';
 
 export function configFor(dir: string, opts: BuildOptions): Configuration {
   if (dir === SHELL.dir) return shellConfig(opts);

@@ -11,8 +11,8 @@ import { deployRelease } from './deploy';
 import { portsFromEnv } from './lib/config';
 import { startCluster } from './lib/cluster';
 import { PACKAGE_DIRS } from './webpack/packages';
-import { DEMO_ACCOUNTS } from '../supabase/server/demo';
-import { env } from '../supabase/server/env';
+import { DEMO_ACCOUNTS } from '../server/demo';
+import { env } from '../server/env';
 
 const DIR = path.resolve(__dirname, '../.data/cluster');
 

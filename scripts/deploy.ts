@@ -21,7 +21,7 @@ import {
   releasesDir,
 } from './lib/releases';
 import { ROOT } from './webpack/config';
-import { env } from '../supabase/server/env';
+import { env } from '../server/env';
 import { PACKAGE_DIRS } from './webpack/packages';
 
 const keptFromEnv = () => env().RELEASES_KEPT ?? DEFAULT_KEPT;

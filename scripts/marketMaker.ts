@@ -12,7 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createClient } from '@supabase/supabase-js';
-import { DEMO_ANON_KEY } from '../supabase/server/demo';
+import { DEMO_ANON_KEY } from '../server/demo';
 
 const { values } = parseArgs({
   options: {

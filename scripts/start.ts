@@ -3,7 +3,7 @@
  * database (or DATABASE_URL), serves the shell and each remote on its own port, and prints the
  * URL to open with the demo credentials.
  *
- * The backend runs in a process of its own (supabase/server/main.ts, as `npm run cluster`'s hosts
+ * The backend runs in a process of its own (server/main.ts, as `npm run cluster`'s hosts
  * run it): nothing a request to a static server meets can end trading, and a backend that dies is
  * started again while the pages stay up.
  */
@@ -13,8 +13,8 @@ import { deployRelease } from './deploy';
 import { portsFromEnv } from './lib/config';
 import { startFrontends, type Stack } from './lib/stack';
 import { PACKAGE_DIRS } from './webpack/packages';
-import { DEMO_ACCOUNTS } from '../supabase/server/demo';
-import { env } from '../supabase/server/env';
+import { DEMO_ACCOUNTS } from '../server/demo';
+import { env } from '../server/env';
 
 async function main() {
   const ports = portsFromEnv();

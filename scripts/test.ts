@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { env } from '../supabase/server/env';
+import { env } from '../server/env';
 
 const ROOT = path.resolve(__dirname, '..');
 const JEST = path.join(ROOT, 'node_modules/jest/bin/jest.js');

@@ -1,7 +1,7 @@
 -- The scheduled jobs of a hosted Supabase project, for pg_cron (Database › Extensions › pg_cron),
 -- run once after the migrations: psql "$DB_URL" -f supabase/cron.sql. Scheduling a name again
 -- replaces its job, so the file can be run again after a change. The local server runs the same
--- calls from its own scheduler (supabase/server/index.ts); supabase/tests/cron.test.ts checks that
+-- calls from its own scheduler (server/index.ts); integration/cron.test.ts checks that
 -- the two lists name the same functions and that every command here runs.
 --
 -- pg_cron never runs two of one job at once, and each job is one transaction unless it is a

@@ -1,8 +1,8 @@
 import WebSocket from 'ws';
-import { newUser, signedIn } from '../../supabase/harness/clients';
-import { throwAwayStorage } from '../../supabase/harness/backends';
-import { stopServer } from '../../supabase/harness/process';
-import { DEMO_ACCOUNTS, DEMO_ANON_KEY } from '../../supabase/server/demo';
+import { newUser, signedIn } from '../../integration/harness/clients';
+import { throwAwayStorage } from '../../integration/harness/backends';
+import { stopServer } from '../../integration/harness/process';
+import { DEMO_ACCOUNTS, DEMO_ANON_KEY } from '../../server/demo';
 import { httpFetch } from '../lib/httpFetch';
 import { benchServer, type Engine } from './common';
 import { forMs, readUntil } from './signIns';

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { dropDatabase } from '../../supabase/harness/backends';
+import { dropDatabase } from '../../integration/harness/backends';
 import { ROOT } from '../webpack/config';
 import { ENGINES, cpuText, median, round2, type Run } from './common';
 

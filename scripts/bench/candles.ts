@@ -1,5 +1,5 @@
-import { signedIn } from '../../supabase/harness/clients';
-import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
+import { signedIn } from '../../integration/harness/clients';
+import { DEMO_ACCOUNTS } from '../../server/demo';
 import { httpFetch } from '../lib/httpFetch';
 import { overHttp, benchBackend, timeReads, type Engine, type Timing } from './common';
 

@@ -8,8 +8,8 @@ import { apiKeys, startCluster, type Cluster } from '../lib/cluster';
 import { findTools } from '../lib/cluster/tools';
 import { partsSpent, sampleParts } from '../lib/cpu';
 import { httpFetch } from '../lib/httpFetch';
-import { metricValue } from '../../supabase/server/metrics';
-import { client } from '../../supabase/harness/clients';
+import { metricValue } from '../../server/metrics';
+import { client } from '../../integration/harness/clients';
 import { percentile, round1, round2 } from './common';
 
 /** Clients placing orders, and reading the market, at once. */

@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { rng } from '../../supabase/harness/load';
-import { spawnServer, stopServer } from '../../supabase/harness/process';
-import { freePort } from '../../supabase/harness/ports';
-import { throwAwayStorage } from '../../supabase/harness/backends';
-import { DEMO_JWT_SECRET } from '../../supabase/server/demo';
-import { startBackend } from '../../supabase/server/index';
-import { NO_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
+import { rng } from '../../integration/harness/load';
+import { spawnServer, stopServer } from '../../integration/harness/process';
+import { freePort } from '../../integration/harness/ports';
+import { throwAwayStorage } from '../../integration/harness/backends';
+import { DEMO_JWT_SECRET } from '../../server/demo';
+import { startBackend } from '../../server/index';
+import { NO_RATE_LIMITS } from '../../server/http/rateLimit';
 import { cpuPerCall, sampleCpu } from '../lib/cpu';
 
 export type Engine = 'pglite' | 'postgres';

@@ -1,6 +1,6 @@
-import { signedIn } from '../../supabase/harness/clients';
-import { freshToken, makeKey, trader } from '../../supabase/harness/market';
-import { keyClient, subscribed } from '../../supabase/harness/clients';
+import { signedIn } from '../../integration/harness/clients';
+import { freshToken, makeKey, trader } from '../../integration/harness/market';
+import { keyClient, subscribed } from '../../integration/harness/clients';
 import { benchBackend, latencySummary, overHttp, type Engine } from './common';
 
 /** Trades timed from the order's request to the feed's message, one at a time. */

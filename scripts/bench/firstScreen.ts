@@ -17,10 +17,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startBackend } from '../../supabase/server/index';
-import { NO_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
-import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
-import { launchChromium } from '../e2e/helpers/app';
+import { startBackend } from '../../server/index';
+import { NO_RATE_LIMITS } from '../../server/http/rateLimit';
+import { DEMO_ACCOUNTS } from '../../server/demo';
+import { launchChromium } from '../../e2e/helpers/app';
 import { startFrontends, type Stack } from '../lib/stack';
 import type { StackPorts } from '../lib/config';
 import { ROOT } from '../webpack/config';

@@ -1,6 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { signedIn } from '../../supabase/harness/clients';
-import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
+import { signedIn } from '../../integration/harness/clients';
+import { DEMO_ACCOUNTS } from '../../server/demo';
 import {
   NO_FILTERS,
   conditions,

@@ -1,11 +1,11 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { startBackend } from '../../supabase/server/index';
-import { signedIn } from '../../supabase/harness/clients';
-import { freshToken, trader } from '../../supabase/harness/market';
-import { throwAwayStorage } from '../../supabase/harness/backends';
-import { stopServer } from '../../supabase/harness/process';
-import { DEMO_ANON_KEY, DEMO_JWT_SECRET } from '../../supabase/server/demo';
-import { NO_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
+import { startBackend } from '../../server/index';
+import { signedIn } from '../../integration/harness/clients';
+import { freshToken, trader } from '../../integration/harness/market';
+import { throwAwayStorage } from '../../integration/harness/backends';
+import { stopServer } from '../../integration/harness/process';
+import { DEMO_ANON_KEY, DEMO_JWT_SECRET } from '../../server/demo';
+import { NO_RATE_LIMITS } from '../../server/http/rateLimit';
 import { httpFetch } from '../lib/httpFetch';
 import {
   benchBackend,

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { newUser, signedIn } from '../../supabase/harness/clients';
-import { throwAwayStorage } from '../../supabase/harness/backends';
-import { stopServer } from '../../supabase/harness/process';
-import { DEMO_ACCOUNTS } from '../../supabase/server/demo';
+import { newUser, signedIn } from '../../integration/harness/clients';
+import { throwAwayStorage } from '../../integration/harness/backends';
+import { stopServer } from '../../integration/harness/process';
+import { DEMO_ACCOUNTS } from '../../server/demo';
 import { httpFetch } from '../lib/httpFetch';
 import { benchServer, latencySummary, type Engine } from './common';
 

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { freshToken, placeOrder, trader } from '../../supabase/harness/market';
+import { freshToken, placeOrder, trader } from '../../integration/harness/market';
 import { benchBackend, round1, type Engine } from './common';
 
 /** Stops in the cascade, and cascades timed. */

@@ -1,11 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { isReady, type Ready } from '../../supabase/server/cluster';
+import { isReady, type Ready } from '../../server/cluster';
 
-const MAIN = path.resolve(__dirname, '../../supabase/server/main.ts');
+const MAIN = path.resolve(__dirname, '../../server/main.ts');
 
 /**
- * Starts the backend (supabase/server/main.ts) in a process of its own with `env` added: `ready`
+ * Starts the backend (server/main.ts) in a process of its own with `env` added: `ready`
  * resolves with what it said once it listens (its URL, engine and anon key); `onExit` hears of an
  * exit after that. The child is returned at once, so a Ctrl+C while it starts stops it too.
  */

@@ -1,5 +1,5 @@
-import { authConfig } from '../../supabase/server/auth/config';
-import { env, type Env } from '../../supabase/server/env';
+import { authConfig } from '../../server/auth/config';
+import { env, type Env } from '../../server/env';
 import { REMOTES, REMOTE_NAMES, SHELL, type RemoteName } from '../webpack/packages';
 
 export interface StackPorts {

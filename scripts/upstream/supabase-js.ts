@@ -4,8 +4,8 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { swcOptions } from '../swc.cjs';
-import { backendFor, type Engine } from '../../supabase/harness/backends';
-import { DEFAULT_RATE_LIMITS } from '../../supabase/server/http/rateLimit';
+import { backendFor, type Engine } from '../../integration/harness/backends';
+import { DEFAULT_RATE_LIMITS } from '../../server/http/rateLimit';
 
 /*
  * Runs supabase-js's own integration test (packages/core/supabase-js/test/integration.test.ts in

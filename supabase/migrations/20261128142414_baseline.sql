@@ -2404,7 +2404,7 @@ revoke execute on function public.admin_set_token_halt(uuid, boolean, text) from
 -- A deposit or a withdrawal is a row of wallet_transactions with a provider reference. The browser
 -- only asks (create_deposit, create_withdrawal, cancel_withdrawal); the provider's answer is applied
 -- by settle_payment, exactly once per reference, in the transaction that credits or releases the
--- cash. The local server's payment worker (supabase/server/payments) plays the provider; on a
+-- cash. The local server's payment worker (server/payments) plays the provider; on a
 -- hosted project a webhook handler with the service-role key calls settle_payment instead.
 --
 -- Lifecycles:
@@ -5115,7 +5115,7 @@ revoke execute on function public.my_statement(date, date) from public, anon;
 --
 -- A person connects a handle on x, instagram, youtube, tiktok or linkedin: RepX issues a one-time
 -- phrase, the person puts it in the account's bio, and asks RepX to check. The server's social
--- worker (supabase/server/social/) asks the platform's provider whether the phrase is there, reads
+-- worker (server/social/) asks the platform's provider whether the phrase is there, reads
 -- the public profile and recent posts, and analyses each account (reach, engagement, authenticity,
 -- tone: analysis.ts, which needs the posts and a sentiment lexicon). It writes here what the
 -- analysis needs and nothing more: the profile's figures, each account's components with their
@@ -6620,7 +6620,7 @@ end $$;
 revoke execute on function public.end_my_session(uuid) from public, anon;
 
 -- Mail the database asks to send: the local server relays it to its outbox (see
--- supabase/server/accountMail.ts); a hosted project relays it with a scheduled function.
+-- server/accountMail.ts); a hosted project relays it with a scheduled function.
 create table private.account_mail (
   id bigint generated always as identity primary key,
   user_id uuid not null references auth.users (id) on delete cascade,

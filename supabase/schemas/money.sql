@@ -4,7 +4,7 @@
 -- A deposit or a withdrawal is a row of wallet_transactions with a provider reference. The browser
 -- only asks (create_deposit, create_withdrawal, cancel_withdrawal); the provider's answer is applied
 -- by settle_payment, exactly once per reference, in the transaction that credits or releases the
--- cash. The local server's payment worker (supabase/server/payments) plays the provider; on a
+-- cash. The local server's payment worker (server/payments) plays the provider; on a
 -- hosted project a webhook handler with the service-role key calls settle_payment instead.
 --
 -- Lifecycles:

@@ -116,7 +116,7 @@ end $$;
 revoke execute on function public.end_my_session(uuid) from public, anon;
 
 -- Mail the database asks to send: the local server relays it to its outbox (see
--- supabase/server/accountMail.ts); a hosted project relays it with a scheduled function.
+-- server/accountMail.ts); a hosted project relays it with a scheduled function.
 create table private.account_mail (
   id bigint generated always as identity primary key,
   user_id uuid not null references auth.users (id) on delete cascade,

@@ -2,7 +2,7 @@
 --
 -- A person connects a handle on x, instagram, youtube, tiktok or linkedin: RepX issues a one-time
 -- phrase, the person puts it in the account's bio, and asks RepX to check. The server's social
--- worker (supabase/server/social/) asks the platform's provider whether the phrase is there, reads
+-- worker (server/social/) asks the platform's provider whether the phrase is there, reads
 -- the public profile and recent posts, and analyses each account (reach, engagement, authenticity,
 -- tone: analysis.ts, which needs the posts and a sentiment lexicon). It writes here what the
 -- analysis needs and nothing more: the profile's figures, each account's components with their

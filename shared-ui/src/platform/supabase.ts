@@ -101,7 +101,7 @@ const LAST_WRITE_KEY = 'repx-last-write';
 const SAY_WROTE_MS = 60_000;
 
 /**
- * Read-your-writes across replicas (supabase/server/rest/replica.ts): a write to the API is noted
+ * Read-your-writes across replicas (server/rest/replica.ts): a write to the API is noted
  * with its time; a read soon after says how long ago the browser wrote (x-repx-wrote-ms-ago), so the
  * server answers it from the primary while a replica may not have the write yet, whichever host
  * serves it. A hosted project ignores the header.

@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startBackend, type Backend, type BackendOptions } from '../../server/index';
+import { DEMO_JWT_SECRET } from '../../server/demo';
+import { NO_RATE_LIMITS } from '../../server/http/rateLimit';
+import { pgliteImage } from './pgliteImage';
+import { env } from '../../server/env';
+
+/** The PostgreSQL server the suite may use; .ci/run sets TEST_DATABASE_URL explicitly. */
+export const ADMIN_URL = env().TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export type Engine = 'pglite' | 'postgres';
+
+/** A throw-away database on the PostgreSQL server; resolves to its connection string. */
+export async function createDatabase(prefix = 'repex_test'): Promise<string> {
+  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function dropDatabase(url: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${new URL(url).pathname.slice(1)} with (force)`);
+  await admin.end();
+}
+
+/**
+ * Where a backend keeps its data on `engine`, for a test or bench that starts and kills servers
+ * itself: `options` for an in-process backend, `env` for a spawned one (DATABASE_URL empty on
+ * PGlite, so an inherited one cannot leak in), and `cleanup` to throw it away.
+ */
+export async function throwAwayStorage(
+  engine: Engine,
+  prefix: string,
+): Promise<{ options: BackendOptions; env: Record<string, string>; cleanup: () => Promise<void> }> {
+  if (engine === 'postgres') {
+    const url = await createDatabase(prefix);
+    return { options: { databaseUrl: url }, env: { DATABASE_URL: url }, cleanup: () => dropDatabase(url) };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+  const dataDir = path.join(dir, 'db');
+  return {
+    options: { dataDir },
+    env: { DATA_DIR: dataDir, DATABASE_URL: '' },
+    cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A backend on a fresh database of the PostgreSQL server, dropped when the backend closes. */
+async function startOnPostgres(extra: BackendOptions = {}): Promise<Backend> {
+  const url = await createDatabase();
+  const backend = await startBackend({
+    port: 0,
+    databaseUrl: url,
+    jwtSecret: DEMO_JWT_SECRET,
+    rateLimits: NO_RATE_LIMITS,
+    ...extra,
+  });
+  return {
+    ...backend,
+    close: async () => {
+      await backend.close();
+      await dropDatabase(url);
+    },
+  };
+}
+
+/**
+ * The engines every integration test runs on: both by default (a PostgreSQL server must answer
+ * at TEST_DATABASE_URL or 127.0.0.1:5432); TEST_ENGINES=pglite narrows it on a machine without one.
+ */
+export const ENGINES: Engine[] = env().TEST_ENGINES ?? ['pglite', 'postgres'];
+
+/**
+ * The suites sign up and in far more often than people do, so auth rate limits are off here
+ * (rate-limit.test.ts tests the real ones). Integration tests sign their clients with the CLI's demo keys (helpers/clients), so they ask for its secret. */
+export function backendFor(name: Engine, extra: BackendOptions = {}): () => Promise<Backend> {
+  return name === 'pglite'
+    ? async () =>
+        startBackend({
+          port: 0,
+          jwtSecret: DEMO_JWT_SECRET,
+          rateLimits: NO_RATE_LIMITS,
+          pgliteImage: await pgliteImage(),
+          ...extra,
+        })
+    : () => startOnPostgres(extra);
+}
+
+/** Polls `check` until it returns a value other than undefined, or fails after `ms`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`not reached within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
