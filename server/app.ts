@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { DatabaseUnavailable, type Database } from './db/database';
 import { HttpError, applyCors, bearer, sendEmpty, sendJson } from './http/io';
+import { httpErrorOf } from './http/errors';
 import { authRoutes } from './auth/routes';
 import { PasswordHasher } from './auth/passwords';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './http/rateLimit';
@@ -139,12 +140,10 @@ export async function createApp(opts: AppOptions) {
     const started = Date.now();
     route(req, res)
       .catch((error: unknown) => {
-        if (error instanceof HttpError) return sendJson(res, error.status, error.body, error.headers);
-        if (error instanceof DatabaseUnavailable) {
+        if (error instanceof DatabaseUnavailable)
           opts.log?.(`error ${req.method} ${req.url}: database unavailable (${String(error.cause)})`);
-          const body = { code: 'PGRST001', details: null, hint: null, message: error.message };
-          return sendJson(res, 503, body, { 'Retry-After': '1' });
-        }
+        const answer = httpErrorOf(error);
+        if (answer) return sendJson(res, answer.status, answer.body, answer.headers);
         opts.log?.(`error ${req.method} ${req.url}: ${error instanceof Error ? error.stack : String(error)}`);
         sendJson(res, 500, { code: 'XX000', details: null, hint: null, message: 'Internal server error' });
       })

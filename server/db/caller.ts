@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import { isPgError, type Queryable, type Statement } from './database';
-import { HttpError } from '../http/io';
 
 /** Who the request runs as: the JWT's role and claims, applied with SET LOCAL semantics. */
 export interface RequestIdentity {
@@ -8,16 +7,19 @@ export interface RequestIdentity {
   claims: Record<string, unknown>;
 }
 
-const SESSION_ENDED = new HttpError(
-  401,
-  {
-    code: 'PGRST301',
-    details: 'session_not_found',
-    hint: null,
-    message: 'Your session has ended. Please sign in again.',
-  },
-  { 'WWW-Authenticate': 'Bearer error="invalid_token", error_description="session ended"' },
-);
+/**
+ * The database refused the caller: its session has ended, or its API key was revoked or expired.
+ * The HTTP edge answers 401 (http/errors.ts); a socket's join is refused.
+ */
+export class CallerEnded extends Error {
+  constructor(readonly what: 'session' | 'api_key') {
+    super(
+      what === 'session'
+        ? 'Your session has ended. Please sign in again.'
+        : 'This API key has been revoked or has expired.',
+    );
+  }
+}
 
 /** What SQL can know of the request (PostgREST's request.* settings), and the channel topic for Realtime. */
 export interface CallContext {
@@ -106,17 +108,12 @@ export function callerStatement(who: RequestIdentity, context: CallContext, read
   };
 }
 
-/** The database's refusal of an ended session (the 401 that makes the browser sign out) or of a dead API key. */
-export function sessionEnded(error: unknown): HttpError | undefined {
-  if (!isPgError(error) || error.code !== SESSION_ENDED_CODE) return undefined;
-  return error.message === API_KEY_ENDED.body.message ? API_KEY_ENDED : SESSION_ENDED;
+/** The database's refusal of an ended session or of a dead API key, from the caller statement's error. */
+export function callerEnded(error: unknown): CallerEnded | undefined {
+  if (!isPgError(error) || error.code !== CALLER_ENDED_CODE) return undefined;
+  return new CallerEnded(error.message.includes('API key') ? 'api_key' : 'session');
 }
-const API_KEY_ENDED = new HttpError(
-  401,
-  { code: 'PGRST301', details: 'api_key_ended', hint: null, message: 'This API key has been revoked or has expired.' },
-  { 'WWW-Authenticate': 'Bearer error="invalid_token", error_description="API key ended"' },
-);
-const SESSION_ENDED_CODE = '28000';
+const CALLER_ENDED_CODE = '28000';
 
 /**
  * The one place a transaction becomes its caller (REST, Storage, Realtime): role, JWT claims and
@@ -127,6 +124,6 @@ export async function becomeCaller(tx: Queryable, who: RequestIdentity, context:
   try {
     await tx.query(text, values);
   } catch (error) {
-    throw sessionEnded(error) ?? error;
+    throw callerEnded(error) ?? error;
   }
 }

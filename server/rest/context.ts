@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Database, Queryable, Statement } from '../db/database';
 import { isPgError } from '../db/database';
-import { becomeCaller, callerStatement, httpContext, sessionEnded, type RequestIdentity } from '../db/caller';
+import { becomeCaller, callerStatement, httpContext, callerEnded, type RequestIdentity } from '../db/caller';
 import { DatabaseUnavailable } from '../db/database';
 import { REPLICA_ANSWER_MS, within, type Replica } from '../db/replica';
 import type { Catalog } from './catalog';
@@ -71,7 +71,7 @@ export function restContext(
         } catch (error) {
           // The replica is gone (or silent), or has not replayed the caller's new session yet: the primary answers.
           if (error instanceof DatabaseUnavailable || !isPgError(error)) from.down(error);
-          else if (!(isPgError(error) && error.statement === 0 && sessionEnded(error)))
+          else if (!(isPgError(error) && error.statement === 0 && callerEnded(error)))
             throw refusal(error, who, req, path);
           from.counters.fellBack++;
         }
@@ -80,7 +80,7 @@ export function restContext(
         const [, ...rows] = await db.pipeline(all);
         return rows;
       } catch (error) {
-        throw (isPgError(error) && error.statement === 0 && sessionEnded(error)) || refusal(error, who, req, path);
+        throw (isPgError(error) && error.statement === 0 && callerEnded(error)) || refusal(error, who, req, path);
       }
     },
     async run(who, req, path, readOnly, fn) {
