@@ -72,9 +72,9 @@ export default tseslint.config(
     },
   },
   {
-    // The architecture's import rules. The UI kit is bundled into every package, so a relative
-    // import of the platform from it would put a second store or Supabase client into a remote;
-    // it goes through the package name, which Module Federation resolves to the shell's one copy.
+    // The architecture's import rules. The UI kit is stateless and sits below the platform (which
+    // imports its formats): it imports nothing of the platform, so no loop joins the two. What a
+    // kit component must do with the platform (a toast, a call) is handed in as a prop.
     files: ['shared-ui/src/ui/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
@@ -82,8 +82,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/platform', '**/platform/**', '!@repex/shared-ui/platform'],
-              message: "Import '@repex/shared-ui/platform'.",
+              group: ['**/platform', '**/platform/**', '@repex/shared-ui/platform'],
+              message: 'The UI kit imports nothing of the platform: take what you need as a prop.',
             },
           ],
         },

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { feePercent, orderCost } from '../mf-trading/src/trading/orderMath';
+import { feePercent, orderCost } from '../mf-trading/src/trading/order/orderMath';
 import { formatPrice } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../server/demo';
 import { totpCode, totpStep } from '../server/auth/totp';

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { orderCost } from '../mf-trading/src/trading/orderMath';
+import { orderCost } from '../mf-trading/src/trading/order/orderMath';
 import { formatPrice } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../server/demo';
 import {

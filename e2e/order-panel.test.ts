@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { formatPrice } from '@repex/shared-ui/ui';
-import { orderCost } from '../mf-trading/src/trading/orderMath';
+import { orderCost } from '../mf-trading/src/trading/order/orderMath';
 import { SCREENSHOTS, eventually, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(240_000);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page, Response } from 'playwright-core';
-import { feePercent, maxAmount, orderCost } from '../mf-trading/src/trading/orderMath';
+import { feePercent, maxAmount, orderCost } from '../mf-trading/src/trading/order/orderMath';
 import { formatInteger, formatMoney, formatPrice, formatSignedMoney } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../server/demo';
 import {

@@ -8,9 +8,8 @@ import {
   CardGrid,
   DataTable,
   Input,
-  Muted,
   Page,
-  PageTitle,
+  PageHeader,
   Select,
   StatCard,
   formatInteger,
@@ -85,10 +84,10 @@ export default function Market() {
 
   return (
     <Page data-remote="market">
-      <div>
-        <PageTitle>Reputation Market</PageTitle>
-        <Muted>Discover and trade the reputation tokens of creators, leaders and experts.</Muted>
-      </div>
+      <PageHeader
+        title="Reputation Market"
+        subtitle="Discover and trade the reputation tokens of creators, leaders and experts."
+      />
 
       <Overview>
         <CardGrid>

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import styled from 'styled-components';
 import { useExchangeSettings } from '@repex/shared-ui/platform';
 import {
   Button,
@@ -10,7 +9,7 @@ import {
   ErrorState,
   Muted,
   Page,
-  PageTitle,
+  PageHeader,
   SkeletonRows,
   Table,
   formatPrice,
@@ -19,14 +18,6 @@ import { PlanDialog } from './autoInvest/PlanDialog';
 import { PlanList } from './autoInvest/PlanList';
 import { RunHistory } from './autoInvest/RunHistory';
 import { useAutoInvest } from './autoInvest/useAutoInvest';
-
-const Header = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  justify-content: space-between;
-  align-items: flex-start;
-  gap: 12px;
-`;
 
 const Loading = () => (
   <Table>
@@ -43,16 +34,11 @@ export default function AutoInvest() {
   const [creating, setCreating] = useState(false);
   return (
     <Page data-remote="portfolio">
-      <Header>
-        <div>
-          <PageTitle>Auto-Invest</PageTitle>
-          <Muted>
-            Recurring buys at market, run by the exchange on each plan&apos;s date (UTC), with the usual fee. A run that
-            cannot buy is skipped and you are told why; the next one runs as usual.
-          </Muted>
-        </div>
-        <Button onClick={() => setCreating(true)}>New Plan</Button>
-      </Header>
+      <PageHeader
+        title="Auto-Invest"
+        subtitle="Recurring buys at market, run by the exchange on each plan's date (UTC), with the usual fee. A run that cannot buy is skipped and you are told why; the next one runs as usual."
+        actions={<Button onClick={() => setCreating(true)}>New Plan</Button>}
+      />
       <Card>
         <CardTitle>Your Plans</CardTitle>
         {settings && (

@@ -9,9 +9,8 @@ import {
   CardGrid,
   Change,
   ErrorState,
-  Muted,
   Page,
-  PageTitle,
+  PageHeader,
   StatCard,
   Tabs,
   TabsContent,
@@ -62,10 +61,7 @@ export default function Dashboard() {
 
   return (
     <Page data-remote="portfolio">
-      <div>
-        <PageTitle>Investment Dashboard</PageTitle>
-        <Muted>Track your reputation token portfolio.</Muted>
-      </div>
+      <PageHeader title="Investment Dashboard" subtitle="Track your reputation token portfolio." />
       {data.error && !data.data && (
         <Card>
           <ErrorState title="Your portfolio could not be loaded." message={data.error.message} onRetry={data.reload} />

@@ -8,7 +8,7 @@ import {
   ErrorState,
   Muted,
   Page,
-  PageTitle,
+  PageHeader,
   Skeleton,
   StatCard,
   formatChange,
@@ -24,13 +24,6 @@ import { PERIODS } from './analysis/data';
 import { LotsTable } from './analysis/LotsTable';
 import { useAnalysis } from './analysis/useAnalysis';
 
-const Header = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  justify-content: space-between;
-  align-items: flex-end;
-  gap: 12px;
-`;
 const Periods = styled.div`
   display: flex;
   gap: 6px;
@@ -51,25 +44,25 @@ export default function PortfolioAnalysis() {
   const periodName = PERIODS.find((p) => p.id === period)!.label;
   return (
     <Page data-remote="portfolio">
-      <Header>
-        <div>
-          <PageTitle>Portfolio Analysis</PageTitle>
-          <Muted>Your cash and tokens over time, rebuilt day by day from your trades and cash movements.</Muted>
-        </div>
-        <Periods role="group" aria-label="Period">
-          {PERIODS.map((p) => (
-            <Button
-              key={p.id}
-              $size="sm"
-              $variant={p.id === period ? 'default' : 'outline'}
-              aria-pressed={p.id === period}
-              onClick={() => choose(p.id)}
-            >
-              {p.label}
-            </Button>
-          ))}
-        </Periods>
-      </Header>
+      <PageHeader
+        title="Portfolio Analysis"
+        subtitle="Your cash and tokens over time, rebuilt day by day from your trades and cash movements."
+        actions={
+          <Periods role="group" aria-label="Period">
+            {PERIODS.map((p) => (
+              <Button
+                key={p.id}
+                $size="sm"
+                $variant={p.id === period ? 'default' : 'outline'}
+                aria-pressed={p.id === period}
+                onClick={() => choose(p.id)}
+              >
+                {p.label}
+              </Button>
+            ))}
+          </Periods>
+        }
+      />
       {range && <CustomRange key={`${range.from}/${range.to}`} range={range} refusal={refusal} onApply={chooseRange} />}
       {analysis.error && !data && !refusal && (
         <Card>

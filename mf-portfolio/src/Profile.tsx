@@ -19,14 +19,14 @@ import {
   media,
 } from '@repex/shared-ui/ui';
 import { loadProfile } from './portfolio/profileData';
-import { EditProfileDialog, SettingsDialog, shareTradingPage, type AccountEmail } from './profile/ProfileDialogs';
-import { EmailDialog } from './profile/EmailDialog';
-import { SessionsDialog } from './profile/SessionsDialog';
-import { ApiKeysDialog } from './profile/ApiKeysDialog';
-import { ConnectedAccountsDialog } from './social/ConnectedAccountsDialog';
+import { EditProfileDialog, SettingsDialog, shareTradingPage, type AccountEmail } from './account/ProfileDialogs';
+import { EmailDialog } from './account/EmailDialog';
+import { SessionsDialog } from './account/SessionsDialog';
+import { ApiKeysDialog } from './account/ApiKeysDialog';
+import { ConnectedAccountsDialog } from './account/ConnectedAccountsDialog';
 import { genuineFollowers } from './social/genuine';
 import { useSocial } from './social/useSocial';
-import { AppsDialog, TurnOnDialog } from './profile/TwoStepDialog';
+import { AppsDialog, TurnOnDialog } from './account/TwoStepDialog';
 import { TokenApplication } from './profile/TokenApplication';
 import { ProfileTabs } from './profile/ProfileTabs';
 

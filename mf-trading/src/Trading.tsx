@@ -13,21 +13,21 @@ import {
   formatMoney,
 } from '@repex/shared-ui/ui';
 import { AlertsCard } from './trading/AlertsCard';
-import { BookTabs } from './trading/BookTabs';
+import { BookTabs } from './trading/book/BookTabs';
 import { OfferingPanel } from './trading/offering/OfferingPanel';
 import { OfferingResult } from './trading/offering/OfferingResult';
-import { OpenOrders } from './trading/OpenOrders';
-import { OrderPanel } from './trading/OrderPanel';
-import { PriceCard } from './trading/PriceCard';
+import { OpenOrders } from './trading/order/OpenOrders';
+import { OrderPanel } from './trading/order/OrderPanel';
+import { PriceCard } from './trading/chart/PriceCard';
 import { ReputationInfo } from './trading/ReputationInfo';
 import { TokenHeader } from './trading/TokenHeader';
 import { BookCard, ChartCard, Detail, Layout, SideColumn } from './trading/Trading.styles';
-import type { PanelPick } from './trading/useOrderForm';
-import { PhoneTradeBar } from './trading/PhoneTradeBar';
+import type { PanelPick } from './trading/order/useOrderForm';
+import { PhoneTradeBar } from './trading/order/PhoneTradeBar';
 import { HaltedCard, TokenInfo } from './trading/TradingSideCards';
 import { useWatchers } from './trading/useWatchers';
 import { UUID, useTrading } from './trading/useTrading';
-import type { Side } from './trading/orderMath';
+import type { Side } from './trading/order/orderMath';
 
 const Back = () => (
   <Button as={Link} to="/market" $variant="ghost" $size="sm" style={{ alignSelf: 'flex-start' }}>

@@ -8,7 +8,7 @@ import {
   ErrorState,
   Muted,
   Page,
-  PageTitle,
+  PageHeader,
   Skeleton,
   Tabs,
   TabsContent,
@@ -68,10 +68,7 @@ export default function Wallet() {
   const c = cash.data;
   return (
     <Page data-remote="wallet">
-      <div>
-        <PageTitle>Wallet</PageTitle>
-        <Muted>Your cash on RepX.</Muted>
-      </div>
+      <PageHeader title="Wallet" subtitle="Your cash on RepX." />
       <Balance aria-label="Available Balance">
         <div>
           <Muted>Available Balance</Muted>

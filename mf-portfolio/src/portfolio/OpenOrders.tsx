@@ -4,6 +4,7 @@ import {
   cancelAllOrders,
   cancelOrder,
   replaceOrder,
+  toast,
   useAccountFeed,
   useQuery,
   useSoon,
@@ -116,6 +117,7 @@ export function OpenOrders({ toggle }: { toggle: ReactNode }) {
           order={editing}
           tokenName={editing.token.name}
           replace={replaceOrder}
+          tell={toast}
           onClose={() => setEditing(null)}
           onChanged={orders.reload}
         />

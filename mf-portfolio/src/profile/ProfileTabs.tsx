@@ -9,6 +9,7 @@ import {
   Progress,
   Skeleton,
   StackedTable,
+  StatRow,
   TableScroll,
   Tabs,
   TabsContent,
@@ -22,7 +23,6 @@ import {
 } from '@repex/shared-ui/ui';
 import type { SocialAnalysis } from '@repex/shared-ui/contracts';
 import type { ProfileData } from '../portfolio/profileData';
-import { StatRow } from './StatRow';
 import type { SocialAccount } from '../social/data';
 import { SocialAnalysisCard } from '../social/SocialAnalysisCard';
 import { SocialImpact } from '../social/SocialImpact';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import styled from 'styled-components';
 import { toast, useQuery, useTableChanges } from '@repex/shared-ui/platform';
 import { loadSocialAccounts, platformLabel } from '../social/data';
-import { applyForToken, loadCategories, loadLatestApplication } from './account';
+import { applyForToken, loadCategories, loadLatestApplication } from '../account/account';
 import {
   Badge,
   Button,

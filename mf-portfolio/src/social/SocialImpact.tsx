@@ -1,5 +1,4 @@
-import { Button, Card, CardTitle, Muted, formatInteger } from '@repex/shared-ui/ui';
-import { StatRow } from '../profile/StatRow';
+import { Button, Card, CardTitle, Muted, StatRow, formatInteger } from '@repex/shared-ui/ui';
 import { platformLabel, type SocialAccount } from './data';
 
 /**

@@ -1,5 +1,4 @@
-import { supabase, unwrap } from '@repex/shared-ui/platform';
-import { refusal } from '../profile/account';
+import { refusal, supabase, unwrap } from '@repex/shared-ui/platform';
 
 /** The profile's connected accounts and their analysis (supabase/schemas/social.sql), typed by the database. */
 

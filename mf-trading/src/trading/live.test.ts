@@ -1,6 +1,6 @@
 import type { MarketTick } from '@repex/shared-ui/contracts';
 import { applyLevels, patchCandles, patchHistory, prependTrades, ticksOf } from './live';
-import { intervalSeconds } from './useCandles';
+import { intervalSeconds } from './chart/useCandles';
 
 const tick = (over: Partial<MarketTick>): MarketTick => ({
   token_id: 't1',

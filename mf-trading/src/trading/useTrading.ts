@@ -2,8 +2,8 @@ import { useMemo } from 'react';
 import { withTicks } from '@repex/shared-ui/contracts';
 import { useAccountFeed, useMarketFeed, useQuery, useSoon } from '@repex/shared-ui/platform';
 import { applyLevels, patchHistory, prependTrades, ticksOf } from './live';
-import { ownLevels } from './ownLevels';
-import { ownLines } from './ownLines';
+import { ownLevels } from './book/ownLevels';
+import { ownLines } from './chart/ownLines';
 import {
   loadBook,
   loadHalt,

@@ -1,4 +1,4 @@
-import { supabase, unwrap } from '@repex/shared-ui/platform';
+import { refusal, supabase, unwrap } from '@repex/shared-ui/platform';
 
 /**
  * The wallet's reads and calls, typed by the database (contracts/typedDatabase.ts). A read throws
@@ -38,8 +38,7 @@ export async function addBankAccount(
 }
 
 export async function removeBankAccount(id: string): Promise<string | null> {
-  const { error } = await supabase().rpc('remove_payout_destination', { p_id: id });
-  return error?.message ?? null;
+  return refusal(await supabase().rpc('remove_payout_destination', { p_id: id }));
 }
 
 /** Every movement of cash of one kind (or all), newest first: the last 500, as the table shows them. */
@@ -58,8 +57,7 @@ export async function loadWholeHistory(kind: string) {
 }
 
 export async function cancelWithdrawal(id: number): Promise<string | null> {
-  const { error } = await supabase().rpc('cancel_withdrawal', { p_id: id });
-  return error?.message ?? null;
+  return refusal(await supabase().rpc('cancel_withdrawal', { p_id: id }));
 }
 
 /** Until when withdrawals wait after a password or email change, if they do. */

@@ -12,7 +12,7 @@ export { cancelOrder, cancelAllOrders, replaceOrder } from './orders';
 export { codeMessage } from './codeMessage';
 export { secondStepDue, authenticatorApps, enterAppCode, signInAgain, type AuthenticatorApp } from './secondStep';
 export { useRecentSignIn, type RecentSignIn } from './useRecentSignIn';
-export { useQuery, unwrap, type QueryState } from './data/useQuery';
+export { useQuery, unwrap, refusal, type QueryState } from './data/useQuery';
 export { usePausedQuery } from './data/usePausedQuery';
 export { useTableChanges } from './data/useTableChanges';
 export { followTopic, useAccountFeed, useIndexFeed, useMarketFeed, useSoon } from './data/feeds';

@@ -14,8 +14,8 @@ import {
   formatTokens,
 } from '@repex/shared-ui/ui';
 import type { MyBid, Offering } from '../data';
-import { feePercent } from '../orderMath';
-import { Field, FieldError, Lines } from '../OrderPanel.styles';
+import { feePercent } from '../order/orderMath';
+import { Field, FieldError, Lines } from '../order/OrderPanel.styles';
 import { Countdown, TitleRow } from './Offering.styles';
 import { useBidForm } from './useBidForm';
 

@@ -1,5 +1,5 @@
 import { formatInteger, formatPrice } from '@repex/shared-ui/ui';
-import { limitPriceError, orderCost, readAmount } from '../orderMath';
+import { limitPriceError, orderCost, readAmount } from '../order/orderMath';
 
 /** An offering's terms, as a bid is checked against them (the database checks them again). */
 export interface OfferingTerms {

@@ -60,3 +60,6 @@ export function unwrap<R extends { data: unknown; error: { message: string } | n
   if (result.error) throw new Error(result.error.message);
   return result.data;
 }
+
+/** A supabase-js result that returns nothing: null when it succeeded, else the server's words for the refusal. */
+export const refusal = ({ error }: { error: { message: string } | null }): string | null => error?.message ?? null;

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { toast } from '@repex/shared-ui/platform';
 import type { OrderResult } from '../../contracts/results';
 import { formatInteger, formatPrice } from '../format';
 import { TextField } from '../primitives/Dialog';
@@ -19,6 +18,9 @@ export interface RestingOrder {
   status?: string;
 }
 
+/** What the dialog tells the person when it closes: the platform's `toast`, handed in. */
+export type Tell = (notice: { title: string; description?: string; variant?: 'default' | 'destructive' }) => void;
+
 /** The new terms of an edited order; a field left out keeps what the order has. */
 export interface NewTerms {
   amount: number | null;
@@ -33,7 +35,8 @@ export interface NewTerms {
  * while the dialog was open is left as it is: the dialog closes, says so, and the list reloads.
  * In the UI kit because two remotes offer it (the trading screen and the dashboard's Orders tab),
  * and a remote never imports another; the call itself is the platform's `replaceOrder`, handed in
- * as `replace`, so the kit holds no client.
+ * as `replace`, and the notice its `toast`, handed in as `tell`: the kit holds no client and no
+ * store, and imports nothing of the platform (which imports the kit's formats).
  */
 export function EditOrderDialog({
   order,
@@ -41,6 +44,7 @@ export function EditOrderDialog({
   onClose,
   onChanged,
   replace,
+  tell,
 }: {
   order: RestingOrder;
   tokenName: string;
@@ -50,6 +54,7 @@ export function EditOrderDialog({
     order: RestingOrder,
     terms: NewTerms,
   ) => Promise<{ data: OrderResult; error: null } | { data: null; error: { code: string; message: string } }>;
+  tell: Tell;
   /** Reads the orders again; a screen that follows the market's events has them read on the event. */
   onChanged?: () => void;
 }) {
@@ -68,7 +73,7 @@ export function EditOrderDialog({
       ...(stop ? { stopPrice: t ?? null } : {}),
     });
     if (error?.code === 'PT409') {
-      toast({ title: 'Order Not Changed', description: error.message, variant: 'destructive' });
+      tell({ title: 'Order Not Changed', description: error.message, variant: 'destructive' });
       onChanged?.();
       return null;
     }
@@ -77,7 +82,7 @@ export function EditOrderDialog({
       data.status === 'pending'
         ? { title: 'Stop Changed', description: `Order #${data.order_id} now waits for ${formatPrice(t ?? 0)}.` }
         : describeResult(data, tokenName, p ?? undefined);
-    toast({ ...result, title: result.title === 'Order Placed' ? 'Order Changed' : result.title });
+    tell({ ...result, title: result.title === 'Order Placed' ? 'Order Changed' : result.title });
     onChanged?.();
     return null;
   };

@@ -1,7 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { useMarketFeed, useQuery } from '@repex/shared-ui/platform';
-import { CANDLE_INTERVALS, LINE_RANGES, loadCandles, loadLine, type CandleInterval, type LineRange } from './data';
-import { patchCandles, ticksOf } from './live';
+import { CANDLE_INTERVALS, LINE_RANGES, loadCandles, loadLine, type CandleInterval, type LineRange } from '../data';
+import { patchCandles, ticksOf } from '../live';
 
 /** What the price chart shows: the line over a range, or candles of an interval. */
 export type ChartChoice = { kind: 'line'; range: LineRange } | { kind: 'candles'; interval: CandleInterval };

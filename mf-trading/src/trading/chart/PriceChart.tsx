@@ -6,7 +6,7 @@ const Box = styled.div`
   height: 280px;
 `;
 
-import type { PricePoint } from './data';
+import type { PricePoint } from '../data';
 import { drawOwnLines, type OwnLine } from './ownLines';
 
 const NONE: OwnLine[] = [];

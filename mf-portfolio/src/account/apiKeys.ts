@@ -1,5 +1,4 @@
-import { supabase, unwrap } from '@repex/shared-ui/platform';
-import { refusal } from './account';
+import { refusal, supabase, unwrap } from '@repex/shared-ui/platform';
 
 /**
  * The account's API keys (supabase/schemas/api_keys.sql; docs/api.md): listed without the key,

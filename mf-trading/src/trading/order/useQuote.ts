@@ -1,5 +1,5 @@
 import { usePausedQuery } from '@repex/shared-ui/platform';
-import { quoteOrder, type QuoteRequest } from './data';
+import { quoteOrder, type QuoteRequest } from '../data';
 
 /** How long typing pauses before the database is asked: a quote per pause, not per keystroke. */
 const PAUSE_MS = 200;

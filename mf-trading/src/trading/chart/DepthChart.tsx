@@ -1,6 +1,6 @@
 import styled, { useTheme } from 'styled-components';
 import { Muted, formatInteger, formatPrice, formatTokens } from '@repex/shared-ui/ui';
-import type { BookLevel } from './data';
+import type { BookLevel } from '../data';
 import { depthPaths, depthSeries } from './depth';
 
 const W = 600;

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { cancelOrder, replaceOrder } from '@repex/shared-ui/platform';
-import type { OpenOrder } from './data';
+import { cancelOrder, replaceOrder, toast } from '@repex/shared-ui/platform';
+import type { OpenOrder } from '../data';
 import {
   Button,
   Card,
@@ -81,6 +81,7 @@ export function OpenOrders({ orders, tokenName }: { orders: OpenOrder[]; tokenNa
           order={editing}
           tokenName={tokenName}
           replace={replaceOrder}
+          tell={toast}
           onClose={() => setEditing(null)}
         />
       )}

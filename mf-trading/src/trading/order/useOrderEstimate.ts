@@ -1,4 +1,4 @@
-import type { BookLevel, QuoteRequest } from './data';
+import type { BookLevel, QuoteRequest } from '../data';
 import type { Side } from './orderMath';
 import type { OrderKind } from './orderPlan';
 import { limitWarning, marketError, marketNote } from './quoteWords';

@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 
-/** A label and its figure on one line of a profile card, ruled off from the next. */
+/** A label and its figure on one line of a card, ruled off from the next. */
 export const StatRow = styled.div`
   display: flex;
   justify-content: space-between;

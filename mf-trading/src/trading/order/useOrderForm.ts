@@ -1,7 +1,7 @@
 import { useEffect, useState, type RefObject } from 'react';
 import { useExchangeSettings } from '@repex/shared-ui/platform';
-import type { BookLevel } from './data';
-import type { BookPick } from './OrderBook';
+import type { BookLevel } from '../data';
+import type { BookPick } from '../book/OrderBook';
 import { lackingFor, limitPriceError, type Side } from './orderMath';
 import { describePlan, describeSpend, localFigures, stopLimitPriceError, type OrderKind } from './orderPlan';
 import { submitOrder } from './submitOrder';

@@ -2,7 +2,7 @@ import styled from 'styled-components';
 import { MONEY_SCALE, formatCount, formatInteger, formatPrice, useChart } from '@repex/shared-ui/ui';
 import { withGaps } from './candleGaps';
 import { drawOwnLines, type OwnLine } from './ownLines';
-import type { Candle } from './data';
+import type { Candle } from '../data';
 
 const Box = styled.div`
   width: 100%;

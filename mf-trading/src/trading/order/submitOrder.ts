@@ -1,6 +1,6 @@
 import { toast } from '@repex/shared-ui/platform';
 import { describeResult } from '@repex/shared-ui/ui';
-import { placeOrder, placePair } from './data';
+import { placeOrder, placePair } from '../data';
 import type { Side } from './orderMath';
 import type { OrderKind } from './orderPlan';
 import type { OrderTermsState } from './useOrderTerms';

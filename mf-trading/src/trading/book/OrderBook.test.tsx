@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { ThemeProvider } from 'styled-components';
 import { theme } from '@repex/shared-ui/ui';
-import type { BookLevel } from './data';
+import type { BookLevel } from '../data';
 import { OrderBook, type BookPick } from './OrderBook';
 import { ownLevels } from './ownLevels';
 

@@ -1,6 +1,6 @@
 import { Button } from '@repex/shared-ui/ui';
 import type { Side } from './orderMath';
-import { PhoneTradeBarSpace, PhoneTradeBar as Bar } from './Trading.styles';
+import { PhoneTradeBarSpace, PhoneTradeBar as Bar } from '../Trading.styles';
 
 /** On a phone, Buy and Sell at the foot of the screen: a tap sets the panel's side and brings it into view. */
 export function PhoneTradeBar({ name, onSide }: { name: string; onSide: (side: Side) => void }) {

@@ -1,7 +1,7 @@
 import { ErrorState, Skeleton, Tabs, TabsContent, TabsList, TabsTrigger } from '@repex/shared-ui/ui';
 import type { QueryState } from '@repex/shared-ui/platform';
-import type { BookLevel, TapeTrade } from './data';
-import { DepthChart } from './DepthChart';
+import type { BookLevel, TapeTrade } from '../data';
+import { DepthChart } from '../chart/DepthChart';
 import { OrderBook, type BookPick } from './OrderBook';
 import type { OwnLevels } from './ownLevels';
 import { RecentTrades } from './RecentTrades';

@@ -1,4 +1,4 @@
-import { supabase, unwrap } from '@repex/shared-ui/platform';
+import { refusal, supabase, unwrap } from '@repex/shared-ui/platform';
 import type { Database } from '@repex/shared-ui/contracts';
 
 /**
@@ -6,8 +6,6 @@ import type { Database } from '@repex/shared-ui/contracts';
  * its token application. A call answers the refusal in the server's words, or null when it went
  * through; a read throws them.
  */
-
-export const refusal = ({ error }: { error: { message: string } | null }) => error?.message ?? null;
 
 /** The signed-in account as the auth server has it (email, a pending new email, authenticator apps). */
 export async function loadAccount() {

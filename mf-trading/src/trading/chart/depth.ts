@@ -1,4 +1,4 @@
-import type { BookLevel } from './data';
+import type { BookLevel } from '../data';
 
 /** One step of a depth chart: at `price`, `total` tokens are bid at it or higher (or asked at it or lower). */
 export interface DepthStep {

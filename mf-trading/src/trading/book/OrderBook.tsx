@@ -1,7 +1,7 @@
 import styled from 'styled-components';
 import { Muted, Table, formatInteger, formatPrice } from '@repex/shared-ui/ui';
 
-import type { BookLevel } from './data';
+import type { BookLevel } from '../data';
 import { ownKey, type OwnLevels } from './ownLevels';
 
 const BOOK_DEPTH = 5;

@@ -10,8 +10,8 @@ import {
   startConnection,
   type PlatformKey,
   type SocialAccount,
-} from './data';
-import { useSocial } from './useSocial';
+} from '../social/data';
+import { useSocial } from '../social/useSocial';
 
 const Rows = styled.ul`
   list-style: none;

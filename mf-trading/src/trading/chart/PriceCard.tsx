@@ -1,10 +1,10 @@
 import { CardTitle, Muted, Skeleton } from '@repex/shared-ui/ui';
 import type { QueryState } from '@repex/shared-ui/platform';
 import { CandleChart } from './CandleChart';
-import { CANDLE_INTERVALS, LINE_RANGES, type LineRange, type PricePoint } from './data';
+import { CANDLE_INTERVALS, LINE_RANGES, type LineRange, type PricePoint } from '../data';
 import type { OwnLine } from './ownLines';
 import { PriceChart } from './PriceChart';
-import { ChartBar, ChartChoiceButton } from './Trading.styles';
+import { ChartBar, ChartChoiceButton } from '../Trading.styles';
 import { intervalSeconds, useCandles, useChartChoice, useLongLine } from './useCandles';
 
 const NAMES = {

@@ -1,6 +1,6 @@
 import { Muted, Table, formatInteger, formatPrice, formatTime, SideBadge } from '@repex/shared-ui/ui';
 
-import type { TapeTrade } from './data';
+import type { TapeTrade } from '../data';
 
 export function RecentTrades({ trades }: { trades: TapeTrade[] }) {
   return (
