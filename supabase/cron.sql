@@ -5,7 +5,8 @@
 -- the two lists name the same functions and that every command here runs.
 --
 -- pg_cron never runs two of one job at once, and each job is one transaction unless it is a
--- procedure that commits (Auto-Invest and the offerings: one plan, one offering at a time).
+-- procedure that commits: private.drain, for Auto-Invest and the offerings, commits after each plan
+-- and each offering.
 
 -- Matching: orders past their time, and stops a busy account left waiting (supabase/schemas/trading.sql).
 select cron.schedule('expire-orders', '2 seconds', 'select private.expire_orders()');
@@ -15,8 +16,8 @@ select cron.schedule('cancel-after', '1 seconds', 'select private.fire_cancel_af
 -- The market's 24h figures as trades leave the window (market.sql).
 select cron.schedule('market-stats', '5 seconds', 'select private.slide_token_stats()');
 -- Offerings whose window has passed (offerings.sql) and due Auto-Invest plans (auto_invest.sql).
-select cron.schedule('offerings', '5 seconds', 'call private.close_due_offerings()');
-select cron.schedule('auto-invest', '5 seconds', 'call private.run_due_plans()');
+select cron.schedule('offerings', '5 seconds', $$call private.drain('private.close_next_offering', 100)$$);
+select cron.schedule('auto-invest', '5 seconds', $$call private.drain('private.run_next_plan', 1000)$$);
 -- Founders' vesting (tokens.sql), the RepX index's levels (repx_index.sql), the fraud rules (fraud.sql).
 select cron.schedule('vesting', '* * * * *', 'select private.release_vesting()');
 select cron.schedule('repx-index', '* * * * *', 'select private.record_index_levels()');

@@ -150,9 +150,10 @@ async function grantAgain(schemas: Queryable, kind: 'view' | 'function', name: s
   add('grant', aclChange(kind, name, await creationAcl(schemas, kind, schemaOf(name)), acl));
 }
 
+/** A routine: DROP ROUTINE takes a function or a procedure alike. */
 async function fn({ d, name, gone, changed, schemas, add }: Change) {
   const dropped = gone || (changed && headerOf(d.migrations) !== headerOf(d.schemas));
-  if (dropped) add('drop function', `drop function if exists ${name};`);
+  if (dropped) add('drop function', `drop routine if exists ${name};`);
   if (gone) return;
   add('function', `${(d.schemas ?? '').trim()};`);
   if (dropped) await grantAgain(schemas, 'function', name, add);

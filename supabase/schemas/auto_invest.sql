@@ -3,8 +3,8 @@
 --
 -- The server runs plans, never the browser: the local server's scheduler calls
 -- private.run_next_plan every few seconds until no plan is due, each call its own transaction (a
--- run holds its books' locks only while it buys); on a hosted project pg_cron calls
--- private.run_due_plans, which does the same (supabase/cron.sql).
+-- run holds its books' locks only while it buys); on a hosted project pg_cron drains the same
+-- function (private.drain, supabase/cron.sql).
 -- Each period (a plan's scheduled date, UTC) runs at most once: a run's row is keyed by plan and
 -- period and written in the transaction of its buys, so a crash undoes both and two server
 -- processes cannot both write it. A period the server missed entirely (it was down all day) is not
@@ -482,18 +482,6 @@ begin
 end $$;
 revoke execute on function private.run_next_plan() from public;
 
--- Runs due plans until none is left (or p_most), committing after each, so that one plan's buys
--- hold their books' locks only while they run: pg_cron's call (supabase/cron.sql). A procedure
--- that commits can have neither SECURITY DEFINER nor a search_path of its own: hence the schema.
-create procedure private.run_due_plans(p_most integer default 1000)
-language plpgsql as $$
-begin
-  for i in 1..p_most loop
-    exit when not private.run_next_plan();
-    commit;
-  end loop;
-end $$;
-revoke execute on procedure private.run_due_plans(integer) from public;
 
 -- The caller's plans, with what each buys and its last run.
 create view public.my_invest_plans with (security_invoker = true) as

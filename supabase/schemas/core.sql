@@ -128,3 +128,22 @@ language sql immutable set search_path = '' as $$
   select (extract(epoch from p)::bigint / 3600)::text || case when extract(epoch from p) = 3600 then ' hour' else ' hours' end
 $$;
 revoke execute on function private.hours(interval) from public;
+
+-- pg_cron's call for a job done one piece at a time (supabase/cron.sql): runs `p_step`, a function
+-- that does one piece in the caller's transaction and says whether there was one, until it says
+-- no or `p_most` pieces are done, committing after each, so that a piece holds its locks only
+-- while it runs. The one home of that loop (the local server drains the same steps itself:
+-- server/schedule.ts). A procedure that commits can have neither SECURITY DEFINER nor a
+-- search_path of its own; the step is a catalog reference, never text run as it is.
+create procedure private.drain(p_step regproc, p_most integer)
+language plpgsql as $$
+declare
+  more boolean;
+begin
+  for i in 1..p_most loop
+    execute format('select %s()', p_step) into more;
+    exit when not more;
+    commit;
+  end loop;
+end $$;
+revoke execute on procedure private.drain(regproc, integer) from public;

@@ -19,7 +19,7 @@
 --
 -- The close happens once: the scheduler takes a due offering `for update skip locked` and closes
 -- it in one transaction (a crash undoes all of it; another process skips it or finds it closed).
--- A hosted project's pg_cron calls private.close_due_offerings, which does the same (supabase/cron.sql).
+-- A hosted project's pg_cron drains the same function (private.drain, supabase/cron.sql).
 -- Locks, always in this order: the offering, the token, then cash accounts and holdings in
 -- ascending user id (as the engine's).
 
@@ -358,18 +358,6 @@ begin
 end $$;
 revoke execute on function private.close_next_offering() from public;
 
--- Closes due offerings until none is left (or p_most), each in its own transaction: pg_cron's call
--- (supabase/cron.sql). A procedure that commits can have neither SECURITY DEFINER nor a
--- search_path of its own: hence the schema.
-create procedure private.close_due_offerings(p_most integer default 100)
-language plpgsql as $$
-begin
-  for i in 1..p_most loop
-    exit when not private.close_next_offering();
-    commit;
-  end loop;
-end $$;
-revoke execute on procedure private.close_due_offerings(integer) from public;
 
 -- What a screen reads of an offering: its terms, its window, its result once closed, and while it
 -- is open the indicative clearing price, the volume it would fill and the total demand, never who
