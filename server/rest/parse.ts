@@ -4,7 +4,7 @@ import { parseError } from './errors';
 
 export type SelectItem =
   | { kind: 'star' }
-  | { kind: 'column'; name: string; alias?: string; cast?: string }
+  | { kind: 'column'; name: string; alias?: string; cast?: Cast }
   | { kind: 'embed'; relation: string; alias?: string; inner: boolean; select: SelectItem[] };
 
 export type Condition =
@@ -62,7 +62,7 @@ export function parseSelect(text: string): SelectItem[] {
  * Written into the SQL as the lower-case keyword itself, never quoted: `"integer"` is no type, and
  * `"char"` is PostgreSQL's one-byte type, not SQL's char.
  */
-const CASTS = new Set([
+const CAST_NAMES = [
   'text',
   'varchar',
   'char',
@@ -88,7 +88,9 @@ const CASTS = new Set([
   'uuid',
   'json',
   'jsonb',
-]);
+] as const;
+type Cast = (typeof CAST_NAMES)[number];
+const CASTS = new Set<string>(CAST_NAMES);
 
 function parseSelectItem(item: string): SelectItem {
   if (item === '*') return { kind: 'star' };
@@ -103,7 +105,7 @@ function parseSelectItem(item: string): SelectItem {
     const cast = column[3];
     if (cast && !CASTS.has(cast.toLowerCase()))
       throw parseError(`A column cannot be cast to ${cast}.`, `Cast to one of: ${[...CASTS].join(', ')}.`);
-    return { kind: 'column', alias: column[1], name: column[2]!, cast: cast?.toLowerCase() };
+    return { kind: 'column', alias: column[1], name: column[2]!, cast: cast?.toLowerCase() as Cast | undefined };
   }
   throw parseError(
     `failed to parse select parameter (${item})`,

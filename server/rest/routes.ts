@@ -8,13 +8,13 @@ import { restContext } from './context';
 import { restError } from './errors';
 import { read } from './read';
 import { rpc } from './rpc';
-import { requireRelation } from './sql';
+import { requireRelation } from './plan';
 import { WROTE_RESPONSE_HEADER } from './replica';
 import { write } from './write';
 
 export type { RequestIdentity };
 
-/** The /rest/v1 subset of PostgREST that postgrest-js uses: request -> plan (shape.ts) -> SQL (sql.ts), one module per kind of call. */
+/** The /rest/v1 subset of PostgREST that postgrest-js uses: request -> plan (plan.ts) -> SQL (render.ts) -> answer (read.ts, write.ts, rpc.ts). */
 export function restRoutes(db: Database, getCatalog: () => Catalog, log?: (line: string) => void, replica?: Replica) {
   const ctx = restContext(db, getCatalog, log, replica);
   return async function handle(
