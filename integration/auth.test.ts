@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import type { Backend } from '../server/index';
-import { authConfig } from '../server/auth/config';
+import { authConfig } from '../server/authConfig';
 import { ENGINES, backendFor, eventually } from './harness/backends';
 import { ADMIN, ANON_KEY, DEMO, JWT_SECRET, SERVICE_ROLE_KEY, client, newUser, signedIn } from './harness/clients';
 import { confirmSignUp, lastCodeFor, mailsTo } from './harness/mail';

@@ -16,7 +16,7 @@ import { bytesInDatabase, bytesInFolder, bytesInMemory, type ObjectBytes } from 
 import { startWorkers, type WorkerOptions } from './workers';
 import { toOutbox } from './accountMail';
 import { closeDueOfferings, runDuePlans, schedule } from './schedule';
-import { authConfig } from './auth/config';
+import { authConfig } from './authConfig';
 import { DEFAULT_SESSION_INACTIVITY, endIdleSessions } from './auth/sessions';
 import type { RateLimits } from './http/rateLimit';
 import { assertSafeToListen, installationJwtSecret } from './auth/secret';
@@ -43,7 +43,7 @@ export interface BackendOptions extends WorkerOptions {
   /** HS256 secret; without it, the installation's own generated secret (kept in the database). */
   jwtSecret?: string;
   /*
-   * Auth's settings; each one left out is supabase/config.toml's (auth/config.ts), so a test or a
+   * Auth's settings; each one left out is supabase/config.toml's (authConfig.ts), so a test or a
    * benchmark runs the project as the file describes it.
    */
   jwtExpiry?: number;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { BackendOptions } from './index';
-import { authConfig } from './auth/config';
+import { authConfig } from './authConfig';
 import { DEFAULT_SESSION_INACTIVITY } from './auth/sessions';
 import { DEFAULT_POOL } from './db/postgres';
 import { env } from './env';

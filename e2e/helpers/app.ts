@@ -1,31 +1,27 @@
 import fs from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { startBackend, type Backend, type BackendOptions } from '../../server/index';
 import { NO_RATE_LIMITS } from '../../server/http/rateLimit';
 import { pgliteImage } from '../../integration/harness/pgliteImage';
+import { headlessChromium } from '../../scripts/lib/chromium';
 import { startFrontends, type Stack } from '../../scripts/lib/stack';
 import type { StackPorts } from '../../scripts/lib/config';
 import { ROOT } from '../../scripts/webpack/config';
 import { PACKAGE_DIRS, REMOTE_NAMES, type RemoteName } from '../../scripts/webpack/packages';
 import { DEMO_ACCOUNTS } from '../../server/demo';
-import { env } from '../../server/env';
 import { confirmSignUp, lastCodeFor } from '../../integration/harness/mail';
 
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
-const CHROMIUM = env().CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
 
-/** Debian's Chromium, headless, as every end-to-end file drives it; the screenshots' folder made. */
+/** The browser every end-to-end file drives (scripts/lib/chromium.ts), the screenshots' folder made. */
 export async function launchChromium(): Promise<Browser> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
-  });
+  return headlessChromium();
 }
 
 export interface E2EApp {

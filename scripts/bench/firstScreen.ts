@@ -20,7 +20,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startBackend } from '../../server/index';
 import { NO_RATE_LIMITS } from '../../server/http/rateLimit';
 import { DEMO_ACCOUNTS } from '../../server/demo';
-import { launchChromium } from '../../e2e/helpers/app';
+import { headlessChromium } from '../lib/chromium';
 import { startFrontends, type Stack } from '../lib/stack';
 import type { StackPorts } from '../lib/config';
 import { ROOT } from '../webpack/config';
@@ -173,7 +173,7 @@ async function main() {
   const stacks: Stack[] = [];
   for (const b of builds)
     stacks.push(await startFrontends(anyPort, backend.anonKey, (pkg) => path.join(b.root, pkg, 'dist')));
-  const browser = await launchChromium();
+  const browser = await headlessChromium();
   try {
     const figures = [];
     for (const [i, b] of builds.entries())

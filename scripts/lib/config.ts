@@ -1,4 +1,4 @@
-import { authConfig } from '../../server/auth/config';
+import { authConfig } from '../../server/authConfig';
 import { env, type Env } from '../../server/env';
 import { REMOTES, REMOTE_NAMES, SHELL, type RemoteName } from '../webpack/packages';
 

@@ -1,6 +1,6 @@
-import { env, readEnv } from '../env';
-import { readProjectConfig, type AuthConfig } from '../projectConfig';
-import { passwordMinLength } from './passwordPolicy';
+import { env, readEnv } from './env';
+import { readProjectConfig, type AuthConfig } from './projectConfig';
+import { passwordMinLength } from './auth/passwordPolicy';
 
 /**
  * Auth's settings: supabase/config.toml's, as the Supabase CLI reads them, each overridable by an

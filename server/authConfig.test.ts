@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CLI_AUTH_DEFAULTS, readProjectConfig } from '../projectConfig';
-import { authConfig } from './config';
+import { CLI_AUTH_DEFAULTS, readProjectConfig } from './projectConfig';
+import { authConfig } from './authConfig';
 
 /** A config.toml in a folder of its own, with the schema list every project file has. */
 function projectFile(auth: string): string {
