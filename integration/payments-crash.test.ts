@@ -76,7 +76,11 @@ describe.each(ENGINES)('a crash of the server while deposits are being confirmed
         `select count(*) as failed from wallet_transactions where user_id = any($1::uuid[]) and status = 'failed' and message = 'Your card was declined.'`,
         [users.map((u) => u.id)],
       )) as [{ failed: string }];
-      expect(Number(failed)).toBe(accepted.filter((d) => d.card.endsWith('0002')).length);
+      // Every declined deposit the server acknowledged failed; one whose answer the crash lost may
+      // have been committed too, and then fails as well: never more than were sent.
+      const declined = (list: (typeof deposits)[number][]) => list.filter((d) => d.card.endsWith('0002')).length;
+      expect(Number(failed)).toBeGreaterThanOrEqual(declined(accepted));
+      expect(Number(failed)).toBeLessThanOrEqual(declined(deposits));
       expect(await invariantViolations(backend)).toEqual([]);
     } finally {
       await backend.close();

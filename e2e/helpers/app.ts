@@ -32,11 +32,13 @@ export interface E2EApp {
   browser: Browser;
   /** A new browser profile (own storage, or `storageState` kept from a closed one), like a second person on another machine. */
   newContext: (opts?: { width?: number; storageState?: StorageState }) => Promise<BrowserContext>;
+  /** A page in a new browser profile, `width` px wide: a person who has not signed in here. */
+  newPage: (width?: number) => Promise<Page>;
   close: () => Promise<void>;
 }
 
-/** The built app, served as in production, on free ports, with a fresh seeded database. */
-/** The app over a fresh backend; `auth` sets what a project's config.toml would (confirmations off, say). */
+/** The built app, served as in production, on free ports, over a fresh seeded database; `auth` sets what a
+ * project's config.toml would (confirmations off, say). */
 export async function startApp(auth: Pick<BackendOptions, 'emailConfirmations'> = {}): Promise<E2EApp> {
   for (const dir of PACKAGE_DIRS) {
     if (!fs.existsSync(path.join(ROOT, dir, 'dist')))
@@ -57,14 +59,16 @@ export async function startApp(auth: Pick<BackendOptions, 'emailConfirmations'> 
   // The build under test (npm run build), whatever release a developer has deployed.
   const frontends = await startFrontends(anyPort, backend.anonKey, (pkg) => path.join(ROOT, pkg, 'dist'));
   const browser = await launchChromium();
+  const newContext: E2EApp['newContext'] = ({ width = 1280, storageState } = {}) =>
+    browser.newContext({ viewport: { width, height: 900 }, storageState });
   return {
     url: frontends.shell.url,
     ports: frontends.ports,
     backend,
     frontends,
     browser,
-    newContext: ({ width = 1280, storageState } = {}) =>
-      browser.newContext({ viewport: { width, height: 900 }, storageState }),
+    newContext,
+    newPage: async (width = 1280) => (await newContext({ width })).newPage(),
     close: async () => {
       await browser.close();
       await frontends.close();

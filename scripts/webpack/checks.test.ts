@@ -61,7 +61,7 @@ describe('the declared dependencies', () => {
     'mf-trading',
     'mf-wallet',
     'mf-admin',
-    'supabase',
+    'server',
   ];
   const declared = packages.map((dir) => {
     const json = JSON.parse(fs.readFileSync(path.join(ROOT, dir, 'package.json'), 'utf8')) as {
