@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { DEMO_ACCOUNTS } from '../server/demo';
 import { totpCode, totpStep } from '../server/auth/totp';
-import { SCREENSHOTS, apiUser, eventually, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import { adminPage, fundedUser } from './helpers/admin';
+import { SCREENSHOTS, apiUser, eventually, signIn, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(240_000);
 
@@ -10,26 +11,11 @@ let app: E2EApp;
 let admin: Page;
 beforeAll(async () => {
   app = await startApp();
-  admin = await (await app.newContext()).newPage();
-  await admin.goto(`${app.url}/auth/nra`);
-  await admin.fill('#admin-email', DEMO_ACCOUNTS.admin.email);
-  await admin.fill('#admin-password', DEMO_ACCOUNTS.admin.password);
-  await admin.getByRole('button', { name: 'Sign In' }).click();
-  await admin.locator('[data-remote="admin"]').first().waitFor();
+  admin = await adminPage(app);
 });
 afterAll(() => app?.close());
 
 const db = <T>(sql: string, params: unknown[] = []) => app.backend.db.query<T>(sql, params);
-
-async function fundedUser(username: string, cash: number): Promise<Page> {
-  const page = await (await app.newContext()).newPage();
-  await signUp(page, app, { username, email: `${username}@e2e.repx.dev`, password: 'e2e-pass-1' });
-  await db(`select private.record_deposit(id, $2) from auth.users where email = $1`, [
-    `${username}@e2e.repx.dev`,
-    cash,
-  ]);
-  return page;
-}
 
 test('the admin removes the authenticator app of someone who lost it: the password alone signs them in', async () => {
   const email = 'lost_phone@e2e.repx.dev';
@@ -133,7 +119,7 @@ test("the admin halts trading in one token from its owner's details: its screens
   await person.goto(`${app.url}/profile`);
   await person.getByText('Trading halted by the exchange: we emailed you why.').waitFor();
   // Someone who holds and watches the token sees the badge on both dashboard rows.
-  const holder = await fundedUser('halt_holder', 100);
+  const holder = await fundedUser(app, 'halt_holder', 100);
   const holderId = `(select id from auth.users where email = 'halt_holder@e2e.repx.dev')`;
   await db(`select private.issue_tokens($1, ${holderId}, 5)`, [alex!.id]);
   await db(`insert into watchlist (user_id, token_id) values (${holderId}, $1)`, [alex!.id]);

@@ -3,11 +3,11 @@ import type { Page } from 'playwright-core';
 import { DEMO_ACCOUNTS } from '../server/demo';
 import { totpCode } from '../server/auth/totp';
 import { freshStep } from '../integration/harness/totp';
+import { adminPage, fundedUser } from './helpers/admin';
 import {
   SCREENSHOTS,
   nodeClient,
   placeholderWhole,
-  signUp,
   startApp,
   tabsInOneRow,
   tapTab,
@@ -21,30 +21,15 @@ let app: E2EApp;
 let admin: Page;
 beforeAll(async () => {
   app = await startApp();
-  admin = await (await app.newContext()).newPage();
-  await admin.goto(`${app.url}/auth/nra`);
-  await admin.fill('#admin-email', DEMO_ACCOUNTS.admin.email);
-  await admin.fill('#admin-password', DEMO_ACCOUNTS.admin.password);
-  await admin.getByRole('button', { name: 'Sign In' }).click();
-  await admin.locator('[data-remote="admin"]').first().waitFor();
+  admin = await adminPage(app);
 });
 afterAll(() => app?.close());
 
 const db = <T>(sql: string, params: unknown[] = []) => app.backend.db.query<T>(sql, params);
 
-async function fundedUser(username: string, cash: number): Promise<Page> {
-  const page = await (await app.newContext()).newPage();
-  await signUp(page, app, { username, email: `${username}@e2e.repx.dev`, password: 'e2e-pass-1' });
-  await db(`select private.record_deposit(id, $2) from auth.users where email = $1`, [
-    `${username}@e2e.repx.dev`,
-    cash,
-  ]);
-  return page;
-}
-
 test('two accounts wash-trade a token; the admin finds the alert and confirms it, suspending both', async () => {
   const emails = ['washer_one@e2e.repx.dev', 'washer_two@e2e.repx.dev'];
-  for (const [i, email] of emails.entries()) await fundedUser(email.split('@')[0]!, 2000 + i);
+  for (const [i, email] of emails.entries()) await fundedUser(app, email.split('@')[0]!, 2000 + i);
   // A token of their own with an empty book, so they only meet each other.
   const [token] = await db<{
     id: string;

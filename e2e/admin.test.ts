@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { feePercent, orderCost } from '../mf-trading/src/trading/order/orderMath';
 import { formatPrice } from '@repex/shared-ui/ui';
-import { DEMO_ACCOUNTS } from '../server/demo';
-import { SCREENSHOTS, eventually, placeOrder, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import { adminPage, fundedUser } from './helpers/admin';
+import { SCREENSHOTS, eventually, placeOrder, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(240_000);
 
@@ -11,32 +11,17 @@ let app: E2EApp;
 let admin: Page;
 beforeAll(async () => {
   app = await startApp();
-  admin = await (await app.newContext()).newPage();
-  await admin.goto(`${app.url}/auth/nra`);
-  await admin.fill('#admin-email', DEMO_ACCOUNTS.admin.email);
-  await admin.fill('#admin-password', DEMO_ACCOUNTS.admin.password);
-  await admin.getByRole('button', { name: 'Sign In' }).click();
-  await admin.locator('[data-remote="admin"]').first().waitFor();
+  admin = await adminPage(app);
 });
 afterAll(() => app?.close());
 
 const db = <T>(sql: string, params: unknown[] = []) => app.backend.db.query<T>(sql, params);
 
-async function fundedUser(username: string, cash: number): Promise<Page> {
-  const page = await (await app.newContext()).newPage();
-  await signUp(page, app, { username, email: `${username}@e2e.repx.dev`, password: 'e2e-pass-1' });
-  await db(`select private.record_deposit(id, $2) from auth.users where email = $1`, [
-    `${username}@e2e.repx.dev`,
-    cash,
-  ]);
-  return page;
-}
-
 test('the admin changes the fee to 1.5%: the order panel shows it live and the next trade charges it; audited', async () => {
   const [sarah] = await db<{ id: string; price: string }>(
     `select id, price from market_tokens where username = 'sarahchen'`,
   );
-  const trader = await fundedUser('fee_watcher', 5000);
+  const trader = await fundedUser(app, 'fee_watcher', 5000);
   await trader.goto(`${app.url}/trading/${sarah!.id}`);
   await trader.getByText('Fee (2%)').waitFor();
 
@@ -109,7 +94,7 @@ test('the exchange-wide halt has its own button and confirmation, apart from the
 
 test('the admin suspends an account: its open browser is signed out on its next request, its orders leave the book', async () => {
   const [sarah] = await db<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
-  const user = await fundedUser('soon_suspended', 1000);
+  const user = await fundedUser(app, 'soon_suspended', 1000);
   await user.goto(`${app.url}/trading/${sarah!.id}`);
   await user.getByText(`with your ${formatPrice(1000)}`).waitFor();
   await placeOrder(user, { side: 'Buy', type: 'Limit', amount: 3, price: '10.00' });
@@ -141,7 +126,7 @@ test('the admin suspends an account: its open browser is signed out on its next 
 
 test('the admin signs an account out everywhere from its details: its browser must sign in again, its order stands', async () => {
   const [marcus] = await db<{ id: string }>(`select id from tokens where username = 'marcusj'`);
-  const user = await fundedUser('signed_out_user', 1000);
+  const user = await fundedUser(app, 'signed_out_user', 1000);
   await user.goto(`${app.url}/trading/${marcus!.id}`);
   await user.getByText(`with your ${formatPrice(1000)}`).waitFor();
   await placeOrder(user, { side: 'Buy', type: 'Limit', amount: 2, price: '10.00' });

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { formatPrice } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../server/demo';
-import { SCREENSHOTS, feeOn, placeOrder, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import { feeOn, placeOrder, shootBoth, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(240_000);
 
@@ -11,15 +10,6 @@ beforeAll(async () => {
   app = await startApp();
 });
 afterAll(() => app?.close());
-
-/** A screenshot of the step at desktop width, then at phone width, back to desktop. */
-async function shootBoth(page: Page, step: string) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `newcomer-${step}-1280.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(150);
-  await page.screenshot({ path: path.join(SCREENSHOTS, `newcomer-${step}-390.png`), fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 /** A real 1x1 PNG. */
 const PNG = Buffer.from(
@@ -37,7 +27,7 @@ test("a newcomer deposits, buys, withdraws, gets their own token approved, and s
   // A new account's dashboard lists its first steps, none done yet.
   const steps = page.getByTestId('first-steps');
   await steps.getByText('0 of 4 done.').waitFor();
-  await shootBoth(page, '0-first-steps');
+  await shootBoth(page, 'newcomer-0-first-steps');
   // Nothing held yet: the analysis says so instead of drawing a flat line on a ±$0.05 axis.
   await page.goto(`${app.url}/portfolio-analysis`);
   await page.getByText('Nothing held in this period: the value shows here once you hold cash or tokens.').waitFor();
@@ -54,7 +44,7 @@ test("a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await deposit.getByRole('button', { name: 'Deposit', exact: true }).click();
   await deposit.getByText('Write the amount as a plain number of dollars, like 1000.00.').waitFor();
   await deposit.locator('#deposit-amount').fill('1000');
-  await shootBoth(page, '1-deposit');
+  await shootBoth(page, 'newcomer-1-deposit');
   await deposit.getByRole('button', { name: 'Deposit', exact: true }).click();
   await page
     .getByTestId('available-balance')
@@ -73,7 +63,7 @@ test("a newcomer deposits, buys, withdraws, gets their own token approved, and s
   // The dialog stays open with the card's answer, to try another card.
   const declined = page.getByRole('dialog', { name: 'Deposit Funds' });
   await declined.getByText('Your card was declined. Nothing was charged; try another card.').waitFor();
-  await shootBoth(page, '1-deposit-declined');
+  await shootBoth(page, 'newcomer-1-deposit-declined');
   await page.getByTestId('wallet-row').filter({ hasText: 'Your card was declined.' }).waitFor();
   expect(await money(page, 'available-balance')).toBe(formatPrice(1000));
   await declined.getByRole('button', { name: 'Cancel' }).click();
@@ -97,7 +87,7 @@ test("a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await expect(steps.getByRole('link', { name: 'Connect your social accounts →' }).getAttribute('href')).resolves.toBe(
     '/profile?open=social',
   );
-  await shootBoth(page, '2-holdings');
+  await shootBoth(page, 'newcomer-2-holdings');
   await page.getByRole('tab', { name: 'Watchlist' }).click();
   await page.getByTestId('watchlist-row').filter({ hasText: 'Sarah Chen' }).waitFor();
   await page.getByRole('button', { name: 'Remove Sarah Chen from watchlist' }).click();
@@ -133,7 +123,7 @@ test("a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await withdraw
     .getByText(/a new account receives withdrawals 24 hours after it is added: Checking •••• 6789 from/)
     .waitFor();
-  await shootBoth(page, '3a-bank-account-waits');
+  await shootBoth(page, 'newcomer-3a-bank-account-waits');
   await withdraw.getByRole('button', { name: 'Close' }).click();
 
   // A day on (the test moves the account's wait), $100 goes out to it, held at once.
@@ -159,7 +149,7 @@ test("a newcomer deposits, buys, withdraws, gets their own token approved, and s
     .filter({ hasText: `${formatPrice(100)} held for withdrawals` })
     .waitFor();
   await rows.filter({ hasText: 'Checking •••• 6789' }).filter({ hasText: 'Pending' }).waitFor();
-  await shootBoth(page, '3-wallet');
+  await shootBoth(page, 'newcomer-3-wallet');
 
   // Edit the profile.
   await page.goto(`${app.url}/profile`);
@@ -175,7 +165,7 @@ test("a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await edit.getByText('Avatar: mime type image/png is not supported').waitFor();
   await edit.locator('#edit-avatar').setInputFiles({ name: 'my photo (1).PNG', mimeType: 'image/png', buffer: PNG });
   await edit.locator('img[src*="/storage/v1/object/public/avatars/"]').waitFor();
-  await shootBoth(page, '4-edit-profile');
+  await shootBoth(page, 'newcomer-4-edit-profile');
   // A name that would read as another (a right-to-left override) is refused in the database's words.
   await edit.locator('#edit-name').fill('Nova\u202eeeL');
   await edit.getByRole('button', { name: 'Save' }).click();
@@ -196,7 +186,7 @@ test("a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await form.locator('#apply-name').fill('Nova Lee');
   await form.locator('#apply-category').selectOption('Designer');
   await form.locator('#apply-bio').fill('Type designer and illustrator.');
-  await shootBoth(page, '5-apply');
+  await shootBoth(page, 'newcomer-5-apply');
   await form.getByRole('button', { name: 'Apply' }).click();
   await toastText(page, 'Application Sent');
   await page.getByText('Your token application is under review').waitFor();
@@ -211,7 +201,7 @@ test("a newcomer deposits, buys, withdraws, gets their own token approved, and s
   await row.getByRole('button', { name: 'Approve' }).click();
   const approve = admin.getByRole('dialog', { name: 'Approve token application' });
   await approve.getByText('No connected account: there is no automated analysis to review.').waitFor();
-  await shootBoth(admin, '6-approve');
+  await shootBoth(admin, 'newcomer-6-approve');
   await approve.getByRole('button', { name: 'Approve and issue' }).click();
   await expect(toastText(admin, 'Token Issued')).resolves.toMatchObject({
     title: 'Token Issued',
@@ -262,7 +252,7 @@ test("a newcomer deposits, buys, withdraws, gets their own token approved, and s
     .getByTestId('offering-allocation')
     .getByText(`You received 25 Nova Lee tokens at ${formatPrice(10)}`)
     .waitFor();
-  await shootBoth(page, '7-live');
+  await shootBoth(page, 'newcomer-7-live');
 
   // The offering's proceeds (value - fee) reach the person's wallet.
   await page.goto(`${app.url}/wallet`);
@@ -282,5 +272,5 @@ test("a newcomer deposits, buys, withdraws, gets their own token approved, and s
     .filter({ hasText: 'application.approve' })
     .filter({ hasText: `@${me.username}` })
     .waitFor();
-  await shootBoth(admin, '8-audit');
+  await shootBoth(admin, 'newcomer-8-audit');
 });

@@ -2,7 +2,18 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { formatInteger, formatMoney, formatPrice, formatSignedMoney } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../server/demo';
-import { SCREENSHOTS, eventually, nodeClient, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import {
+  SCREENSHOTS,
+  openScreen,
+  shootBoth,
+  eventually,
+  nodeClient,
+  signIn,
+  signUp,
+  startApp,
+  toastText,
+  type E2EApp,
+} from './helpers/app';
 
 jest.setTimeout(180_000);
 
@@ -19,20 +30,8 @@ const one = async <T>(sql: string, params: unknown[] = []) => (await app.backend
 const stat = (label: string) => page.getByTestId(`stat-${label}`).innerText();
 const rows = (testId: string) => page.getByTestId(testId);
 
-async function shoot(name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-1280.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 900 });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-390.png`), fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
-async function go(route: string, remote: string) {
-  await page.goto(`${app.url}${route}`);
-  await page.locator(`[data-remote="${remote}"]`).first().waitFor();
-}
-
 test('dashboard: portfolio, holdings with Buy and Sell, transactions, watchlist', async () => {
-  await go('/dashboard', 'portfolio');
+  await openScreen(page, app, '/dashboard', 'portfolio');
   await rows('holding-row').first().waitFor();
   await expect(rows('holding-row').count()).resolves.toBe(3);
   const holdings = await rows('holding-row').allInnerTexts();
@@ -44,7 +43,7 @@ test('dashboard: portfolio, holdings with Buy and Sell, transactions, watchlist'
   for (const label of ['Total Portfolio Value', 'Total Invested', 'Unrealized P&L', 'Realized P&L']) {
     expect(await stat(label)).toMatch(/\$/);
   }
-  await shoot('dashboard');
+  await shootBoth(page, 'dashboard');
   await expect(page.getByRole('link', { name: 'Auto-Invest' }).getAttribute('href')).resolves.toBe('/auto-invest');
   await expect(page.getByRole('link', { name: 'Portfolio Analysis' }).getAttribute('href')).resolves.toBe(
     '/portfolio-analysis',
@@ -79,7 +78,7 @@ test('dashboard: portfolio, holdings with Buy and Sell, transactions, watchlist'
 });
 
 test('profile: the user, their token, tabs and reputation history', async () => {
-  await go('/profile', 'portfolio');
+  await openScreen(page, app, '/profile', 'portfolio');
   await page.getByRole('heading', { name: 'Alex Rivera' }).waitFor();
   await page.getByText('@alexrivera').first().waitFor();
   const token = await one<{ reputation_score: string; price: string; market_cap: string }>(
@@ -90,7 +89,7 @@ test('profile: the user, their token, tabs and reputation history', async () => 
   expect(await stat('Followers')).toBe('98,500');
   await page.getByText('Social Impact').waitFor();
   await page.getByRole('progressbar', { name: /Ownership/ }).waitFor();
-  await shoot('profile');
+  await shootBoth(page, 'profile');
   await page.getByRole('tab', { name: 'Achievements' }).click();
   await page.getByText('Top 10% Trader').waitFor();
   await page.getByRole('tab', { name: 'Analytics' }).click();
@@ -104,7 +103,7 @@ test('profile: the user, their token, tabs and reputation history', async () => 
 });
 
 test('wallet: balance and history from the database', async () => {
-  await go('/wallet', 'wallet');
+  await openScreen(page, app, '/wallet', 'wallet');
   await page.getByTestId('available-balance').filter({ hasText: '$' }).waitFor();
   expect(await page.getByTestId('available-balance').innerText()).toBe('$2,450.00');
   await rows('wallet-row').first().waitFor();
@@ -130,7 +129,7 @@ test('wallet: balance and history from the database', async () => {
   );
   expect(await rows('wallet-row').last().locator('td').first().innerText()).toMatch(/^Deposit\s+Card •••• 4242$/);
   await page.getByTestId('bank-account').filter({ hasText: 'Checking •••• 0427' }).waitFor();
-  await shoot('wallet');
+  await shootBoth(page, 'wallet');
   // Profit & Loss: the database's figures for the demo user, and a chart of them.
   await page.getByRole('tab', { name: 'Profit & Loss' }).click();
   const pnl = await app.backend.db.transaction(async (tx) => {
@@ -145,7 +144,7 @@ test('wallet: balance and history from the database', async () => {
   await page.getByTestId('stat-Realized P&L').filter({ hasText: '$' }).waitFor();
   expect(await page.getByTestId('stat-Realized P&L').innerText()).toBe(formatSignedMoney(Number(pnl.realized)));
   expect(await page.getByTestId('stat-Unrealized P&L').innerText()).toBe(formatSignedMoney(Number(pnl.unrealized)));
-  await shoot('wallet-pnl');
+  await shootBoth(page, 'wallet-pnl');
 });
 
 test("a new user's profile says their token is not yet issued; the order panel says what they lack", async () => {

@@ -3,7 +3,16 @@ import type { Page, Response } from 'playwright-core';
 import { feePercent, maxAmount, orderCost } from '../mf-trading/src/trading/order/orderMath';
 import { formatInteger, formatMoney, formatPrice } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../server/demo';
-import { SCREENSHOTS, eventually, literally, signIn, startApp, type E2EApp } from './helpers/app';
+import {
+  SCREENSHOTS,
+  openScreen,
+  shootBoth,
+  eventually,
+  literally,
+  signIn,
+  startApp,
+  type E2EApp,
+} from './helpers/app';
 
 jest.setTimeout(180_000);
 
@@ -19,13 +28,6 @@ afterAll(() => app?.close());
 const one = async <T>(sql: string, params: unknown[] = []) => (await app.backend.db.query<T>(sql, params))[0]!;
 const stat = (label: string) => page.getByTestId(`stat-${label}`).innerText();
 const rows = (testId: string) => page.getByTestId(testId);
-
-async function shoot(name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-1280.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 900 });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-390.png`), fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 /**
  * What a market buy of `amount` meets: others' asks (not the demo user's own), best first, within the
@@ -57,11 +59,6 @@ async function walkAsks(token: string, amount: number, feeBps: number) {
   return { value, fee, total, best: met[0]!, range };
 }
 
-async function go(route: string, remote: string) {
-  await page.goto(`${app.url}${route}`);
-  await page.locator(`[data-remote="${remote}"]`).first().waitFor();
-}
-
 test('trading: the token of the URL, its book, tape and info, and every order-panel rule', async () => {
   const t = await one<{
     id: string;
@@ -71,7 +68,7 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
     total_supply: string;
     available_supply: string;
   }>(`select * from market_tokens where username = 'sarahchen'`);
-  await go('/market', 'market');
+  await openScreen(page, app, '/market', 'market');
   await page
     .locator('[data-testid=market-row]', { hasText: 'Sarah Chen' })
     .getByRole('link', { name: 'Trade' })
@@ -94,7 +91,7 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   expect(info).toContain(formatInteger(Number(t.total_supply)));
   expect(info).toContain(formatInteger(Number(t.available_supply)));
   await eventually(() => page.getByTestId('your-balance').innerText(), '500 tokens');
-  await shoot('trading');
+  await shootBoth(page, 'trading');
   // The page says how the reputation score is computed, part by part.
   await page.getByText('How is the reputation score computed?').click();
   // The breakdown adds up to the score the header shows: one number, explained.
@@ -212,7 +209,7 @@ test('trading: the token of the URL, its book, tape and info, and every order-pa
   };
   page.on('response', onResponse);
   for (const bad of ['00000000-0000-0000-0000-000000000000', 'not-a-token']) {
-    await go(`/trading/${bad}`, 'trading');
+    await openScreen(page, app, `/trading/${bad}`, 'trading');
     await page.getByTestId('token-not-found').waitFor();
     await page.getByRole('link', { name: '← Back to Market' }).waitFor();
   }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { formatInteger, formatMoney } from '@repex/shared-ui/ui';
-import { SCREENSHOTS, eventually, signIn, startApp, type E2EApp } from './helpers/app';
+import { SCREENSHOTS, openScreen, shootBoth, eventually, signIn, startApp, type E2EApp } from './helpers/app';
 
 jest.setTimeout(180_000);
 
@@ -18,20 +18,8 @@ const one = async <T>(sql: string, params: unknown[] = []) => (await app.backend
 const stat = (label: string) => page.getByTestId(`stat-${label}`).innerText();
 const rows = (testId: string) => page.getByTestId(testId);
 
-async function shoot(name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-1280.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 900 });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-390.png`), fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
-async function go(route: string, remote: string) {
-  await page.goto(`${app.url}${route}`);
-  await page.locator(`[data-remote="${remote}"]`).first().waitFor();
-}
-
 test('market: figures from the database, search, filter, sort in the URL, empty text', async () => {
-  await go('/market', 'market');
+  await openScreen(page, app, '/market', 'market');
   const s = await one<{ total_market_cap: string; volume_24h: string; active_tokens: string; total_traders: string }>(
     'select * from market_summary',
   );
@@ -56,7 +44,7 @@ test('market: figures from the database, search, filter, sort in the URL, empty 
   ).map((r) => r.name);
   await expect(rows('market-row').count()).resolves.toBe(6);
   for (const [i, name] of byCap.entries()) await expect(rows('market-row').nth(i).innerText()).resolves.toContain(name);
-  await shoot('market');
+  await shootBoth(page, 'market');
 
   await page.getByLabel('Search').fill('SARAH');
   await page.waitForURL(/q=SARAH/);

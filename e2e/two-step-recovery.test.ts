@@ -1,10 +1,18 @@
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { DEMO_ACCOUNTS } from '../server/demo';
 import { totpCode } from '../server/auth/totp';
 import { freshStep } from '../integration/harness/totp';
 import { lastCodeFor } from '../integration/harness/mail';
-import { SCREENSHOTS, apiUser, nodeClient, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import {
+  SCREENSHOTS,
+  apiUser,
+  submitSignIn,
+  nodeClient,
+  signUp,
+  startApp,
+  toastText,
+  type E2EApp,
+} from './helpers/app';
 
 jest.setTimeout(120_000);
 
@@ -13,13 +21,6 @@ beforeAll(async () => {
   app = await startApp();
 });
 afterAll(() => app?.close());
-
-async function signInWithPassword(page: Page, email: string, password: string) {
-  await page.goto(`${app.url}/auth`);
-  await page.fill('#signin-email', email);
-  await page.fill('#signin-password', password);
-  await page.click('form[aria-label="Sign In"] button[type=submit]');
-}
 
 /**
  * A confirmed account with two-step verification on, by its first app and a backup app, each
@@ -125,7 +126,7 @@ test('with two-step verification on, a withdrawal long after the sign-in asks fo
   );
 
   const page = await app.newPage(390);
-  await signInWithPassword(page, email, password);
+  await submitSignIn(page, app, { email: email, password: password });
   await page.waitForURL('**/auth/verify');
   await page.fill('#two-step-code', totpCode(totp.secret, step));
   await page.getByRole('button', { name: 'Verify' }).click();

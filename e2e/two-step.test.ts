@@ -1,8 +1,7 @@
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { totpCode } from '../server/auth/totp';
 import { freshStep } from '../integration/harness/totp';
-import { SCREENSHOTS, apiUser, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import { SCREENSHOTS, apiUser, submitSignIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(120_000);
 
@@ -11,13 +10,6 @@ beforeAll(async () => {
   app = await startApp();
 });
 afterAll(() => app?.close());
-
-async function signInWithPassword(page: Page, email: string, password: string) {
-  await page.goto(`${app.url}/auth`);
-  await page.fill('#signin-email', email);
-  await page.fill('#signin-password', password);
-  await page.click('form[aria-label="Sign In"] button[type=submit]');
-}
 
 test('two-step verification: Settings turns it on with the key, sign-in then asks for the code, Settings turns it off', async () => {
   const user = { username: 'e2e_twostep', email: 'twostep@e2e.repx.dev', password: 'twostep-password' };
@@ -49,7 +41,7 @@ test('two-step verification: Settings turns it on with the key, sign-in then ask
 
   // Another browser: the password leads to the code step, and every page waits behind it.
   const laptop = await app.newPage(1280);
-  await signInWithPassword(laptop, user.email, user.password);
+  await submitSignIn(laptop, app, { email: user.email, password: user.password });
   await laptop.waitForURL('**/auth/verify');
   await laptop.getByRole('heading', { name: 'Two-Step Verification' }).waitFor();
   await laptop.screenshot({ path: path.join(SCREENSHOTS, 'two-step-1280.png') });
@@ -83,7 +75,7 @@ test('two-step verification: Settings turns it on with the key, sign-in then ask
     description: 'Signing in now asks for your password only.',
   });
   const again = await app.newPage(390);
-  await signInWithPassword(again, user.email, user.password);
+  await submitSignIn(again, app, { email: user.email, password: user.password });
   await again.waitForURL('**/dashboard');
   for (const p of [page, laptop, again]) await p.context().close();
 });
@@ -98,7 +90,7 @@ test('a backup app: added from Settings, the lost first app removed with its cod
   expect((await api.auth.mfa.challengeAndVerify({ factorId, code: totpCode(totp.secret, step - 1) })).error).toBeNull();
   // The API client is whoever will hold the lost laptop, signed in with its code. A laptop signs in too.
   const laptop = await app.newPage(1280);
-  await signInWithPassword(laptop, email, password);
+  await submitSignIn(laptop, app, { email: email, password: password });
   await laptop.waitForURL('**/auth/verify');
   expect(await laptop.locator('#two-step-app').count()).toBe(0);
   await laptop.fill('#two-step-code', totpCode(totp.secret, step));
@@ -132,7 +124,7 @@ test('a backup app: added from Settings, the lost first app removed with its cod
 
   // The laptop is lost: the owner signs in elsewhere with the backup app, chosen at the code step.
   const owner = await app.newPage(390);
-  await signInWithPassword(owner, email, password);
+  await submitSignIn(owner, app, { email: email, password: password });
   await owner.waitForURL('**/auth/verify');
   await owner.selectOption('#two-step-app', { label: 'Backup app' });
   await owner.fill('#two-step-code', totpCode(backup, step));

@@ -113,11 +113,31 @@ export async function signIn(
   app: Pick<E2EApp, 'url'>,
   creds: { email: string; password: string } = DEMO_ACCOUNTS.user,
 ) {
+  await submitSignIn(page, app, creds);
+  await page.waitForURL('**/dashboard');
+}
+
+/** Fills the Sign In form and sends it, without waiting for where it leads (a second step, say). */
+export async function submitSignIn(page: Page, app: Pick<E2EApp, 'url'>, creds: { email: string; password: string }) {
   await page.goto(`${app.url}/auth`);
   await page.fill('#signin-email', creds.email);
   await page.fill('#signin-password', creds.password);
   await page.click('form[aria-label="Sign In"] button[type=submit]');
-  await page.waitForURL('**/dashboard');
+}
+
+/** A full-page screenshot named `name` at desktop width, then at phone width, back to desktop. */
+export async function shootBoth(page: Page, name: string) {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-1280.png`), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-390.png`), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** Opens a route and waits for the remote that renders it. */
+export async function openScreen(page: Page, app: Pick<E2EApp, 'url'>, route: string, remote: string) {
+  await page.goto(`${app.url}${route}`);
+  await page.locator(`[data-remote="${remote}"]`).first().waitFor();
 }
 
 /**

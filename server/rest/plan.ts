@@ -107,7 +107,7 @@ export function readPlan(req: IncomingMessage, relation: Relation, url: URL): Re
     select: selected(url),
     ...rowWindow(url),
     head: req.method === 'HEAD',
-    count: prefer(req).has('count'),
+    count: !!prefer(req).get('count'),
   };
 }
 
