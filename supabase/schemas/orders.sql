@@ -402,11 +402,10 @@ begin
 end $$;
 revoke execute on function private.check_order_request(uuid, text, text, numeric, numeric, text, timestamp with time zone, boolean, numeric) from public;
 
--- How long an order lives, whether it may take liquidity, and its trigger: each term on its own,
--- then the terms together.
-create function private.check_order_terms(
-  settings public.exchange_settings, p_type text, tif text, p_expires_at timestamptz, p_post_only boolean, p_stop_price numeric
-) returns void language plpgsql stable security definer set search_path = '' as $$
+-- How long an order lives: a time in force the engine knows, and a good-til-date's expiry, between
+-- one minute and 90 days from now.
+create function private.check_lifetime(tif text, p_expires_at timestamptz)
+returns void language plpgsql stable security definer set search_path = '' as $$
 begin
   if tif not in ('gtc', 'ioc', 'fok', 'gtd') then
     perform private.refuse('The time in force must be gtc (good til cancelled), ioc (immediate or cancel), fok (fill or kill) or gtd (good til date).');
@@ -420,6 +419,16 @@ begin
   elsif tif = 'gtd' and p_expires_at > now() + interval '90 days' then
     perform private.refuse('A good-til-date order expires within 90 days; for longer, use good til cancelled.');
   end if;
+end $$;
+revoke execute on function private.check_lifetime(text, timestamp with time zone) from public;
+
+-- How long an order lives, whether it may take liquidity, and its trigger: each term on its own,
+-- then the terms together.
+create function private.check_order_terms(
+  settings public.exchange_settings, p_type text, tif text, p_expires_at timestamptz, p_post_only boolean, p_stop_price numeric
+) returns void language plpgsql stable security definer set search_path = '' as $$
+begin
+  perform private.check_lifetime(tif, p_expires_at);
   if p_type = 'market' and tif = 'fok' then
     perform private.refuse('Fill or kill is for limit orders: a market order already fills what it can at once and cancels the rest.');
   elsif p_type = 'market' and tif = 'gtd' and p_stop_price is null then

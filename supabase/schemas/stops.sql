@@ -170,10 +170,7 @@ begin
   perform private.check_order_request(auth.uid(), 'sell', case when p_stop_limit is null then 'market' else 'limit' end,
     p_amount, p_stop_limit, tif, p_expires_at, false, p_stop_price);
   tok := private.lock_book(p_token, p_amount);
-  if p_take_profit <= private.last_price(p_token) then
-    perform private.refuse(format('A take-profit sells above the last price of %s: set it higher, or sell now with a market or limit order.',
-      private.money(private.last_price(p_token))));
-  end if;
+  perform private.check_take_profit(p_take_profit, private.last_price(p_token));
   perform private.check_stop_terms('sell', case when p_stop_limit is null then 'market' else 'limit' end,
     p_stop_limit, p_stop_price, private.last_price(p_token));
   take_profit := private.execute_order(auth.uid(), tok, null, 'sell', 'limit', p_amount::bigint, p_take_profit, tif,
@@ -188,6 +185,17 @@ begin
   return jsonb_build_object('take_profit', take_profit, 'stop', stop);
 end $$;
 revoke execute on function public.place_oco(uuid, numeric, numeric, numeric, numeric, text, timestamp with time zone) from public, anon;
+
+-- A pair's take-profit waits above the market: at or below the last price it would sell at once.
+create function private.check_take_profit(p_take_profit numeric, last numeric)
+returns void language plpgsql immutable security definer set search_path = '' as $$
+begin
+  if p_take_profit <= last then
+    perform private.refuse(format('A take-profit sells above the last price of %s: set it higher, or sell now with a market or limit order.',
+      private.money(last)));
+  end if;
+end $$;
+revoke execute on function private.check_take_profit(numeric, numeric) from public;
 
 -- A pair's take-profit filled: all of it cancels its stop; part of it shrinks the stop to what is
 -- left, so the stop never sells tokens the take-profit sold.

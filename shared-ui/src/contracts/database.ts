@@ -2252,6 +2252,9 @@ export type Database = {
           p_time_in_force?: string;
           p_max_total?: number;
           p_post_only?: boolean;
+          p_stop_price?: number;
+          p_expires_at?: string;
+          p_take_profit?: number;
         };
         Returns: Json;
       };
