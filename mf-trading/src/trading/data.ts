@@ -131,7 +131,10 @@ interface Lifetime {
   expiresAt?: string;
 }
 
-/** What an order asks of the book: side, kind, tokens or a sum to spend, and a limit's price and lifetime. */
+/**
+ * What an order asks of the book: side, kind, tokens or a sum to spend, a limit's price and
+ * lifetime; for a stop, its trigger (`type` is what it becomes) and a sell stop's take-profit.
+ */
 export interface QuoteRequest {
   tokenId: string;
   side: 'buy' | 'sell';
@@ -139,9 +142,12 @@ export interface QuoteRequest {
   amount?: number;
   price?: number;
   tif?: TimeInForce;
+  expiresAt?: string;
   postOnly?: boolean;
   /** "Spend $50": the most a market buy pays, fee included. */
   maxTotal?: number;
+  stopPrice?: number;
+  takeProfit?: number;
 }
 
 /** A GET: it writes nothing, so any replica may answer it. */
@@ -158,6 +164,9 @@ export const quoteOrder = async (q: QuoteRequest) =>
         p_time_in_force: q.tif,
         p_max_total: q.maxTotal,
         p_post_only: q.postOnly,
+        p_stop_price: q.stopPrice,
+        p_expires_at: q.expiresAt,
+        p_take_profit: q.takeProfit,
       },
       { get: true },
     ),

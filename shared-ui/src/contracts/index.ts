@@ -43,7 +43,7 @@ export type {
   TimeInForce,
   TokenApplicationRow,
 } from './results';
-export type { OrderQuote } from './orderQuote';
+export type { OrderQuote, OrderTerm } from './orderQuote';
 export type { InvestPreview } from './investPreview';
 export type { FirstSteps } from './firstSteps';
 export type { ApiKey, NewApiKey } from './apiKey';

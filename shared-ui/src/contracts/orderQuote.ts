@@ -1,4 +1,7 @@
-/** What an order would do now, walked by the engine's own rules (`quote_order`; supabase/schemas/quotes.sql says each field). */
+/**
+ * What an order would do now, walked by the engine's own rules, or a stop's figures at its trigger
+ * (`quote_order`; supabase/schemas/quotes.sql says each field).
+ */
 export interface OrderQuote {
   filled: number;
   value: number;
@@ -9,10 +12,20 @@ export interface OrderQuote {
   worst_price: number | null;
   levels: { price: number; amount: number }[];
   remaining: number;
-  stopped_by: 'filled' | 'cash' | 'limit' | 'book';
+  stopped_by: 'filled' | 'cash' | 'limit' | 'book' | 'stop';
   resting: number;
   rest_value: number;
   rest_fee: number;
+  /** A stop's figures at its trigger, the cash it holds back and the most tokens it may be for. */
+  at_trigger: {
+    price: number;
+    value: number;
+    fee: number;
+    total: number;
+    proceeds: number;
+    hold: number;
+    max_amount: number;
+  } | null;
   last_price: number;
   band_bps: number;
   band_edge: number;
@@ -23,5 +36,10 @@ export interface OrderQuote {
   cash: number;
   held: number;
   blocked: string | null;
+  /** The first of the order's terms the engine would refuse, and the term it is about. */
+  term_refusal: { term: OrderTerm; message: string } | null;
   refusal: string | null;
 }
+
+/** The term of an order a refusal is about: the field the panel says it beside ('terms': none). */
+export type OrderTerm = 'expires_at' | 'stop_price' | 'price' | 'take_profit' | 'terms';

@@ -7,7 +7,7 @@ import type { OrderForm } from './useOrderForm';
 export function LifetimeFields({ form }: { form: OrderForm }) {
   const { terms, type } = form;
   if (terms.allowedTif.length < 2) return null;
-  const expiresError = terms.expiresText ? terms.expiresError : null;
+  const expiresError = terms.expiresText ? form.errors.expires : null;
   return (
     <>
       <Field>

@@ -12,8 +12,8 @@ import type { OrderForm } from './useOrderForm';
 export function StopFields({ form, limitInput }: { form: OrderForm; limitInput: RefObject<HTMLInputElement | null> }) {
   const { terms, side } = form;
   // A field says what is wrong once something is typed in it, never before.
-  const stopError = terms.stopText.trim() ? terms.stopError : null;
-  const takeProfitError = terms.takeProfitText.trim() ? terms.takeProfitError : null;
+  const stopError = terms.stopText.trim() ? form.errors.stop : null;
+  const takeProfitError = terms.takeProfitText.trim() ? form.errors.takeProfit : null;
   return (
     <>
       <Field>

@@ -1,7 +1,6 @@
 import {
   decrement,
   feePercent,
-  fundsCheck,
   increment,
   limitPriceError,
   maxAmount,
@@ -88,30 +87,5 @@ describe('order panel arithmetic (spec sections 4, 5, 9)', () => {
     expect(limitPriceError('')).toMatch(/Enter/);
     expect(limitPriceError('1000000.01', 1_000_000)).toBe('The limit price cannot exceed $1,000,000.00.');
     expect(limitPriceError('1000000', 1_000_000)).toBeNull();
-  });
-
-  it('an order beyond the cash or tokens says so: a sell and a limit buy are refused, a market buy fills what the cash covers', () => {
-    const base = { amount: 100, max: 53, total: 4610.4, cash: 2450, held: 500 };
-    expect(fundsCheck({ ...base, side: 'sell', type: 'market', amount: 500 })).toBeNull();
-    expect(fundsCheck({ ...base, side: 'sell', type: 'market', amount: 2, held: 1 })).toEqual({
-      error: 'Not enough tokens: you can sell up to 1 token.',
-    });
-    expect(fundsCheck({ ...base, side: 'sell', type: 'limit', amount: 501 })).toEqual({
-      error: 'Not enough tokens: you can sell up to 500 tokens.',
-    });
-    expect(fundsCheck({ ...base, side: 'sell', type: 'market', amount: 1, held: 0 })).toEqual({
-      error: 'You hold none of these tokens to sell.',
-    });
-    expect(fundsCheck({ ...base, side: 'buy', type: 'limit' })).toEqual({
-      error: 'Not enough cash: this order needs $4,610.40 with the fee.',
-    });
-    expect(fundsCheck({ ...base, side: 'buy', type: 'limit', total: 2450 })).toBeNull(); // exactly covered
-    expect(fundsCheck({ ...base, side: 'buy', type: 'market' })).toEqual({
-      note: 'A market buy fills what your cash covers; the rest is cancelled.',
-    });
-    expect(fundsCheck({ ...base, side: 'buy', type: 'market', amount: 53 })).toBeNull();
-    expect(fundsCheck({ ...base, side: 'buy', type: 'market', amount: 1, max: 0 })).toEqual({
-      error: 'Not enough cash for one token at this price.',
-    });
   });
 });

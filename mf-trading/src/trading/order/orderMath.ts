@@ -1,4 +1,4 @@
-import { formatPrice, formatTokens } from '@repex/shared-ui/ui';
+import { formatPrice } from '@repex/shared-ui/ui';
 
 /**
  * The order panel's rules, spec sections 4, 5 and 9. The fee is not one of them: it is the
@@ -9,7 +9,6 @@ const AMOUNT_MIN = 1;
 export const SHORTCUTS = [25, 50, 75, 100] as const;
 
 export type Side = 'buy' | 'sell';
-export type OrderType = 'market' | 'limit';
 
 /**
  * A typed amount of tokens, as typed: never changed into another number. Tokens are whole, so
@@ -106,37 +105,4 @@ export function limitPriceError(text: string, maxPrice?: number, what = 'limit p
 export function lackingFor(side: Side, cash: number, held: number): string | null {
   if (side === 'buy') return cash > 0 ? null : 'You have no cash to buy with: deposit some in your Wallet first.';
   return held > 0 ? null : 'You hold none of these tokens to sell.';
-}
-
-/** What the form says of an order against the user's cash or tokens: an error holds the button. */
-export type FundsCheck = { error: string } | { note: string } | null;
-
-/**
- * An order beyond what the user has, told before it is sent (place_order checks again). A sell, or
- * a limit buy whose total the available cash does not cover, is refused, so the form says why in
- * plain terms. A market buy beyond the cash is not refused: it fills what the cash covers
- * and cancels the rest, so the form says that instead of holding the button (unless the cash
- * covers no token at all, which the database refuses).
- */
-export function fundsCheck(order: {
-  side: Side;
-  type: OrderType;
-  amount: number;
-  max: number;
-  total: number;
-  cash: number;
-  held: number;
-}): FundsCheck {
-  const { side, type, amount, max, total, cash, held } = order;
-  if (side === 'sell') {
-    if (amount <= held) return null;
-    return { error: lackingFor('sell', cash, held) ?? `Not enough tokens: you can sell up to ${formatTokens(held)}.` };
-  }
-  if (type === 'limit') {
-    return total > cash ? { error: `Not enough cash: this order needs ${formatPrice(total)} with the fee.` } : null;
-  }
-  if (amount <= max) return null;
-  return max > 0
-    ? { note: 'A market buy fills what your cash covers; the rest is cancelled.' }
-    : { error: 'Not enough cash for one token at this price.' };
 }

@@ -1,12 +1,4 @@
-import {
-  describePlan,
-  expiryError,
-  figuredPrices,
-  stopLimitPriceError,
-  stopPriceError,
-  timesInForce,
-  type OrderTerms,
-} from './orderPlan';
+import { describePlan, timesInForce, type OrderTerms } from './orderPlan';
 
 const base: OrderTerms = { side: 'sell', kind: 'limit', amount: 100, tif: 'gtc' };
 
@@ -67,42 +59,12 @@ describe('what an order will do, said before it is placed', () => {
   });
 });
 
-describe("the panel's checks of a stop's terms", () => {
-  it('a trigger lies on the side of the last price that the stop waits for', () => {
-    expect(stopPriceError(9, 'sell', 10)).toBeNull();
-    expect(stopPriceError(10, 'sell', 10)).toBe(
-      'A sell stop triggers when the price falls to it: set it below the last price, $10.00.',
-    );
-    expect(stopPriceError(10.01, 'buy', 10)).toBeNull();
-    expect(stopPriceError(9.99, 'buy', 10)).toMatch(/^A buy stop triggers when the price rises to it/);
-  });
-  it("a stop-limit's limit lies beyond its trigger", () => {
-    expect(stopLimitPriceError('sell', 9.5, 9.5)).toBeNull();
-    expect(stopLimitPriceError('sell', 9.6, 9.5)).toMatch(/at or below it/);
-    expect(stopLimitPriceError('buy', 9.4, 9.5)).toMatch(/at or above it/);
-  });
-  it('an expiry is a minute to 90 days ahead', () => {
-    const now = new Date('2026-11-26T12:00:00Z');
-    expect(expiryError(null, now)).toBe('Choose the date and time the order expires.');
-    expect(expiryError(new Date('2026-11-26T12:00:30Z'), now)).toBe('Choose a time at least one minute from now.');
-    expect(expiryError(new Date('2026-11-27T12:00:00Z'), now)).toBeNull();
-    expect(expiryError(new Date('2027-03-01T12:00:00Z'), now)).toBe('An order expires within 90 days.');
-  });
+describe('the times in force the panel offers', () => {
   it('each kind offers the times in force the database accepts for it', () => {
     expect(timesInForce('market', 'market', false)).toEqual(['gtc']);
     expect(timesInForce('limit', 'market', false)).toEqual(['gtc', 'ioc', 'fok', 'gtd']);
     expect(timesInForce('stop', 'market', false)).toEqual(['gtc', 'gtd']);
     expect(timesInForce('stop', 'limit', true)).toEqual(['gtc', 'gtd']);
     expect(timesInForce('stop', 'limit', false)).toEqual(['gtc', 'ioc', 'fok', 'gtd']);
-  });
-  it("a buy stop-market holds its cost at the band's edge from its trigger", () => {
-    expect(figuredPrices({ price: 10, stop: 11, buyStopMarket: true, bandBps: 2000 })).toEqual({
-      effectivePrice: 11,
-      reservePrice: 13.2,
-    });
-    expect(figuredPrices({ price: 10, limit: 9, buyStopMarket: false, bandBps: 2000 })).toEqual({
-      effectivePrice: 9,
-      reservePrice: 9,
-    });
   });
 });

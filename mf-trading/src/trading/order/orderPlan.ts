@@ -1,6 +1,6 @@
 import type { TimeInForce } from '@repex/shared-ui/contracts';
 import { formatDate, formatPrice, formatTime, formatTokens } from '@repex/shared-ui/ui';
-import { fundsCheck, maxAmount, orderCost, type Side } from './orderMath';
+import type { Side } from './orderMath';
 
 /** What the panel offers: an order now at market or at a limit, or a stop that waits for a price. */
 export type OrderKind = 'market' | 'limit' | 'stop';
@@ -98,101 +98,4 @@ export function timesInForce(kind: OrderKind, stopType: 'market' | 'limit', pair
   if (kind === 'market') return ['gtc'];
   if (kind === 'stop' && (stopType === 'market' || pair)) return ['gtc', 'gtd'];
   return ['gtc', 'ioc', 'fok', 'gtd'];
-}
-
-/**
- * A trigger price's problems, as the panel tells them: a price like a limit's, on the side of the
- * last price that a stop waits for (the database refuses a stop that would trigger at once).
- */
-export function stopPriceError(stop: number, side: Side, lastPrice: number): string | null {
-  if (side === 'buy' && stop <= lastPrice)
-    return `A buy stop triggers when the price rises to it: set it above the last price, ${formatPrice(lastPrice)}.`;
-  if (side === 'sell' && stop >= lastPrice)
-    return `A sell stop triggers when the price falls to it: set it below the last price, ${formatPrice(lastPrice)}.`;
-  return null;
-}
-
-/** A good-til-date expiry: at least a minute ahead and at most 90 days, as the database requires. */
-export function expiryError(at: Date | null, now = new Date()): string | null {
-  if (!at || Number.isNaN(at.getTime())) return 'Choose the date and time the order expires.';
-  if (at.getTime() < now.getTime() + 60_000) return 'Choose a time at least one minute from now.';
-  if (at.getTime() > now.getTime() + 90 * 86_400_000) return 'An order expires within 90 days.';
-  return null;
-}
-
-/** A stop-limit's limit lies beyond its trigger, so that it can trade once the price is there. */
-export function stopLimitPriceError(side: Side, limit: number, stop: number): string | null {
-  if (side === 'buy' && limit < stop)
-    return 'A buy stop-limit buys once the price has risen to the trigger: set the limit at or above it.';
-  if (side === 'sell' && limit > stop)
-    return 'A sell stop-limit sells once the price has fallen to the trigger: set the limit at or below it.';
-  return null;
-}
-
-/**
- * The price an order is figured at (its limit, a stop-market's trigger, or the last price), and the
- * price its reservation is held at: a buy stop-market holds its cost at the band's edge from its
- * trigger, the most a market buy may pay there (private.hold_stop).
- */
-export function figuredPrices(o: {
-  price: number;
-  limit?: number;
-  stop?: number;
-  buyStopMarket: boolean;
-  bandBps?: number;
-}): { effectivePrice: number; reservePrice: number } {
-  const effectivePrice = o.limit ?? o.stop ?? o.price;
-  const reservePrice =
-    o.buyStopMarket && o.bandBps !== undefined
-      ? Math.floor(effectivePrice * (1 + o.bandBps / 10_000) * 100) / 100
-      : effectivePrice;
-  return { effectivePrice, reservePrice };
-}
-
-/**
- * What the panel figures without the database: a stop's figures at its trigger (it trades later, on
- * a book not yet known) and the cash it holds back, with the funds check that holds its button; and
- * the most the user can buy or sell, which the shortcuts share out (a market buy's at the best ask).
- */
-export function localFigures(o: {
-  side: Side;
-  type: OrderKind;
-  amount: number;
-  price: number;
-  limit?: number;
-  stop?: number;
-  stopMarket: boolean;
-  book?: { side: string; price: number }[];
-  cash: number;
-  held: number;
-  feeBps?: number;
-  bandBps?: number;
-  /** A term is missing or wrong: no funds check yet. */
-  incomplete: boolean;
-}) {
-  const bps = o.feeBps ?? 0;
-  const { effectivePrice, reservePrice } = figuredPrices({
-    price: o.price,
-    limit: o.limit,
-    stop: o.stop,
-    buyStopMarket: o.stopMarket && o.side === 'buy',
-    bandBps: o.bandBps,
-  });
-  const asks = (o.book ?? []).filter((l) => l.side === 'sell').map((l) => l.price);
-  const maxAt = o.type === 'market' && asks.length ? Math.min(...asks) : reservePrice;
-  const max = o.feeBps === undefined ? 0 : maxAmount(o.side, o.cash, maxAt, o.held, bps);
-  const reserve = orderCost(reservePrice, o.amount, bps).total;
-  const funds =
-    o.type !== 'stop' || o.feeBps === undefined || o.amount < 1 || o.incomplete
-      ? null
-      : fundsCheck({
-          side: o.side,
-          type: o.stopMarket ? 'market' : 'limit',
-          amount: o.amount,
-          max,
-          total: reserve,
-          cash: o.cash,
-          held: o.held,
-        });
-  return { max, reserve, funds, atTrigger: { price: effectivePrice, ...orderCost(effectivePrice, o.amount, bps) } };
 }

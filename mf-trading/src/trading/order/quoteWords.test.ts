@@ -16,6 +16,7 @@ const quote = (q: Partial<OrderQuote>): OrderQuote => ({
   resting: 0,
   rest_value: 0,
   rest_fee: 0,
+  at_trigger: null,
   last_price: 45.2,
   band_bps: 2000,
   band_edge: 54.24,
@@ -26,6 +27,7 @@ const quote = (q: Partial<OrderQuote>): OrderQuote => ({
   cash: 2450,
   held: 500,
   blocked: null,
+  term_refusal: null,
   refusal: null,
   ...q,
 });

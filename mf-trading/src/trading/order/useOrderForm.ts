@@ -2,8 +2,8 @@ import { useEffect, useState, type RefObject } from 'react';
 import { useExchangeSettings } from '@repex/shared-ui/platform';
 import type { BookLevel } from '../data';
 import type { BookPick } from '../book/OrderBook';
-import { lackingFor, limitPriceError, type Side } from './orderMath';
-import { describePlan, describeSpend, localFigures, stopLimitPriceError, type OrderKind } from './orderPlan';
+import { lackingFor, limitPriceError, maxAmount, type Side } from './orderMath';
+import { describePlan, describeSpend, type OrderKind } from './orderPlan';
 import { submitOrder } from './submitOrder';
 import { useOrderTerms } from './useOrderTerms';
 import { useOrderAmount } from './useOrderAmount';
@@ -29,10 +29,10 @@ export interface OrderFormInput {
 export type PanelPick = BookPick | { side: Side };
 
 /**
- * The order form's state and what follows from it. An order now (at market or at a limit) is
- * estimated by the database's own walk of the book (quote_order, asked as the user types), so the
- * panel's figures are the engine's; a stop, which trades later, is figured at its trigger. The
- * rules here guide the user; place_order enforces them all again.
+ * The order form's state and what follows from it. The order is quoted by the database as the user
+ * types (quote_order): an order now by the engine's own walk of the book, a stop at its trigger,
+ * each with the engine's own checks of its terms and funds, so the panel's figures and refusals are
+ * the engine's. The panel itself checks only what is typed (digits, a date chosen).
  */
 export function useOrderForm(
   { tokenId, tokenName, price, cash, held, initialSide, book, pick }: OrderFormInput,
@@ -55,16 +55,12 @@ export function useOrderForm(
 
   const settings = useExchangeSettings().data;
   const feeBps = settings?.fee_bps;
-  const terms = useOrderTerms(type, side, price, settings?.max_price);
+  const terms = useOrderTerms(type, side, settings?.max_price);
   const size = useOrderAmount(side, type, settings?.min_order_amount ?? 1);
   const { amountError } = size;
   const hasLimit = type === 'limit' || (type === 'stop' && terms.stopType === 'limit');
-  const limitError = hasLimit ? limitPriceError(limitText, settings?.max_price) : null;
-  const limit = hasLimit && !limitError ? Number(limitText) : undefined;
-  const stopLimitError =
-    type === 'stop' && hasLimit && !limitError && !terms.stopError
-      ? stopLimitPriceError(side, Number(limitText), terms.stopPrice!)
-      : null;
+  const typedLimitError = hasLimit ? limitPriceError(limitText, settings?.max_price) : null;
+  const limit = hasLimit && !typedLimitError ? Number(limitText) : undefined;
   const estimate = useOrderEstimate(
     {
       tokenId,
@@ -74,33 +70,30 @@ export function useOrderForm(
       spend: size.spend,
       limit,
       tif: terms.tif,
+      expiresAt: terms.expiresAt ?? undefined,
       postOnly: terms.postOnly,
-      invalid: !!amountError,
+      stop:
+        type === 'stop' && !terms.stopError
+          ? { price: terms.stopPrice!, type: terms.stopType, takeProfit: terms.takeProfit ?? undefined }
+          : undefined,
+      invalid: !!(amountError || terms.takeProfitError || terms.expiresError),
     },
     book,
     settings,
   );
-  const { quote } = estimate;
+  const { quote, termError } = estimate;
   const amount = size.spend !== undefined ? (quote?.filled ?? 0) : size.tokens;
+  // Each field's error: what is typed wrong, else what the engine refuses of that term.
+  const errors = {
+    stop: terms.stopError ?? termError('stop_price'),
+    takeProfit: terms.takeProfitError ?? termError('take_profit'),
+    expires: terms.expiresError ?? termError('expires_at'),
+    limit: typedLimitError ?? termError('price'),
+  };
 
-  const local = localFigures({
-    side,
-    type,
-    amount,
-    price,
-    limit,
-    stop: type === 'stop' && !terms.stopError ? terms.stopPrice : undefined,
-    stopMarket: type === 'stop' && !hasLimit,
-    book,
-    cash,
-    held,
-    feeBps,
-    bandBps: settings?.market_band_bps,
-    incomplete: !!(terms.termsError || limitError),
-  });
   const lacking = lackingFor(side, cash, held);
   const { problem, note } = estimate;
-  const funds = lacking ? { error: lacking } : (local.funds ?? (problem ? { error: problem } : note ? { note } : null));
+  const funds = lacking ? { error: lacking } : problem ? { error: problem } : note ? { note } : null;
 
   const plan =
     size.spend !== undefined
@@ -136,27 +129,54 @@ export function useOrderForm(
     feeBps,
     /** What a resting order pays when it fills (maker), where the exchange sets it apart from the taker's fee. */
     makerFeeBps: settings && settings.maker_fee_bps !== settings.fee_bps ? settings.maker_fee_bps : undefined,
-    limitError: limitError ?? stopLimitError,
+    limitError: errors.limit,
+    errors,
     limit,
     terms,
     plan,
     hasLimit,
     ...estimate,
-    summary: type === 'stop' ? local.atTrigger : estimate.figures,
-    reserve: local.reserve,
-    max: local.max,
+    summary: estimate.figures,
+    /** The cash a buy stop holds back until it triggers. */
+    reserve: quote?.at_trigger?.hold ?? 0,
+    max: maxFor({ side, type, cash, held, feeBps, book, at: limit ?? terms.stopPrice ?? price, quote }),
     funds,
     ready:
       amount >= 1 &&
-      !(amountError || limitError || stopLimitError || terms.termsError) &&
+      !Object.values(errors).some(Boolean) &&
+      !amountError &&
       feeBps !== undefined &&
-      (type === 'stop' || (!!quote && !estimate.pending)) &&
+      !!quote &&
+      !estimate.pending &&
       !(funds && 'error' in funds),
     place,
   };
 }
 
 export type OrderForm = ReturnType<typeof useOrderForm>;
+
+/**
+ * The most the user can buy or sell, which the 25–100% shortcuts share out: the tokens held for a
+ * sell; for a buy, what the cash pays for with the fee, at the best ask for a market order, at the
+ * limit for a limit order, and for a stop as the database figures its hold (at the trigger until
+ * it answers).
+ */
+function maxFor(o: {
+  side: Side;
+  type: OrderKind;
+  cash: number;
+  held: number;
+  feeBps?: number;
+  book?: BookLevel[];
+  at: number;
+  quote: { at_trigger: { max_amount: number } | null } | null;
+}) {
+  if (o.feeBps === undefined) return 0;
+  if (o.type === 'stop' && o.quote?.at_trigger) return o.quote.at_trigger.max_amount;
+  const asks = (o.book ?? []).filter((l) => l.side === 'sell').map((l) => l.price);
+  const at = o.type === 'market' && asks.length ? Math.min(...asks) : o.at;
+  return maxAmount(o.side, o.cash, at, o.held, o.feeBps);
+}
 
 /**
  * Sends the order, the panel busy meanwhile; a placed order leaves the panel empty, as it opened,

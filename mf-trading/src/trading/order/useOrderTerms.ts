@@ -1,15 +1,16 @@
 import { useState } from 'react';
 import type { TimeInForce } from '@repex/shared-ui/contracts';
-import { formatPrice } from '@repex/shared-ui/ui';
 import { limitPriceError, type Side } from './orderMath';
-import { expiryError, stopPriceError, timesInForce, type OrderKind } from './orderPlan';
+import { timesInForce, type OrderKind } from './orderPlan';
 
 /**
  * The order's terms beyond side, amount and limit: a stop's trigger and what it becomes, a sell
- * stop's take-profit, how long the order lives and post-only; each with what is wrong with it, in
- * the panel's words. The database refuses the same things (private.check_order_terms).
+ * stop's take-profit, how long the order lives and post-only; each with what is wrong with its
+ * form (a price's digits, a date not chosen). Whether the terms hold against the market (a trigger
+ * on the wrong side of the last price, an expiry beyond 90 days) is the database's to say: the
+ * quote runs the engine's own checks (useOrderEstimate).
  */
-export function useOrderTerms(kind: OrderKind, side: Side, lastPrice: number, maxPrice?: number) {
+export function useOrderTerms(kind: OrderKind, side: Side, maxPrice?: number) {
   const [stopText, setStopText] = useState('');
   const [stopType, setStopType] = useState<'market' | 'limit'>('market');
   const [takeProfitOn, setTakeProfitOn] = useState(false);
@@ -27,15 +28,12 @@ export function useOrderTerms(kind: OrderKind, side: Side, lastPrice: number, ma
   const takeProfit = pair ? Number(takeProfitText) : null;
   const expiresAt = tif === 'gtd' && expiresText ? new Date(expiresText) : null;
 
-  const stopError =
-    kind !== 'stop'
-      ? null
-      : (limitPriceError(stopText, maxPrice, 'trigger price') ?? stopPriceError(stopPrice, side, lastPrice));
-  const takeProfitError = !pair
-    ? null
-    : (limitPriceError(takeProfitText, maxPrice, 'take-profit price') ??
-      (takeProfit! <= lastPrice ? `Set the take-profit above the last price, ${formatPrice(lastPrice)}.` : null));
-  const expiresError = tif === 'gtd' ? expiryError(expiresAt) : null;
+  const stopError = kind === 'stop' ? limitPriceError(stopText, maxPrice, 'trigger price') : null;
+  const takeProfitError = pair ? limitPriceError(takeProfitText, maxPrice, 'take-profit price') : null;
+  const expiresError =
+    tif === 'gtd' && !(expiresAt && !Number.isNaN(expiresAt.getTime()))
+      ? 'Choose the date and time the order expires.'
+      : null;
 
   return {
     stopText,
