@@ -82,6 +82,15 @@ test('an approved token opens by batch auction: two users bid, the close gives b
     .waitFor();
   await bid(wide, '12', '600');
   await phone.goto(`${app.url}/trading/${token!.id}`);
+  // A bid under the issue price is refused as it is typed, in the database's words.
+  const phonePanel = phone.getByTestId('offering-panel');
+  await phonePanel.locator('#bid-price').fill('1');
+  await phonePanel
+    .getByRole('alert')
+    .getByText(/^Bids start at the issue price, \$\d+\.\d\d\.$/)
+    .waitFor();
+  await expect(phonePanel.getByRole('button', { name: 'Place Bid' }).isDisabled()).resolves.toBe(true);
+  await phonePanel.screenshot({ path: path.join(SCREENSHOTS, 'offering-bid-refused-390.png') });
   await bid(phone, '11', '400');
   // Sealed bids: each sees only the indicative price and the total demand, live.
   for (const page of pages) {

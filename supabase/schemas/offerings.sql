@@ -230,14 +230,7 @@ declare
   cost numeric := private.buy_cost(p_price, p_amount, f.fee_bps);
 begin
   select * into tok from public.tokens where id = p_token;
-  if tok.owner_id = uid then perform private.refuse('You cannot bid in your own token''s offering.'); end if;
-  if p_price < f.reserve_price then
-    perform private.refuse(format('Bids start at the issue price, %s.', private.money(f.reserve_price)));
-  end if;
-  if p_amount > f.account_cap then
-    perform private.refuse(format('One account may bid for at most %s tokens in this offering.',
-      to_char(f.account_cap, 'FM999,999,999,990')));
-  end if;
+  perform private.check_bid_terms(f, tok, uid, p_price, p_amount);
   perform 1 from public.cash_accounts where user_id = uid for update;
   select * into was from public.offering_bids where offering_id = f.id and user_id = uid for update;
   if was.user_id is not null then
@@ -257,6 +250,56 @@ begin
                             'closes_at', f.closes_at);
 end $$;
 revoke execute on function public.place_offering_bid(uuid, numeric, numeric) from public, anon;
+
+-- A bid's terms against its offering: not the token's own person, at or above the issue price,
+-- within the cap an account may bid for.
+create function private.check_bid_terms(f public.offerings, tok public.tokens, p_user uuid, p_price numeric, p_amount numeric)
+returns void language plpgsql stable security definer set search_path = '' as $$
+begin
+  if tok.owner_id = p_user then perform private.refuse('You cannot bid in your own token''s offering.'); end if;
+  if p_price < f.reserve_price then
+    perform private.refuse(format('Bids start at the issue price, %s.', private.money(f.reserve_price)));
+  end if;
+  if p_amount > f.account_cap then
+    perform private.refuse(format('One account may bid for at most %s tokens in this offering.',
+      to_char(f.account_cap, 'FM999,999,999,990')));
+  end if;
+end $$;
+revoke execute on function private.check_bid_terms(public.offerings, public.tokens, uuid, numeric, numeric) from public;
+
+-- What a bid would cost (value, fee at the offering's fee, total) and what place_offering_bid would
+-- refuse it for, in its words: its terms, and its funds with the caller's current bid released, as
+-- a change releases it. The offering panel's check of a bid as it is typed; it writes nothing.
+create function public.quote_offering_bid(p_token uuid, p_price numeric, p_amount numeric) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  uid uuid := auth.uid();
+  f public.offerings;
+  tok public.tokens;
+  released numeric;
+  value numeric;
+  refusal text;
+begin
+  if p_price is null or p_price = 'NaN' or p_price <= 0 then perform private.refuse('A bid needs a price above $0.00.'); end if;
+  if p_amount is null or p_amount = 'NaN' or p_amount < 1 or p_amount <> trunc(p_amount) then
+    perform private.refuse('The amount must be a whole number of tokens, at least 1.');
+  end if;
+  select * into f from public.offerings where token_id = p_token and closed_at is null;
+  if f.id is null then perform private.refuse('This token has no open offering.'); end if;
+  select * into tok from public.tokens where id = p_token;
+  select coalesce(max(reserved), 0) into released from public.offering_bids where offering_id = f.id and user_id = uid;
+  value := private.trade_value(p_price, p_amount::bigint);
+  begin
+    perform private.check_bid_terms(f, tok, uid, p_price, p_amount);
+    perform private.check_order_funds(uid, p_token, tok.name, 'buy', 'limit', p_amount::bigint, p_price, f.fee_bps, released);
+  exception when sqlstate 'P0001' then
+    refusal := sqlerrm;
+  end;
+  return jsonb_build_object('value', value, 'fee', private.fee(value, f.fee_bps),
+    'total', private.buy_cost(p_price, p_amount::bigint, f.fee_bps), 'usable', (select coalesce(max(available), 0)
+      from public.cash_accounts where user_id = uid) + released, 'refusal', refusal);
+end $$;
+revoke execute on function public.quote_offering_bid(uuid, numeric, numeric) from public, anon;
 
 -- Cancels the caller's bid in a token's open offering and releases its reservation.
 create function public.cancel_offering_bid(p_token uuid) returns jsonb

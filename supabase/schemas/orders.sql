@@ -456,10 +456,12 @@ end $$;
 revoke execute on function private.check_order_terms(public.exchange_settings, text, text, timestamp with time zone, boolean, numeric) from public;
 
 -- What the caller can spend or sell now: for a sell, the tokens not held back; for a limit buy,
--- enough available cash for its value and fee. Returns the available cash (0 for a sell). Run
--- again after the accounts' locks, so what was read before them still holds.
+-- enough available cash for its value and fee (with `p_released`, cash a change would release
+-- first, counted in). Returns the available cash (0 for a sell). Run again after the accounts'
+-- locks, so what was read before them still holds.
 create function private.check_order_funds(
-  p_user uuid, p_token uuid, p_token_name text, p_side text, p_type text, p_amount bigint, p_price numeric, p_bps integer
+  p_user uuid, p_token uuid, p_token_name text, p_side text, p_type text, p_amount bigint, p_price numeric, p_bps integer,
+  p_released numeric default 0
 ) returns numeric language plpgsql stable security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
   have numeric;
@@ -475,7 +477,7 @@ begin
     end if;
     return 0;
   end if;
-  select coalesce(max(available), 0) into budget from public.cash_accounts where user_id = p_user;
+  select coalesce(max(available), 0) + p_released into budget from public.cash_accounts where user_id = p_user;
   if p_type = 'limit' and budget < private.buy_cost(p_price, p_amount, p_bps) then
     raise exception 'Insufficient funds: this order needs % (value + % fee) and you have % available.',
       private.money(private.buy_cost(p_price, p_amount, p_bps)),
@@ -483,4 +485,4 @@ begin
   end if;
   return budget;
 end $$;
-revoke execute on function private.check_order_funds(uuid, uuid, text, text, text, bigint, numeric, integer) from public;
+revoke execute on function private.check_order_funds(uuid, uuid, text, text, text, bigint, numeric, integer, numeric) from public;

@@ -113,6 +113,12 @@ export type MyBid = NonNullable<Awaited<ReturnType<typeof loadMyBid>>>;
 export const placeBid = (tokenId: string, price: number, amount: number) =>
   supabase().rpc('place_offering_bid', { p_token: tokenId, p_price: price, p_amount: amount });
 
+/** What a bid would cost and what placing it would be refused for (quote_offering_bid): a GET. */
+export const quoteBid = async (tokenId: string, price: number, amount: number) =>
+  unwrap(
+    await supabase().rpc('quote_offering_bid', { p_token: tokenId, p_price: price, p_amount: amount }, { get: true }),
+  );
+
 /** Cancels the user's bid, releasing what it held back (cancel_offering_bid). */
 export const cancelBid = (tokenId: string) => supabase().rpc('cancel_offering_bid', { p_token: tokenId });
 

@@ -2242,6 +2242,14 @@ export type Database = {
           price: number;
         }[];
       };
+      quote_offering_bid: {
+        Args: {
+          p_token: string;
+          p_price: number;
+          p_amount: number;
+        };
+        Returns: Json;
+      };
       quote_order: {
         Args: {
           p_token: string;

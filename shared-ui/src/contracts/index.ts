@@ -44,6 +44,7 @@ export type {
   TokenApplicationRow,
 } from './results';
 export type { OrderQuote, OrderTerm } from './orderQuote';
+export type { BidQuote } from './bidQuote';
 export type { InvestPreview } from './investPreview';
 export type { FirstSteps } from './firstSteps';
 export type { ApiKey, NewApiKey } from './apiKey';

@@ -17,6 +17,7 @@ import type {
   TokenApplicationRow,
 } from './results';
 import type { OrderQuote } from './orderQuote';
+import type { BidQuote } from './bidQuote';
 import type { InvestPreview } from './investPreview';
 import type { FirstSteps } from './firstSteps';
 import type { ApiKey, NewApiKey } from './apiKey';
@@ -45,6 +46,7 @@ interface JsonResults {
   /** A token not yet scored has none. */
   reputation_breakdown: ReputationBreakdown | null;
   quote_order: OrderQuote;
+  quote_offering_bid: BidQuote;
   preview_invest_plan: InvestPreview;
   my_first_steps: FirstSteps;
   my_statement: Statement;

@@ -109,7 +109,7 @@ export function OfferingPanel(props: {
       <Muted as="p" style={{ margin: '0 0 12px', fontSize: 13 }}>
         You pay the clearing price, never more than your bid; what your bid does not use is released at the close.
       </Muted>
-      <Button $block $size="lg" disabled={!!form.error || form.busy || left <= 0} onClick={form.submit}>
+      <Button $block $size="lg" disabled={!form.ready || form.busy || left <= 0} onClick={form.submit}>
         {bid ? 'Change Bid' : 'Place Bid'}
       </Button>
       {bid && (

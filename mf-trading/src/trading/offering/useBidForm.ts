@@ -1,14 +1,18 @@
 import { useState } from 'react';
-import { toast, useExchangeSettings } from '@repex/shared-ui/platform';
+import { toast, useExchangeSettings, usePausedQuery } from '@repex/shared-ui/platform';
 import { formatPrice, formatTokens } from '@repex/shared-ui/ui';
-import { cancelBid, placeBid, type MyBid, type Offering } from '../data';
-import { checkBid } from './bidRules';
+import { cancelBid, placeBid, quoteBid, type MyBid, type Offering } from '../data';
+import { readBid } from './bidRules';
+
+/** How long typing pauses before the database is asked. */
+const PAUSE_MS = 200;
 
 /**
  * The bid form's state: the typed price and amount (the user's bid, or the indicative price and
- * 100 tokens), their check against the offering and the cash, and the two calls, each told in a
- * toast in the database's words when refused. The screen reads the result from the market event
- * the call makes.
+ * 100 tokens), what the database says of them as they are typed (quote_offering_bid: the cost,
+ * and a refusal for the issue price, the cap or the funds, in place_offering_bid's words), and the
+ * two calls, each told in a toast in the database's words when refused. The screen reads the
+ * result from the market event the call makes.
  */
 export function useBidForm({
   tokenId,
@@ -29,9 +33,20 @@ export function useBidForm({
   );
   const [amountText, setAmountText] = useState(() => String(bid?.amount ?? Math.min(100, offering.account_cap)));
   const [busy, setBusy] = useState(false);
+  const typed = readBid(priceText, amountText, offering.fee_bps, settings.data?.max_price);
+  const quote = usePausedQuery(
+    typed.error ? null : `${typed.price}:${typed.amount}`,
+    () => quoteBid(tokenId, typed.price, typed.amount),
+    PAUSE_MS,
+    [offering, bid, cash],
+  );
+  const check = {
+    ...typed,
+    cost: quote.data ?? typed.cost,
+    error: typed.error ?? quote.error ?? quote.data?.refusal ?? null,
+  };
   // A change releases the current bid's reservation first, so that cash is the bid's to use too.
-  const usable = cash + (bid?.reserved ?? 0);
-  const check = checkBid(priceText, amountText, offering, usable, settings.data?.max_price);
+  const usable = quote.data?.usable ?? cash + (bid?.reserved ?? 0);
 
   const run = async (
     call: () => PromiseLike<{ error: { message: string } | null }>,
@@ -70,5 +85,17 @@ export function useBidForm({
       'Cancel Failed',
     );
 
-  return { priceText, setPriceText, amountText, setAmountText, usable, busy, ...check, submit, cancel };
+  return {
+    priceText,
+    setPriceText,
+    amountText,
+    setAmountText,
+    usable,
+    busy,
+    ...check,
+    /** Typed right and answered by the database without a refusal. */
+    ready: !check.error && !!quote.data && !quote.pending,
+    submit,
+    cancel,
+  };
 }
