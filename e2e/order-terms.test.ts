@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { formatPrice } from '@repex/shared-ui/ui';
-import { SCREENSHOTS, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import { SCREENSHOTS, startApp, toastText, type E2EApp } from './helpers/app';
+import { sarahTrader } from './helpers/trader';
 
 jest.setTimeout(180_000);
 
@@ -19,19 +20,10 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 /** A new account at `width` with $1,000 and 20 Sarah Chen tokens, on Sarah Chen's trading screen. */
-async function trader(name: string, width: number): Promise<{ page: Page; email: string }> {
-  const page = await (await app.newContext({ width })).newPage();
-  const email = `${name}@e2e.repx.dev`;
-  await signUp(page, app, { username: name, email, password: `${name}-password-1` });
-  await app.backend.db.query(`select private.record_deposit(id, 1000) from auth.users where email = $1`, [email]);
-  await app.backend.db.query(
-    `select private.issue_tokens(t.id, u.id, 20) from tokens t, auth.users u where t.username = 'sarahchen' and u.email = $1`,
-    [email],
-  );
-  await page.goto(tradingUrl);
-  await page.getByTestId('your-balance').filter({ hasText: '20 tokens' }).waitFor();
-  return { page, email };
-}
+const trader = async (name: string, width: number) => ({
+  page: await sarahTrader(app, tradingUrl, { name, width, cash: 1000, tokens: 20 }),
+  email: `${name}@e2e.repx.dev`,
+});
 
 const panel = (page: Page) => page.getByRole('region', { name: 'Place order' });
 /** The alert beside a field, by the field's id. */

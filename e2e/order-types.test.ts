@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { DEMO_ACCOUNTS } from '../server/demo';
 import { formatInteger } from '@repex/shared-ui/ui';
-import { SCREENSHOTS, eventually, placeOrder, signIn, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import { SCREENSHOTS, eventually, placeOrder, signIn, startApp, toastText, type E2EApp } from './helpers/app';
+import { sarahTrader } from './helpers/trader';
 
 jest.setTimeout(180_000);
 
@@ -15,7 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-/** A new account at `width` with $50,000 and 200 Sarah Chen tokens, on Sarah Chen's trading screen. */
 /** Every open order's Edit and Cancel lie within the Open Orders card, not past its edge. */
 async function buttonsWithinCard(page: Page) {
   const card = (await page.getByRole('region', { name: 'Your Open Orders' }).boundingBox())!;
@@ -25,19 +25,9 @@ async function buttonsWithinCard(page: Page) {
   }
 }
 
-async function trader(name: string, width: number): Promise<Page> {
-  const page = await (await app.newContext({ width })).newPage();
-  const email = `${name}@e2e.repx.dev`;
-  await signUp(page, app, { username: name, email, password: `${name}-password-1` });
-  await app.backend.db.query(`select private.record_deposit(id, 50000) from auth.users where email = $1`, [email]);
-  await app.backend.db.query(
-    `select private.issue_tokens(t.id, u.id, 200) from tokens t, auth.users u where t.username = 'sarahchen' and u.email = $1`,
-    [email],
-  );
-  await page.goto(tradingUrl);
-  await page.getByTestId('your-balance').filter({ hasText: '200 tokens' }).waitFor();
-  return page;
-}
+/** A new account at `width` with $50,000 and 200 Sarah Chen tokens, on Sarah Chen's trading screen. */
+const trader = (name: string, width: number) =>
+  sarahTrader(app, tradingUrl, { name, width, cash: 50_000, tokens: 200 });
 
 test("a stop waits off the book, another user's trade triggers it, and its owner is told on another screen", async () => {
   // The demo user (1280 px) protects 20 of their Sarah Chen tokens: sell at market if the price falls to $45.10.

@@ -1,25 +1,12 @@
 import fc from 'fast-check';
+import type { OrderQuote } from '@repex/shared-ui/contracts';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from './harness/backends';
 import { cash, freshToken, invariantViolations, trader } from './harness/market';
 
 jest.setTimeout(300_000);
 
-interface StopQuote {
-  stopped_by: string;
-  filled: number;
-  at_trigger: {
-    price: number;
-    value: number;
-    fee: number;
-    total: number;
-    proceeds: number;
-    hold: number;
-    max_amount: number;
-  } | null;
-  term_refusal: { term: string; message: string } | null;
-  refusal: string | null;
-}
+type StopQuote = Pick<OrderQuote, 'stopped_by' | 'filled' | 'at_trigger' | 'term_refusal' | 'refusal'>;
 
 const HOUR = 3_600_000;
 
