@@ -38,7 +38,9 @@ export function useBidForm({
     typed.error ? null : `${typed.price}:${typed.amount}`,
     () => quoteBid(tokenId, typed.price, typed.amount),
     PAUSE_MS,
-    [offering, bid, cash],
+    // Asked again when what it reads changes (the terms, the user's bid and cash), not on each
+    // market event that moves the offering's indicative price: 1,000 open panels, no reads per bid.
+    [offering.reserve_price, offering.account_cap, offering.fee_bps, bid?.reserved, cash],
   );
   const check = {
     ...typed,
