@@ -58,7 +58,6 @@ export function useOrderTerms(kind: OrderKind, side: Side, maxPrice?: number) {
     stopError,
     takeProfitError,
     expiresError,
-    termsError: stopError ?? takeProfitError ?? expiresError,
   };
 }
 
