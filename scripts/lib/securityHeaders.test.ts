@@ -1,4 +1,9 @@
+import { createHash } from 'node:crypto';
+import { SESSION_PROBE } from '@repex/shared-ui/session-probe';
 import { securityHeaders } from './securityHeaders';
+
+/** The one inline script the page may run: the session probe, by its hash. */
+const PROBE = `'sha256-${createHash('sha256').update(SESSION_PROBE).digest('base64')}'`;
 
 describe('the shell page security headers', () => {
   const config = {
@@ -20,9 +25,10 @@ describe('the shell page security headers', () => {
         .map((d) => [d.split(' ')[0], d.split(' ').slice(1)]),
     );
 
-  it('loads scripts from the page and the remotes (each origin once), nothing inline', () => {
+  it('loads scripts from the page and the remotes (each origin once), nothing inline but the probe', () => {
     expect(policy()['script-src']).toEqual([
       "'self'",
+      PROBE,
       'https://cdn.example',
       'http://localhost:3003',
       'http://localhost:3004',
@@ -36,7 +42,7 @@ describe('the shell page security headers', () => {
       ['Content-Security-Policy'].split('; ')
       .find((d) => d.startsWith('script-src'));
     expect(scripts).toBe(
-      "script-src 'self' https://cdn.example http://localhost:3003 http://localhost:3004 http://localhost:3005",
+      `script-src 'self' ${PROBE} https://cdn.example http://localhost:3003 http://localhost:3004 http://localhost:3005`,
     );
   });
 

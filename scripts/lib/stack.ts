@@ -56,7 +56,7 @@ export async function startFrontends(
   const shell = await serveStatic({
     dir: dirOf(SHELL.dir),
     port: ports.shell,
-    spa: true,
+    spa: SHELL.appPage,
     documents: { '/config.json': () => config },
     headers: securityHeaders(config),
   });

@@ -21,13 +21,16 @@ describe('the static server', () => {
       fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>shell</title>');
     }
     goLive(path.join(root, 'releases'), '20261127T000000000Z-a');
+    fs.mkdirSync(path.join(root, 'shell'));
+    fs.writeFileSync(path.join(root, 'shell', 'index.html'), 'landing');
+    fs.writeFileSync(path.join(root, 'shell', 'app.html'), 'app');
   });
   afterAll(async () => {
     for (const s of servers) await s.close();
     fs.rmSync(root, { recursive: true, force: true });
   });
 
-  const start = async (dir: string, spa = false) => {
+  const start = async (dir: string, spa?: string) => {
     const server = await serveStatic({ dir: path.join(root, dir), port: 0, spa });
     servers.push(server);
     return server;
@@ -52,13 +55,31 @@ describe('the static server', () => {
   });
 
   it.each(['dist', 'releases'])('keeps answering every hostile request (%s)', async (dir) => {
-    for (const spa of [false, true]) {
+    for (const spa of [undefined, 'app.html']) {
       const server = await start(dir, spa);
       for (const { what, path: p, headers } of HOSTILE_REQUESTS) {
         const status = await rawRequest(server.port, p, headers);
         expect([what, status >= 200 && status < 500]).toEqual([what, true]);
       }
       expect((await fetch(`${server.url}/remoteEntry.js`)).status).toBe(200);
+    }
+  });
+
+  it("serves the landing page at / and the app's page at every route, revalidated", async () => {
+    const server = await start('shell', 'app.html');
+    const page = async (p: string) => {
+      const res = await fetch(`${server.url}${p}`);
+      return [p, res.status, await res.text(), res.headers.get('cache-control')];
+    };
+    expect(await page('/')).toEqual(['/', 200, 'landing', 'no-cache']);
+    for (const p of ['/dashboard', '/trade/abc', '/auth']) expect(await page(p)).toEqual([p, 200, 'app', 'no-cache']);
+    // A build made before app.html (a release rolled back to) answers a route with its index.html.
+    for (const dir of ['dist', 'releases']) {
+      const older = await start(dir, 'app.html');
+      expect([dir, await (await fetch(`${older.url}/dashboard`)).text()]).toEqual([
+        dir,
+        expect.stringContaining('shell'),
+      ]);
     }
   });
 

@@ -10,8 +10,11 @@ export interface StaticServerOptions {
   dir: string;
   port: number;
   host?: string;
-  /** Serve index.html for unknown paths (the shell's client-side routes). */
-  spa?: boolean;
+  /**
+   * The page served at every path with no file of its own (the shell's client-side routes): the
+   * shell's app.html, since its index.html, served at /, has the landing page written in.
+   */
+  spa?: string;
   /** Extra JSON documents served at fixed paths, e.g. /config.json. */
   documents?: Record<string, () => unknown>;
   /** Headers sent with every answer (the shell's security headers). */
@@ -25,11 +28,11 @@ export interface RunningServer {
 }
 
 /** Files whose name never changes must be revalidated, so a redeployed remote shows on reload. */
-const MUTABLE = /(^|\/)(index\.html|remoteEntry\.js|mf-manifest\.json|mf-stats\.json|routes\.json)$/;
+const MUTABLE = /(^|\/)(index\.html|app\.html|remoteEntry\.js|mf-manifest\.json|mf-stats\.json|routes\.json)$/;
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
 
-function filesOf(dir: string, opts: StaticServerOptions, single: boolean): RequestHandler {
+function filesOf(dir: string, opts: StaticServerOptions, single: string | false): RequestHandler {
   return sirv(dir, {
     single,
     dev: true, // look files up per request, so a remote rebuilt in place is served at once
@@ -48,6 +51,12 @@ function filesOf(dir: string, opts: StaticServerOptions, single: boolean): Reque
   });
 }
 
+/** The app's page, or the index.html of a build made before app.html existed (one rolled back to). */
+const appPage =
+  (page: RequestHandler, older: RequestHandler): Handler =>
+  (req, res, next) =>
+    page(req, res, () => older(req, res, next));
+
 /**
  * A releases folder: the entry points (and the shell's page) from the live release, read at each
  * request so a deploy or a rollback shows at once; any other file, a content-hashed chunk, from
@@ -56,7 +65,7 @@ function filesOf(dir: string, opts: StaticServerOptions, single: boolean): Reque
  */
 function releasesOf(root: string, opts: StaticServerOptions): Handler {
   const handlers = new Map<string, RequestHandler>();
-  const of = (id: string, single = false) => {
+  const of = (id: string, single: string | false = false) => {
     const key = `${id}:${single}`;
     if (!handlers.has(key)) handlers.set(key, filesOf(path.join(root, id), opts, single));
     return handlers.get(key)!;
@@ -65,7 +74,8 @@ function releasesOf(root: string, opts: StaticServerOptions): Handler {
     const live = liveRelease(root);
     if (!live) return notFound();
     const file = (req.url ?? '/').split('?')[0]!;
-    const last = () => (opts.spa ? of(live, true)(req, res, notFound) : notFound());
+    const last = () =>
+      opts.spa ? appPage(of(live, opts.spa), of(live, 'index.html'))(req, res, notFound) : notFound();
     // The kept releases are listed only when the live one lacks the file (a page older than it).
     const older = () => {
       const ids = MUTABLE.test(file)
@@ -130,7 +140,9 @@ export function guarded(handle: (req: http.IncomingMessage, res: http.ServerResp
 export function serveStatic(opts: StaticServerOptions): Promise<RunningServer> {
   const files: Handler = fs.existsSync(path.join(opts.dir, LIVE_FILE))
     ? releasesOf(opts.dir, opts)
-    : filesOf(opts.dir, opts, opts.spa ?? false);
+    : opts.spa
+      ? appPage(filesOf(opts.dir, opts, opts.spa), filesOf(opts.dir, opts, 'index.html'))
+      : filesOf(opts.dir, opts, false);
   const server = http.createServer(
     guarded((req, res) => {
       const range = rangeFor(req.headers);

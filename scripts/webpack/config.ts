@@ -69,6 +69,8 @@ function base(dir: string, opts: BuildOptions, entry: Configuration['entry']): C
   };
 }
 
+const page = () => fs.readFileSync(path.join(ROOT, SHELL.dir, 'public/index.html'), 'utf8');
+
 export function shellConfig(opts: BuildOptions): Configuration {
   const config = base(SHELL.dir, opts, './src/index.tsx');
   config.output!.publicPath = '/';
@@ -82,11 +84,14 @@ export function shellConfig(opts: BuildOptions): Configuration {
       experiments: { asyncStartup: true },
     }),
     // The page as text, not as a template: a template is compiled by a child compiler, which
-    // would emit a Node copy of the shared router beside the browser's.
+    // would emit a Node copy of the shared router beside the browser's. index.html, served at /,
+    // has the landing page written in (shell/src/prerender.tsx); app.html, served at every other
+    // address, has not.
     new HtmlWebpackPlugin({
-      templateContent: fs.readFileSync(path.join(ROOT, SHELL.dir, 'public/index.html'), 'utf8'),
+      templateContent: async () => (await import('../../shell/src/prerender')).withLandingPage(page()),
       favicon: './public/favicon.svg',
     }),
+    new HtmlWebpackPlugin({ filename: SHELL.appPage, templateContent: page }),
   );
   return config;
 }

@@ -19,7 +19,8 @@ export const REMOTES = {
 
 export type RemoteName = keyof typeof REMOTES;
 export const REMOTE_NAMES = Object.keys(REMOTES) as RemoteName[];
-export const SHELL = { dir: 'shell', port: 3000 } as const;
+/** The shell; its page for every address but / is appPage (scripts/webpack/config.ts). */
+export const SHELL = { dir: 'shell', port: 3000, appPage: 'app.html' } as const;
 export const PACKAGE_DIRS = [SHELL.dir, ...REMOTE_NAMES.map((n) => REMOTES[n].dir)];
 
 /** The modules a remote exposes, as Module Federation's `exposes` wants them. */

@@ -135,12 +135,3 @@ export function supabase(): SupabaseClient {
   if (!client) throw new Error('Supabase client used before it was loaded');
   return client;
 }
-
-/** Whether supabase-js has a session in storage (its key is sb-<host label>-auth-token). */
-export function hasStoredSession(): boolean {
-  try {
-    return Object.keys(localStorage).some((k) => /^sb-.+-auth-token$/.test(k));
-  } catch {
-    return false;
-  }
-}

@@ -25,8 +25,9 @@ function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
     if (e.isDirectory()) return sourceFiles(full);
-    // Tests run on the real package, not on what the shell provides.
-    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [full] : [];
+    // Tests, and the landing page's prerender (run by the build in Node), run on the real package,
+    // not on what the shell provides.
+    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) && e.name !== 'prerender.tsx' ? [full] : [];
   });
 }
 
