@@ -3,6 +3,7 @@ import { Navigate, useLocation } from 'react-router';
 import { secondStepDue, toast, useAppStore } from '@repex/shared-ui/platform';
 import { CenteredStatus } from '@repex/shared-ui/ui';
 import { adminRefusal, isAdmin, signOutHere } from './data';
+import { HOME } from './guards';
 
 type Verdict = 'checking' | 'admin' | { redirect: string };
 
@@ -37,7 +38,7 @@ export function AdminGuard({ children }: { children: ReactNode }) {
           setVerdict({ redirect: '/profile' });
           return toast({ title: 'Two-Step Verification Required', description: refusal, variant: 'destructive' });
         }
-        setVerdict({ redirect: '/dashboard' });
+        setVerdict({ redirect: HOME });
         await signOutHere();
         toast({
           title: 'Access Denied',

@@ -4,7 +4,7 @@ import { Outlet, matchPath, useLocation } from 'react-router';
 import { secondStepDue, useAppStore } from '@repex/shared-ui/platform';
 import type { ComposedRoutes } from '../remotes/routes';
 import { useNewRelease } from '../remotes/useNewRelease';
-import { usePreloadScreens } from '../remotes/usePreloadScreens';
+import { usePreloadHome, usePreloadScreens } from '../remotes/usePreloadScreens';
 import { AboutVersions } from './AboutVersions';
 import { NavBar } from './NavBar';
 import { NewReleaseNotice } from './NewReleaseNotice';
@@ -25,6 +25,8 @@ export function AppLayout({ composed }: { composed: ComposedRoutes }) {
   const member = session && !secondStepDue(session) && !inAdmin;
   const newRelease = useNewRelease(composed.builds);
   usePreloadScreens(Boolean(member), composed.routes);
+  // The sign-in pages a person signs in from (not the admin's, which leads to the admin area).
+  usePreloadHome(!session && /^\/auth(\/code)?$/.test(path), composed.routes);
   return (
     <>
       {member && <NavBar links={composed.nav} />}

@@ -1,6 +1,7 @@
 import { Navigate } from 'react-router';
 import { hasStoredSession, useAppStore } from '@repex/shared-ui/platform';
 import { CenteredStatus } from '@repex/shared-ui/ui';
+import { HOME } from '../auth/guards';
 import { LandingView } from './LandingView';
 
 /**
@@ -11,7 +12,7 @@ import { LandingView } from './LandingView';
 export function Landing() {
   const { authLoading, session } = useAppStore();
 
-  if (session) return <Navigate to="/dashboard" replace />;
+  if (session) return <Navigate to={HOME} replace />;
   if (authLoading && hasStoredSession()) return <CenteredStatus>Loading...</CenteredStatus>;
   return <LandingView />;
 }

@@ -8,6 +8,7 @@ import { AppChoiceField, CodeField } from '../auth/forms/Field';
 import { useForm } from '../auth/forms/useForm';
 import { appCodeError } from '../auth/forms/validation';
 import { signOutHere } from '../auth/data';
+import { HOME } from '../auth/guards';
 
 const Other = styled.button`
   display: block;
@@ -53,7 +54,7 @@ export function TwoStepPage() {
             ? { title: 'Admin Sign In Successful!', description: 'Welcome to the Admin Dashboard.' }
             : { title: 'Signed In Successfully!', description: 'Welcome back!' },
         );
-        navigate(from ?? '/dashboard', { replace: true });
+        navigate(from ?? HOME, { replace: true });
       } catch (err) {
         fail(err instanceof Error ? err.message : 'Something went wrong');
       }
@@ -62,7 +63,7 @@ export function TwoStepPage() {
 
   if (authLoading) return <CenteredStatus>Loading...</CenteredStatus>;
   if (!session) return <Navigate to="/auth" replace />;
-  if (!secondStepDue(session) && !form.busy) return <Navigate to={from ?? '/dashboard'} replace />;
+  if (!secondStepDue(session) && !form.busy) return <Navigate to={from ?? HOME} replace />;
   return (
     <AuthCard title="Two-Step Verification" subtitle="Enter the code your authenticator app shows for RepX.">
       <form onSubmit={form.submit} noValidate aria-label="Two-Step Verification">

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import type { ComposedRoute } from './routes';
+import { HOME } from '../auth/guards';
 import { firstScreenLoaded, preloadScreens } from './registry';
 
 /** What the first screen's own reads get before the preload starts. */
@@ -43,4 +44,18 @@ export function usePreloadScreens(signedIn: boolean, routes: ComposedRoute[]): v
       cancel();
     };
   }, [signedIn, routes]);
+}
+
+/**
+ * A visitor on a sign-in page is about to see the screen a sign-in lands on: its code is fetched
+ * when the browser is idle, so signing in waits only for the sign-in and the screen's reads.
+ */
+export function usePreloadHome(signingIn: boolean, routes: ComposedRoute[]): void {
+  useEffect(() => {
+    const home = routes.filter((r) => r.path === HOME && r.access === 'signed-in');
+    if (!signingIn || !home.length) return;
+    return whenIdle(() => {
+      preloadScreens(home).catch((error: unknown) => console.warn('[shell] preloading the dashboard failed', error));
+    });
+  }, [signingIn, routes]);
 }

@@ -63,3 +63,25 @@ test('every other address gets the page without it, and the app renders the same
   expect(errors).toEqual([]);
   await context.close();
 });
+
+test("on the sign-in page, the dashboard's code is fetched while idle; on the landing page, no screen's", async () => {
+  const context = await app.newContext();
+  const page = await context.newPage();
+  const fetched: string[] = [];
+  page.on('request', (r) => fetched.push(r.url()));
+  const remoteOf = (url: string) =>
+    Object.entries(app.ports.remotes).find(([, port]) => new URL(url).port === String(port))?.[0];
+  const scripts = () => fetched.filter((u) => remoteOf(u) && u.endsWith('.js'));
+  await page.goto(app.url, { waitUntil: 'networkidle' });
+  await page.waitForTimeout(1_000);
+  expect(scripts()).toEqual([]);
+  await page.getByRole('link', { name: 'Sign In' }).click();
+  await page.waitForURL('**/auth');
+  for (let waited = 0; scripts().length < 2 && waited < 15_000; waited += 200) await page.waitForTimeout(200);
+  // Only the portfolio remote's entry and its Dashboard screen: nobody has signed in yet.
+  expect(new Set(scripts().map(remoteOf))).toEqual(new Set(['portfolio']));
+  expect(scripts().map((u) => u.split('/').pop())).toEqual(
+    expect.arrayContaining(['remoteEntry.js', expect.stringMatching(/^__federation_expose_Dashboard\./)]),
+  );
+  await context.close();
+});
