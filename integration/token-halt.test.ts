@@ -1,3 +1,4 @@
+import type { Position } from '@repex/shared-ui/contracts';
 import { adminSuite } from './harness/suites';
 import { ENGINES } from './harness/backends';
 import { client } from './harness/clients';
@@ -111,6 +112,12 @@ describe.each(ENGINES)('halting trading in one token on %s', (engine) => {
     // Another token trades on.
     expect((await placeOrder(seller.client, other, 'sell', 'limit', 10, 5)).error).toBeNull();
     expect((await placeOrder(buyer.client, other, 'buy', 'market', 10)).data).toMatchObject({ status: 'filled' });
+    // The holder (who sold all of the other token) reads which positions are halted with the positions.
+    const positions = async () =>
+      Object.fromEntries(
+        ((await seller.client.rpc('my_positions')).data as Position[]).map((p) => [p.token_id, p.halted]),
+      );
+    expect(await positions()).toEqual({ [token]: true });
 
     // Resumed: the next order matches the book as it stood.
     expect((await halt(token, false)).error).toBeNull();
@@ -119,6 +126,7 @@ describe.each(ENGINES)('halting trading in one token on %s', (engine) => {
       filled: 10,
       average_price: 10,
     });
+    expect(await positions()).toEqual({ [token]: false });
     const [{ filled }] = (await suite.backend.db.query<{ filled: number }>('select filled from orders where id = $1', [
       restingId,
     ])) as [{ filled: number }];

@@ -23,10 +23,12 @@ create policy "remove from own watchlist" on public.watchlist
 revoke all on public.watchlist from anon;
 revoke update, truncate on public.watchlist from authenticated;
 
--- The caller's open positions: the tokens they hold (from holdings), their cost, value and P&L.
+-- The caller's open positions: the tokens they hold (from holdings), their cost, value and P&L,
+-- and whether the exchange halted trading in them.
 create function public.my_positions()
 returns table (token_id uuid, name text, username text, category text, avatar_url text, verified boolean,
-               tokens bigint, avg_price numeric, cost numeric, price numeric, value numeric, pnl numeric, pnl_percent numeric)
+               tokens bigint, avg_price numeric, cost numeric, price numeric, value numeric, pnl numeric, pnl_percent numeric,
+               halted boolean)
 language plpgsql stable security definer set search_path = '' as $$
 #variable_conflict use_column
 begin
@@ -35,7 +37,8 @@ begin
   select h.token_id, m.name, m.username, m.category, m.avatar_url, m.verified, h.amount,
          round(coalesce(b.cost, 0) / h.amount, 2), round(coalesce(b.cost, 0), 2), m.price,
          round(h.amount * m.price, 2), round(h.amount * m.price, 2) - round(coalesce(b.cost, 0), 2),
-         case when coalesce(b.cost, 0) > 0 then round((h.amount * m.price - b.cost) / b.cost * 100, 2) else 0 end
+         case when coalesce(b.cost, 0) > 0 then round((h.amount * m.price - b.cost) / b.cost * 100, 2) else 0 end,
+         m.halted
   from public.holdings h
   join public.market_tokens m on m.id = h.token_id
   left join private.cost_basis(auth.uid(), now()) b on b.token_id = h.token_id

@@ -20,8 +20,9 @@ export interface DashboardData {
 
 /**
  * Everything the dashboard shows, computed by the database and read through row-level security:
- * positions and P&L (public.my_positions, public.my_pnl), the user's trades and cash. The user's
- * own token is not an investment (they received it), so it is left out; the profile shows it.
+ * positions, their halts and P&L (public.my_positions, public.my_pnl), the user's trades and cash,
+ * in one round of reads. The user's own token is not an investment (they received it), so it is
+ * left out; the profile shows it.
  */
 export async function loadDashboard(userId: string): Promise<DashboardData> {
   const db = supabase();
@@ -33,12 +34,8 @@ export async function loadDashboard(userId: string): Promise<DashboardData> {
     db.from('tokens').select('id').eq('owner_id', userId).maybeSingle().then(unwrap),
   ]);
   const ownTokenId = own?.id ?? null;
-  const held = positions.map((p) => p.token_id);
-  const halted = held.length
-    ? await db.from('tokens').select('id').in('id', held).not('halt_reason', 'is', null).then(unwrap)
-    : [];
   return {
-    halted: new Set(halted.map((t) => t.id)),
+    halted: new Set(positions.filter((p) => p.halted).map((p) => p.token_id)),
     positions,
     summary: pnl[pnl.length - 1]!,
     trades: trades.filter((t) => t.token_id !== ownTokenId),

@@ -2142,6 +2142,7 @@ export type Database = {
           value: number;
           pnl: number;
           pnl_percent: number;
+          halted: boolean;
         }[];
       };
       my_realized_lots: {
