@@ -38,6 +38,8 @@ export interface AppOptions {
   sessionInactivity: number;
   /** The URL clients use, for the JWT issuer. */
   publicUrl: string;
+  /** [api] max_rows: where the REST API's estimated counts stop counting. */
+  maxRows?: number;
   rateLimits?: RateLimits;
   /** The process's figures for GET /metrics (metrics.ts). */
   metrics?: () => string;
@@ -78,7 +80,7 @@ export async function createApp(opts: AppOptions) {
   });
   const passwords = new PasswordHasher();
   const auth = authRoutes(opts.db, settings, passwords, opts.rateLimits ?? DEFAULT_RATE_LIMITS, opts.log);
-  const rest = restRoutes(opts.db, () => catalog, opts.log, opts.replica);
+  const rest = restRoutes(opts.db, () => catalog, opts, opts.replica);
   const limits = opts.rateLimits ?? DEFAULT_RATE_LIMITS;
   const identify = identifier(keys, opts.apiKeys ?? new ApiKeys(opts.db), new ApiQuota(opts.db, limits));
   const storage = storageRoutes(

@@ -83,3 +83,17 @@ describe("auth's settings from supabase/config.toml", () => {
     );
   });
 });
+
+describe("the API's max_rows from supabase/config.toml", () => {
+  it("reads RepX's file, leaves it out when the file does, and refuses what is not a positive whole number", () => {
+    expect(readProjectConfig().maxRows).toBe(1000);
+    expect(readProjectConfig(projectFile('')).maxRows).toBeUndefined();
+    expect(readProjectConfig(projectFile('[api]\nmax_rows = 50\n')).maxRows).toBe(50);
+    expect(() => readProjectConfig(projectFile('[api]\nmax_rows = 0\n'))).toThrow(
+      '[api] max_rows must be a positive whole number',
+    );
+    expect(() => readProjectConfig(projectFile('[api]\nmax_rows = "many"\n'))).toThrow(
+      '[api] max_rows must be a number',
+    );
+  });
+});

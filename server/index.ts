@@ -17,6 +17,7 @@ import { startWorkers, type WorkerOptions } from './workers';
 import { toOutbox } from './accountMail';
 import { closeDueOfferings, runDuePlans, schedule } from './schedule';
 import { authConfig } from './authConfig';
+import { readProjectConfig } from './projectConfig';
 import { DEFAULT_SESSION_INACTIVITY, endIdleSessions } from './auth/sessions';
 import type { RateLimits } from './http/rateLimit';
 import { assertSafeToListen, installationJwtSecret } from './auth/secret';
@@ -55,6 +56,8 @@ export interface BackendOptions extends WorkerOptions {
   siteUrl?: string;
   /** Seconds after which a session nobody used (no sign-in, no refresh) ends; 0 keeps sessions until sign-out. */
   sessionInactivity?: number;
+  /** Where the REST API's estimated counts stop counting; left out, config.toml's [api] max_rows. */
+  maxRows?: number;
   seed?: boolean;
   publicUrl?: string;
   /** Auth rate limits (GoTrue-like defaults). */
@@ -89,6 +92,18 @@ export interface Backend {
   close: () => Promise<void>;
 }
 
+/** The settings a project's config.toml gives (auth's, the API's max_rows), each one the options leave out. */
+function projectSettings(opts: BackendOptions) {
+  const auth = authConfig({});
+  return {
+    jwtExpiry: opts.jwtExpiry ?? auth.jwtExpiry,
+    passwordMinLength: opts.passwordMinLength ?? auth.minimumPasswordLength,
+    emailConfirmations: opts.emailConfirmations ?? auth.emailConfirmations,
+    siteUrl: opts.siteUrl ?? auth.siteUrl,
+    maxRows: opts.maxRows ?? readProjectConfig().maxRows,
+  };
+}
+
 export async function startBackend(opts: BackendOptions = {}): Promise<Backend> {
   const db = counted(
     opts.databaseUrl
@@ -115,7 +130,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
     const publicUrl = opts.publicUrl ?? `http://localhost:${port}`;
     const jwtSecret = opts.jwtSecret ?? (await installationJwtSecret(db));
     const sessionInactivity = opts.sessionInactivity ?? DEFAULT_SESSION_INACTIVITY;
-    const fileAuth = authConfig({});
+    const project = projectSettings(opts);
     assertSafeToListen(host, jwtSecret);
     const keys = new JwtKeys(jwtSecret);
     const apiKeys = new ApiKeys(db);
@@ -131,10 +146,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       keys,
       realtime: realtime.http,
       objectBytes: objectBytesFor(opts),
-      jwtExpiry: opts.jwtExpiry ?? fileAuth.jwtExpiry,
-      passwordMinLength: opts.passwordMinLength ?? fileAuth.minimumPasswordLength,
-      emailConfirmations: opts.emailConfirmations ?? fileAuth.emailConfirmations,
-      siteUrl: opts.siteUrl ?? fileAuth.siteUrl,
+      ...project,
       sessionInactivity,
       publicUrl,
       rateLimits: opts.rateLimits,
@@ -149,7 +161,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
         ? undefined
         : await startWorkers(db, {
             ...opts,
-            mail: toOutbox({ siteUrl: opts.siteUrl ?? fileAuth.siteUrl, log: opts.log }),
+            mail: toOutbox({ siteUrl: project.siteUrl, log: opts.log }),
           });
     const jobs = schedule(
       db,

@@ -34,9 +34,12 @@ export interface ProjectConfig {
   /** The declarative schema's files, absolute, in the order they are applied. */
   schemaPaths: string[];
   auth: AuthConfig;
+  /** [api] max_rows: PostgREST's db-max-rows, where its estimated counts stop counting (none: they count all). */
+  maxRows?: number;
 }
 
 interface Toml {
+  api?: { max_rows?: unknown };
   db?: { migrations?: { schema_paths?: unknown } };
   auth?: {
     site_url?: unknown;
@@ -58,7 +61,12 @@ export function readProjectConfig(file = CONFIG_FILE): ProjectConfig {
     if (typeof value !== type) throw new Error(`${file}: ${name} must be a ${type}.`);
     return value as T;
   };
+  const maxRows = setting<number | undefined>(toml.api?.max_rows, 'number', '[api] max_rows', undefined);
+  if (maxRows !== undefined && !(Number.isInteger(maxRows) && maxRows > 0)) {
+    throw new Error(`${file}: [api] max_rows must be a positive whole number.`);
+  }
   return {
+    maxRows,
     schemaPaths: paths.map((p) => path.resolve(path.dirname(file), p)),
     auth: {
       siteUrl: setting(auth.site_url, 'string', '[auth] site_url', CLI_AUTH_DEFAULTS.siteUrl),

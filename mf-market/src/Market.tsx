@@ -173,7 +173,14 @@ export default function Market() {
           )}
         </DataTable>
         {tokens.data && (
-          <Pager total={tokens.data.total} page={query.page} pageSize={PAGE_SIZE} onPage={(page) => update({ page })} />
+          <Pager
+            total={tokens.data.total}
+            estimated={tokens.data.estimated}
+            more={tokens.data.more}
+            page={query.page}
+            pageSize={PAGE_SIZE}
+            onPage={(page) => update({ page })}
+          />
         )}
       </Card>
     </Page>

@@ -1,5 +1,6 @@
 import { authConfig } from '../../server/authConfig';
 import { env, type Env } from '../../server/env';
+import { readProjectConfig } from '../../server/projectConfig';
 import { REMOTES, REMOTE_NAMES, SHELL, type RemoteName } from '../webpack/packages';
 
 export interface StackPorts {
@@ -35,6 +36,8 @@ export function runtimeConfig(ports: StackPorts, anonKey?: string) {
     supabaseAnonKey,
     // The auth server's rule (config.toml or PASSWORD_MIN_LENGTH; set it to a hosted project's setting).
     passwordMinLength: authConfig().minimumPasswordLength,
+    // The API's rule for estimated counts (config.toml's [api] max_rows, a hosted project's too).
+    maxRows: readProjectConfig().maxRows,
     remotes: Object.fromEntries(
       REMOTE_NAMES.map((n) => [
         n,

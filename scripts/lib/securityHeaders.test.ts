@@ -10,6 +10,7 @@ describe('the shell page security headers', () => {
     supabaseUrl: 'https://abc.supabase.co',
     supabaseAnonKey: 'key',
     passwordMinLength: 6,
+    maxRows: 1000,
     remotes: {
       market: 'https://cdn.example/market/mf-manifest.json',
       portfolio: 'https://cdn.example/portfolio/mf-manifest.json',

@@ -13,6 +13,8 @@ type Rows = Record<string, unknown>[];
 /** What every REST endpoint works with: the schema cache and two ways to run as the caller. */
 export interface RestContext {
   getCatalog: () => Catalog;
+  /** config.toml's [api] max_rows: where an estimated count stops counting. */
+  maxRows?: number;
   /**
    * Runs the statements as the caller in one round trip (one transaction: the caller's statement,
    * then these, committed together), mapping database errors to PostgREST's. Each statement's rows.

@@ -39,8 +39,16 @@ export interface ReadPlan extends RowWindow {
   select: SelectItem[];
   /** No rows, only the count (HEAD). */
   head: boolean;
-  count: boolean;
+  /**
+   * The count asked for, as PostgREST counts: `exact` counts every match; `planned` is the
+   * planner's estimate; `estimated` counts exactly up to `[api] max_rows` and past it gives the
+   * estimate, so a wide match costs no more than max_rows rows.
+   */
+  count?: CountMethod;
 }
+
+type CountMethod = 'exact' | 'planned' | 'estimated';
+const COUNT_METHODS: readonly string[] = ['exact', 'planned', 'estimated'] satisfies CountMethod[];
 
 export type MutatePlan = { relation: Relation; select: SelectItem[]; returnRows: boolean; single: boolean } & (
   | { kind: 'insert'; columns: string[]; rows: unknown[]; onConflict?: { target: string[]; ignore: boolean } }
@@ -107,8 +115,13 @@ export function readPlan(req: IncomingMessage, relation: Relation, url: URL): Re
     select: selected(url),
     ...rowWindow(url),
     head: req.method === 'HEAD',
-    count: !!prefer(req).get('count'),
+    count: countMethod(prefer(req).get('count')),
   };
+}
+
+/** PostgREST ignores a preference it does not know. */
+function countMethod(value: string | undefined): CountMethod | undefined {
+  return value !== undefined && COUNT_METHODS.includes(value) ? (value as CountMethod) : undefined;
 }
 
 /** POST (insert, upsert), PATCH and DELETE of a table. */

@@ -16,17 +16,38 @@ const qualified = (name: string) => `public.${ident(name)}`;
 /** Rows as one JSON text and their number, from a subquery `_r`. */
 const AS_JSON = `select coalesce(json_agg(_r), '[]')::text as body, count(*)::int as n from`;
 
-/** A read: its rows (none for HEAD) and its exact count when asked, one statement each. */
-export function renderRead(catalog: Catalog, plan: ReadPlan): { rows?: Statement; count?: Statement } {
+/**
+ * A read: its rows (none for HEAD) and, when a count is asked, its matches counted (all of them, or
+ * up to `maxRows` and one more for an estimated count) and the planner's estimate of them (for a
+ * planned count, or an estimated one past `maxRows`). One statement each, run together.
+ */
+export function renderRead(
+  catalog: Catalog,
+  plan: ReadPlan,
+  maxRows?: number,
+): { rows?: Statement; counted?: Statement; planned?: Statement } {
   const params = new Params();
   const cols = projection(catalog, plan.relation, 't0', plan.select);
   const where = whereOf(plan.relation, plan.filters, params);
   const from = `${qualified(plan.relation.name)} t0${where}`;
+  const capped = plan.count === 'estimated' && maxRows !== undefined;
+  const counts = plan.count === 'exact' || (plan.count === 'estimated' && !capped);
   return {
     rows: plan.head
       ? undefined
       : { text: `${AS_JSON} (select ${cols} from ${from}${orderPage(plan.relation, plan)}) _r`, values: params.values },
-    count: plan.count ? { text: `select count(*)::int as n from ${from}`, values: params.values } : undefined,
+    counted: counts
+      ? { text: `select count(*)::int as n from ${from}`, values: params.values }
+      : capped
+        ? {
+            text: `select count(*)::int as n from (select from ${from} limit ${maxRows + 1}) _c`,
+            values: params.values,
+          }
+        : undefined,
+    planned:
+      plan.count === 'planned' || capped
+        ? { text: `explain (format json) select from ${from}`, values: params.values }
+        : undefined,
   };
 }
 

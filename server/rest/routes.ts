@@ -15,8 +15,13 @@ import { write } from './write';
 export type { RequestIdentity };
 
 /** The /rest/v1 subset of PostgREST that postgrest-js uses: request -> plan (plan.ts) -> SQL (render.ts) -> answer (read.ts, write.ts, rpc.ts). */
-export function restRoutes(db: Database, getCatalog: () => Catalog, log?: (line: string) => void, replica?: Replica) {
-  const ctx = restContext(db, getCatalog, log, replica);
+export function restRoutes(
+  db: Database,
+  getCatalog: () => Catalog,
+  { log, maxRows }: { log?: (line: string) => void; maxRows?: number },
+  replica?: Replica,
+) {
+  const ctx = { ...restContext(db, getCatalog, log, replica), maxRows };
   return async function handle(
     req: IncomingMessage,
     res: ServerResponse,

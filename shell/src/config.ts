@@ -7,6 +7,8 @@ export interface RuntimeConfig {
   supabaseAnonKey: string;
   /** The auth server's minimum password length, checked by the sign-up form before it asks. */
   passwordMinLength: number;
+  /** The API's max_rows: its estimated counts are exact up to it (none: always exact). */
+  maxRows?: number;
   /** Remote name -> URL of its mf-manifest.json (or remoteEntry.js). */
   remotes: Record<string, string>;
 }
@@ -19,9 +21,12 @@ export async function loadConfig(): Promise<RuntimeConfig> {
     !config.supabaseUrl ||
     !config.supabaseAnonKey ||
     !config.remotes ||
-    !Number.isInteger(config.passwordMinLength)
+    !Number.isInteger(config.passwordMinLength) ||
+    (config.maxRows !== undefined && !Number.isInteger(config.maxRows))
   ) {
-    throw new Error('/config.json must define supabaseUrl, supabaseAnonKey, passwordMinLength and remotes');
+    throw new Error(
+      '/config.json must define supabaseUrl, supabaseAnonKey, passwordMinLength and remotes, and maxRows as a whole number if at all',
+    );
   }
   return config;
 }

@@ -9,7 +9,7 @@ const root = createRoot(document.getElementById('root')!);
 
 loadConfig()
   .then((config) => {
-    configureSupabase(config.supabaseUrl, config.supabaseAnonKey);
+    configureSupabase(config.supabaseUrl, config.supabaseAnonKey, config.maxRows);
     registerConfiguredRemotes(config.remotes);
     // The shell's own pages render at once; the remotes' routes join as soon as they are read.
     root.render(<App routes={composeRoutes(config.remotes)} passwordMinLength={config.passwordMinLength} />);

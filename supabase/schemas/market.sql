@@ -33,7 +33,11 @@ create table private.token_stats (
   halted boolean not null
 );
 -- (sort column, token) serves both directions of each sort, ties broken by token id.
-create index token_stats_market_cap_idx on private.token_stats (market_cap, token_id);
+-- The default sort's index also carries every filtered figure, so a filtered page walks it without
+-- a visit to the table for each token the filters refuse (an index-only scan where the table's
+-- pages are all-visible, as vacuum leaves the tokens nobody traded since).
+create index token_stats_market_cap_idx on private.token_stats (market_cap, token_id)
+  include (price, change_24h, volume_24h, reputation_score, category, verified, halted);
 create index token_stats_price_idx on private.token_stats (price, token_id);
 create index token_stats_change_idx on private.token_stats (change_24h, token_id);
 create index token_stats_volume_idx on private.token_stats (volume_24h, token_id);

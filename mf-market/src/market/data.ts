@@ -1,10 +1,13 @@
 import { MARKET_TOKEN_COLUMNS } from '@repex/shared-ui/contracts';
-import { supabase, unwrap } from '@repex/shared-ui/platform';
+import { isEstimate, supabase, unwrap } from '@repex/shared-ui/platform';
 import { PAGE_SIZE, activeFilters, conditions, searchPattern, where, type MarketQuery } from './query';
 
 /** The market's reads, typed by the database (contracts/typedDatabase.ts). */
 
-/** A page of the market as `q` asks for it, and how many tokens match in all. */
+/**
+ * A page of the market as `q` asks for it; how many tokens match in all, and whether that is an
+ * estimate; and whether a page follows.
+ */
 export async function loadTokens(q: MarketQuery) {
   const [column, direction] = q.sort.split('.') as [string, string];
   const from = (q.page - 1) * PAGE_SIZE;
@@ -12,23 +15,30 @@ export async function loadTokens(q: MarketQuery) {
   const ascending = direction === 'asc';
   const filtered = activeFilters(q.filters) > 0;
   const page = () =>
-    // With advanced filters, the rows and their count in one request: both read the same filtered view.
+    // With advanced filters, the rows and their count in one request. The count is PostgREST's
+    // estimated one: exact up to the API's max_rows, the planner's estimate past it, so a filter
+    // that matches most of a large market does not count every match. One row past the page says
+    // whether Next leads anywhere, whatever the estimate.
     where(
       supabase()
         .from('market_tokens')
-        .select(MARKET_TOKEN_COLUMNS, filtered ? { count: 'exact' } : {}),
+        .select(MARKET_TOKEN_COLUMNS, filtered ? { count: 'estimated' } : {}),
       conditions(q),
     )
       .order(column, { ascending })
       .order('id', { ascending })
-      .range(from, from + PAGE_SIZE - 1);
+      .range(from, from + PAGE_SIZE - (filtered ? 0 : 1));
   if (filtered) {
     const { data, count, error } = await page();
     if (error) throw new Error(error.message);
-    return { rows: data ?? [], total: count ?? 0 };
+    const rows = data ?? [];
+    const more = rows.length > PAGE_SIZE;
+    // On the last page the total is known, whatever the estimate said.
+    const total = more ? Math.max(count ?? 0, from + rows.length) : from + rows.length;
+    return { rows: rows.slice(0, PAGE_SIZE), total, estimated: more && isEstimate(total), more };
   }
   const [rows, total] = await Promise.all([page(), countTokens(q)]);
-  return { rows: unwrap(rows), total };
+  return { rows: unwrap(rows), total, estimated: false, more: from + PAGE_SIZE < total };
 }
 
 /**

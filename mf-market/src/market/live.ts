@@ -8,11 +8,11 @@ const cents = (n: number) => Math.round(n * 100) / 100;
  * is the database's to say: a token that would now sort onto it from another page comes with the
  * next read (a change of page, sort, filter or search, or a resync).
  */
-export function patchPage<R extends TickedRow & { reputation_score: number }>(
-  page: { rows: R[]; total: number },
+export function patchPage<R extends TickedRow & { reputation_score: number }, P extends { rows: R[] }>(
+  page: P,
   ticks: MarketTick[],
   sort: string,
-): { rows: R[]; total: number } {
+): P {
   const rows = withTicks(page.rows, ticks);
   if (rows === page.rows) return page;
   const [column, direction] = sort.split('.') as [keyof R & string, string];

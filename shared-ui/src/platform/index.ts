@@ -3,7 +3,7 @@
  * Each holds state that must exist once in the browser, so this entry is a Module Federation
  * singleton provided by the shell; remotes carry no copy of it.
  */
-export { configureSupabase, loadSupabase, supabase } from './supabase';
+export { configureSupabase, isEstimate, loadSupabase, supabase } from './supabase';
 export { hasStoredSession } from './storedSession';
 export { useAppStore, type AppState } from './store';
 export { Toaster, TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX } from './toast/Toaster';

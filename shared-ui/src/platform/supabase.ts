@@ -13,13 +13,20 @@ import { toast } from './toast/toastStore';
  * landing page does not need it, so it is fetched on demand: the shell loads it as soon as a
  * session is stored or the visitor leaves the landing page.
  */
-let settings: { url: string; anonKey: string } | null = null;
+let settings: { url: string; anonKey: string; maxRows?: number } | null = null;
 let client: SupabaseClient | null = null;
 let loading: Promise<SupabaseClient> | null = null;
 
-export function configureSupabase(url: string, anonKey: string): void {
-  settings = { url, anonKey };
+/** `maxRows` is the API's max_rows (supabase/config.toml), up to which its estimated counts are exact. */
+export function configureSupabase(url: string, anonKey: string, maxRows?: number): void {
+  settings = { url, anonKey, maxRows };
 }
+
+/**
+ * Whether a count asked for as `estimated` may be the planner's guess rather than the matches
+ * counted: PostgREST counts exactly up to its max_rows and estimates past it.
+ */
+export const isEstimate = (count: number) => settings?.maxRows !== undefined && count > settings.maxRows;
 
 export function loadSupabase(): Promise<SupabaseClient> {
   if (!settings) return Promise.reject(new Error('configureSupabase() has not run'));

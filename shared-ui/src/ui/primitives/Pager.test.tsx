@@ -33,4 +33,25 @@ describe('the pager', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
     expect(onPage).toHaveBeenCalledWith(2);
   });
+
+  it('rounds an estimated total and says so, and follows the page after for Next', () => {
+    const onPage = jest.fn();
+    render(
+      <ThemeProvider theme={theme}>
+        <Pager total={33_602} page={2} pageSize={25} onPage={onPage} estimated more />
+      </ThemeProvider>,
+    );
+    expect(screen.getByText(/^26–50 of about 33,600$/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(onPage).toHaveBeenCalledWith(3);
+  });
+
+  it('stops at the last page even when an estimate said there were more', () => {
+    render(
+      <ThemeProvider theme={theme}>
+        <Pager total={33_602} page={2} pageSize={25} onPage={jest.fn()} estimated more={false} />
+      </ThemeProvider>,
+    );
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+  });
 });
