@@ -1,7 +1,6 @@
 import { AlertsTab } from './portfolio/AlertsTab';
 import { Link } from 'react-router';
 import styled from 'styled-components';
-import { withTicks } from '@repex/shared-ui/contracts';
 import { useAccountFeed, useAppStore, useMarketFeed, useQuery, useSoon, useWatchlist } from '@repex/shared-ui/platform';
 import {
   Button,
@@ -22,11 +21,12 @@ import {
   formatPrice,
   media,
 } from '@repex/shared-ui/ui';
-import { loadDashboard, loadWatchlist } from './portfolio/data';
+import { loadDashboard } from './portfolio/data';
 import { patchDashboard } from './portfolio/live';
 import { FirstSteps } from './portfolio/FirstSteps';
 import { OrdersTab } from './portfolio/OrdersTab';
-import { HoldingsTab, TransactionsTab, WatchlistTab } from './portfolio/DashboardTabs';
+import { HoldingsTab, WatchlistTab } from './portfolio/DashboardTabs';
+import { TransactionsTab } from './portfolio/TransactionsTab';
 
 const Actions = styled.div`
   display: grid;
@@ -42,20 +42,9 @@ export default function Dashboard() {
   const userId = useAppStore((s) => s.session?.user.id)!;
   const data = useQuery(() => loadDashboard(userId), [userId]);
   const stars = useWatchlist();
-  // Reloaded once a star's change is stored, and live with the market.
-  const watchlist = useQuery(loadWatchlist, [stars.saved]);
   // Current prices (so values and P&L) move when anyone trades: the market's messages carry them.
   // What the user holds changes with their own account's notes, which read the dashboard again.
-  useMarketFeed(
-    (ticks) => {
-      data.patch((d) => patchDashboard(d, ticks));
-      watchlist.patch((rows) => withTicks(rows, ticks));
-    },
-    () => {
-      data.reload();
-      watchlist.reload();
-    },
-  );
+  useMarketFeed((ticks) => data.patch((d) => patchDashboard(d, ticks)), data.reload);
   useAccountFeed(useSoon(data.reload, 1_000, 300), data.reload);
   const p = data.data?.summary;
 
@@ -112,10 +101,10 @@ export default function Dashboard() {
             <HoldingsTab data={data.data} />
           </TabsContent>
           <TabsContent value="transactions">
-            <TransactionsTab data={data.data} />
+            <TransactionsTab ownTokenId={data.data?.ownTokenId} />
           </TabsContent>
           <TabsContent value="watchlist">
-            <WatchlistTab watchlist={watchlist} stars={stars} />
+            <WatchlistTab stars={stars} />
           </TabsContent>
           <TabsContent value="orders">
             <OrdersTab />

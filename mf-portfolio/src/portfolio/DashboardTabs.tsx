@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import styled from 'styled-components';
-import type { useWatchlist, QueryState } from '@repex/shared-ui/platform';
+import type { useWatchlist } from '@repex/shared-ui/platform';
 import {
   Button,
   DataTable,
@@ -17,11 +17,9 @@ import {
   formatSignedMoney,
   formatPrice,
   WatchStar,
-  SideBadge,
-  DateTime,
 } from '@repex/shared-ui/ui';
-import type { MarketToken } from '@repex/shared-ui/contracts';
 import type { DashboardData } from './data';
+import { useWatchedTokens } from './useWatchedTokens';
 
 /** Buttons side by side inside a cell (the cell itself stays a table cell, so rows line up). */
 const RowButtons = styled.div`
@@ -98,68 +96,9 @@ export function HoldingsTab({ data }: { data: DashboardData | undefined }) {
   );
 }
 
-const FeeNote = styled.small`
-  display: block;
-  color: ${({ theme }) => theme.colors.muted};
-  font-size: 12px;
-`;
-
-/** The user's trades, newest first. */
-export function TransactionsTab({ data }: { data: DashboardData | undefined }) {
-  return (
-    <TableScroll>
-      <StackedTable aria-label="Transactions">
-        <thead>
-          <tr>
-            <th>Type</th>
-            <th>Person</th>
-            <th className="num">Tokens</th>
-            <th className="num">Price</th>
-            <th className="num">Total</th>
-            <th>Date &amp; Time</th>
-          </tr>
-        </thead>
-        <tbody>
-          {!data && <SkeletonRows rows={3} columns={6} />}
-          {data?.trades.map((t) => (
-            <tr key={t.id} data-testid="transaction-row">
-              <td>
-                <SideBadge side={t.type} />
-              </td>
-              <td>{t.name}</td>
-              <td className="num" data-label="Tokens">
-                {formatInteger(t.amount)}
-              </td>
-              <td className="num" data-label="Price">
-                {formatPrice(t.price)}
-              </td>
-              <td className="num" data-label="Total">
-                {formatPrice(t.total)}
-                {/* Which fee applied: the order traded at once (taker) or waited in the book (maker). */}
-                <FeeNote>
-                  {t.fee < 0 ? `${formatPrice(-t.fee)} maker rebate` : `fee ${formatPrice(t.fee)}, ${t.liquidity}`}
-                </FeeNote>
-              </td>
-              <td>
-                <DateTime iso={t.created_at} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </StackedTable>
-      {data?.trades.length === 0 && <EmptyState>No transactions yet.</EmptyState>}
-    </TableScroll>
-  );
-}
-
 /** The starred tokens, each with its star and Trade. */
-export function WatchlistTab({
-  watchlist,
-  stars,
-}: {
-  watchlist: QueryState<MarketToken[]>;
-  stars: ReturnType<typeof useWatchlist>;
-}) {
+export function WatchlistTab({ stars }: { stars: ReturnType<typeof useWatchlist> }) {
+  const watchlist = useWatchedTokens(stars.saved);
   return (
     <DataTable
       label="Watchlist"

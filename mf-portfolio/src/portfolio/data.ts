@@ -1,17 +1,10 @@
-import {
-  MARKET_TOKEN_COLUMNS,
-  type MarketToken,
-  type MyTrade,
-  type PnlPoint,
-  type Position,
-} from '@repex/shared-ui/contracts';
+import { MARKET_TOKEN_COLUMNS, type MarketToken, type PnlPoint, type Position } from '@repex/shared-ui/contracts';
 import { supabase, unwrap } from '@repex/shared-ui/platform';
 
 export interface DashboardData {
   positions: Position[];
   /** Now: the dashboard's four figures (the last point of the P&L history, so both agree). */
   summary: PnlPoint;
-  trades: MyTrade[];
   cash: number;
   ownTokenId: string | null;
   /** The held tokens in which the exchange halted trading. */
@@ -20,16 +13,15 @@ export interface DashboardData {
 
 /**
  * Everything the dashboard shows, computed by the database and read through row-level security:
- * positions, their halts and P&L (public.my_positions, public.my_pnl), the user's trades and cash,
- * in one round of reads. The user's own token is not an investment (they received it), so it is
+ * positions, their halts and P&L (public.my_positions, public.my_pnl) and the user's cash, in one
+ * round of reads. The trades are the Transactions tab's own read (transactions.ts), a page at a time. The user's own token is not an investment (they received it), so it is
  * left out; the profile shows it.
  */
 export async function loadDashboard(userId: string): Promise<DashboardData> {
   const db = supabase();
-  const [positions, pnl, trades, cash, own] = await Promise.all([
+  const [positions, pnl, cash, own] = await Promise.all([
     db.rpc('my_positions').then(unwrap),
     db.rpc('my_pnl', { p_days: 1 }).then(unwrap),
-    db.from('my_trades').select('*').order('created_at', { ascending: false }).then(unwrap),
     db.from('cash_accounts').select('available').eq('user_id', userId).maybeSingle().then(unwrap),
     db.from('tokens').select('id').eq('owner_id', userId).maybeSingle().then(unwrap),
   ]);
@@ -38,7 +30,6 @@ export async function loadDashboard(userId: string): Promise<DashboardData> {
     halted: new Set(positions.filter((p) => p.halted).map((p) => p.token_id)),
     positions,
     summary: pnl[pnl.length - 1]!,
-    trades: trades.filter((t) => t.token_id !== ownTokenId),
     cash: cash?.available ?? 0,
     ownTokenId,
   };

@@ -39,7 +39,6 @@ describe("the dashboard's live patch", () => {
   const data: DashboardData = {
     positions: [position('a', 10, 5, 40), position('b', 3, 10, 30)],
     summary: { at: '2026-11-27T00:00:00Z', realized: 2, unrealized: 10, invested: 70, value: 80 },
-    trades: [],
     cash: 100,
     ownTokenId: null,
     halted: new Set(),

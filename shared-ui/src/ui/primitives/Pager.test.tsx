@@ -54,4 +54,15 @@ describe('the pager', () => {
     );
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
   });
+
+  it('without a total, says which rows the page holds and follows `more`', () => {
+    render(
+      <ThemeProvider theme={theme}>
+        <Pager page={3} pageSize={25} shown={7} more={false} onPage={jest.fn()} />
+      </ThemeProvider>,
+    );
+    expect(screen.getByText(/^51–57$/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeEnabled();
+  });
 });
