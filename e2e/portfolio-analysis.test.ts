@@ -122,7 +122,10 @@ test("Portfolio Analysis shows the database's figures for each period, with a sa
       .nth(lots.length - 1)
       .waitFor();
     await expect(table.locator('tbody tr').count()).resolves.toBe(lots.length);
-    await expect(table.locator('tbody tr').last().innerText()).resolves.toContain(formatSignedPrice(lots.at(-1)!.gain));
+    // Newest sale first.
+    await expect(table.locator('tbody tr').first().innerText()).resolves.toContain(
+      formatSignedPrice(lots.at(-1)!.gain),
+    );
     await page.getByRole('group', { name: 'Group by' }).getByRole('button', { name: 'By category' }).click();
     await page.getByRole('list', { name: 'Allocation by category' }).waitFor();
     await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(width);

@@ -43,4 +43,18 @@ describe.each(ENGINES)("the REST API's three counts on %s", (engine) => {
     expect(wide).toBeGreaterThan(MAX_ROWS);
     expect(wide).toBe(Math.max(await planner(), MAX_ROWS + 1));
   });
+
+  it('answers no more than max_rows rows, from a table or a function, whatever the request asks', async () => {
+    const c = await signedIn(backend.url, DEMO);
+    const all = await c.from('market_tokens').select('username').order('username');
+    expect(all.data).toHaveLength(MAX_ROWS);
+    const asked = await c.from('market_tokens').select('username').order('username').limit(5);
+    expect(asked.data).toEqual(all.data);
+    const fewer = await c.from('market_tokens').select('username').order('username').range(4, 5);
+    expect(fewer.data).toHaveLength(2);
+    const [{ id }] = (await backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`))!;
+    const points = await c.rpc('price_history', { p_token: id, p_hours: 24 });
+    expect(points.error).toBeNull();
+    expect(points.data).toHaveLength(MAX_ROWS);
+  });
 });

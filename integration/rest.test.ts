@@ -29,6 +29,23 @@ describe.each(ENGINES)('the REST subset on %s', (engine) => {
     expect(negated.data).toHaveLength(4);
   });
 
+  it("filters, orders and pages a `returns table` function's rows, as PostgREST does", async () => {
+    const c = await signedIn(backend.url, DEMO);
+    const [{ id }] = (await backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`))!;
+    const all = (await c.rpc('price_history', { p_token: id, p_hours: 24 }, { get: true })).data as {
+      bucket: string;
+      price: number;
+    }[];
+    expect(all.length).toBeGreaterThan(4);
+    const latest = await c
+      .rpc('price_history', { p_token: id, p_hours: 24 }, { get: true })
+      .order('bucket', { ascending: false })
+      .range(1, 2);
+    expect(latest.data).toEqual([all.at(-2), all.at(-3)]);
+    const above = await c.rpc('price_history', { p_token: id, p_hours: 24 }).gt('price', all[0]!.price);
+    expect(above.data).toEqual(all.filter((p) => p.price > all[0]!.price));
+  });
+
   it("answers supabase-js over the bench's transport as over Node's fetch", async () => {
     const answers = async (c: Awaited<ReturnType<typeof signedIn>>) => {
       const head = await c.from('tokens').select('id', { count: 'exact', head: true });

@@ -37,9 +37,9 @@ export interface E2EApp {
   close: () => Promise<void>;
 }
 
-/** The built app, served as in production, on free ports, over a fresh seeded database; `auth` sets what a
- * project's config.toml would (confirmations off, say). */
-export async function startApp(auth: Pick<BackendOptions, 'emailConfirmations'> = {}): Promise<E2EApp> {
+/** The built app, served as in production, on free ports, over a fresh seeded database; `project` sets what a
+ * project's config.toml would (confirmations off, a smaller max_rows, say) for the backend. */
+export async function startApp(project: Pick<BackendOptions, 'emailConfirmations' | 'maxRows'> = {}): Promise<E2EApp> {
   for (const dir of PACKAGE_DIRS) {
     if (!fs.existsSync(path.join(ROOT, dir, 'dist')))
       throw new Error(`${dir}/dist is missing: run npm run build first`);
@@ -49,7 +49,7 @@ export async function startApp(auth: Pick<BackendOptions, 'emailConfirmations'> 
     port: 0,
     rateLimits: NO_RATE_LIMITS,
     pgliteImage: await pgliteImage(),
-    ...auth,
+    ...project,
   });
   const anyPort: StackPorts = {
     shell: 0,

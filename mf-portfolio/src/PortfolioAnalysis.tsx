@@ -144,7 +144,7 @@ export default function PortfolioAnalysis() {
               First in, first out: each sale is matched to your oldest purchases of that token still held. A lot&apos;s
               cost includes its buying fee; a sale&apos;s fee is shared across the lots it took.
             </Muted>
-            {data && <LotsTable lots={data.lots} />}
+            {data && <LotsTable sales={data.sales} />}
           </Card>
         </>
       )}

@@ -32,6 +32,8 @@ export interface DbFunction {
   singleRow: boolean;
   /** Declared stable or immutable: it reads, never writes (PostgREST lets only these be called with GET). */
   readsOnly: boolean;
+  /** A `returns table (...)` function's columns, so its rows can be filtered, ordered and paged as a table's. */
+  table?: Relation;
 }
 
 /** What PostgREST keeps in its schema cache, for the `public` schema. */
@@ -82,6 +84,7 @@ export class Catalog {
       names: string[] | null;
       modes: string[] | null;
       types: string[];
+      alltypes: string[];
       ndefaults: number;
       retset: boolean;
       rettype: string;
@@ -92,6 +95,7 @@ export class Catalog {
     }>(`
       select p.proname as name, p.proargnames as names, p.proargmodes::text[] as modes,
         array(select format_type(t, null) from unnest(p.proargtypes) t) as types,
+        array(select format_type(t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as alltypes,
         p.pronargdefaults as ndefaults, p.proretset as retset, format_type(p.prorettype, null) as rettype,
         t.typtype::text as typtype, p.prorettype = 'void'::regtype as isvoid, p.prorows::int as rows,
         p.provolatile::text as volatility
@@ -124,6 +128,7 @@ export class Catalog {
         isVoid: f.isvoid,
         singleRow: f.rows === 1,
         readsOnly: f.volatility !== 'v',
+        table: tableOf(f),
       };
       functions.set(f.name, [...(functions.get(f.name) ?? []), fn]);
     }
@@ -140,4 +145,12 @@ export class Catalog {
       .get(target)
       ?.find((f) => f.args.length === 1 && f.args[0]!.type === source && f.returnType === target);
   }
+}
+
+/** The columns of a `returns table (...)` function: its arguments of mode t, in order. */
+function tableOf(f: { name: string; names: string[] | null; modes: string[] | null; alltypes: string[] }) {
+  if (!f.modes?.includes('t')) return undefined;
+  const columns = new Map<string, string>();
+  f.modes.forEach((mode, i) => mode === 't' && columns.set(f.names![i]!, f.alltypes[i]!));
+  return { name: f.name, columns, primaryKey: [], everyone: false } satisfies Relation;
 }

@@ -183,7 +183,7 @@ export async function callPlan(req: IncomingMessage, catalog: Catalog, name: str
       throw parseError(`Expected an array for a parameter of type ${type}`);
     return { name: k, type, value };
   });
-  const result = fn.returnsSet || fn.returnsRow ? catalog.relations.get(fn.returnType) : undefined;
+  const result = fn.table ?? (fn.returnsSet || fn.returnsRow ? catalog.relations.get(fn.returnType) : undefined);
   return {
     kind: 'call',
     fn,

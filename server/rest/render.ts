@@ -35,7 +35,10 @@ export function renderRead(
   return {
     rows: plan.head
       ? undefined
-      : { text: `${AS_JSON} (select ${cols} from ${from}${orderPage(plan.relation, plan)}) _r`, values: params.values },
+      : {
+          text: `${AS_JSON} (select ${cols} from ${from}${orderPage(plan.relation, plan, maxRows)}) _r`,
+          values: params.values,
+        },
     counted: counts
       ? { text: `select count(*)::int as n from ${from}`, values: params.values }
       : capped
@@ -84,8 +87,8 @@ export function renderMutate(catalog: Catalog, plan: MutatePlan): Statement {
   return { text: `with _m as (${statement}) ${AS_JSON} (select ${cols} from _m t0) _r`, values: params.values };
 }
 
-/** A call: no rows (void), rows to filter and page (a set or a row type), or one value. */
-export function renderCall(plan: CallPlan): Statement {
+/** A call: no rows (void), rows to filter and page (a set or a row type, at most `maxRows`), or one value. */
+export function renderCall(plan: CallPlan, maxRows?: number): Statement {
   const params = new Params();
   const call = `public.${ident(plan.fn.name)}(${plan.args
     .map(({ name, type, value }) => `${ident(name)} := ${argument(params, type, value)}`)
@@ -94,7 +97,7 @@ export function renderCall(plan: CallPlan): Statement {
   if (plan.fn.isVoid) text = `select ${call}`;
   else if (plan.fn.returnsSet || plan.fn.returnsRow) {
     const where = plan.result ? whereOf(plan.result, plan.filters, params) : '';
-    const order = plan.result ? orderPage(plan.result, plan) : '';
+    const order = orderPage(plan.result, plan, maxRows);
     text = `${AS_JSON} (select t0.* from ${call} t0${where}${order}) _r`;
   } else text = `select to_json(${call})::text as body`;
   return { text, values: params.values };
@@ -114,9 +117,15 @@ function whereOf(rel: Relation, filters: Condition[], params: Params): string {
   return where ? ` where ${where}` : '';
 }
 
-function orderPage(rel: Relation, w: RowWindow): string {
-  const order = w.order.length ? ` order by ${orderBy(rel, 't0', w.order)}` : '';
-  return `${order}${w.limit !== undefined ? ` limit ${w.limit}` : ''}${w.offset ? ` offset ${w.offset}` : ''}`;
+/**
+ * The order and the window of rows. No answer holds more than `maxRows` rows (config.toml's
+ * [api] max_rows, PostgREST's db-max-rows), whatever the request asks: one request cannot make the
+ * server build and send a whole table.
+ */
+function orderPage(rel: Relation | undefined, w: RowWindow, maxRows: number | undefined): string {
+  const order = rel && w.order.length ? ` order by ${orderBy(rel, 't0', w.order)}` : '';
+  const limit = maxRows === undefined ? w.limit : Math.min(w.limit ?? maxRows, maxRows);
+  return `${order}${limit !== undefined ? ` limit ${limit}` : ''}${w.offset ? ` offset ${w.offset}` : ''}`;
 }
 
 /** Collects query parameters as $1, $2... */

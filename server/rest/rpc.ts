@@ -22,9 +22,14 @@ export async function rpc(
   if (!plan.readOnly) res.setHeader(WROTE_RESPONSE_HEADER, '1');
   const viaGet = req.method === 'GET' || req.method === 'HEAD';
   const tolerant = viaGet && tolerantRead(ctx.getCatalog(), { fn });
-  const [[row]] = (await ctx.pipeline(who, req, url.pathname, plan.readOnly, [renderCall(plan)], tolerant)) as [
-    { body: string; n: number }[],
-  ];
+  const [[row]] = (await ctx.pipeline(
+    who,
+    req,
+    url.pathname,
+    plan.readOnly,
+    [renderCall(plan, ctx.maxRows)],
+    tolerant,
+  )) as [{ body: string; n: number }[]];
   if (fn.isVoid) return sendEmpty(res, 204);
   if (fn.returnsSet) return sendJson(res, 200, singleOrThrow(req, row!.body, row!.n));
   sendJson(res, 200, fn.returnsRow ? JSON.stringify((JSON.parse(row!.body) as unknown[])[0] ?? null) : row!.body);

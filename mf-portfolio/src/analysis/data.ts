@@ -28,8 +28,32 @@ export interface Analysis {
   returns: PositionReturn[];
   /** The positions now, for the allocation. */
   positions: Position[];
-  /** Lots sold within the period, oldest sale first. */
-  lots: RealizedLot[];
+  /** The instants between which the period's sales are its realized lots (LotsTable reads them a page at a time). */
+  sales: SalesSpan;
+}
+
+/** From the opening's close (the first day's 00:00 UTC) to the last day's end; open-ended as null. */
+export interface SalesSpan {
+  from: string | null;
+  to: string | null;
+}
+
+export const LOTS_PAGE = 25;
+
+/**
+ * One page of the lots sold within `sales`, newest sale first, and whether older ones follow. A
+ * page, not all: an active trader sells thousands of lots a year, more than one answer may hold.
+ */
+export async function loadLots(sales: SalesSpan, page: number) {
+  const first = (page - 1) * LOTS_PAGE;
+  const rows = unwrap(
+    await supabase()
+      .rpc('my_realized_lots', { p_from: sales.from ?? undefined, p_to: sales.to ?? undefined }, { get: true })
+      .order('sold_at', { ascending: false })
+      .order('bought_at', { ascending: false })
+      .range(first, first + LOTS_PAGE),
+  );
+  return { page, rows: rows.slice(0, LOTS_PAGE) as RealizedLot[], more: rows.length > LOTS_PAGE };
 }
 
 /**
@@ -50,10 +74,9 @@ export async function loadAnalysis(period: Period, range?: DayRange): Promise<An
     db.rpc('my_positions').then(unwrap),
   ]);
   // The period's sales: from the opening's close (the first day's 00:00 UTC) to its last day's end.
-  const from = days.length ? endOfDay(days[0]!.day) : null;
-  const to = period === 'custom' && days.length ? endOfDay(days.at(-1)!.day) : null;
-  const lots = await db
-    .rpc('my_realized_lots', { p_from: from ?? undefined, p_to: to ?? undefined }, { get: true })
-    .then(unwrap);
-  return { days: days as PortfolioDay[], returns, positions, lots };
+  const sales = {
+    from: days.length ? endOfDay(days[0]!.day) : null,
+    to: period === 'custom' && days.length ? endOfDay(days.at(-1)!.day) : null,
+  };
+  return { days: days as PortfolioDay[], returns, positions, sales };
 }

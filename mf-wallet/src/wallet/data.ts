@@ -49,11 +49,23 @@ export async function loadHistory(kind: string) {
 }
 export type HistoryEntry = Awaited<ReturnType<typeof loadHistory>>[number];
 
-/** Every movement of one kind (or all), oldest first, for the CSV export. */
+/** Rows asked for per request of the export; the API may answer fewer (its max_rows). */
+const EXPORT_CHUNK = 1000;
+
+/**
+ * Every movement of one kind (or all), oldest first, for the CSV export: read in chunks, each from
+ * where the last one ended, until one comes back empty, since no answer holds more than the API's
+ * max_rows.
+ */
 export async function loadWholeHistory(kind: string) {
-  let query = supabase().from('wallet_history').select('*').order('position');
-  if (kind !== 'all') query = query.eq('type', kind);
-  return unwrap(await query);
+  const all: HistoryEntry[] = [];
+  for (;;) {
+    let query = supabase().from('wallet_history').select('*');
+    if (kind !== 'all') query = query.eq('type', kind);
+    const rows = unwrap(await query.order('position').range(all.length, all.length + EXPORT_CHUNK - 1));
+    if (!rows.length) return all;
+    all.push(...rows);
+  }
 }
 
 export async function cancelWithdrawal(id: number): Promise<string | null> {
