@@ -6,6 +6,13 @@ import { supabase, unwrap } from '@repex/shared-ui/platform';
 /** How many of the latest trades the tape shows. */
 export const TAPE_LENGTH = 5;
 
+/**
+ * Everything the screen shows of the token and of the user there, in one request
+ * (public.trading_screen): its first read. Each part is read on its own afterwards (below).
+ */
+export const loadTradingScreen = async (tokenId: string) =>
+  unwrap(await supabase().rpc('trading_screen', { p_token: tokenId }, { get: true }));
+
 export const loadToken = async (tokenId: string) =>
   unwrap(await supabase().from('market_tokens').select(MARKET_TOKEN_COLUMNS).eq('id', tokenId).maybeSingle());
 export type TradedToken = NonNullable<Awaited<ReturnType<typeof loadToken>>>;

@@ -4,18 +4,8 @@ import { useAccountFeed, useMarketFeed, useQuery, useSoon } from '@repex/shared-
 import { applyLevels, patchHistory, prependTrades, ticksOf } from './live';
 import { ownLevels } from './book/ownLevels';
 import { ownLines } from './chart/ownLines';
-import {
-  loadBook,
-  loadHalt,
-  loadMine,
-  loadMyBid,
-  loadOffering,
-  loadOpenOrders,
-  loadPriceHistory,
-  loadTape,
-  loadToken,
-  loadVesting,
-} from './data';
+import { loadHalt } from './data';
+import { useTradingParts } from './useTradingParts';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -28,24 +18,10 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  */
 export function useTrading(tokenId: string, userId: string | undefined) {
   const valid = UUID.test(tokenId);
-  const token = useQuery(async () => (valid ? loadToken(tokenId) : null), [tokenId]);
-  const history = useQuery(async () => (valid ? loadPriceHistory(tokenId) : []), [tokenId]);
-  const book = useQuery(async () => (valid ? loadBook(tokenId) : []), [tokenId]);
-  const tape = useQuery(async () => (valid ? loadTape(tokenId) : []), [tokenId]);
-  const mine = useQuery(
-    async () => (valid && userId ? loadMine(userId, tokenId) : { cash: 0, held: 0 }),
-    [tokenId, userId],
-  );
-  const orders = useQuery(async () => (valid ? loadOpenOrders(tokenId) : []), [tokenId, userId]);
+  const { token, history, book, tape, mine, orders, vesting, offering } = useTradingParts(tokenId, userId, valid);
   // The halt's reason and time are read only while the market says the token is halted.
   const halted = token.data?.halted ?? false;
   const halt = useQuery(async () => (halted ? loadHalt(tokenId) : null), [tokenId, halted]);
-  const vesting = useQuery(async () => (valid ? loadVesting(tokenId) : null), [tokenId]);
-  // The token's offering, with the user's bid in it: bids move it as a book change does, the close as a trade.
-  const offering = useQuery(async () => {
-    const o = valid ? await loadOffering(tokenId) : null;
-    return o && { ...o, bid: userId ? await loadMyBid(o.id, userId) : null };
-  }, [tokenId, userId]);
 
   const haltSoon = useSoon(halt.reload);
   // An offering's bids move its demand; its close trades at one price for all: read what it changed.

@@ -2359,6 +2359,12 @@ export type Database = {
         };
         Returns: Json;
       };
+      trading_screen: {
+        Args: {
+          p_token: string;
+        };
+        Returns: Json;
+      };
       update_invest_plan: {
         Args: {
           p_plan: number;

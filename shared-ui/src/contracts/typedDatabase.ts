@@ -21,6 +21,7 @@ import type { BidQuote } from './bidQuote';
 import type { InvestPreview } from './investPreview';
 import type { FirstSteps } from './firstSteps';
 import type { ApiKey, NewApiKey } from './apiKey';
+import type { TradingScreen } from './tradingScreen';
 
 /*
  * The browser's Database type: the generated one (npm run db:types), with what the catalog cannot
@@ -50,6 +51,7 @@ interface JsonResults {
   preview_invest_plan: InvestPreview;
   my_first_steps: FirstSteps;
   my_statement: Statement;
+  trading_screen: TradingScreen;
   social_analysis: SocialAnalysis | null;
   /** An hour that ended before the token was listed has no price. */
   price_history: { bucket: string; price: number | null }[];
