@@ -5,7 +5,8 @@
  *   landing LCP                      the landing page's largest contentful paint, and its JavaScript;
  *   sign-in → dashboard content      from the Sign In click to the first holding on the dashboard;
  *   content after a click            from a click in the navigation (or Trade on the market) to the
- *                                    screen's content, on its first visit in that browser.
+ *                                    screen's content, on its first visit in that browser, once the
+ *                                    shell has preloaded the screens' code.
  *
  *   npm run bench:first-screen                         # the current build (npm run build)
  *   npm run bench:first-screen -- --before /tmp/prev   # and another build beside it, in the same run
@@ -104,9 +105,20 @@ async function signedIn(
   return { page, ms, close: () => context.close() };
 }
 
-/** After the dashboard and an idle moment (when the shell preloads), a first visit by a click. */
+/** The screens the shell preloads once the first one has loaded and the browser is idle (usePreloadScreens). */
+const PRELOADED = ['Market', 'Trading', 'Wallet'];
+
+/**
+ * After the dashboard and an idle moment in which the shell preloads the other screens' code, a
+ * first visit by a click: the visit of someone who looked at their dashboard for a moment first.
+ */
 async function firstVisit(browser: Browser, url: string, screen: keyof Figures): Promise<number> {
   const { page, close } = await signedIn(browser, url);
+  await Promise.all(
+    PRELOADED.map((module) =>
+      page.waitForRequest((r) => r.url().includes(`__federation_expose_${module}.`), { timeout: 10_000 }),
+    ),
+  );
   await page.waitForLoadState('networkidle');
   const nav = (label: string) => page.getByRole('navigation').getByRole('link', { name: label, exact: true });
   let ms: number;
