@@ -110,6 +110,29 @@ describe.each(ENGINES)('statements on %s', (engine) => {
     expect((await statement(day(29), day(0))).opening_cash).toBe(1700);
   });
 
+  it('opens a recent period from the cash now, an old one from the history before, alike', async () => {
+    const periods: [string, string][] = [
+      [day(60), day(0)],
+      [day(45), day(30)],
+      [day(38), day(36)],
+      [day(29), day(0)],
+      [day(0), day(0)],
+    ];
+    // A new account: every period opens from the movements before it.
+    const fromHistory = await Promise.all(periods.map(([from, to]) => statement(from, to)));
+    // The same account a year old: these periods are in the latter half of its life, so they open
+    // from the cash now less the movements since.
+    await backend.db.query(`update profiles set created_at = now() - interval '1 year' where id = $1`, [me.id]);
+    try {
+      const fromCash = await Promise.all(periods.map(([from, to]) => statement(from, to)));
+      expect(fromCash).toEqual(fromHistory);
+      for (const [i, [from]] of periods.entries())
+        expect(cents(fromCash[i]!.opening_cash)).toBe(await historyBalance(from));
+    } finally {
+      await backend.db.query(`update profiles set created_at = now() where id = $1`, [me.id]);
+    }
+  });
+
   it('refuses a period it cannot make, in words', async () => {
     const refused = async (from: string, to: string) =>
       (await me.client.rpc('my_statement', { p_from: from, p_to: to })).error?.message;

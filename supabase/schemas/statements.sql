@@ -24,12 +24,20 @@ begin
   if p_to > (now() at time zone 'UTC')::date then perform private.refuse('A statement cannot end after today.'); end if;
   if p_to - p_from > 366 * 5 then perform private.refuse('A statement covers at most five years.'); end if;
 
-  -- The period's movements and the sum of those before, each read by time on its part's index.
+  -- The period's movements, each read by time on its part's index, and the opening cash. The cash
+  -- now is the sum of every movement's effect (money.sql), so the opening is the cash now less the
+  -- movements since, or the movements before: whichever spans less of the account's life, so a
+  -- recent month's statement does not sum years of history. Only the branch taken is read.
   with within as (
     select m.* from private.wallet_moves m where m.created_at >= opens and m.created_at < closes
   ),
   opening as (
-    select coalesce(sum(m.effect), 0) as cash from private.wallet_moves m where m.created_at < opens
+    select case
+      when opens > now() - (now() - (select p.created_at from public.profiles p where p.id = me)) / 2 then
+        coalesce((select c.available + c.reserved from public.cash_accounts c where c.user_id = me), 0)
+        - (select coalesce(sum(m.effect), 0) from private.wallet_moves m where m.created_at >= opens)
+      else (select coalesce(sum(m.effect), 0) from private.wallet_moves m where m.created_at < opens)
+    end as cash
   )
   select jsonb_build_object(
     'opening_cash', (select cash from opening),
