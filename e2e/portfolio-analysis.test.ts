@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { formatChange, formatPrice, formatSignedPrice } from '@repex/shared-ui/ui';
 import { DEMO_ACCOUNTS } from '../server/demo';
-import { SCREENSHOTS, apiUser, nodeClient, signIn, startApp, type E2EApp } from './helpers/app';
+import { SCREENSHOTS, apiUser, eventually, nodeClient, signIn, startApp, type E2EApp } from './helpers/app';
 
 jest.setTimeout(180_000);
 
@@ -117,15 +117,12 @@ test("Portfolio Analysis shows the database's figures for each period, with a sa
     const lots = (await api.rpc('my_realized_lots', { p_from: null, p_to: null })).data as { gain: number }[];
     expect(lots.length).toBeGreaterThan(0);
     const table = page.getByRole('table', { name: 'Realized lots' });
-    await table
-      .locator('tbody tr')
-      .nth(lots.length - 1)
-      .waitFor();
-    await expect(table.locator('tbody tr').count()).resolves.toBe(lots.length);
-    // Newest sale first.
-    await expect(table.locator('tbody tr').first().innerText()).resolves.toContain(
-      formatSignedPrice(lots.at(-1)!.gain),
-    );
+    // Newest sale first. The previous period's lots (or the skeleton's rows) stand until these arrive.
+    const newestFirst = [...lots].reverse().map((l) => formatSignedPrice(l.gain));
+    await eventually(async () => {
+      const shown = await table.locator('tbody tr').allInnerTexts();
+      return shown.length === newestFirst.length && shown.every((row, i) => row.includes(newestFirst[i]!));
+    }, true);
     await page.getByRole('group', { name: 'Group by' }).getByRole('button', { name: 'By category' }).click();
     await page.getByRole('list', { name: 'Allocation by category' }).waitFor();
     await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(width);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import styled from 'styled-components';
-import { useWatchlist, useQuery } from '@repex/shared-ui/platform';
+import { useWatchlist } from '@repex/shared-ui/platform';
 import {
   Button,
   Card,
@@ -17,7 +17,7 @@ import {
   media,
   Pager,
 } from '@repex/shared-ui/ui';
-import { loadCategories, loadOpenOfferings, loadSummary, loadTokens } from './market/data';
+import { useMarketReads } from './market/useMarketReads';
 import { MarketRow } from './market/MarketRow';
 import { AdvancedFilters } from './market/AdvancedFilters';
 import { IndexCard } from './market/IndexCard';
@@ -74,10 +74,7 @@ export default function Market() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [searchText]);
 
-  const summary = useQuery(loadSummary, []);
-  const categories = useQuery(loadCategories, []);
-  const tokens = useQuery(() => loadTokens(query), [params.toString()]);
-  const offerings = useQuery(loadOpenOfferings, []);
+  const { first, summary, categories, tokens, offerings } = useMarketReads(query, params.toString());
   const auctions = new Map((offerings.data ?? []).map((o) => [o.token_id, o]));
   // Prices, volumes and holders move when anyone trades: the market's messages carry them.
   useLiveMarket({ tokens, summary, offerings, categories }, query.sort);
@@ -97,7 +94,7 @@ export default function Market() {
           <StatCard label="Total Traders" value={summary.data && formatInteger(summary.data.total_traders)} />
         </CardGrid>
 
-        <IndexCard />
+        <IndexCard first={first} />
       </Overview>
 
       <Card>

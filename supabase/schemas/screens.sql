@@ -32,3 +32,28 @@ language sql stable set search_path = '' as $$
   )
 $$;
 revoke execute on function public.trading_screen(uuid) from public, anon;
+
+-- The market screen's figures around its list: the four figures above it, the categories that
+-- have tokens, the offerings open now, and the RepX index (its hourly levels over the last
+-- `p_index_days` days, its latest basket, its rules). The list's page is read on its own: its
+-- search, filters and sort are PostgREST's (mf-market/src/market/query.ts).
+create function public.market_screen(p_index_days integer default 7) returns jsonb
+language sql stable set search_path = '' as $$
+  select jsonb_build_object(
+    'summary', (select to_jsonb(s) from public.market_summary s),
+    'categories', (select coalesce(jsonb_agg(c.category order by c.category), '[]') from public.token_categories c),
+    'offerings', (select coalesce(jsonb_agg(jsonb_build_object(
+                     'token_id', o.token_id, 'closes_at', o.closes_at, 'indicative_price', o.indicative_price)), '[]')
+                    from public.offering_book o where o.closed_at is null),
+    'index', jsonb_build_object(
+      'levels', (select coalesce(jsonb_agg(jsonb_build_object('at', l.at, 'level', l.level) order by l.at), '[]')
+                   from public.index_levels l
+                  where l.period = 'hour' and l.at >= now() - make_interval(days => least(greatest(p_index_days, 1), 366))),
+      'basket', (select coalesce(jsonb_agg(jsonb_build_object(
+                    'token_id', b.token_id, 'name', b.name, 'username', b.username, 'weight', b.weight,
+                    'units', b.units, 'price', b.price) order by b.weight desc, b.name), '[]')
+                   from public.index_basket b),
+      'method', (select to_jsonb(m) from public.index_method() m))
+  )
+$$;
+revoke execute on function public.market_screen(integer) from public, anon;

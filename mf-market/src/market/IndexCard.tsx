@@ -15,6 +15,8 @@ import {
   useChart,
 } from '@repex/shared-ui/ui';
 import { useRepxIndex } from './useRepxIndex';
+import type { FirstRead } from '@repex/shared-ui/platform';
+import type { MarketScreenRead } from './data';
 
 const Head = styled.div`
   display: flex;
@@ -55,8 +57,8 @@ const Members = styled.ul`
 `;
 
 /** The market's benchmark: its level now, its change over 24 hours, a week of hourly levels and its members. */
-export function IndexCard() {
-  const index = useRepxIndex();
+export function IndexCard({ first }: { first: FirstRead<MarketScreenRead> }) {
+  const index = useRepxIndex(first);
   const m = index.method;
   const box = useChart(index.points, (chart, { LineSeries }, data, theme) => {
     chart.applyOptions({ timeScale: { timeVisible: true, secondsVisible: false } });

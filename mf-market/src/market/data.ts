@@ -61,6 +61,17 @@ async function countTokens(q: MarketQuery): Promise<number> {
   return count ?? 0;
 }
 
+/**
+ * The figures around the market's list in one request (public.market_screen): the screen's first
+ * read of them. Each is read on its own afterwards (below), when a message says it changed.
+ */
+export const loadMarketScreen = async () =>
+  unwrap(await supabase().rpc('market_screen', { p_index_days: INDEX_DAYS }, { get: true }));
+export type MarketScreenRead = Awaited<ReturnType<typeof loadMarketScreen>>;
+
+/** How many days of the index's hourly levels the market's card shows. */
+const INDEX_DAYS = 7;
+
 /** The four figures above the market table. */
 export const loadSummary = async () => unwrap(await supabase().from('market_summary').select('*').single());
 
@@ -73,7 +84,7 @@ export const loadCategories = async () =>
  * oldest first; the latest basket, heaviest first, with each member's units and last price; and
  * when they were read.
  */
-export async function loadIndex(days = 7) {
+export async function loadIndex(days = INDEX_DAYS) {
   const readAt = Date.now();
   const [levels, basket, method] = await Promise.all([
     supabase()

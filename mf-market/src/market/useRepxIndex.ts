@@ -1,6 +1,6 @@
-import { useIndexFeed, useMarketFeed, useQuery, useSoon } from '@repex/shared-ui/platform';
+import { useIndexFeed, useMarketFeed, useQuery, useSoon, type FirstRead } from '@repex/shared-ui/platform';
 import { patchBasket } from './live';
-import { loadIndex } from './data';
+import { loadIndex, type MarketScreenRead } from './data';
 
 const DAY_MS = 86_400_000;
 
@@ -9,10 +9,18 @@ const DAY_MS = 86_400_000;
  * is the latest basket's units at the members' last prices, so the card follows trades as they
  * happen, from the market's messages. It reads again when the database records a level (and with
  * it, perhaps, a new basket). The change is against the last hourly level at least 24 hours old,
- * or the first.
+ * or the first. Its first read comes with the market screen's (`first`).
  */
-export function useRepxIndex() {
-  const index = useQuery(() => loadIndex(7), []);
+export function useRepxIndex(first: FirstRead<MarketScreenRead>) {
+  const index = useQuery(
+    () =>
+      first.load(
+        'index',
+        (s) => ({ ...s.index, readAt: Date.now() }),
+        () => loadIndex(),
+      ),
+    [],
+  );
   useMarketFeed(
     (ticks) => index.patch((d) => ({ ...d, basket: patchBasket(d.basket, ticks), readAt: Date.now() })),
     index.reload,

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useQuery } from '@repex/shared-ui/platform';
+import { FirstRead, useQuery } from '@repex/shared-ui/platform';
 import {
   loadBook,
   loadMine,
@@ -12,7 +12,6 @@ import {
   loadTradingScreen,
   loadVesting,
 } from './data';
-import { FirstRead } from './firstRead';
 
 /**
  * The trading screen's parts, each its own query: the token, its line, book and tape, the user's

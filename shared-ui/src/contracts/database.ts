@@ -2077,6 +2077,12 @@ export type Database = {
           oco_with: number | null;
         }[];
       };
+      market_screen: {
+        Args: {
+          p_index_days?: number;
+        };
+        Returns: Json;
+      };
       my_first_steps: {
         Args: never;
         Returns: Json;

@@ -21,7 +21,7 @@ import type { BidQuote } from './bidQuote';
 import type { InvestPreview } from './investPreview';
 import type { FirstSteps } from './firstSteps';
 import type { ApiKey, NewApiKey } from './apiKey';
-import type { TradingScreen } from './tradingScreen';
+import type { MarketScreen, TradingScreen } from './screens';
 
 /*
  * The browser's Database type: the generated one (npm run db:types), with what the catalog cannot
@@ -52,6 +52,7 @@ interface JsonResults {
   my_first_steps: FirstSteps;
   my_statement: Statement;
   trading_screen: TradingScreen;
+  market_screen: MarketScreen;
   social_analysis: SocialAnalysis | null;
   /** An hour that ended before the token was listed has no price. */
   price_history: { bucket: string; price: number | null }[];

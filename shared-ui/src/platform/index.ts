@@ -15,6 +15,7 @@ export { secondStepDue, authenticatorApps, enterAppCode, signInAgain, type Authe
 export { useRecentSignIn, type RecentSignIn } from './useRecentSignIn';
 export { useQuery, unwrap, refusal, type QueryState } from './data/useQuery';
 export { usePausedQuery } from './data/usePausedQuery';
+export { FirstRead } from './data/firstRead';
 export { useTableChanges } from './data/useTableChanges';
 export { followTopic, useAccountFeed, useIndexFeed, useMarketFeed, useSoon } from './data/feeds';
 export { useWatchlist } from './data/useWatchlist';

@@ -1,7 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from './harness/backends';
-import { client } from './harness/clients';
+import { DEMO, client, signedIn } from './harness/clients';
 import { freshToken, offeringToken, placeOrder, trader } from './harness/market';
 
 /**
@@ -118,5 +118,51 @@ describe.each(ENGINES)("the trading screen's first read on %s", (engine) => {
     expect(none).toMatchObject({ token: null, book: [], tape: [], orders: [], offering: null });
     const anon = await client(backend.url).rpc('trading_screen', { p_token: token }, { get: true });
     expect(anon.error).not.toBeNull();
+  });
+});
+
+describe.each(ENGINES)("the market screen's first read on %s", (engine) => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await backendFor(engine)();
+    // An index with levels and a basket, as the hourly job records them.
+    await backend.db.query('select private.record_index_levels()');
+  });
+  afterAll(() => backend.close());
+
+  it("answers in one request what the market's own reads around its list answer", async () => {
+    const c = await signedIn(backend.url, DEMO);
+    await offeringToken(backend, { supply: 100, price: 10 });
+    const { data, error } = await c.rpc('market_screen', { p_index_days: 7 }, { get: true });
+    expect(error).toBeNull();
+    const since = new Date(Date.now() - 7 * 86_400_000).toISOString();
+    const alone = async <T>(q: PromiseLike<{ data: T; error: unknown }>) => {
+      const r = await q;
+      expect(r.error).toBeNull();
+      return r.data;
+    };
+    const [summary, categories, offerings, levels, basket, method] = await Promise.all([
+      alone(c.from('market_summary').select('*').single()),
+      alone(c.from('token_categories').select('category').order('category')),
+      alone(c.from('offering_book').select('token_id, closes_at, indicative_price').is('closed_at', null)),
+      alone(c.from('index_levels').select('at, level').eq('period', 'hour').gte('at', since).order('at')),
+      alone(
+        c
+          .from('index_basket')
+          .select('token_id, name, username, weight, units, price')
+          .order('weight', { ascending: false })
+          .order('name'),
+      ),
+      alone(c.rpc('index_method', {}, { get: true })),
+    ]);
+    expect((offerings as unknown[]).length).toBeGreaterThan(0);
+    expect((basket as unknown[]).length).toBeGreaterThan(0);
+    expect(data).toEqual({
+      summary,
+      categories: (categories as { category: string }[]).map((r) => r.category),
+      offerings,
+      index: { levels, basket, method },
+    });
+    expect((await client(backend.url).rpc('market_screen', {}, { get: true })).error).not.toBeNull();
   });
 });

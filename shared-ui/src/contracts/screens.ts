@@ -25,3 +25,18 @@ export interface TradingScreen {
       })
     | null;
 }
+
+/**
+ * What public.market_screen answers (supabase/schemas/screens.sql): the market screen's reads
+ * around its list, each part shaped as the same read made on its own.
+ */
+export interface MarketScreen {
+  summary: Views['market_summary']['Row'];
+  categories: string[];
+  offerings: Pick<Views['offering_book']['Row'], 'token_id' | 'closes_at' | 'indicative_price'>[];
+  index: {
+    levels: Pick<Tables['index_levels']['Row'], 'at' | 'level'>[];
+    basket: Pick<Views['index_basket']['Row'], 'token_id' | 'name' | 'username' | 'weight' | 'units' | 'price'>[];
+    method: Functions['index_method']['Returns'];
+  };
+}
