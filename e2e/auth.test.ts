@@ -170,7 +170,7 @@ test('sign-in: a wrong password stays on the page with the error; the right one 
   const held = new Promise<void>((resolve) => (release = resolve));
   const caught = new Promise<Request>((resolve) =>
     page.route(
-      '**/rest/v1/market_summary*',
+      '**/rest/v1/rpc/market_screen*',
       async (route) => {
         resolve(route.request());
         await held;
