@@ -55,7 +55,8 @@ test('dashboard: portfolio, holdings with Buy and Sell, transactions, watchlist'
      where u.email = $1 and k.owner_id is distinct from u.id`,
     [DEMO_ACCOUNTS.user.email],
   );
-  await expect(rows('transaction-row').count()).resolves.toBe(Number(count.n));
+  // The tab reads its page when it opens.
+  await eventually(() => rows('transaction-row').count(), Number(count.n));
   expect(await page.locator('table[aria-label="Transactions"] th').allInnerTexts()).toEqual([
     'Type',
     'Person',
