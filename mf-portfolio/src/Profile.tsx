@@ -19,6 +19,7 @@ import {
   media,
 } from '@repex/shared-ui/ui';
 import { loadProfile } from './portfolio/profileData';
+import { NotificationsDialog } from './account/NotificationsDialog';
 import { EditProfileDialog, SettingsDialog, shareTradingPage, type AccountEmail } from './account/ProfileDialogs';
 import { EmailDialog } from './account/EmailDialog';
 import { SessionsDialog } from './account/SessionsDialog';
@@ -72,15 +73,28 @@ const Meta = styled.p`
   flex-wrap: wrap;
 `;
 /** Spec section 2, Profile: the signed-in user's own. */
+type OpenDialog =
+  | 'edit'
+  | 'settings'
+  | 'sessions'
+  | 'two-step-on'
+  | 'two-step-apps'
+  | 'social'
+  | 'api-keys'
+  | 'notifications'
+  | AccountEmail
+  | null;
+
 export default function Profile() {
   const userId = useAppStore((s) => s.session?.user.id)!;
   const q = useQuery(() => loadProfile(userId), [userId]);
   const social = useSocial(userId, () => q.reload());
   // ?open=social (the dashboard's first steps) opens Connected accounts at once.
   const [params] = useSearchParams();
-  const [open, setOpen] = useState<
-    'edit' | 'settings' | 'sessions' | 'two-step-on' | 'two-step-apps' | 'social' | 'api-keys' | AccountEmail | null
-  >(params.get('open') === 'social' ? 'social' : null);
+  // ?open=notifications (the bell's link) opens the notification choices.
+  const [open, setOpen] = useState<OpenDialog>(
+    params.get('open') === 'social' ? 'social' : params.get('open') === 'notifications' ? 'notifications' : null,
+  );
   const d = q.data;
 
   if (q.error && !d) {
@@ -175,11 +189,13 @@ export default function Profile() {
           onTwoStep={(on) => setOpen(on ? 'two-step-apps' : 'two-step-on')}
           onSocial={() => setOpen('social')}
           onApiKeys={() => setOpen('api-keys')}
+          onNotifications={() => setOpen('notifications')}
         />
       )}
       {open === 'social' && <ConnectedAccountsDialog userId={userId} onClose={() => setOpen(null)} />}
       {open === 'sessions' && <SessionsDialog onClose={() => setOpen(null)} />}
       {open === 'api-keys' && <ApiKeysDialog onClose={() => setOpen(null)} />}
+      {open === 'notifications' && <NotificationsDialog onClose={() => setOpen(null)} />}
       {open === 'two-step-on' && <TurnOnDialog onClose={() => setOpen(null)} />}
       {open === 'two-step-apps' && <AppsDialog onClose={() => setOpen(null)} />}
       {typeof open === 'object' && open !== null && 'current' in open && (

@@ -13,6 +13,7 @@ import {
   formatMoney,
 } from '@repex/shared-ui/ui';
 import { AlertsCard } from './trading/AlertsCard';
+import { Discussion } from './trading/discussion/Discussion';
 import { BookTabs } from './trading/book/BookTabs';
 import { OfferingPanel } from './trading/offering/OfferingPanel';
 import { OfferingResult } from './trading/offering/OfferingResult';
@@ -139,6 +140,7 @@ export default function Trading() {
           />
         </BookCard>
       </Layout>
+      {t && <Discussion key={t.id} tokenId={t.id} tokenName={t.name} isPerson={t.owner_id === me} me={me} />}
       {t && !halted && !auction && <PhoneTradeBar name={t.name} onSide={(side) => setPick({ side, tokenId })} />}
     </Page>
   );

@@ -118,18 +118,14 @@ begin
                        else abs(coalesce(s.change_24h, 0)) >= a.move_pct end
     returning a.*
   ),
-  mailed as (
-    insert into private.account_mail (user_id, subject, body)
-    select h.user_id, format('Price alert: %s at %s', t.name, private.money(h.fired_price)),
-           private.alert_words(h, t.name) || E'\n\nThe alert stays on your list until you remove it or set it again.'
+  told as (
+    select h.user_id, private.notify(h.user_id, 'alert', format('Price alert: %s at %s', t.name, private.money(h.fired_price)),
+             private.alert_words(h, t.name) || E'\n\nThe alert stays on your list until you remove it or set it again.',
+             '/trading/' || h.token_id) as notice
     from hit h join public.tokens t on t.id = h.token_id
-    returning user_id
   )
-  select count(*), array_agg(distinct user_id) into fired, owners from mailed;
-  if fired > 0 then
-    perform pg_notify('repx_mail', ''); -- only when one fired: a notifying commit serializes
-    perform private.tell_accounts(owners, 'alert');
-  end if;
+  select count(*), array_agg(distinct user_id) into fired, owners from told;
+  if fired > 0 then perform private.tell_accounts(owners, 'alert'); end if;
   return null;
 end $$;
 revoke execute on function private.alerts_on_trades() from public;

@@ -160,14 +160,14 @@ begin
   returning * into made;
   perform private.audit('api_key.create', uid, made.id::text, null,
     jsonb_build_object('name', made.name, 'scopes', made.scopes, 'prefix', made.prefix, 'expires_at', made.expires_at));
-  insert into private.account_mail (user_id, subject, body)
-  values (uid, 'A new API key on your RepX account',
+  perform private.notify(uid, 'security', 'A new API key on your RepX account',
     format(E'An API key named "%s" (%s…) was created on your account, with the scopes %s%s.\n\n'
            'It can %s, but never move money or change your account. If this was not you, revoke it in '
            'Profile › Settings › API keys and change your password.',
            made.name, made.prefix, array_to_string(made.scopes, ' and '),
            coalesce(', expiring ' || to_char(made.expires_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC', ''),
-           case when 'trade' = any (made.scopes) then 'read your account and place and cancel orders' else 'read your account' end));
+           case when 'trade' = any (made.scopes) then 'read your account and place and cancel orders' else 'read your account' end),
+    '/profile');
   return jsonb_build_object('id', made.id, 'key', key);
 end $$;
 revoke execute on function public.create_api_key(text, text[], text[], timestamptz) from public, anon;
@@ -212,10 +212,9 @@ begin
   perform pg_notify('repx_api_key_revoked', k.id::text);
   perform private.audit('api_key.revoke', k.user_id, k.id::text, jsonb_build_object('status', 'active'),
     jsonb_build_object('status', 'revoked', 'name', k.name, 'prefix', k.prefix), p_reason);
-  insert into private.account_mail (user_id, subject, body)
-  values (k.user_id, 'An API key on your RepX account was revoked',
+  perform private.notify(k.user_id, 'security', 'An API key on your RepX account was revoked',
     format(E'The API key "%s" (%s…) was revoked%s. Requests made with it are refused from now on.',
-           k.name, k.prefix, case when p_by = k.user_id then '' else ' by RepX: ' || p_reason end));
+           k.name, k.prefix, case when p_by = k.user_id then '' else ' by RepX: ' || p_reason end), '/profile');
   return private.api_key_row(k);
 end $$;
 revoke execute on function private.revoke_key(uuid, uuid, text) from public;

@@ -440,15 +440,14 @@ begin
          spent = total_spent, fees = total_fees, reason = case when bought < tried or tried = 0 then first_reason end
    where id = run_id
   returning * into run;
-  insert into private.account_mail (user_id, subject, body)
-  values (p.user_id,
+  perform private.notify(p.user_id, 'auto_invest',
           case when run.status = 'skipped' then format('Auto-Invest skipped: %s', what)
                else format('Auto-Invest bought %s', what) end,
           case when run.status = 'skipped' then format('Your %s plan for %s did not buy on %s: %s', private.money(p.amount), what, p_period, run.reason)
                else format('Your %s plan for %s spent %s on %s, fees included.', private.money(p.amount), what, private.money(run.spent), p_period)
                     || case when run.status = 'partial' then E'\n\nPart of it did not buy: ' || run.reason else '' end
-          end || E'\n\nThe next run is on ' || (select next_run_on::text from public.invest_plans where id = p.id) || ' (UTC).');
-  perform pg_notify('repx_mail', '');
+          end || E'\n\nThe next run is on ' || (select next_run_on::text from public.invest_plans where id = p.id) || ' (UTC).',
+          '/auto-invest');
   return true;
 end $$;
 revoke execute on function private.run_plan(public.invest_plans, date) from public;

@@ -144,12 +144,10 @@ begin
   on conflict (user_id, idempotency_key) where idempotency_key is not null do nothing
   returning * into w;
   if not found then perform private.refuse('This withdrawal is already being processed.'); end if;
-  insert into private.account_mail (user_id, subject, body)
-  values (uid, 'A withdrawal was requested from your RepX account',
+  perform private.notify(uid, 'security', 'A withdrawal was requested from your RepX account',
     format(E'A withdrawal of %s to %s was requested from your RepX account.\n'
            'If it was not you, cancel it in your Wallet while it is pending, then reset your password with Forgot password? on the sign-in page.',
-      private.money(p_amount), w.method));
-  perform pg_notify('repx_mail', '');
+      private.money(p_amount), w.method), '/wallet');
   perform pg_notify('repx_payments', w.reference::text);
   return private.payment_json(w);
 end $$;
@@ -343,12 +341,10 @@ begin
   insert into public.payout_destinations (user_id, label, account_last4, usable_from)
   values (uid, trim(p_label), right(digits, 4), now() + private.new_bank_account_hold())
   returning * into d;
-  insert into private.account_mail (user_id, subject, body)
-  values (uid, 'A bank account was added to your RepX account',
+  perform private.notify(uid, 'security', 'A bank account was added to your RepX account',
     format(E'The bank account %s •••• %s was added to your RepX account. For your security, it can receive withdrawals from %s.\n'
            'If it was not you, reset your password now with Forgot password? on the sign-in page, then remove the account in your Wallet.',
-      d.label, d.account_last4, to_char(d.usable_from at time zone 'UTC', 'Mon FMDD, YYYY, HH24:MI "UTC"')));
-  perform pg_notify('repx_mail', '');
+      d.label, d.account_last4, to_char(d.usable_from at time zone 'UTC', 'Mon FMDD, YYYY, HH24:MI "UTC"')), '/wallet');
   return d.id;
 end $$;
 revoke execute on function public.add_payout_destination(text, text) from public, anon;

@@ -379,8 +379,7 @@ begin
   update public.offerings set closed_at = now(), clearing_price = case when total_sold > 0 then c.price end, sold = total_sold
    where id = f.id;
 
-  insert into private.account_mail (user_id, subject, body)
-  select b.user_id,
+  perform private.notify(b.user_id, 'offering',
          format('%s offering: %s', tok.name, case when b.allocated > 0 then format('%s tokens at %s', to_char(b.allocated, 'FM999,999,999,990'), private.money(c.price))
                                                  else 'no tokens' end),
          case when b.allocated > 0
@@ -391,9 +390,8 @@ begin
               else format('The offering of %s closed%s. Your bid for %s at %s received no tokens, and all it held back is available again.',
                           tok.name, case when total_sold > 0 then ' at ' || private.money(c.price) || ' a token' else '' end,
                           to_char(b.amount, 'FM999,999,999,990'), private.money(b.price))
-         end
+         end, '/trading/' || f.token_id)
     from public.offering_bids b where b.offering_id = f.id;
-  perform pg_notify('repx_mail', '');
   perform private.tell_market(f.token_id, 'offering');
   perform private.tell_accounts(array(select b.user_id from public.offering_bids b where b.offering_id = f.id), 'fills', f.token_id);
   perform private.tell_accounts(array[tok.owner_id], 'cash', f.token_id);

@@ -181,11 +181,11 @@ begin
   loop
     begin
       n := private.cancel_all_of(due.user_id, null);
-      insert into private.account_mail (user_id, subject, body)
-      values (due.user_id, 'Your orders were cancelled by your dead-man''s switch',
+      perform private.notify(due.user_id, 'orders', 'Your orders were cancelled by your dead-man''s switch',
         format(E'Your API client had not called cancel_all_after within %s seconds (by %s UTC), so RepX '
                'cancelled your %s open order%s, as you asked. Call cancel_all_after again to re-arm it.',
-               due.seconds, to_char(due.deadline at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS'), n, case when n = 1 then '' else 's' end));
+               due.seconds, to_char(due.deadline at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS'), n, case when n = 1 then '' else 's' end),
+        '/dashboard');
       fired := fired + 1;
     exception when others then
       insert into private.cancel_after values (due.user_id, now() + interval '1 second', due.seconds);
@@ -263,8 +263,7 @@ begin
    where id = p_token;
   perform private.tell_market(p_token, 'halt');
   if tok.owner_id is not null then
-    insert into private.account_mail (user_id, subject, body)
-    values (tok.owner_id,
+    perform private.notify(tok.owner_id, 'token',
       case when p_halted then 'Trading in your RepX token is halted' else 'Trading in your RepX token has resumed' end,
       case when p_halted
         then format(E'RepX halted trading in your token %s on %s: %s.\n'
@@ -272,8 +271,7 @@ begin
                tok.name, to_char(now() at time zone 'UTC', 'Mon FMDD, YYYY, HH24:MI "UTC"'), rtrim(reason, '.'))
         else format('Trading in your token %s resumed on %s: orders are accepted again.',
                tok.name, to_char(now() at time zone 'UTC', 'Mon FMDD, YYYY, HH24:MI "UTC"'))
-      end);
-    perform pg_notify('repx_mail', '');
+      end, '/trading/' || p_token);
   end if;
   perform private.audit(case when p_halted then 'token.halt' else 'token.resume' end, tok.owner_id, tok.name,
     jsonb_build_object('halt_reason', tok.halt_reason), jsonb_build_object('halt_reason', case when p_halted then reason end),

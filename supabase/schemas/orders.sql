@@ -250,6 +250,10 @@ begin
            reserved = rest_cost, status = final_status, created_at = book_time,
            closed_at = case when final_status <> 'open' then clock_timestamp() end
      where id = v_order;
+    -- Its owner placed it long before: the notice tells them what it did (notifications.sql).
+    if matched.spent_value > 0 then
+      perform private.notify(p_user, 'fill', w.title, w.body, '/trading/' || tok.id) from private.fill_words(v_order) w;
+    end if;
   end if;
 
   -- The market hears the levels this order rested at or expired (its trades' levels are read with

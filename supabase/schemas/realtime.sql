@@ -26,6 +26,13 @@ create policy "signed-in people see who watches a token" on realtime.messages
   for select to authenticated using ((select realtime.topic()) like 'watchers:%');
 create policy "signed-in people are seen watching a token" on realtime.messages
   for insert to authenticated with check ((select realtime.topic()) like 'watchers:%' and extension = 'presence');
+-- A token's discussion (discussion.sql): its public posts to anyone signed in; its holders' room's
+-- ids to those in the room when they join.
+create policy "signed-in people hear a token's discussion" on realtime.messages
+  for select to authenticated using ((select realtime.topic()) like 'discussion:%');
+create policy "holders hear their room" on realtime.messages
+  for select to authenticated using ((select realtime.topic()) like 'holders:%' and
+    (select private.in_holders_room(substr(realtime.topic(), 9)::uuid, auth.uid())));
 
 -- The book's levels at these prices now: each {side, price} with the tokens resting there (0 for a
 -- level emptied), read on the book's index. Absolute amounts, not changes: a screen that missed a

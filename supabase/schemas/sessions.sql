@@ -179,13 +179,11 @@ begin
   if added = 0 then
     update private.known_browsers set last_seen = now() where user_id = new.user_id and browser = key;
   elsif not sign_up then
-    insert into private.account_mail (user_id, subject, body)
-    values (new.user_id, 'A new sign-in to your RepX account',
+    perform private.notify(new.user_id, 'security', 'A new sign-in to your RepX account',
       format(E'Your RepX account was signed in from a browser it had not used before, on %s%s.\n'
              'If it was you, there is nothing to do. If it was not, reset your password now with Forgot password? on the sign-in page, then sign the other sessions out under Profile, Settings, See where you are signed in.',
         to_char(new.created_at at time zone 'UTC', 'Mon FMDD, YYYY, HH24:MI "UTC"'),
-        coalesce(', from the address ' || host(new.ip), '')));
-    perform pg_notify('repx_mail', '');
+        coalesce(', from the address ' || host(new.ip), '')), '/profile');
   end if;
   return new;
 end $$;

@@ -126,10 +126,28 @@ language plpgsql security definer set search_path = '' as $$
 declare
   n integer;
 begin
-  update public.holdings h set locked = g.total - private.vested(g, now())
-    from public.vesting_grants g
-   where h.token_id = g.token_id and h.user_id = g.user_id and h.locked > g.total - private.vested(g, now());
-  get diagnostics n = row_count;
+  with due as (
+    select h.user_id, h.token_id, h.locked as was, g.total - private.vested(g, now()) as locked, g.total
+      from public.holdings h join public.vesting_grants g on h.token_id = g.token_id and h.user_id = g.user_id
+     where h.locked > g.total - private.vested(g, now())
+       for update of h
+  ),
+  released as (
+    update public.holdings h set locked = d.locked from due d
+     where h.user_id = d.user_id and h.token_id = d.token_id
+    returning h.user_id
+  ),
+  -- Tokens vest by the minute; their owner hears of the cliff and of the end.
+  told as (
+    select private.notify(d.user_id, 'vesting', 'Founder tokens vested',
+             format(case when d.locked = 0 then 'All %2$s of yours have vested: every one is yours to sell.'
+                         else '%1$s of your %2$s have vested at the cliff; the rest vest day by day.' end,
+                    to_char(d.total - d.locked, 'FM999,999,999,990'), private.tokens_of(d.total, t.name)),
+             '/trading/' || d.token_id)
+      from due d join public.tokens t on t.id = d.token_id
+     where d.was = d.total or d.locked = 0
+  )
+  select (select count(*) from released) + 0 * (select count(*) from told) into n;
   return n;
 end $$;
 revoke execute on function private.release_vesting() from public;

@@ -137,8 +137,11 @@ export function SettingsDialog({
   onTwoStep,
   onSocial,
   onApiKeys,
+  onNotifications,
 }: {
   onClose: () => void;
+  /** Opens the notification choices. */
+  onNotifications: () => void;
   onChangeEmail: (email: AccountEmail) => void;
   onSessions: () => void;
   /** Opens the connected social accounts. */
@@ -199,6 +202,12 @@ export function SettingsDialog({
         <Muted>Social accounts for your reputation analysis:</Muted>{' '}
         <Button type="button" $variant="link" onClick={onSocial}>
           Connected accounts
+        </Button>
+      </div>
+      <div>
+        <Muted>Fills, alerts, replies and security notices:</Muted>{' '}
+        <Button type="button" $variant="link" onClick={onNotifications}>
+          Notifications
         </Button>
       </div>
       <div>

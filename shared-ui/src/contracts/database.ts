@@ -331,6 +331,32 @@ export type Database = {
           },
         ];
       };
+      holders_rooms: {
+        Row: {
+          token_id: string;
+          min_tokens: number;
+          opened_at: string;
+        };
+        Insert: {
+          token_id: string;
+          min_tokens: number;
+          opened_at?: string;
+        };
+        Update: {
+          token_id?: string;
+          min_tokens?: number;
+          opened_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'holders_rooms_token_id_fkey';
+            columns: ['token_id'];
+            isOneToOne: true;
+            referencedRelation: 'tokens';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       holdings: {
         Row: {
           user_id: string;
@@ -580,6 +606,112 @@ export type Database = {
           },
         ];
       };
+      notification_kinds: {
+        Row: {
+          kind: string;
+          label: string;
+          description: string;
+          default_channel: string;
+          always_on: boolean;
+          position: number;
+        };
+        Insert: {
+          kind: string;
+          label: string;
+          description: string;
+          default_channel: string;
+          always_on?: boolean;
+          position: number;
+        };
+        Update: {
+          kind?: string;
+          label?: string;
+          description?: string;
+          default_channel?: string;
+          always_on?: boolean;
+          position?: number;
+        };
+        Relationships: [];
+      };
+      notification_preferences: {
+        Row: {
+          user_id: string;
+          kind: string;
+          channel: string;
+        };
+        Insert: {
+          user_id: string;
+          kind: string;
+          channel: string;
+        };
+        Update: {
+          user_id?: string;
+          kind?: string;
+          channel?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'notification_preferences_kind_fkey';
+            columns: ['kind'];
+            isOneToOne: false;
+            referencedRelation: 'notification_kinds';
+            referencedColumns: ['kind'];
+          },
+          {
+            foreignKeyName: 'notification_preferences_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      notifications: {
+        Row: {
+          id: number;
+          user_id: string;
+          kind: string;
+          title: string;
+          body: string;
+          link: string | null;
+          created_at: string;
+          read_at: string | null;
+        };
+        Insert: {
+          user_id: string;
+          kind: string;
+          title: string;
+          body: string;
+          link?: string | null;
+          created_at?: string;
+          read_at?: string | null;
+        };
+        Update: {
+          user_id?: string;
+          kind?: string;
+          title?: string;
+          body?: string;
+          link?: string | null;
+          created_at?: string;
+          read_at?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'notifications_kind_fkey';
+            columns: ['kind'];
+            isOneToOne: false;
+            referencedRelation: 'notification_kinds';
+            referencedColumns: ['kind'];
+          },
+          {
+            foreignKeyName: 'notifications_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       offering_bids: {
         Row: {
           offering_id: number;
@@ -789,6 +921,74 @@ export type Database = {
             columns: ['user_id'];
             isOneToOne: false;
             referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      posts: {
+        Row: {
+          id: number;
+          token_id: string;
+          room: string;
+          author_id: string;
+          reply_to: number | null;
+          body: string;
+          held_then: number;
+          standing: number;
+          votes: number;
+          created_at: string;
+          hidden: string | null;
+          hidden_reason: string | null;
+          reviewed_at: string | null;
+        };
+        Insert: {
+          token_id: string;
+          room?: string;
+          author_id: string;
+          reply_to?: number | null;
+          body: string;
+          held_then?: number;
+          standing?: number;
+          votes?: number;
+          created_at?: string;
+          hidden?: string | null;
+          hidden_reason?: string | null;
+          reviewed_at?: string | null;
+        };
+        Update: {
+          token_id?: string;
+          room?: string;
+          author_id?: string;
+          reply_to?: number | null;
+          body?: string;
+          held_then?: number;
+          standing?: number;
+          votes?: number;
+          created_at?: string;
+          hidden?: string | null;
+          hidden_reason?: string | null;
+          reviewed_at?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'posts_author_id_fkey';
+            columns: ['author_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'posts_reply_to_fkey';
+            columns: ['reply_to'];
+            isOneToOne: false;
+            referencedRelation: 'posts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'posts_token_id_fkey';
+            columns: ['token_id'];
+            isOneToOne: false;
+            referencedRelation: 'tokens';
             referencedColumns: ['id'];
           },
         ];
@@ -1712,6 +1912,13 @@ export type Database = {
         };
         Returns: number;
       };
+      admin_hide_post: {
+        Args: {
+          p_post: number;
+          p_reason: string;
+        };
+        Returns: Json;
+      };
       admin_list_alerts: {
         Args: {
           p_status?: string;
@@ -1785,6 +1992,12 @@ export type Database = {
         };
         Returns: Json;
       };
+      admin_post_reports: {
+        Args: {
+          p_limit?: number;
+        };
+        Returns: Json;
+      };
       admin_reject_application: {
         Args: {
           p_id: number;
@@ -1798,6 +2011,13 @@ export type Database = {
           p_reason: string;
         };
         Returns: undefined;
+      };
+      admin_restore_post: {
+        Args: {
+          p_post: number;
+          p_reason: string;
+        };
+        Returns: Json;
       };
       admin_revenue: {
         Args: {
@@ -2002,6 +2222,15 @@ export type Database = {
           updated_at: string;
         };
       };
+      create_post: {
+        Args: {
+          p_token: string;
+          p_body: string;
+          p_reply_to?: number;
+          p_room?: string;
+        };
+        Returns: Json;
+      };
       create_withdrawal: {
         Args: {
           p_amount: number;
@@ -2033,6 +2262,13 @@ export type Database = {
           p_session: string;
         };
         Returns: undefined;
+      };
+      hide_room_reply: {
+        Args: {
+          p_post: number;
+          p_hidden?: boolean;
+        };
+        Returns: Json;
       };
       index_method: {
         Args: never;
@@ -2076,6 +2312,12 @@ export type Database = {
           triggered_at: string | null;
           oco_with: number | null;
         }[];
+      };
+      mark_notifications_read: {
+        Args: {
+          p_id?: number;
+        };
+        Returns: number;
       };
       market_screen: {
         Args: {
@@ -2190,6 +2432,13 @@ export type Database = {
         Args: never;
         Returns: string;
       };
+      open_holders_room: {
+        Args: {
+          p_token: string;
+          p_min_tokens: number;
+        };
+        Returns: Json;
+      };
       place_oco: {
         Args: {
           p_token: string;
@@ -2273,6 +2522,13 @@ export type Database = {
         };
         Returns: Json;
       };
+      react_to_post: {
+        Args: {
+          p_post: number;
+          p_kind: string;
+        };
+        Returns: boolean;
+      };
       refresh_social_accounts: {
         Args: never;
         Returns: number;
@@ -2290,6 +2546,13 @@ export type Database = {
           p_price: number;
           p_filled?: number;
           p_stop_price?: number;
+        };
+        Returns: Json;
+      };
+      report_post: {
+        Args: {
+          p_post: number;
+          p_reason: string;
         };
         Returns: Json;
       };
@@ -2329,6 +2592,13 @@ export type Database = {
           updated_at: string;
         };
       };
+      set_notification_preference: {
+        Args: {
+          p_kind: string;
+          p_channel: string;
+        };
+        Returns: undefined;
+      };
       set_price_alert: {
         Args: {
           p_token: string;
@@ -2365,11 +2635,25 @@ export type Database = {
         };
         Returns: Json;
       };
+      token_posts: {
+        Args: {
+          p_token: string;
+          p_order?: string;
+          p_limit?: number;
+          p_offset?: number;
+          p_room?: string;
+        };
+        Returns: Json;
+      };
       trading_screen: {
         Args: {
           p_token: string;
         };
         Returns: Json;
+      };
+      unread_notifications: {
+        Args: never;
+        Returns: number;
       };
       update_invest_plan: {
         Args: {

@@ -44,9 +44,12 @@ export interface MarketTick {
   trades: TickTrade[];
 }
 
-/** What of an account changed ('account' on 'account:<id>'): its orders, its fills, its cash, or an alert. */
+/**
+ * What of an account changed ('account' on 'account:<id>'): its orders, its fills, its cash, an
+ * alert, or its notices (a new one, or some read).
+ */
 export interface AccountNote {
-  what: 'orders' | 'fills' | 'cash' | 'alert';
+  what: 'orders' | 'fills' | 'cash' | 'alert' | 'notice';
   token_id: string | null;
 }
 

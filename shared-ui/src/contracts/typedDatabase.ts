@@ -22,6 +22,7 @@ import type { InvestPreview } from './investPreview';
 import type { FirstSteps } from './firstSteps';
 import type { ApiKey, NewApiKey } from './apiKey';
 import type { MarketScreen, TradingScreen } from './screens';
+import type { Post, ReportedPost } from './discussion';
 
 /*
  * The browser's Database type: the generated one (npm run db:types), with what the catalog cannot
@@ -69,6 +70,14 @@ interface JsonResults {
   admin_audit_log: AuditEntry[];
   admin_list_alerts: FraudAlert[];
   admin_revenue: RevenueRow[];
+  create_post: Post;
+  token_posts: Post[];
+  admin_post_reports: ReportedPost[];
+  open_holders_room: { token_id: string; min_tokens: number; opened_at: string };
+  report_post: { reported: boolean; hidden: boolean };
+  admin_hide_post: { id: number; hidden: boolean };
+  admin_restore_post: { id: number; hidden: boolean };
+  hide_room_reply: { id: number; hidden: boolean };
 }
 
 /** Each argument may be null; a function without arguments takes an empty object. */

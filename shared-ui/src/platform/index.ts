@@ -17,7 +17,7 @@ export { useQuery, unwrap, refusal, type QueryState } from './data/useQuery';
 export { usePausedQuery } from './data/usePausedQuery';
 export { FirstRead } from './data/firstRead';
 export { useTableChanges } from './data/useTableChanges';
-export { followTopic, useAccountFeed, useIndexFeed, useMarketFeed, useSoon } from './data/feeds';
+export { followTopic, useAccountFeed, useDiscussionFeed, useIndexFeed, useMarketFeed, useSoon } from './data/feeds';
 export { useWatchlist } from './data/useWatchlist';
 export { useExchangeSettings, type ExchangeSettings } from './data/useExchangeSettings';
 export { usePriceAlerts, describeAlert, type AlertKind, type PriceAlert } from './data/usePriceAlerts';

@@ -1,5 +1,3 @@
-import { AlertNotices } from '../notices/AlertNotices';
-import { InvestNotices } from '../notices/InvestNotices';
 import { Outlet, matchPath, useLocation } from 'react-router';
 import { secondStepDue, useAppStore } from '@repex/shared-ui/platform';
 import type { ComposedRoutes } from '../remotes/routes';
@@ -8,7 +6,8 @@ import { usePreloadHome, usePreloadScreens } from '../remotes/usePreloadScreens'
 import { AboutVersions } from './AboutVersions';
 import { NavBar } from './NavBar';
 import { NewReleaseNotice } from './NewReleaseNotice';
-import { FillNotices } from '../notices/FillNotices';
+import { Bell } from '../notices/Bell';
+import { useNotices } from '../notices/useNotices';
 
 /**
  * The top bar is shown only when signed in (a session still owing the code from the authenticator
@@ -29,13 +28,16 @@ export function AppLayout({ composed }: { composed: ComposedRoutes }) {
   usePreloadHome(!session && /^\/auth(\/code)?$/.test(path), composed.routes);
   return (
     <>
-      {member && <NavBar links={composed.nav} />}
-      {member && <FillNotices userId={session.user.id} />}
-      {member && <AlertNotices userId={session.user.id} />}
-      {member && <InvestNotices userId={session.user.id} />}
+      {member && <Member userId={session.user.id} nav={composed.nav} />}
       <Outlet />
       {member && <AboutVersions builds={composed.builds} />}
       {newRelease && <NewReleaseNotice />}
     </>
   );
+}
+
+/** The signed-in member's bar, with the bell of their notices (and their toasts, on any screen). */
+function Member({ userId, nav }: { userId: string; nav: ComposedRoutes['nav'] }) {
+  const notices = useNotices(userId);
+  return <NavBar links={nav} bell={<Bell notices={notices} />} />;
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import styled from 'styled-components';
 import { signOutWithToast } from '@repex/shared-ui/platform';
@@ -58,14 +58,13 @@ const SignOutSlot = styled.div`
 `;
 const MenuToggle = styled(Button)`
   display: none;
-  margin-left: auto;
   ${media.phone} {
     display: inline-flex;
   }
 `;
 
 /** Spec section 2, Navigation: shown only when signed in; its links are the remotes' own. */
-export function NavBar({ links }: { links: { to: string; label: string }[] }) {
+export function NavBar({ links, bell }: { links: { to: string; label: string }[]; bell?: ReactNode }) {
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const close = () => setOpen(false);
@@ -81,16 +80,6 @@ export function NavBar({ links }: { links: { to: string; label: string }[] }) {
         <Link to="/dashboard" onClick={close}>
           <Logo />
         </Link>
-        <MenuToggle
-          $variant="ghost"
-          $size="icon"
-          aria-label={open ? 'Close menu' : 'Open menu'}
-          aria-expanded={open}
-          aria-controls="main-menu"
-          onClick={() => setOpen((o) => !o)}
-        >
-          {open ? '✕' : '☰'}
-        </MenuToggle>
         <Links id="main-menu" $open={open}>
           {links.map((l) => (
             <Item key={l.to} to={l.to} onClick={close}>
@@ -103,6 +92,17 @@ export function NavBar({ links }: { links: { to: string; label: string }[] }) {
             </Button>
           </SignOutSlot>
         </Links>
+        {bell}
+        <MenuToggle
+          $variant="ghost"
+          $size="icon"
+          aria-label={open ? 'Close menu' : 'Open menu'}
+          aria-expanded={open}
+          aria-controls="main-menu"
+          onClick={() => setOpen((o) => !o)}
+        >
+          {open ? '✕' : '☰'}
+        </MenuToggle>
       </Inner>
     </Bar>
   );

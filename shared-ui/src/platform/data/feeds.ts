@@ -136,6 +136,15 @@ export function useMarketFeed(onTicks: (ticks: MarketTick[]) => void, onResync: 
   useTopic<MarketTick>('market', 'token', onTicks, onResync);
 }
 
+/**
+ * A token's discussion as people post (discussion.sql): on 'discussion:<token>' each new public
+ * post itself, on 'holders:<token>' only a room post's id (its holders read it as row-level
+ * security lets them). `topic` null follows nothing.
+ */
+export function useDiscussionFeed<T>(topic: string | null, onPosts: (posts: T[]) => void, onResync: () => void): void {
+  useTopic<T>(topic, 'post', onPosts, onResync, { everyMs: 250 });
+}
+
 /** The RepX index recorded a new level (an hour passed; perhaps a new day's basket). */
 export function useIndexFeed(onLevel: () => void): void {
   useTopic<unknown>('market', 'index', () => onLevel(), onLevel);

@@ -1,0 +1,71 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { toast, useAccountFeed } from '@repex/shared-ui/platform';
+import { SHOWN, latestNotices, markRead, noticesAfter, unreadCount, type Notice } from './data';
+
+/**
+ * The signed-in user's notices: the latest, the unread count, and a toast for each that arrives
+ * while the app is open. The database tells the user's account topic when a notice is written or
+ * read (private.notify); only then does this read, and only what is new.
+ */
+export function useNotices(userId: string) {
+  const [items, setItems] = useState<Notice[]>([]);
+  const [unread, setUnread] = useState(0);
+  const last = useRef<number | null>(null);
+  const busy = useRef(false);
+  const again = useRef(false);
+
+  const resync = useCallback(
+    () =>
+      Promise.all([latestNotices(), unreadCount()])
+        .then(([latest, count]) => {
+          last.current = latest[0]?.id ?? 0;
+          setItems(latest);
+          setUnread(count);
+        })
+        .catch(() => undefined),
+    [],
+  );
+
+  useEffect(() => {
+    last.current = null;
+    void resync();
+  }, [userId, resync]);
+
+  const check = async () => {
+    if (last.current === null) return;
+    if (busy.current) {
+      again.current = true;
+      return;
+    }
+    busy.current = true;
+    again.current = false;
+    try {
+      const [arrived, count] = await Promise.all([noticesAfter(last.current), unreadCount()]);
+      setUnread(count);
+      if (!arrived.length) return;
+      last.current = arrived.at(-1)!.id;
+      setItems((now) => [...arrived].reverse().concat(now).slice(0, SHOWN));
+      if (arrived.length > 3)
+        toast({ title: `${arrived.length} New Notices`, description: 'Open the bell to read them.' });
+      else for (const n of arrived) toast({ title: n.title, description: n.body });
+    } catch {
+      // A notice is kept: the bell shows it at the next read.
+    } finally {
+      busy.current = false;
+      if (again.current) void check();
+    }
+  };
+  useAccountFeed(
+    (notes) => notes.some((n) => n.what === 'notice') && void check(),
+    () => void resync(),
+  );
+
+  const read = async (id?: number) => {
+    await markRead(id);
+    const at = new Date().toISOString();
+    setItems((now) => now.map((n) => (id === undefined || n.id === id ? { ...n, read_at: n.read_at ?? at } : n)));
+    setUnread((u) => (id === undefined ? 0 : Math.max(0, u - 1)));
+  };
+  return { items, unread, read };
+}
+export type Notices = ReturnType<typeof useNotices>;
