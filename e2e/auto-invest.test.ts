@@ -57,13 +57,16 @@ test('a daily plan made on the Auto-Invest screen runs on the server, is told an
     await form.getByRole('button', { name: 'Create Plan' }).click();
     const plans = page.getByRole('list', { name: 'Your plans' });
     await plans.getByText('$100.00 of Sarah Chen').waitFor();
-    const told = await toastText(page, 'Auto-Invest Bought');
+    const told = await toastText(page, 'Auto-Invest bought Sarah Chen');
     const run = await one<{ spent: string; tokens: string; average_price: string; fee: string }>(
       `select r.spent, b.tokens::text, b.average_price, b.fee from invest_runs r join invest_run_buys b on b.run_id = r.id
         where r.user_id = $1`,
       [id],
     );
-    expect(told.description).toBe(`Your $100.00 plan spent ${formatPrice(Number(run.spent))}, fee included.`);
+    // The notice the bell keeps, and the mail, say the same (notifications.sql).
+    expect(told.description).toMatch(
+      new RegExp(`^Your \\$100\\.00 plan for Sarah Chen spent \\${formatPrice(Number(run.spent))} on \\d{4}-\\d{2}-\\d{2}, fees included\\.`),
+    );
     const history = page.getByRole('table', { name: 'Auto-Invest runs' });
     const row = history.locator('tbody tr').first();
     await row.getByText(`${run.tokens} Sarah Chen token`).waitFor();

@@ -251,8 +251,10 @@ test('a price alert set on the trading screen fires while its owner is on the da
     await owner.getByTestId('price-alert').filter({ hasText: 'Waiting' }).waitFor();
     const buyer = await trader(`alert_buyer_${width}`, 1280);
     await placeOrder(buyer, { side: 'Buy', type: 'Market', amount: Number(ask!.before) + 1 });
-    await expect(toastText(owner, 'Price Alert')).resolves.toMatchObject({
-      description: `Sarah Chen traded at $${level}, at or above your alert at $${level}.`,
+    await expect(toastText(owner, `Price alert: Sarah Chen at $${level}`)).resolves.toMatchObject({
+      description: expect.stringMatching(
+        new RegExp(`^Sarah Chen traded at \\$${level}, at or above your alert at \\$${level}\\.`),
+      ),
     });
     await owner
       .getByTestId('price-alert')

@@ -22,6 +22,7 @@ import {
 } from '@repex/shared-ui/ui';
 import { AuditLog } from './admin/AuditLog';
 import { Fraud } from './admin/Fraud';
+import { Reports } from './admin/Reports';
 import { Revenue } from './admin/Revenue';
 import { SettingsForm } from './admin/Settings';
 import { rpc } from './admin/rpc';
@@ -108,6 +109,7 @@ export default function Admin() {
           <TabsList>
             <TabsTrigger value="users">User Management</TabsTrigger>
             <TabsTrigger value="fraud">Fraud Detection</TabsTrigger>
+            <TabsTrigger value="reports">Post Reports</TabsTrigger>
             <TabsTrigger value="revenue">Revenue Reports</TabsTrigger>
             <TabsTrigger value="settings">System Settings</TabsTrigger>
             <TabsTrigger value="audit">Audit Log</TabsTrigger>
@@ -117,6 +119,9 @@ export default function Admin() {
           </TabsContent>
           <TabsContent value="fraud">
             <Fraud version={version} onChanged={changed} />
+          </TabsContent>
+          <TabsContent value="reports">
+            <Reports version={version} onChanged={changed} />
           </TabsContent>
           <TabsContent value="revenue">
             <Revenue />

@@ -92,7 +92,7 @@ export function Discussion({
         <ErrorState
           title={inHolders ? 'The holders’ room is closed to you.' : 'The discussion could not be loaded.'}
           message={d.error}
-          onRetry={d.reload}
+          onRetry={inHolders ? undefined : d.reload}
         />
       ) : (
         <>

@@ -64,7 +64,7 @@ function Author({ p }: { p: Post }) {
       {p.author.reputation !== null && <Muted>Rep {p.author.reputation.toFixed(1)}</Muted>}
       <Muted>Trust {Math.round(p.author.trust * 100)}%</Muted>
       <Muted>
-        · {formatDate(p.created_at)} {formatTime(p.created_at)}
+        {formatDate(p.created_at)} {formatTime(p.created_at)}
       </Muted>
       {p.hidden && <Badge $variant="down">Hidden: only you see it</Badge>}
     </Head>
