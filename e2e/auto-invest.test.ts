@@ -65,7 +65,9 @@ test('a daily plan made on the Auto-Invest screen runs on the server, is told an
     );
     // The notice the bell keeps, and the mail, say the same (notifications.sql).
     expect(told.description).toMatch(
-      new RegExp(`^Your \\$100\\.00 plan for Sarah Chen spent \\${formatPrice(Number(run.spent))} on \\d{4}-\\d{2}-\\d{2}, fees included\\.`),
+      new RegExp(
+        `^Your \\$100\\.00 plan for Sarah Chen spent \\${formatPrice(Number(run.spent))} on \\d{4}-\\d{2}-\\d{2}, fees included\\.`,
+      ),
     );
     const history = page.getByRole('table', { name: 'Auto-Invest runs' });
     const row = history.locator('tbody tr').first();
