@@ -34,6 +34,7 @@ import { CASCADE, benchCascade } from './bench/stops';
 import { CANDLE_TRADES, benchCandles } from './bench/candles';
 import { ANALYSIS_TRADES, benchAnalysis } from './bench/analysis';
 import { TRUST_ACCOUNTS, TRUST_TRADES, benchTrust } from './bench/trust';
+import { DISCUSSION_POSTS, DISCUSSION_WATCHERS, benchDiscussion } from './bench/discussion';
 
 type Latency = { p50: number; p99: number; reads: number };
 const latency = (t: Latency) => `${t.p50} / ${t.p99} ms (${t.reads} reads)`;
@@ -195,6 +196,16 @@ async function main() {
     engines[engine]!.feed_latency = f;
     console.log(
       `${engine.padEnd(10)} from the order's request ${f.from_request_ms.p50} / ${f.from_request_ms.p99} ms; after its answer ${f.after_answer_ms.p50} / ${f.after_answer_ms.p99} ms`,
+    );
+  }
+  console.log(
+    `\nA token's discussion of ${DISCUSSION_POSTS.toLocaleString('en-US')} posts (HTTP, p50 / p95 of 50; target 20 ms at p95), and posts arriving with ${DISCUSSION_WATCHERS.toLocaleString('en-US')} sockets watching it:`,
+  );
+  for (const engine of ENGINES) {
+    const d = await benchDiscussion(engine);
+    engines[engine]!.discussion = d;
+    console.log(
+      `${engine.padEnd(10)} top ${timing(d.top_ms)}, new ${timing(d.new_ms)}, fifth page ${timing(d.page_5_ms)}; a post reached ${d.delivered_pct}% of ${d.watchers} in ${d.p50_ms} / ${d.p95_ms} ms, database round trips per post ${d.db_per_post_alone} with one watcher and ${d.db_per_post_watched} with all, ${d.cpu_us_per_message ?? '-'} us CPU per message`,
     );
   }
   await pressureSection(engines);

@@ -26,7 +26,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const now = () => performance.timeOrigin + performance.now();
 
 /** The watchers' process (watchers.mjs): asks it something and waits for its answer. */
-function fleet() {
+export function fleet() {
   const child = fork(path.join(__dirname, 'watchers.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ask = <T>(message: Record<string, unknown>) =>
     new Promise<T>((resolve) => {
@@ -36,7 +36,7 @@ function fleet() {
   return { ask, stop: () => child.send({ cmd: 'stop' }) };
 }
 
-async function scrape(url: string, key: string) {
+export async function scrape(url: string, key: string) {
   const text = await (await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${key}` } })).text();
   return {
     roundTrips: metricValue(text, 'repx_db_round_trips_total'),

@@ -10,6 +10,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const now = () => performance.timeOrigin + performance.now();
 const watchers = [];
 let lanes = [];
+// What each watcher joins, and the event it listens for: the market and its account's topic, and
+// a token's message ('"token"'), unless the bench names other topics and another event.
+let topics = null;
+let marker = '"token"';
 
 function watcher(url, apikey, account) {
   const w = { joined: 0, heard: lanes.map(() => []) };
@@ -41,8 +45,11 @@ function open(w, url, apikey, account) {
     skipUTF8Validation: true,
   });
   w.ws.on('open', () => {
-    join(w, 'market', account, 1);
-    join(w, `account:${account.id}`, account, 2);
+    if (topics) topics.forEach((t, i) => join(w, t, account, i + 1));
+    else {
+      join(w, 'market', account, 1);
+      join(w, `account:${account.id}`, account, 2);
+    }
   });
   w.ws.on('message', (data) => {
     if (data.includes('"phx_reply"')) {
@@ -55,7 +62,7 @@ function open(w, url, apikey, account) {
       if (topic) setTimeout(() => join(w, topic, account, 9), 1000);
       return;
     }
-    if (!data.includes('"token"')) return;
+    if (!data.includes(marker)) return;
     const at = now();
     for (let i = 0; i < lanes.length; i++) if (data.includes(lanes[i])) w.heard[i].push(at);
   });
@@ -69,13 +76,16 @@ let stopping = false;
 process.on('message', async (m) => {
   if (m.cmd === 'connect') {
     lanes = m.lanes.map((id) => Buffer.from(id));
+    topics = m.topics ?? null;
+    marker = m.marker ?? '"token"';
+    const joins = topics ? topics.length : 2;
     for (let i = 0; i < m.n; i++) {
       watchers.push(watcher(m.url, m.apikey, m.accounts[watchers.length % m.accounts.length]));
       if (i % 200 === 199) await sleep(50); // joins arrive as a crowd does, not in one tick
     }
     const by = Date.now() + 120_000;
-    while (watchers.some((w) => w.joined < 2) && Date.now() < by) await sleep(100);
-    process.send({ connected: watchers.length, joined: watchers.filter((w) => w.joined >= 2).length });
+    while (watchers.some((w) => w.joined < joins) && Date.now() < by) await sleep(100);
+    process.send({ connected: watchers.length, joined: watchers.filter((w) => w.joined >= joins).length });
   } else if (m.cmd === 'reset') {
     for (const w of watchers) for (const h of w.heard) h.length = 0;
     process.send({ reset: true });

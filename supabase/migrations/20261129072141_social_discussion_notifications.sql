@@ -559,43 +559,12 @@ end $function$;
 
 CREATE OR REPLACE FUNCTION private.post_json(p public.posts, p_caller uuid, p_replies boolean)
  RETURNS jsonb
- LANGUAGE plpgsql
+ LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-declare
-  a public.profiles;
-  tok public.tokens;
-  held bigint;
-  share numeric;
-begin
-  select * into a from public.profiles where id = p.author_id;
-  select * into tok from public.tokens where id = p.token_id;
-  held := coalesce((select amount from public.holdings where user_id = p.author_id and token_id = p.token_id), 0);
-  share := held::numeric / tok.total_supply;
-  return jsonb_build_object(
-    'id', p.id, 'token_id', p.token_id, 'room', p.room, 'reply_to', p.reply_to, 'body', p.body, 'created_at', p.created_at,
-    'hidden', p.hidden,
-    'author', jsonb_build_object('id', a.id, 'username', a.username, 'full_name', a.full_name, 'avatar_url', a.avatar_url,
-      'verified', a.verified,
-      'reputation', (select reputation_score from public.tokens where owner_id = a.id),
-      'trust', round(private.trust_weight(a.id)::numeric, 2)),
-    'is_person', tok.owner_id = p.author_id,
-    'position', jsonb_build_object('then', p.held_then, 'now', held,
-      'badge', case when held = 0 then null when share >= 0.01 then 'Whale' when share >= 0.001 then 'Large holder' else 'Holder' end,
-      'sold_since', held < p.held_then),
-    'reactions', (select jsonb_build_object(
-        'like', count(*) filter (where r.kind = 'like'),
-        'insightful', count(*) filter (where r.kind = 'insightful'),
-        'disagree', count(*) filter (where r.kind = 'disagree'),
-        'mine', coalesce(jsonb_agg(r.kind) filter (where r.user_id = p_caller), '[]'))
-      from private.post_reactions r where r.post_id = p.id),
-    'replies', case when p_replies then (
-        select coalesce(jsonb_agg(private.post_json(c, p_caller, false) order by c.created_at, c.id), '[]')
-          from (select * from public.posts c where c.reply_to = p.id and private.post_visible(c, p_caller)
-                 order by c.created_at, c.id limit 50) c) end,
-    'reply_count', case when p_replies then (select count(*) from public.posts c where c.reply_to = p.id and c.hidden is null) end);
-end $function$;
+  select private.posts_json(array[p.id], p_caller, p_replies) -> 0
+$function$;
 
 CREATE OR REPLACE FUNCTION private.post_limit()
  RETURNS integer
@@ -615,6 +584,48 @@ begin
      and not exists (select 1 from public.profiles a where a.id = p.author_id and a.status <> 'active')
      and (p.room = 'public' or private.in_holders_room(p.token_id, p_user));
 end $function$;
+
+CREATE OR REPLACE FUNCTION private.posts_json(p_ids bigint[], p_caller uuid, p_replies boolean)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select coalesce(jsonb_agg(jsonb_build_object(
+    'id', p.id, 'token_id', p.token_id, 'room', p.room, 'reply_to', p.reply_to, 'body', p.body, 'created_at', p.created_at,
+    'hidden', p.hidden,
+    'author', jsonb_build_object('id', a.id, 'username', a.username, 'full_name', a.full_name, 'avatar_url', a.avatar_url,
+      'verified', a.verified, 'reputation', own.reputation_score,
+      'trust', round((case when trust.off then 1 else coalesce(tr.weight, 0) end)::numeric, 2)),
+    'is_person', tok.owner_id = p.author_id,
+    'position', jsonb_build_object('then', p.held_then, 'now', coalesce(h.amount, 0),
+      'badge', case when coalesce(h.amount, 0) = 0 then null
+                    when h.amount::numeric / tok.total_supply >= 0.01 then 'Whale'
+                    when h.amount::numeric / tok.total_supply >= 0.001 then 'Large holder' else 'Holder' end,
+      'sold_since', coalesce(h.amount, 0) < p.held_then),
+    'reactions', jsonb_build_object('like', rx.likes, 'insightful', rx.insightful, 'disagree', rx.disagree, 'mine', rx.mine),
+    'replies', case when p_replies then private.posts_json(array(
+        select c.id from public.posts c
+         where c.reply_to = p.id
+           and (c.author_id = p_caller
+                or (c.hidden is null and not exists (select 1 from public.profiles au where au.id = c.author_id and au.status <> 'active')))
+         order by c.created_at, c.id limit 50), p_caller, false) end,
+    'reply_count', case when p_replies then (select count(*) from public.posts c where c.reply_to = p.id and c.hidden is null) end
+  ) order by x.ord), '[]')
+  from unnest(p_ids) with ordinality as x (id, ord)
+  join public.posts p on p.id = x.id
+  join public.profiles a on a.id = p.author_id
+  join public.tokens tok on tok.id = p.token_id
+  cross join (select not exists (select 1 from private.account_trust) as off) trust
+  left join public.holdings h on h.user_id = p.author_id and h.token_id = p.token_id
+  left join public.tokens own on own.owner_id = a.id
+  left join private.account_trust tr on tr.user_id = a.id
+  cross join lateral (
+    select count(*) filter (where r.kind = 'like') as likes, count(*) filter (where r.kind = 'insightful') as insightful,
+           count(*) filter (where r.kind = 'disagree') as disagree,
+           coalesce(jsonb_agg(r.kind) filter (where r.user_id = p_caller), '[]') as mine
+      from private.post_reactions r where r.post_id = p.id) rx
+$function$;
 
 CREATE OR REPLACE FUNCTION private.reaction_limit()
  RETURNS integer
@@ -1288,18 +1299,16 @@ begin
   if p_limit is null or p_limit not between 1 and 100 then perform private.refuse('Ask for 1 to 100 posts at a time.'); end if;
   if p_offset is null or p_offset < 0 then perform private.refuse('The offset is 0 or more.'); end if;
   perform private.require_room(p_token, p_room, uid);
-  return (
-    select coalesce(jsonb_agg(private.post_json(p, uid, true) order by x.rank), '[]')
-    from (
-      select p.id, row_number() over (order by case when p_order = 'top'
-               then (1 + p.standing + p.votes) / power(extract(epoch from now() - p.created_at) / 3600 + 2, 1.5) end desc nulls last,
-               p.created_at desc, p.id desc) as rank
-        from public.posts p
-       where p.token_id = p_token and p.room = p_room and p.reply_to is null
-         and (p.hidden is null or p.author_id = uid)
-         and not exists (select 1 from public.profiles a where a.id = p.author_id and a.status <> 'active' and a.id <> uid)
-       order by rank limit p_limit offset p_offset
-    ) x join public.posts p on p.id = x.id);
+  return private.posts_json(array(
+    select p.id
+      from public.posts p
+     where p.token_id = p_token and p.room = p_room and p.reply_to is null
+       and (p.hidden is null or p.author_id = uid)
+       and not exists (select 1 from public.profiles a where a.id = p.author_id and a.status <> 'active' and a.id <> uid)
+     order by case when p_order = 'top'
+                then (1 + p.standing + p.votes) / power(extract(epoch from now() - p.created_at)::float8 / 3600 + 2, 1.5::float8) end desc nulls last,
+              p.created_at desc, p.id desc
+     limit p_limit offset p_offset), uid, true);
 end $function$;
 
 CREATE OR REPLACE FUNCTION public.unread_notifications()
@@ -1435,6 +1444,8 @@ revoke all on routine private.post_json(public.posts,uuid,boolean) from public;
 grant execute on routine private.post_limit() to authenticated;
 
 grant execute on routine private.post_visible(public.posts,uuid) to authenticated;
+
+revoke all on routine private.posts_json(bigint[],uuid,boolean) from public;
 
 grant execute on routine private.reaction_limit() to authenticated;
 
