@@ -117,4 +117,11 @@ test('two people discuss a token live, a reply rings the bell, a report is revie
     .waitFor();
   await expect(discussion(outsider).getByText('Holders only').count()).resolves.toBe(0);
   await outsider.screenshot({ path: path.join(SCREENSHOTS, 'holders-room-closed-1280.png'), fullPage: true });
+
+  // The person's own profile carries their token's discussion, the room included.
+  await owner.goto(`${app.url}/profile`);
+  await discussion(owner).getByRole('button', { name: 'Holders’ room' }).click();
+  await postBy(owner, 'talk_fan', 'Holders only').waitFor();
+  await owner.setViewportSize({ width: 390, height: 844 });
+  await owner.screenshot({ path: path.join(SCREENSHOTS, 'profile-discussion-390.png'), fullPage: true });
 });

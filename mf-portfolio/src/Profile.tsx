@@ -20,6 +20,7 @@ import {
 } from '@repex/shared-ui/ui';
 import { loadProfile } from './portfolio/profileData';
 import { NotificationsDialog } from './account/NotificationsDialog';
+import { TokenDiscussion } from './profile/TokenDiscussion';
 import { EditProfileDialog, SettingsDialog, shareTradingPage, type AccountEmail } from './account/ProfileDialogs';
 import { EmailDialog } from './account/EmailDialog';
 import { SessionsDialog } from './account/SessionsDialog';
@@ -178,6 +179,7 @@ export default function Profile() {
         d={d}
         social={{ accounts: social.accounts.data, analysis: social.analysis.data, onConnect: () => setOpen('social') }}
       />
+      {t && <TokenDiscussion key={t.id} tokenId={t.id} tokenName={t.name} me={userId} />}
       {open === 'edit' && d && (
         <EditProfileDialog profile={d.profile} onClose={() => setOpen(null)} onSaved={q.reload} />
       )}

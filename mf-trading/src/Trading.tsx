@@ -13,7 +13,7 @@ import {
   formatMoney,
 } from '@repex/shared-ui/ui';
 import { AlertsCard } from './trading/AlertsCard';
-import { Discussion } from './trading/discussion/Discussion';
+import { Discussion } from './trading/Discussion';
 import { BookTabs } from './trading/book/BookTabs';
 import { OfferingPanel } from './trading/offering/OfferingPanel';
 import { OfferingResult } from './trading/offering/OfferingResult';

@@ -44,3 +44,31 @@ export interface ReportedPost extends Post {
   last_report: string;
   reasons: { reason: string; by: string; at: string }[];
 }
+
+export type Room = 'public' | 'holders';
+export type PostOrder = 'top' | 'new';
+
+/** A token's discussion as a screen shows it (the platform's useDiscussion), and what a reader does there. */
+export interface DiscussionState {
+  room: Room;
+  setRoom: (room: Room) => void;
+  order: PostOrder;
+  setOrder: (order: PostOrder) => void;
+  posts: Post[];
+  /** Whether another page may follow. */
+  more: boolean;
+  loadMore: () => Promise<void>;
+  /** Another room or order is being read. */
+  loading: boolean;
+  /** The database's refusal or failure, in its words. */
+  error: string | undefined;
+  reload: () => void;
+  /** The holders' room's minimum, or null when the person has not opened one. */
+  minTokens: number | null;
+  /** Posts, or replies to a post; the refusal in words, or null. */
+  send: (body: string, replyTo: number | null) => Promise<string | null>;
+  toggle: (p: Post, kind: ReactionKind) => Promise<void>;
+  report: (p: Post, reason: string) => Promise<string | null>;
+  hide: (p: Post) => Promise<void>;
+  openRoom: (minTokens: number | null) => Promise<string | null>;
+}

@@ -22,3 +22,4 @@ export { useWatchlist } from './data/useWatchlist';
 export { useExchangeSettings, type ExchangeSettings } from './data/useExchangeSettings';
 export { usePriceAlerts, describeAlert, type AlertKind, type PriceAlert } from './data/usePriceAlerts';
 export { useNow } from './useNow';
+export { useDiscussion } from './discussion/useDiscussion';

@@ -45,3 +45,4 @@ export { PriceAlertList, type SaveAlert } from './alerts/PriceAlertList';
 export { NewAlertForm } from './alerts/NewAlertForm';
 export { alertCondition, type ListedAlert } from './alerts/alertText';
 export { SocialAnalysisView } from './social/SocialAnalysisView';
+export { DiscussionView } from './discussion/DiscussionView';

@@ -1,7 +1,11 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import type { Post, ReactionKind } from '@repex/shared-ui/contracts';
-import { Avatar, Badge, Button, Muted, formatDate, formatInteger, formatTime } from '@repex/shared-ui/ui';
+import type { Post, ReactionKind } from '../../contracts/discussion';
+import { Avatar } from '../primitives/Avatar';
+import { Badge } from '../primitives/Badge';
+import { Button } from '../primitives/Button';
+import { Muted } from '../primitives/States';
+import { formatDate, formatInteger, formatTime } from '../format';
 import { Composer } from './Composer';
 import { PostBody } from './PostBody';
 import { ReportDialog } from './ReportDialog';

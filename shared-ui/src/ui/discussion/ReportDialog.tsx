@@ -1,6 +1,8 @@
 import { useState } from 'react';
-import type { Post } from '@repex/shared-ui/contracts';
-import { FormDialog, Muted, TextField } from '@repex/shared-ui/ui';
+import type { Post } from '../../contracts/discussion';
+import { FormDialog } from '../primitives/FormDialog';
+import { Muted } from '../primitives/States';
+import { TextField } from '../primitives/Dialog';
 
 /** Reports a post with a reason; several trusted reports hide it until an admin reviews it. */
 export function ReportDialog({

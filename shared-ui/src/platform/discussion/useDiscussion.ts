@@ -1,14 +1,16 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { Post, ReactionKind } from '@repex/shared-ui/contracts';
+import type { DiscussionState, Post, PostOrder, ReactionKind, Room } from '../../contracts/discussion';
+import { useDiscussionFeed } from '../data/feeds';
+import { useQuery } from '../data/useQuery';
+import { toast } from '../toast/toastStore';
+import { PAGE, createPost, hideReply, loadPosts, loadRoom, openRoom, react, reportPost } from './data';
 import { mergePost, updatePost, withReaction } from './posts';
-import { toast, useDiscussionFeed, useQuery } from '@repex/shared-ui/platform';
-import { PAGE, createPost, hideReply, loadPosts, loadRoom, react, reportPost, type PostOrder, type Room } from './data';
 
 /**
  * A token's discussion: a room's posts in an order, page by page, kept live (each new public post
  * arrives whole; a room's post is read, as only its holders may), and what a reader does there.
  */
-export function useDiscussion(token: string) {
+export function useDiscussion(token: string): DiscussionState {
   const [room, setRoom] = useState<Room>('public');
   const [order, setOrder] = useState<PostOrder>('top');
   const [posts, setPosts] = useState<Post[]>([]);
@@ -74,6 +76,12 @@ export function useDiscussion(token: string) {
     else setPosts((ps) => ps.map((x) => ({ ...x, replies: x.replies?.filter((r) => r.id !== p.id) ?? null })));
   };
 
+  const open = async (minTokens: number | null) => {
+    const refused = await openRoom(token, minTokens);
+    if (!refused) holders.reload();
+    return refused;
+  };
+
   return {
     room,
     setRoom,
@@ -85,10 +93,11 @@ export function useDiscussion(token: string) {
     loading,
     error,
     reload,
-    holders,
+    minTokens: holders.data?.min_tokens ?? null,
     send,
     toggle,
     report,
     hide,
+    openRoom: open,
   };
 }

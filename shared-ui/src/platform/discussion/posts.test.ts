@@ -1,4 +1,4 @@
-import type { Post } from '@repex/shared-ui/contracts';
+import type { Post } from '../../contracts/discussion';
 import { mergePost, updatePost, withReaction } from './posts';
 
 const post = (id: number, replyTo: number | null = null): Post => ({

@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
-import { Button, FormError, Textarea } from '@repex/shared-ui/ui';
+import { Button } from '../primitives/Button';
+import { FormError } from '../primitives/Dialog';
+import { Textarea } from '../primitives/Input';
 
 const Form = styled.form<{ $compact?: boolean }>`
   display: flex;

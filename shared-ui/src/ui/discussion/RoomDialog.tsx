@@ -1,5 +1,7 @@
 import { useState } from 'react';
-import { FormDialog, Muted, TextField } from '@repex/shared-ui/ui';
+import { FormDialog } from '../primitives/FormDialog';
+import { Muted } from '../primitives/States';
+import { TextField } from '../primitives/Dialog';
 
 /** The token's person opens their holders' room, or changes who may enter it. */
 export function RoomDialog({

@@ -1,4 +1,4 @@
-import type { Post, ReactionKind } from '@repex/shared-ui/contracts';
+import type { Post, ReactionKind } from '../../contracts/discussion';
 
 /** How the discussion's list changes as posts arrive and reactions are toggled: pure, so tested alone. */
 

@@ -1,10 +1,8 @@
-import type { Post, ReactionKind } from '@repex/shared-ui/contracts';
-import { refusal, supabase, unwrap } from '@repex/shared-ui/platform';
+import type { Post, PostOrder, ReactionKind, Room } from '../../contracts/discussion';
+import { supabase } from '../supabase';
+import { refusal, unwrap } from '../data/useQuery';
 
 /** The discussion's reads and calls (discussion.sql), typed by the database. */
-
-export type Room = 'public' | 'holders';
-export type PostOrder = 'top' | 'new';
 
 /** Posts a page holds; the next page reads from where it ends. */
 export const PAGE = 20;

@@ -1,11 +1,14 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { Button, Card, CardTitle, ErrorState, Muted, Skeleton, formatInteger } from '@repex/shared-ui/ui';
+import { Button } from '../primitives/Button';
+import { Card, CardTitle } from '../primitives/Card';
+import { ErrorState, Muted } from '../primitives/States';
+import { Skeleton } from '../primitives/Skeleton';
+import { formatInteger } from '../format';
 import { Composer } from './Composer';
 import { PostItem } from './PostItem';
 import { RoomDialog } from './RoomDialog';
-import { openRoom } from './data';
-import { useDiscussion } from './useDiscussion';
+import type { DiscussionState } from '../../contracts/discussion';
 
 const Head = styled.div`
   display: flex;
@@ -25,20 +28,20 @@ const Toggle = styled.div`
  * A token's Discussion: posts and replies weighed by their authors' trust and position, the
  * person's holders' room, live as people post.
  */
-export function Discussion({
-  tokenId,
+export function DiscussionView({
+  d,
   tokenName,
   isPerson,
   me,
 }: {
-  tokenId: string;
+  /** The platform's useDiscussion, handed in: the kit imports nothing of the platform. */
+  d: DiscussionState;
   tokenName: string;
   isPerson: boolean;
   me: string | undefined;
 }) {
-  const d = useDiscussion(tokenId);
   const [roomDialog, setRoomDialog] = useState(false);
-  const min = d.holders.data?.min_tokens ?? null;
+  const min = d.minTokens;
   const inHolders = d.room === 'holders';
   return (
     <Card aria-label="Discussion">
@@ -98,7 +101,7 @@ export function Discussion({
         <>
           <Composer
             label={inHolders ? 'Post in the holders’ room' : 'Post in the discussion'}
-            placeholder={`What do you think of ${tokenName}?`}
+            placeholder={isPerson ? 'Tell your holders what is new' : `What do you think of ${tokenName}?`}
             submitLabel="Post"
             send={(body) => d.send(body, null)}
           />
@@ -113,10 +116,10 @@ export function Discussion({
                 post={p}
                 me={me}
                 personHides={isPerson && inHolders}
-                onReact={d.toggle}
+                onReact={(p, kind) => void d.toggle(p, kind)}
                 onReply={d.send}
                 onReport={d.report}
-                onHide={d.hide}
+                onHide={(p) => void d.hide(p)}
               />
             ))
           )}
@@ -127,17 +130,7 @@ export function Discussion({
           )}
         </>
       )}
-      {roomDialog && (
-        <RoomDialog
-          current={min}
-          open={async (n) => {
-            const refused = await openRoom(tokenId, n);
-            if (!refused) d.holders.reload();
-            return refused;
-          }}
-          onClose={() => setRoomDialog(false)}
-        />
-      )}
+      {roomDialog && <RoomDialog current={min} open={d.openRoom} onClose={() => setRoomDialog(false)} />}
     </Card>
   );
 }
