@@ -1,7 +1,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from './harness/backends';
-import { ADMIN, signedIn } from './harness/clients';
+import { ADMIN, ANON_KEY, client, signedIn } from './harness/clients';
+import { runDuePlans } from '../server/schedule';
 import {
   bankAccount,
   closeOffering,
@@ -121,7 +122,7 @@ describe.each(ENGINES)('notifications on %s', (engine) => {
     expect((await t.client.rpc('unread_notifications')).data).toBe(0);
   });
 
-  it('tells replies, mentions, offerings, vesting, halts and API keys once each', async () => {
+  it('tells replies, mentions, offerings, vesting, halts, API keys, Auto-Invest runs and new browsers once each', async () => {
     const admin = await signedIn(backend.url, ADMIN);
     const [a, b, c] = [await trader(backend), await trader(backend), await trader(backend, { cash: 5000 })];
     const [bName, cName] = await Promise.all(
@@ -178,5 +179,27 @@ describe.each(ENGINES)('notifications on %s', (engine) => {
     expect((await notices(c.client)).filter((n) => n.kind === 'security').map((n) => n.title)).toEqual([
       'A new API key on your RepX account',
     ]);
+
+    // An Auto-Invest run, told once, linking to its screen.
+    const runner = await trader(backend, { cash: 500 });
+    expect(
+      (await runner.client.rpc('create_invest_plan', { p_amount: 20, p_frequency: 'daily', p_token: offered })).error,
+    ).toBeNull();
+    await runDuePlans(backend.db);
+    await runDuePlans(backend.db);
+    expect((await notices(runner.client)).filter((n) => n.kind === 'auto_invest')).toEqual([
+      expect.objectContaining({ title: expect.stringMatching(/^Auto-Invest (bought|skipped)/), link: '/auto-invest' }),
+    ]);
+
+    // A sign-in from a browser the account has not used: a security notice, once per browser.
+    const email = (await backend.db.query<{ email: string }>('select email from auth.users where id = $1', [a.id]))[0]!
+      .email;
+    const firefox = () =>
+      client(backend.url, ANON_KEY, {
+        'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0',
+      });
+    for (let i = 0; i < 2; i++)
+      expect((await firefox().auth.signInWithPassword({ email, password: 'password-123' })).error).toBeNull();
+    expect((await notices(a.client)).filter((n) => n.title === 'A new sign-in to your RepX account')).toHaveLength(1);
   });
 });
