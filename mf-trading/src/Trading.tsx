@@ -13,6 +13,7 @@ import {
   formatMoney,
 } from '@repex/shared-ui/ui';
 import { AlertsCard } from './trading/AlertsCard';
+import { IntegrityCard } from './trading/IntegrityCard';
 import { Discussion } from './trading/Discussion';
 import { BookTabs } from './trading/book/BookTabs';
 import { OfferingPanel } from './trading/offering/OfferingPanel';
@@ -130,6 +131,7 @@ export default function Trading() {
           {orders.data && t && <OpenOrders orders={orders.data} tokenName={t.name} />}
           {t && <AlertsCard tokenId={t.id} />}
           <TokenInfo token={t} held={mine.data?.held} vesting={vesting.data} />
+          {t && <IntegrityCard tokenId={t.id} />}
         </SideColumn>
         <BookCard>
           <BookTabs

@@ -227,3 +227,7 @@ export const placePair = (
 /** How the token's reputation score is made up: the database's formula, part by part. */
 export const loadReputationBreakdown = async (tokenId: string) =>
   unwrap(await supabase().rpc('reputation_breakdown', { p_token: tokenId }, { get: true }));
+
+/** The token's integrity over 30 days, with its plain reading (public.token_integrity). */
+export const loadIntegrity = async (tokenId: string) =>
+  unwrap(await supabase().rpc('token_integrity', { p_token: tokenId }, { get: true }));

@@ -2635,6 +2635,12 @@ export type Database = {
         };
         Returns: Json;
       };
+      token_integrity: {
+        Args: {
+          p_token: string;
+        };
+        Returns: Json;
+      };
       token_posts: {
         Args: {
           p_token: string;

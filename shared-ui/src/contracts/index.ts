@@ -48,4 +48,5 @@ export type { BidQuote } from './bidQuote';
 export type { InvestPreview } from './investPreview';
 export type { FirstSteps } from './firstSteps';
 export type { ApiKey, NewApiKey } from './apiKey';
+export type { TokenIntegrity } from './integrity';
 export type { DiscussionState, Post, PostOrder, ReactionKind, ReportedPost, Room } from './discussion';

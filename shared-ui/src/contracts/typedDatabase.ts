@@ -23,6 +23,7 @@ import type { FirstSteps } from './firstSteps';
 import type { ApiKey, NewApiKey } from './apiKey';
 import type { MarketScreen, TradingScreen } from './screens';
 import type { Post, ReportedPost } from './discussion';
+import type { TokenIntegrity } from './integrity';
 
 /*
  * The browser's Database type: the generated one (npm run db:types), with what the catalog cannot
@@ -70,6 +71,7 @@ interface JsonResults {
   admin_audit_log: AuditEntry[];
   admin_list_alerts: FraudAlert[];
   admin_revenue: RevenueRow[];
+  token_integrity: TokenIntegrity;
   create_post: Post;
   token_posts: Post[];
   admin_post_reports: ReportedPost[];
