@@ -32,7 +32,7 @@ create policy "signed-in people hear a token's discussion" on realtime.messages
   for select to authenticated using ((select realtime.topic()) like 'discussion:%');
 create policy "holders hear their room" on realtime.messages
   for select to authenticated using ((select realtime.topic()) like 'holders:%' and
-    (select private.in_holders_room(substr(realtime.topic(), 9)::uuid, auth.uid())));
+    (select private.in_holders_room(substr(realtime.topic(), 9)::uuid, (select auth.uid()))));
 
 -- The book's levels at these prices now: each {side, price} with the tokens resting there (0 for a
 -- level emptied), read on the book's index. Absolute amounts, not changes: a screen that missed a
