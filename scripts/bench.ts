@@ -35,6 +35,7 @@ import { CANDLE_TRADES, benchCandles } from './bench/candles';
 import { ANALYSIS_TRADES, benchAnalysis } from './bench/analysis';
 import { TRUST_ACCOUNTS, TRUST_TRADES, benchTrust } from './bench/trust';
 import { DISCUSSION_POSTS, DISCUSSION_WATCHERS, benchDiscussion } from './bench/discussion';
+import { SURVEILLANCE, benchSurveillance } from './bench/surveillance';
 
 type Latency = { p50: number; p99: number; reads: number };
 const latency = (t: Latency) => `${t.p50} / ${t.p99} ms (${t.reads} reads)`;
@@ -186,6 +187,17 @@ async function main() {
     engines.postgres!.rescoring = trust;
     console.log(
       `\nThe hourly rescoring with trust over ${TRUST_ACCOUNTS.toLocaleString('en-US')} accounts and ${TRUST_TRADES.toLocaleString('en-US')} trades (PostgreSQL; target 60 s): ${trust.rescoring_s} s, of which the trust step ${trust.trust_s} s (${trust.accounts_with_trust} accounts with trust)`,
+    );
+  }
+  if (ENGINES.includes('postgres')) {
+    const s = await benchSurveillance('postgres');
+    results.surveillance = s;
+    console.log(
+      `\nSurveillance on the labelled suite (${SURVEILLANCE.honest} honest traders, ${SURVEILLANCE.instances} of each pattern; PostgreSQL): recall ${s.recall.toFixed(2)}, false positives ${s.false_positive_rate.toFixed(3)} of honest accounts (${s.honest_flagged} of ${s.honest_accounts}); ${Object.entries(
+        s.patterns,
+      )
+        .map(([p, r]) => `${p} ${r.caught}/${r.instances}`)
+        .join(', ')}`,
     );
   }
   console.log(
