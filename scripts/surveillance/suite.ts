@@ -66,16 +66,8 @@ const order = (
   price?: number,
 ) => c.rpc('place_order', { p_token: token, p_side: side, p_type: type, p_amount: amount, p_price: price ?? null });
 
-export async function runSurveillanceSuite(
-  backend: SuiteBackend,
-  {
-    honest = 40,
-    rounds = 6,
-    seed = 2026,
-    instances = 2,
-  }: { honest?: number; rounds?: number; seed?: number; instances?: number } = {},
-): Promise<SurveillanceResult> {
-  const rnd = random(seed);
+/** What the suite makes accounts and tokens with. */
+function context(backend: SuiteBackend, rnd: () => number) {
   const db = backend.db;
   const account = async (cash: number, aged = true): Promise<Account> => {
     const u = await newUser(backend.url, 'sv');
@@ -93,117 +85,118 @@ export async function runSurveillanceSuite(
     return row!.id;
   };
   const give = (t: string, a: Account, n: number) => db.query('select private.issue_tokens($1, $2, $3)', [t, a.id, n]);
+  return { db, rnd, account, token, give };
+}
+type Context = ReturnType<typeof context>;
 
-  // Honest traffic on four busy tokens.
-  const tokens = [await token(), await token(), await token(), await token()];
+/** Honest traders on four busy tokens: orders near the price, market orders, now and then a cancel. */
+async function honestTraffic(c: Context, honest: number, rounds: number) {
+  const tokens = [await c.token(), await c.token(), await c.token(), await c.token()];
   const people: Account[] = [];
   for (let i = 0; i < honest; i++) {
-    const a = await account(3000);
-    for (const t of tokens) await give(t, a, 200);
+    const a = await c.account(3000);
+    for (const t of tokens) await c.give(t, a, 200);
     people.push(a);
   }
+  const { rnd } = c;
   for (let r = 0; r < rounds; r++) {
     for (const a of people) {
       const t = tokens[Math.floor(rnd() * tokens.length)]!;
       const amount = 1 + Math.floor(rnd() * 8);
-      const price = Math.round((9.5 + rnd()) * 100) / 100;
       const roll = rnd();
-      if (roll < 0.4) await order(a.client, t, rnd() < 0.5 ? 'buy' : 'sell', 'limit', amount, price);
+      if (roll < 0.4)
+        await order(a.client, t, rnd() < 0.5 ? 'buy' : 'sell', 'limit', amount, Math.round((9.5 + rnd()) * 100) / 100);
       else if (roll < 0.85) await order(a.client, t, rnd() < 0.5 ? 'buy' : 'sell', 'market', amount);
       else {
-        // Now and then a resting order is thought better of.
-        const placed = (await order(a.client, t, 'buy', 'limit', amount, Math.round((8 + rnd()) * 100) / 100)).data as {
-          order_id?: number;
-        } | null;
+        // A resting order thought better of.
+        const bid = Math.round((8 + rnd()) * 100) / 100;
+        const placed = (await order(a.client, t, 'buy', 'limit', amount, bid)).data as { order_id?: number } | null;
         if (placed?.order_id) await a.client.rpc('cancel_order', { p_order: placed.order_id });
       }
     }
   }
+  return { tokens, people };
+}
 
-  // The patterns, each with its culprits.
-  const culprits: Record<Pattern, string[][]> = {
-    wash_trading: [],
-    ring: [],
-    spoofing: [],
-    cancel_ratio: [],
-    concentration: [],
-    new_account: [],
-  };
-  for (let k = 0; k < instances; k++) {
-    // Wash trading: two accounts trade one token back and forth, ending where they began (a token
-    // of their own, so no honest order on the book takes their part).
-    {
-      const t = await token();
-      const [a, b] = [await account(3000), await account(3000)];
-      await give(t, a, 50);
-      await give(t, b, 50);
-      for (let i = 0; i < 3; i++) {
-        await must(order(a.client, t, 'sell', 'limit', 10, 10.01));
-        await must(order(b.client, t, 'buy', 'limit', 10, 10.01));
-        await must(order(b.client, t, 'sell', 'limit', 10, 10.02));
-        await must(order(a.client, t, 'buy', 'limit', 10, 10.02));
-      }
-      culprits.wash_trading.push([a.id, b.id]);
-    }
-    // A ring: the same ten tokens around four accounts and back to the first.
-    {
-      const t = await token();
-      const ring = [await account(3000), await account(3000), await account(3000), await account(3000)];
-      await give(t, ring[0]!, 10);
-      for (let i = 0; i < ring.length; i++) {
-        const [from, to] = [ring[i]!, ring[(i + 1) % ring.length]!];
-        await must(order(from.client, t, 'sell', 'limit', 10, 10));
-        await must(order(to.client, t, 'buy', 'limit', 10, 10));
-      }
-      culprits.ring.push(ring.map((a) => a.id));
-    }
-    // Spoofing: large bids far from the price, each cancelled within seconds.
-    {
-      const t = tokens[(k + 1) % tokens.length]!;
-      const a = await account(20_000);
-      for (let i = 0; i < 4; i++) {
-        const placed = await must(order(a.client, t, 'buy', 'limit', 200, 9));
-        await must(a.client.rpc('cancel_order', { p_order: (placed as { order_id: number }).order_id }));
-      }
-      culprits.spoofing.push([a.id]);
-    }
-    // A high cancel ratio: many small orders, all cancelled.
-    {
-      const t = tokens[(k + 2) % tokens.length]!;
-      const a = await account(2000);
-      for (let i = 0; i < 25; i++) {
-        const placed = await must(order(a.client, t, 'buy', 'limit', 1, 5));
-        await must(a.client.rpc('cancel_order', { p_order: (placed as { order_id: number }).order_id }));
-      }
-      culprits.cancel_ratio.push([a.id]);
-    }
-    // Concentration: one account buys most of a quiet token's volume.
-    {
-      const t = await token();
-      const [seller, buyer] = [await account(0), await account(5000)];
-      await give(t, seller, 500);
-      await must(order(seller.client, t, 'sell', 'limit', 300, 10));
-      for (let i = 0; i < 6; i++) await must(order(buyer.client, t, 'buy', 'market', 20));
-      culprits.concentration.push([buyer.id]);
-    }
-    // A new account trading big on its first day.
-    {
-      const t = await token();
-      const [a, seller] = [await account(10_000, false), await account(0)];
-      await give(t, seller, 800);
-      await must(order(seller.client, t, 'sell', 'limit', 700, 10));
-      await must(order(a.client, t, 'buy', 'limit', 600, 10));
-      culprits.new_account.push([a.id]);
-    }
+/** Places and cancels `n` bids of `amount` at `price`, one at a time. */
+async function placeAndCancel(a: Account, t: string, n: number, amount: number, price: number) {
+  for (let i = 0; i < n; i++) {
+    const placed = await must(order(a.client, t, 'buy', 'limit', amount, price));
+    await must(a.client.rpc('cancel_order', { p_order: (placed as { order_id: number }).order_id }));
   }
+}
 
+/** Each pattern once, as its culprits would: returns who they are. */
+const PLANT: Record<Pattern, (c: Context, busy: string) => Promise<string[]>> = {
+  // Two accounts trade a token of their own back and forth, ending where they began.
+  wash_trading: async (c) => {
+    const t = await c.token();
+    const [a, b] = [await c.account(3000), await c.account(3000)];
+    await c.give(t, a, 50);
+    await c.give(t, b, 50);
+    for (let i = 0; i < 3; i++) {
+      await must(order(a.client, t, 'sell', 'limit', 10, 10.01));
+      await must(order(b.client, t, 'buy', 'limit', 10, 10.01));
+      await must(order(b.client, t, 'sell', 'limit', 10, 10.02));
+      await must(order(a.client, t, 'buy', 'limit', 10, 10.02));
+    }
+    return [a.id, b.id];
+  },
+  // The same ten tokens around four accounts and back to the first.
+  ring: async (c) => {
+    const t = await c.token();
+    const ring = [await c.account(3000), await c.account(3000), await c.account(3000), await c.account(3000)];
+    await c.give(t, ring[0]!, 10);
+    for (let i = 0; i < ring.length; i++) {
+      await must(order(ring[i]!.client, t, 'sell', 'limit', 10, 10));
+      await must(order(ring[(i + 1) % ring.length]!.client, t, 'buy', 'limit', 10, 10));
+    }
+    return ring.map((a) => a.id);
+  },
+  // Large bids far from the price on a busy token, each cancelled within seconds.
+  spoofing: async (c, busy) => {
+    const a = await c.account(20_000);
+    await placeAndCancel(a, busy, 4, 200, 9);
+    return [a.id];
+  },
+  // Many small orders, all cancelled.
+  cancel_ratio: async (c, busy) => {
+    const a = await c.account(2000);
+    await placeAndCancel(a, busy, 25, 1, 5);
+    return [a.id];
+  },
+  // One account buys most of a quiet token's volume.
+  concentration: async (c) => {
+    const t = await c.token();
+    const [seller, buyer] = [await c.account(0), await c.account(5000)];
+    await c.give(t, seller, 500);
+    await must(order(seller.client, t, 'sell', 'limit', 300, 10));
+    for (let i = 0; i < 6; i++) await must(order(buyer.client, t, 'buy', 'market', 20));
+    return [buyer.id];
+  },
+  // A new account trading big on its first day.
+  new_account: async (c) => {
+    const t = await c.token();
+    const [a, seller] = [await c.account(10_000, false), await c.account(0)];
+    await c.give(t, seller, 800);
+    await must(order(seller.client, t, 'sell', 'limit', 700, 10));
+    await must(order(a.client, t, 'buy', 'limit', 600, 10));
+    return [a.id];
+  },
+};
+
+/** The scan, as the scheduler runs it, scored against the culprits and the honest accounts. */
+async function score(
+  db: Queryable,
+  people: Account[],
+  culprits: Record<Pattern, string[][]>,
+): Promise<SurveillanceResult> {
   await db.query('select private.scan_fraud()');
   const alerts = await db.query<{ rule: string; accounts: string[] }>(
     `select rule, accounts::text[] as accounts from fraud_alerts where status in ('open', 'reviewing')`,
   );
   const patterns = {} as SurveillanceResult['patterns'];
-  let instancesAll = 0;
-  let caughtAll = 0;
+  let [all, caughtAll] = [0, 0];
   for (const p of PATTERNS) {
     const caught = culprits[p].filter((group) =>
       alerts.some((a) => a.rule === p && group.every((id) => a.accounts.includes(id))),
@@ -213,23 +206,39 @@ export async function runSurveillanceSuite(
       caught,
       recall: culprits[p].length ? caught / culprits[p].length : 1,
     };
-    instancesAll += culprits[p].length;
+    all += culprits[p].length;
     caughtAll += caught;
   }
-  const ids = people.map((a) => a.id);
   const [traded] = await db.query<{ n: string }>(
     'select count(*)::text as n from trades where buyer_id = any ($1::uuid[]) and seller_id = any ($1::uuid[])',
-    [ids],
+    [people.map((a) => a.id)],
   );
   const named = new Set(alerts.flatMap((a) => a.accounts));
-  const honestFlagged = people.filter((a) => named.has(a.id)).length;
+  const flagged = people.filter((a) => named.has(a.id)).length;
   return {
-    recall: caughtAll / instancesAll,
-    false_positive_rate: honestFlagged / people.length,
+    recall: caughtAll / all,
+    false_positive_rate: flagged / people.length,
     patterns,
     honest_accounts: people.length,
-    honest_flagged: honestFlagged,
+    honest_flagged: flagged,
     honest_trades: Number(traded!.n),
     alerts: alerts.length,
   };
+}
+
+export async function runSurveillanceSuite(
+  backend: SuiteBackend,
+  {
+    honest = 40,
+    rounds = 6,
+    seed = 2026,
+    instances = 2,
+  }: { honest?: number; rounds?: number; seed?: number; instances?: number } = {},
+): Promise<SurveillanceResult> {
+  const c = context(backend, random(seed));
+  const { tokens, people } = await honestTraffic(c, honest, rounds);
+  const culprits = Object.fromEntries(PATTERNS.map((p) => [p, [] as string[][]])) as Record<Pattern, string[][]>;
+  for (let k = 0; k < instances; k++)
+    for (const p of PATTERNS) culprits[p].push(await PLANT[p](c, tokens[(k + PATTERNS.indexOf(p)) % tokens.length]!));
+  return score(c.db, people, culprits);
 }
