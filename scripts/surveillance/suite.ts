@@ -24,7 +24,15 @@ interface Account {
   client: SupabaseClient;
 }
 
-export const PATTERNS = ['wash_trading', 'ring', 'spoofing', 'cancel_ratio', 'concentration', 'new_account'] as const;
+export const PATTERNS = [
+  'wash_trading',
+  'ring',
+  'spoofing',
+  'cancel_ratio',
+  'concentration',
+  'new_account',
+  'layering',
+] as const;
 type Pattern = (typeof PATTERNS)[number];
 
 export interface SurveillanceResult {
@@ -173,6 +181,20 @@ const PLANT: Record<Pattern, (c: Context, busy: string) => Promise<string[]>> = 
     await must(order(seller.client, t, 'sell', 'limit', 300, 10));
     for (let i = 0; i < 6; i++) await must(order(buyer.client, t, 'buy', 'market', 20));
     return [buyer.id];
+  },
+  // Bids at three levels make demand look deeper; the account sells into a buyer meanwhile, then
+  // takes the bids away.
+  layering: async (c) => {
+    const t = await c.token();
+    const [a, buyer] = [await c.account(3000), await c.account(3000)];
+    await c.give(t, a, 50);
+    await must(order(buyer.client, t, 'buy', 'limit', 20, 10.4));
+    const layers = [];
+    for (const price of [9.9, 9.85, 9.8])
+      layers.push(((await must(order(a.client, t, 'buy', 'limit', 40, price))) as { order_id: number }).order_id);
+    await must(order(a.client, t, 'sell', 'limit', 20, 10.4));
+    for (const id of layers) await must(a.client.rpc('cancel_order', { p_order: id }));
+    return [a.id];
   },
   // A new account trading big on its first day.
   new_account: async (c) => {

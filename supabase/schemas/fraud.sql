@@ -7,7 +7,7 @@
 
 create table public.fraud_alerts (
   id bigint generated always as identity primary key,
-  rule text not null check (rule in ('wash_trading', 'ring', 'spoofing', 'cancel_ratio', 'concentration', 'new_account')),
+  rule text not null check (rule in ('wash_trading', 'ring', 'spoofing', 'cancel_ratio', 'concentration', 'new_account', 'layering')),
   severity text not null check (severity in ('low', 'medium', 'high')),
   -- The accounts involved, sorted, so one pattern maps to one alert.
   accounts uuid[] not null check (cardinality(accounts) >= 1),
@@ -47,6 +47,9 @@ declare
   share_min_volume constant numeric := 1000;
   share_min_trades constant int := 5;
   young constant interval := interval '24 hours';
+  layer_min_levels constant int := 3;       -- distinct prices resting on the other side
+  layer_before constant interval := interval '10 minutes';
+  layer_after constant interval := interval '60 seconds';
   young_min_value constant numeric := 5000;
   since timestamptz := now() - p_window;
   seen integer := 0;
@@ -111,6 +114,37 @@ begin
     perform private.raise_alert('concentration', 'medium', array[r.buyer_id], r.token_id,
       format('One account bought %s%% of this token''s volume (%s).', round(r.share * 100), private.money(r.volume)),
       jsonb_build_object('trades', to_jsonb(r.trades[1:50]), 'share', round(r.share, 4)));
+    seen := seen + 1;
+  end loop;
+
+  -- Layering: several price levels placed on one side, a trade on the other side while they rest,
+  -- then the levels cancelled unfilled within a minute. The levels were there to move the price
+  -- the trade got, not to trade (the spoofing rule above wants large single orders, gone within
+  -- seconds; layering spreads smaller ones over levels, and waits for the trade).
+  for r in
+    with traded as (
+      select t.id, t.token_id, t.created_at, u.user_id, u.side
+      from public.trades t
+      cross join lateral (values (t.seller_id, 'sell'), (t.buyer_id, 'buy')) as u (user_id, side)
+      where t.created_at > since
+    ),
+    layered as (
+      select tr.user_id, tr.token_id, tr.id as trade_id, o.id as order_id, o.price
+      from traded tr
+      join public.orders o on o.user_id = tr.user_id and o.token_id = tr.token_id and o.side <> tr.side
+       and o.status = 'cancelled' and o.filled = 0 and o.type = 'limit'
+       and o.created_at between tr.created_at - layer_before and tr.created_at
+       and o.closed_at between tr.created_at and tr.created_at + layer_after
+    )
+    select l.user_id, l.token_id, array_agg(distinct l.trade_id) as trades, array_agg(distinct l.order_id) as layers
+    from layered l
+    group by l.user_id, l.token_id
+    having count(distinct l.price) >= layer_min_levels
+  loop
+    perform private.raise_alert('layering', 'high', array[r.user_id], r.token_id,
+      format('%s orders at several prices rested on one side while this account traded on the other, then were cancelled unfilled.',
+             cardinality(r.layers)),
+      jsonb_build_object('orders', to_jsonb(r.layers), 'trades', to_jsonb(r.trades)));
     seen := seen + 1;
   end loop;
 

@@ -6,6 +6,7 @@ export const RULES: Record<string, string> = {
   cancel_ratio: 'Cancel-to-fill ratio',
   concentration: 'Concentration',
   new_account: 'New account, big trades',
+  layering: 'Layering',
 };
 export const SEVERITY = { high: 'down', medium: 'secondary', low: 'secondary' } as const;
 
