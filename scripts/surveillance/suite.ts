@@ -32,6 +32,7 @@ export const PATTERNS = [
   'concentration',
   'new_account',
   'layering',
+  'linked_accounts',
 ] as const;
 type Pattern = (typeof PATTERNS)[number];
 
@@ -77,8 +78,14 @@ const order = (
 /** What the suite makes accounts and tokens with. */
 function context(backend: SuiteBackend, rnd: () => number) {
   const db = backend.db;
-  const account = async (cash: number, aged = true): Promise<Account> => {
+  // Each account signs in from an address of its own, as people do (the suite's clients all
+  // connect from this machine); linked accounts share one.
+  let addresses = 0;
+  const account = async (cash: number, aged = true, address?: string): Promise<Account> => {
     const u = await newUser(backend.url, 'sv');
+    addresses++;
+    const ip = address ?? `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
+    await db.query('update auth.sessions set ip = $2::inet where user_id = $1', [u.id, ip]);
     if (cash) await db.query('select private.record_deposit($1, $2)', [u.id, cash]);
     if (aged) await db.query(`update profiles set created_at = now() - interval '30 days' where id = $1`, [u.id]);
     return { id: u.id, client: u.client };
@@ -195,6 +202,18 @@ const PLANT: Record<Pattern, (c: Context, busy: string) => Promise<string[]>> = 
     await must(order(a.client, t, 'sell', 'limit', 20, 10.4));
     for (const id of layers) await must(a.client.rpc('cancel_order', { p_order: id }));
     return [a.id];
+  },
+  // One person's two accounts, signing in from one address, passing tokens between them.
+  linked_accounts: async (c) => {
+    const t = await c.token();
+    const shared = `192.0.2.${1 + Math.floor(c.rnd() * 250)}`;
+    const [a, b] = [await c.account(3000, true, shared), await c.account(3000, true, shared)];
+    await c.give(t, a, 30);
+    for (let i = 0; i < 3; i++) {
+      await must(order(a.client, t, 'sell', 'limit', 10, 10 + i / 100));
+      await must(order(b.client, t, 'buy', 'limit', 10, 10 + i / 100));
+    }
+    return [a.id, b.id];
   },
   // A new account trading big on its first day.
   new_account: async (c) => {

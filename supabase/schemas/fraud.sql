@@ -7,7 +7,7 @@
 
 create table public.fraud_alerts (
   id bigint generated always as identity primary key,
-  rule text not null check (rule in ('wash_trading', 'ring', 'spoofing', 'cancel_ratio', 'concentration', 'new_account', 'layering')),
+  rule text not null check (rule in ('wash_trading', 'ring', 'spoofing', 'cancel_ratio', 'concentration', 'new_account', 'layering', 'linked_accounts')),
   severity text not null check (severity in ('low', 'medium', 'high')),
   -- The accounts involved, sorted, so one pattern maps to one alert.
   accounts uuid[] not null check (cardinality(accounts) >= 1),
@@ -50,6 +50,8 @@ declare
   layer_min_levels constant int := 3;       -- distinct prices resting on the other side
   layer_before constant interval := interval '10 minutes';
   layer_after constant interval := interval '60 seconds';
+  linked_min_trades constant int := 3;      -- trades between two linked accounts
+  linked_seen constant interval := interval '30 days';
   young_min_value constant numeric := 5000;
   since timestamptz := now() - p_window;
   seen integer := 0;
@@ -145,6 +147,35 @@ begin
       format('%s orders at several prices rested on one side while this account traded on the other, then were cancelled unfilled.',
              cardinality(r.layers)),
       jsonb_build_object('orders', to_jsonb(r.layers), 'trades', to_jsonb(r.trades)));
+    seen := seen + 1;
+  end loop;
+
+  -- Linked accounts trading with each other: two accounts that signed in from the same address
+  -- (the local machine's own aside) or saved the same bank account, and traded a token with each
+  -- other at least linked_min_trades times. One person behind two accounts moves value or paints
+  -- volume between them, in either direction; the wash rule above wants the back-and-forth.
+  for r in
+    with links as (
+      select distinct least(a.user_id, b.user_id) as a, greatest(a.user_id, b.user_id) as b, 'address ' || host(a.ip) as why
+      from auth.sessions a join auth.sessions b on b.ip = a.ip and b.user_id <> a.user_id
+      where a.ip is not null and not host(a.ip) in ('127.0.0.1', '::1')
+        and a.created_at > now() - linked_seen and b.created_at > now() - linked_seen
+      union
+      select distinct least(a.user_id, b.user_id), greatest(a.user_id, b.user_id), 'bank account •••• ' || a.account_last4
+      from public.payout_destinations a join public.payout_destinations b
+        on b.account_last4 = a.account_last4 and lower(b.label) = lower(a.label) and b.user_id <> a.user_id
+    )
+    select l.a, l.b, t.token_id, array_agg(distinct l.why) as why, count(distinct t.id) as n,
+           array_agg(distinct t.id) as trades
+    from links l
+    join public.trades t on t.created_at > since
+     and ((t.buyer_id = l.a and t.seller_id = l.b) or (t.buyer_id = l.b and t.seller_id = l.a))
+    group by l.a, l.b, t.token_id
+    having count(distinct t.id) >= linked_min_trades
+  loop
+    perform private.raise_alert('linked_accounts', 'medium', array[r.a, r.b], r.token_id,
+      format('Two accounts that share %s traded this token with each other %s times.', array_to_string(r.why, ' and '), r.n),
+      jsonb_build_object('trades', to_jsonb(r.trades), 'shared', to_jsonb(r.why)));
     seen := seen + 1;
   end loop;
 

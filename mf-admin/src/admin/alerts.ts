@@ -7,6 +7,7 @@ export const RULES: Record<string, string> = {
   concentration: 'Concentration',
   new_account: 'New account, big trades',
   layering: 'Layering',
+  linked_accounts: 'Linked accounts',
 };
 export const SEVERITY = { high: 'down', medium: 'secondary', low: 'secondary' } as const;
 
