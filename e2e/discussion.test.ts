@@ -44,6 +44,13 @@ test('two people discuss a token live, a reply rings the bell, a report is revie
     ['talk_owner@e2e.repx.dev', token!.id],
   );
   const fan = await person('talk_fan', 390, token!.id, 40);
+  // The fan has notices from before, read already: the bell lists 20 and pages back to the rest.
+  await app.backend.db.query(
+    `insert into notifications (user_id, kind, title, body, read_at)
+     select id, 'vesting', 'Old notice ' || g, 'An older notice.', now() from auth.users, generate_series(1, 25) g
+      where email = $1`,
+    ['talk_fan@e2e.repx.dev'],
+  );
   const outsider = await person('talk_outsider', 1280, token!.id, 0);
   for (const p of [owner, fan, outsider]) {
     await p.goto(url);
@@ -72,6 +79,10 @@ test('two people discuss a token live, a reply rings the bell, a report is revie
   await fan.screenshot({ path: path.join(SCREENSHOTS, 'discussion-reply-390.png') });
   await fan.getByRole('button', { name: 'Notifications, 1 unread' }).click();
   const panel = fan.getByRole('region', { name: 'Your notifications' });
+  await expect(panel.getByRole('button', { name: /Old notice/ }).count()).resolves.toBe(20);
+  await panel.getByRole('button', { name: 'Show older notices' }).click();
+  await panel.getByRole('button', { name: 'Old notice 1', exact: true }).waitFor();
+  await expect(panel.getByRole('button', { name: /Old notice/ }).count()).resolves.toBe(25);
   await panel.getByRole('button', { name: 'Unread: talk_owner replied to your post' }).click();
   await fan.getByRole('button', { name: 'Notifications', exact: true }).waitFor();
   await postBy(fan, 'talk_owner', 'Thank you').waitFor();
@@ -120,7 +131,11 @@ test('two people discuss a token live, a reply rings the bell, a report is revie
 
   // The person's own profile carries their token's discussion, the room included.
   await owner.goto(`${app.url}/profile`);
+  await postBy(owner, 'talk_owner', 'Thank you')
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
   await discussion(owner).getByRole('button', { name: 'Holders’ room' }).click();
+  await discussion(owner).getByText('For holders of at least 30 Talk Person tokens.').waitFor();
   await postBy(owner, 'talk_fan', 'Holders only').waitFor();
   await owner.setViewportSize({ width: 390, height: 844 });
   await owner.screenshot({ path: path.join(SCREENSHOTS, 'profile-discussion-390.png'), fullPage: true });

@@ -160,6 +160,11 @@ export function Bell({ notices }: { notices: Notices }) {
               </Item>
             ))
           )}
+          {notices.older && (
+            <Button $variant="link" $size="sm" style={{ margin: 10 }} onClick={() => void notices.more()}>
+              Show older notices
+            </Button>
+          )}
         </Panel>
       )}
     </Wrap>

@@ -12,6 +12,17 @@ export const latestNotices = async () =>
   unwrap(await supabase().from('notifications').select(COLUMNS).order('id', { ascending: false }).limit(SHOWN));
 export type Notice = Awaited<ReturnType<typeof latestNotices>>[number];
 
+/** The notices before `beforeId`, newest first: the next page of the list. */
+export const noticesBefore = async (beforeId: number) =>
+  unwrap(
+    await supabase()
+      .from('notifications')
+      .select(COLUMNS)
+      .lt('id', beforeId)
+      .order('id', { ascending: false })
+      .limit(SHOWN),
+  );
+
 /** Notices after `afterId`, oldest first: what arrived since the list was read. */
 export const noticesAfter = async (afterId: number) =>
   unwrap(await supabase().from('notifications').select(COLUMNS).gt('id', afterId).order('id').limit(SHOWN));

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast, useAccountFeed } from '@repex/shared-ui/platform';
-import { SHOWN, latestNotices, markRead, noticesAfter, unreadCount, type Notice } from './data';
+import { SHOWN, latestNotices, markRead, noticesAfter, noticesBefore, unreadCount, type Notice } from './data';
 
 /**
  * The signed-in user's notices: the latest, the unread count, and a toast for each that arrives
@@ -10,6 +10,8 @@ import { SHOWN, latestNotices, markRead, noticesAfter, unreadCount, type Notice 
 export function useNotices(userId: string) {
   const [items, setItems] = useState<Notice[]>([]);
   const [unread, setUnread] = useState(0);
+  // Whether older notices may lie beyond the list: it held a full page when last read.
+  const [older, setOlder] = useState(false);
   const last = useRef<number | null>(null);
   const busy = useRef(false);
   const again = useRef(false);
@@ -20,6 +22,7 @@ export function useNotices(userId: string) {
         .then(([latest, count]) => {
           last.current = latest[0]?.id ?? 0;
           setItems(latest);
+          setOlder(latest.length === SHOWN);
           setUnread(count);
         })
         .catch(() => undefined),
@@ -44,7 +47,7 @@ export function useNotices(userId: string) {
       setUnread(count);
       if (!arrived.length) return;
       last.current = arrived.at(-1)!.id;
-      setItems((now) => [...arrived].reverse().concat(now).slice(0, SHOWN));
+      setItems((now) => [...arrived].reverse().concat(now));
       if (arrived.length > 3)
         toast({ title: `${arrived.length} New Notices`, description: 'Open the bell to read them.' });
       else for (const n of arrived) toast({ title: n.title, description: n.body });
@@ -66,6 +69,13 @@ export function useNotices(userId: string) {
     setItems((now) => now.map((n) => (id === undefined || n.id === id ? { ...n, read_at: n.read_at ?? at } : n)));
     setUnread((u) => (id === undefined ? 0 : Math.max(0, u - 1)));
   };
-  return { items, unread, read };
+  const more = async () => {
+    const oldest = items.at(-1)?.id;
+    if (oldest === undefined) return;
+    const page = await noticesBefore(oldest);
+    setItems((now) => now.concat(page.filter((n) => n.id < (now.at(-1)?.id ?? Infinity))));
+    setOlder(page.length === SHOWN);
+  };
+  return { items, unread, older, more, read };
 }
 export type Notices = ReturnType<typeof useNotices>;
