@@ -70,21 +70,20 @@ revoke insert, update, delete, truncate on public.notification_preferences from 
 
 -- How a kind is told to this person now: an always-on kind by mail whatever is stored.
 create function private.notice_channel(p_user uuid, p_kind text) returns text
-language plpgsql stable security definer set search_path = '' as $$
-declare
-  k public.notification_kinds;
-begin
-  select * into k from public.notification_kinds where kind = p_kind;
-  if k.always_on then return 'mail'; end if;
-  return coalesce((select channel from public.notification_preferences where user_id = p_user and kind = p_kind),
-                  k.default_channel);
-end $$;
+language sql stable security definer set search_path = '' as $$
+  select case when k.always_on then 'mail' else coalesce(p.channel, k.default_channel) end
+    from public.notification_kinds k
+    left join public.notification_preferences p on p.user_id = p_user and p.kind = k.kind
+   where k.kind = p_kind
+$$;
 revoke execute on function private.notice_channel(uuid, text) from public;
 
 -- Tells one person one thing, the one way notices are told: the row the bell and the toasts show,
 -- the mail when they asked for mail, and a word on their account topic so open screens show it
--- now. Returns the notice's id, or null when the person turned the kind off.
-create function private.notify(p_user uuid, p_kind text, p_title text, p_body text, p_link text default null)
+-- now (p_tell false: the caller tells the account itself, as a settlement tells its makers of
+-- their fills). Returns the notice's id, or null when the person turned the kind off.
+create function private.notify(p_user uuid, p_kind text, p_title text, p_body text, p_link text default null,
+                               p_tell boolean default true)
 returns bigint
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -99,10 +98,10 @@ begin
     insert into private.account_mail (user_id, subject, body) values (p_user, p_title, p_body);
     perform pg_notify('repx_mail', ''); -- only when mailed: a notifying commit serializes
   end if;
-  perform private.tell_accounts(array[p_user], 'notice');
+  if p_tell then perform private.tell_accounts(array[p_user], 'notice'); end if;
   return made;
 end $$;
-revoke execute on function private.notify(uuid, text, text, text, text) from public;
+revoke execute on function private.notify(uuid, text, text, text, text, boolean) from public;
 
 -- The bell's figure: how many of the caller's notices are unread.
 create function public.unread_notifications() returns integer
@@ -153,7 +152,9 @@ revoke execute on function public.set_notification_preference(text, text) from p
 -- The fill notices of one settlement (a statement's new trades): each resting order someone else
 -- traded against, told once to its owner; an owner with several such orders in one settlement
 -- gets one notice for them all. The taker is not told here: the order panel told them what their
--- order did, and a triggered stop is told when it has settled (place_order).
+-- order did, and a triggered stop is told when it has settled (place_order). The settlement tells
+-- the makers' accounts of their fills and the person's of the cash (place_order): the bell reads
+-- on those words, so these notices add no message of their own.
 create function private.notify_fills() returns trigger
 language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
@@ -168,9 +169,9 @@ begin
   loop
     if r.n > 1 then
       perform private.notify(r.user_id, 'fill', 'Orders Filled',
-        format('%s of your limit orders traded. Your dashboard has the details.', r.n), '/dashboard');
+        format('%s of your limit orders traded. Your dashboard has the details.', r.n), '/dashboard', false);
     else
-      perform private.notify(r.user_id, 'fill', w.title, w.body, '/trading/' || w.token_id)
+      perform private.notify(r.user_id, 'fill', w.title, w.body, '/trading/' || w.token_id, false)
          from private.fill_words(r.one) w;
     end if;
   end loop;
@@ -182,7 +183,7 @@ begin
   loop
     perform private.notify(r.creator_id, 'fee_share', 'Fee share credited',
       format('%s trade%s in %s credited you %s.', r.trades, case when r.trades = 1 then '' else 's' end,
-             (select name from public.tokens where id = r.token_id), private.money(r.share)), '/wallet');
+             (select name from public.tokens where id = r.token_id), private.money(r.share)), '/wallet', false);
   end loop;
   return null;
 end $$;

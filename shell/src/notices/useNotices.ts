@@ -5,7 +5,8 @@ import { SHOWN, latestNotices, markRead, noticesAfter, noticesBefore, unreadCoun
 /**
  * The signed-in user's notices: the latest, the unread count, and a toast for each that arrives
  * while the app is open. The database tells the user's account topic when a notice is written or
- * read (private.notify); only then does this read, and only what is new.
+ * read (private.notify), or when their orders traded or cash came (with its fill and fee-share
+ * notices); only then does this read, and only what is new.
  */
 export function useNotices(userId: string) {
   const [items, setItems] = useState<Notice[]>([]);
@@ -59,7 +60,8 @@ export function useNotices(userId: string) {
     }
   };
   useAccountFeed(
-    (notes) => notes.some((n) => n.what === 'notice') && void check(),
+    // A fill or a fee share is told as the account's fills and cash: its notice came with them.
+    (notes) => notes.some((n) => n.what === 'notice' || n.what === 'fills' || n.what === 'cash') && void check(),
     () => void resync(),
   );
 
