@@ -33,6 +33,7 @@ export const PATTERNS = [
   'new_account',
   'layering',
   'linked_accounts',
+  'pump_and_dump',
 ] as const;
 type Pattern = (typeof PATTERNS)[number];
 
@@ -214,6 +215,19 @@ const PLANT: Record<Pattern, (c: Context, busy: string) => Promise<string[]>> = 
       await must(order(b.client, t, 'buy', 'limit', 10, 10 + i / 100));
     }
     return [a.id, b.id];
+  },
+  // Three accounts lift a token's price within minutes; its person sells into a buyer the rise drew in.
+  pump_and_dump: async (c) => {
+    const t = await c.token();
+    const [person, liquidity, victim] = [await c.account(0), await c.account(0), await c.account(3000)];
+    await c.db.query('update tokens set owner_id = $1 where id = $2', [person.id, t]);
+    await c.give(t, person, 300);
+    await c.give(t, liquidity, 80);
+    for (const price of [10, 11, 12, 13]) await must(order(liquidity.client, t, 'sell', 'limit', 20, price));
+    for (let i = 0; i < 3; i++) await must(order((await c.account(1000)).client, t, 'buy', 'market', 25));
+    await must(order(victim.client, t, 'buy', 'limit', 30, 12.5));
+    await must(order(person.client, t, 'sell', 'limit', 30, 12.5));
+    return [person.id];
   },
   // A new account trading big on its first day.
   new_account: async (c) => {

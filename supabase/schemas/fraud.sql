@@ -7,7 +7,7 @@
 
 create table public.fraud_alerts (
   id bigint generated always as identity primary key,
-  rule text not null check (rule in ('wash_trading', 'ring', 'spoofing', 'cancel_ratio', 'concentration', 'new_account', 'layering', 'linked_accounts')),
+  rule text not null check (rule in ('wash_trading', 'ring', 'spoofing', 'cancel_ratio', 'concentration', 'new_account', 'layering', 'linked_accounts', 'pump_and_dump')),
   severity text not null check (severity in ('low', 'medium', 'high')),
   -- The accounts involved, sorted, so one pattern maps to one alert.
   accounts uuid[] not null check (cardinality(accounts) >= 1),
@@ -52,6 +52,10 @@ declare
   layer_after constant interval := interval '60 seconds';
   linked_min_trades constant int := 3;      -- trades between two linked accounts
   linked_seen constant interval := interval '30 days';
+  pump_window constant interval := interval '1 hour'; -- the burst before the person's sale
+  pump_buyers constant int := 3;
+  pump_rise constant numeric := 1.2;        -- the burst's peak over the price before it
+  dump_rise constant numeric := 1.15;       -- the person's sale over the price before the burst
   young_min_value constant numeric := 5000;
   since timestamptz := now() - p_window;
   seen integer := 0;
@@ -176,6 +180,41 @@ begin
     perform private.raise_alert('linked_accounts', 'medium', array[r.a, r.b], r.token_id,
       format('Two accounts that share %s traded this token with each other %s times.', array_to_string(r.why, ' and '), r.n),
       jsonb_build_object('trades', to_jsonb(r.trades), 'shared', to_jsonb(r.why)));
+    seen := seen + 1;
+  end loop;
+
+  -- Pump and dump: several accounts' buying lifts a token's price within an hour, and its own
+  -- person sells into the rise. The price before is the last trade before that hour (the issue
+  -- price when there was none). The alert names the person; its evidence is the burst's trades
+  -- and their sales.
+  for r in
+    with sales as (
+      select t.id, t.token_id, t.created_at, t.price, k.owner_id, k.issue_price
+      from public.trades t join public.tokens k on k.id = t.token_id
+      where t.created_at > since and k.owner_id is not null and t.seller_id = k.owner_id
+    ),
+    framed as (
+      select s.id, s.token_id, s.owner_id, s.price,
+             coalesce((select p.price from public.trades p
+                        where p.token_id = s.token_id and p.created_at < s.created_at - pump_window
+                        order by p.created_at desc, p.id desc limit 1), s.issue_price) as before,
+             b.trades, b.buyers, b.peak
+      from sales s
+      cross join lateral (
+        select array_agg(b.id order by b.id) as trades, count(distinct b.buyer_id) as buyers, max(b.price) as peak
+        from public.trades b
+        where b.token_id = s.token_id and b.created_at between s.created_at - pump_window and s.created_at
+          and b.buyer_id <> s.owner_id and b.id < s.id) b
+    )
+    select f.owner_id, f.token_id, array_agg(f.id order by f.id) as sales, (array_agg(f.trades order by f.id))[1] as burst
+    from framed f
+    where f.buyers >= pump_buyers and f.peak >= pump_rise * f.before and f.price >= dump_rise * f.before
+    group by f.owner_id, f.token_id
+  loop
+    perform private.raise_alert('pump_and_dump', 'high', array[r.owner_id], r.token_id,
+      format('Several accounts'' buying lifted the price within an hour, and the token''s own person sold into the rise (%s sale%s).',
+             cardinality(r.sales), case when cardinality(r.sales) = 1 then '' else 's' end),
+      jsonb_build_object('trades', to_jsonb(r.burst), 'sales', to_jsonb(r.sales)));
     seen := seen + 1;
   end loop;
 

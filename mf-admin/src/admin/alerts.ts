@@ -8,6 +8,7 @@ export const RULES: Record<string, string> = {
   new_account: 'New account, big trades',
   layering: 'Layering',
   linked_accounts: 'Linked accounts',
+  pump_and_dump: 'Pump and dump',
 };
 export const SEVERITY = { high: 'down', medium: 'secondary', low: 'secondary' } as const;
 
