@@ -110,7 +110,14 @@ test('the admin area has the logo and a way back, and fits a phone: its tabs kee
   await placeholderWhole(phone, 'Search accounts', 'admin users');
   await tabsInOneRow(phone, 'admin');
   // Each next tab shows in part at the row's faded edge; tapped, it comes whole into view.
-  for (const tab of ['User Management', 'Fraud Detection', 'Revenue Reports', 'System Settings', 'Audit Log']) {
+  for (const tab of [
+    'User Management',
+    'Fraud Detection',
+    'Post Reports',
+    'Revenue Reports',
+    'System Settings',
+    'Audit Log',
+  ]) {
     await tapTab(phone, tab);
     await phone.waitForTimeout(300);
     const [scroll, width] = await phone.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
