@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { adminPage } from './helpers/admin';
-import { SCREENSHOTS, signUp, startApp, toastText, type E2EApp } from './helpers/app';
+import { SCREENSHOTS, eventually, signUp, startApp, toastText, type E2EApp } from './helpers/app';
 
 jest.setTimeout(240_000);
 
@@ -131,7 +131,13 @@ test('two people discuss a token live, a reply rings the bell, a report is revie
 
   // The person's own profile carries their token's discussion, the room included.
   await owner.goto(`${app.url}/profile`);
-  await discussion(owner).getByRole('button', { name: 'Holders’ room' }).click();
+  await discussion(owner).getByText('No posts yet. Start the conversation.').waitFor();
+  // The profile's cards above still load and move the discussion down: click until it took.
+  const roomButton = discussion(owner).getByRole('button', { name: 'Holders’ room' });
+  await eventually(async () => {
+    await roomButton.click();
+    return roomButton.getAttribute('aria-pressed');
+  }, 'true');
   await discussion(owner).getByText('For holders of at least 30 Talk Person tokens.').waitFor();
   await postBy(owner, 'talk_fan', 'Holders only').waitFor();
   await owner.setViewportSize({ width: 390, height: 844 });

@@ -49,9 +49,12 @@ export function useNotices(userId: string) {
       if (!arrived.length) return;
       last.current = arrived.at(-1)!.id;
       setItems((now) => [...arrived].reverse().concat(now));
-      if (arrived.length > 3)
-        toast({ title: `${arrived.length} New Notices`, description: 'Open the bell to read them.' });
-      else for (const n of arrived) toast({ title: n.title, description: n.body });
+      // One toast shows at a time (spec section 4), and a security notice follows the person's own
+      // act here (a key, a bank account, a withdrawal), whose toast it would replace: it is counted
+      // and listed, and mailed, but not toasted.
+      const told = arrived.filter((n) => n.kind !== 'security');
+      if (told.length > 3) toast({ title: `${told.length} New Notices`, description: 'Open the bell to read them.' });
+      else for (const n of told) toast({ title: n.title, description: n.body });
     } catch {
       // A notice is kept: the bell shows it at the next read.
     } finally {
