@@ -68,13 +68,13 @@ create policy "own notification preferences" on public.notification_preferences
 revoke all on public.notification_preferences from anon;
 revoke insert, update, delete, truncate on public.notification_preferences from authenticated;
 
--- How a kind is told to this person now: an always-on kind by mail whatever is stored.
+-- How a kind is told to this person now: an always-on kind by mail whatever is stored. One
+-- expression (no FROM), so a query that calls it per row has it inlined.
 create function private.notice_channel(p_user uuid, p_kind text) returns text
-language sql stable security definer set search_path = '' as $$
-  select case when k.always_on then 'mail' else coalesce(p.channel, k.default_channel) end
-    from public.notification_kinds k
-    left join public.notification_preferences p on p.user_id = p_user and p.kind = k.kind
-   where k.kind = p_kind
+language sql stable as $$
+  select case when (select k.always_on from public.notification_kinds k where k.kind = p_kind) then 'mail'
+              else coalesce((select p.channel from public.notification_preferences p where p.user_id = p_user and p.kind = p_kind),
+                            (select k.default_channel from public.notification_kinds k where k.kind = p_kind)) end
 $$;
 revoke execute on function private.notice_channel(uuid, text) from public;
 
@@ -150,41 +150,50 @@ end $$;
 revoke execute on function public.set_notification_preference(text, text) from public, anon;
 
 -- The fill notices of one settlement (a statement's new trades): each resting order someone else
--- traded against, told once to its owner; an owner with several such orders in one settlement
--- gets one notice for them all. The taker is not told here: the order panel told them what their
--- order did, and a triggered stop is told when it has settled (place_order). The settlement tells
--- the makers' accounts of their fills and the person's of the cash (place_order): the bell reads
--- on those words, so these notices add no message of their own.
+-- traded against, told once to its owner (an owner with several such orders in one settlement
+-- gets one notice for them all), and the fee share each token's person was credited. The taker
+-- is not told here: the order panel told them what their order did, and a triggered stop is told
+-- when it has settled (place_order). This is private.notify for many at once, in two statements,
+-- as every order pays for it: the rows not turned off, the mail of those who asked for it. The
+-- settlement tells the makers' accounts of their fills and the person's of the cash (place_order);
+-- the bell reads on those words, so these notices add no message of their own.
 create function private.notify_fills() returns trigger
 language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
-  r record;
+  mailed integer;
 begin
-  for r in
+  with makers as (
     select o.user_id, count(*) as n, min(o.id) as one
       from public.orders o
      where o.id in (select case when n.taker_side = 'buy' then n.sell_order_id else n.buy_order_id end from new_trades n)
        and o.user_id <> private.issuance_account()
      group by o.user_id
-  loop
-    if r.n > 1 then
-      perform private.notify(r.user_id, 'fill', 'Orders Filled',
-        format('%s of your limit orders traded. Your dashboard has the details.', r.n), '/dashboard', false);
-    else
-      perform private.notify(r.user_id, 'fill', w.title, w.body, '/trading/' || w.token_id, false)
-         from private.fill_words(r.one) w;
-    end if;
-  end loop;
-  -- The person behind each token hears of the fee share the settlement credited them.
-  for r in
-    select n.creator_id, n.token_id, sum(n.creator_share) as share, count(*) as trades
-      from new_trades n where n.creator_id is not null and n.creator_share > 0
-     group by n.creator_id, n.token_id
-  loop
-    perform private.notify(r.creator_id, 'fee_share', 'Fee share credited',
-      format('%s trade%s in %s credited you %s.', r.trades, case when r.trades = 1 then '' else 's' end,
-             (select name from public.tokens where id = r.token_id), private.money(r.share)), '/wallet', false);
-  end loop;
+  ),
+  told as (
+    select m.user_id, 'fill' as kind,
+           case when m.n > 1 then 'Orders Filled' else private.fill_title(o) end as title,
+           case when m.n > 1 then format('%s of your limit orders traded. Your dashboard has the details.', m.n)
+                else private.fill_body(o, t.name) end as body,
+           case when m.n > 1 then '/dashboard' else '/trading/' || o.token_id end as link,
+           private.notice_channel(m.user_id, 'fill') as channel
+      from makers m join public.orders o on o.id = m.one join public.tokens t on t.id = o.token_id
+    union all
+    select c.creator_id, 'fee_share', 'Fee share credited',
+           format('%s trade%s in %s credited you %s.', c.trades, case when c.trades = 1 then '' else 's' end, t.name, private.money(c.share)),
+           '/wallet', private.notice_channel(c.creator_id, 'fee_share')
+      from (select n.creator_id, n.token_id, sum(n.creator_share) as share, count(*) as trades
+              from new_trades n where n.creator_id is not null and n.creator_share > 0
+             group by n.creator_id, n.token_id) c
+      join public.tokens t on t.id = c.token_id
+  ),
+  written as (
+    insert into public.notifications (user_id, kind, title, body, link)
+    select w.user_id, w.kind, w.title, w.body, w.link from told w where w.channel <> 'off'
+  )
+  insert into private.account_mail (user_id, subject, body)
+  select w.user_id, w.title, w.body from told w where w.channel = 'mail';
+  get diagnostics mailed = row_count;
+  if mailed > 0 then perform pg_notify('repx_mail', ''); end if;
   return null;
 end $$;
 revoke execute on function private.notify_fills() from public;
@@ -193,30 +202,33 @@ create trigger trades_notify_fills after insert on public.trades
   for each statement execute function private.notify_fills();
 
 -- What a fill notice says of one order as it stands: a resting order at its own price, or a stop
--- that someone else's trade triggered, with what it did then.
-create function private.fill_words(p_order bigint) returns table (title text, body text, token_id uuid)
-language sql stable security definer set search_path = '' as $$
-  select
-    case when o.triggered_at is not null and o.stop_price is not null then 'Stop Triggered'
-         when o.filled = o.amount then 'Order Filled' else 'Order Partly Filled' end,
-    case
-      when o.triggered_at is not null and o.stop_price is not null then
-        format('The price reached %s: your stop to %s %s triggered%s: %s %s at an average %s%s',
-          private.money(o.stop_price), o.side, private.tokens_of(o.amount, t.name),
-          case when o.status = 'filled' then ' and filled' else '' end,
-          to_char(o.filled, 'FM999,999,999,990'), case when o.side = 'buy' then 'bought' else 'sold' end,
-          private.money(round(o.filled_value / nullif(o.filled, 0), 2)),
-          case when o.status = 'filled' then '.'
-               when o.status = 'open' then format(', %s on the book at %s.', to_char(o.amount - o.filled, 'FM999,999,999,990'), private.money(o.price))
-               else '; the rest could not fill and was cancelled.' end)
-      when o.filled = o.amount then
-        format('Your limit order to %s %s at %s has filled.', o.side, private.tokens_of(o.amount, t.name), private.money(o.price))
-      else
-        format('Your limit order to %s %s at %s: %s %s so far, %s still on the book.', o.side, private.tokens_of(o.amount, t.name),
-          private.money(o.price), to_char(o.filled, 'FM999,999,999,990'), case when o.side = 'buy' then 'bought' else 'sold' end,
-          to_char(o.amount - o.filled, 'FM999,999,999,990'))
-    end,
-    o.token_id
-  from public.orders o join public.tokens t on t.id = o.token_id where o.id = p_order
+-- that someone else's trade triggered, with what it did then. Expressions of the order's row, so a
+-- settlement's notices have them inlined.
+create function private.fill_title(o public.orders) returns text
+language sql immutable as $$
+  select case when o.triggered_at is not null and o.stop_price is not null then 'Stop Triggered'
+              when o.filled = o.amount then 'Order Filled' else 'Order Partly Filled' end
 $$;
-revoke execute on function private.fill_words(bigint) from public;
+revoke execute on function private.fill_title(public.orders) from public;
+
+create function private.fill_body(o public.orders, p_token_name text) returns text
+language sql immutable as $$
+  select case
+    when o.triggered_at is not null and o.stop_price is not null then
+      format('The price reached %s: your stop to %s %s triggered%s: %s %s at an average %s%s',
+        private.money(o.stop_price), o.side, private.tokens_of(o.amount, p_token_name),
+        case when o.status = 'filled' then ' and filled' else '' end,
+        to_char(o.filled, 'FM999,999,999,990'), case when o.side = 'buy' then 'bought' else 'sold' end,
+        private.money(round(o.filled_value / nullif(o.filled, 0), 2)),
+        case when o.status = 'filled' then '.'
+             when o.status = 'open' then format(', %s on the book at %s.', to_char(o.amount - o.filled, 'FM999,999,999,990'), private.money(o.price))
+             else '; the rest could not fill and was cancelled.' end)
+    when o.filled = o.amount then
+      format('Your limit order to %s %s at %s has filled.', o.side, private.tokens_of(o.amount, p_token_name), private.money(o.price))
+    else
+      format('Your limit order to %s %s at %s: %s %s so far, %s still on the book.', o.side, private.tokens_of(o.amount, p_token_name),
+        private.money(o.price), to_char(o.filled, 'FM999,999,999,990'), case when o.side = 'buy' then 'bought' else 'sold' end,
+        to_char(o.amount - o.filled, 'FM999,999,999,990'))
+  end
+$$;
+revoke execute on function private.fill_body(public.orders, text) from public;

@@ -252,7 +252,8 @@ begin
      where id = v_order;
     -- Its owner placed it long before: the notice tells them what it did (notifications.sql).
     if matched.spent_value > 0 then
-      perform private.notify(p_user, 'fill', w.title, w.body, '/trading/' || tok.id, false) from private.fill_words(v_order) w;
+      perform private.notify(p_user, 'fill', private.fill_title(o), private.fill_body(o, tok.name), '/trading/' || tok.id, false)
+         from public.orders o where o.id = v_order;
     end if;
   end if;
 
