@@ -61,7 +61,14 @@ const OWN_THROUGH: Record<string, [column: string, parent: string]> = {
   social_evidence: ['account_id', 'social_accounts'],
 };
 /** Views over the reader's own rows (security_invoker), with no owner column to check. */
-const OWN_VIEWS = ['my_trades', 'wallet_history', 'my_price_alerts', 'my_invest_plans', 'my_invest_runs'];
+const OWN_VIEWS = [
+  'my_trades',
+  'wallet_history',
+  'my_price_alerts',
+  'my_invest_plans',
+  'my_invest_runs',
+  'my_notifications',
+];
 const ADMIN_ONLY = ['audit_log', 'fraud_alerts'];
 /** The only direct writes a user may make; everything else goes through the database's functions. */
 const USER_WRITES: Record<string, string[]> = { watchlist: ['insert', 'delete'], profiles: ['update'] };

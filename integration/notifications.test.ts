@@ -31,7 +31,8 @@ describe.each(ENGINES)('notifications on %s', (engine) => {
   afterAll(() => backend.close());
 
   const notices = async (c: SupabaseClient) =>
-    ((await c.from('notifications').select('id, kind, title, body, link, read_at').order('id')).data ?? []) as Notice[];
+    ((await c.from('my_notifications').select('id, kind, title, body, link, read_at').order('id')).data ??
+      []) as Notice[];
   const mails = async (t: Trader) =>
     (
       await backend.db.query<{ subject: string }>(

@@ -115,6 +115,7 @@ language sql immutable as $$
   select to_char(n, 'FM999,999,999,990') || ' ' || token_name || case when n = 1 then ' token' else ' tokens' end
 $$;
 revoke execute on function private.tokens_of(numeric, text) from public;
+grant execute on function private.tokens_of(numeric, text) to authenticated;
 
 -- Money in messages: $30,600.00
 create function private.money(n numeric) returns text

@@ -39,13 +39,26 @@ insert into public.notification_kinds (kind, label, description, default_channel
 create table public.notifications (
   id bigint generated always as identity primary key,
   user_id uuid not null references public.profiles (id) on delete cascade,
-  kind text not null references public.notification_kinds (kind),
-  title text not null check (char_length(title) between 1 and 200),
-  body text not null check (char_length(body) <= 2000),
+  -- One of notification_kinds, as the functions that write it check. Not a foreign key: every
+  -- settlement would share-lock the kind's one row, and concurrent settlements queue on it.
+  kind text not null,
+  -- The words, for every notice but a settlement's: those are written as facts (below) on the
+  -- order's hot path, and worded when read (private.notice_words).
+  title text check (char_length(title) between 1 and 200),
+  body text check (char_length(body) <= 2000),
   -- The screen it is about, a path of the app ('/trading/<id>', '/wallet'), or null.
   link text check (link ~ '^/[A-Za-z0-9/_.?=&-]*$'),
   created_at timestamptz not null default now(),
-  read_at timestamptz
+  read_at timestamptz,
+  -- A settlement's facts: the resting order and how much of it had filled then, or how many
+  -- of its orders traded; the token and the fee share credited over how many trades.
+  order_id bigint,
+  filled bigint,
+  order_count integer,
+  token_id uuid,
+  amount numeric(14, 2),
+  trades integer,
+  check (title is not null and body is not null or kind in ('fill', 'fee_share'))
 );
 create index notifications_user_idx on public.notifications (user_id, id desc);
 create index notifications_unread_idx on public.notifications (user_id) where read_at is null;
@@ -54,6 +67,44 @@ create policy "own notifications" on public.notifications
   for select to authenticated using (user_id = (select auth.uid()));
 revoke all on public.notifications from anon;
 revoke insert, update, delete, truncate on public.notifications from authenticated;
+
+-- A notice's words: its own, or, for a settlement's facts, what they say. The one home of a
+-- resting order's fill words and of the fee share's.
+create function private.notice_words(n public.notifications, o public.orders, p_token_name text)
+returns table (title text, body text, link text)
+language sql immutable as $$
+  select
+    coalesce(n.title, case
+      when n.kind = 'fee_share' then 'Fee share credited'
+      when n.order_count > 1 then 'Orders Filled'
+      when n.filled = o.amount then 'Order Filled'
+      else 'Order Partly Filled' end),
+    coalesce(n.body, case
+      when n.kind = 'fee_share' then
+        format('%s trade%s in %s credited you %s.', n.trades, case when n.trades = 1 then '' else 's' end, p_token_name, private.money(n.amount))
+      when n.order_count > 1 then format('%s of your limit orders traded. Your dashboard has the details.', n.order_count)
+      when n.filled = o.amount then
+        format('Your limit order to %s %s at %s has filled.', o.side, private.tokens_of(o.amount, p_token_name), private.money(o.price))
+      else
+        format('Your limit order to %s %s at %s: %s %s so far, %s still on the book.', o.side, private.tokens_of(o.amount, p_token_name),
+          private.money(o.price), to_char(n.filled, 'FM999,999,999,990'), case when o.side = 'buy' then 'bought' else 'sold' end,
+          to_char(o.amount - n.filled, 'FM999,999,999,990'))
+      end),
+    coalesce(n.link, case when n.kind = 'fee_share' then '/wallet' when n.order_count > 1 then '/dashboard' else '/trading/' || o.token_id end)
+$$;
+revoke execute on function private.notice_words(public.notifications, public.orders, text) from public;
+grant execute on function private.notice_words(public.notifications, public.orders, text) to authenticated;
+
+-- The caller's notices with their words: what the bell reads.
+create view public.my_notifications with (security_invoker = true) as
+select n.id, n.kind, w.title, w.body, w.link, n.created_at, n.read_at
+from public.notifications n
+left join public.orders o on o.id = n.order_id
+left join public.tokens t on t.id = coalesce(n.token_id, o.token_id)
+cross join lateral private.notice_words(n, o, t.name) w
+where n.user_id = (select auth.uid());
+revoke all on public.my_notifications from anon;
+revoke insert, update, delete, truncate on public.my_notifications from authenticated;
 
 -- A person's choice per kind; no row: the kind's default.
 create table public.notification_preferences (
@@ -90,6 +141,7 @@ declare
   channel text := private.notice_channel(p_user, p_kind);
   made bigint;
 begin
+  if channel is null then raise exception 'There is no kind of notice called "%".', p_kind; end if;
   if p_user is null or channel = 'off' or p_user = private.issuance_account() then return null; end if;
   insert into public.notifications (user_id, kind, title, body, link)
   values (p_user, p_kind, left(p_title, 200), left(p_body, 2000), p_link)
@@ -153,45 +205,54 @@ revoke execute on function public.set_notification_preference(text, text) from p
 -- traded against, told once to its owner (an owner with several such orders in one settlement
 -- gets one notice for them all), and the fee share each token's person was credited. The taker
 -- is not told here: the order panel told them what their order did, and a triggered stop is told
--- when it has settled (place_order). This is private.notify for many at once, in two statements,
--- as every order pays for it: the rows not turned off, the mail of those who asked for it. The
--- settlement tells the makers' accounts of their fills and the person's of the cash (place_order);
--- the bell reads on those words, so these notices add no message of their own.
+-- when it has settled (place_order). Every order pays for this, so it writes facts in one
+-- statement and words nothing (my_notifications words them when read); only when someone has
+-- turned these kinds off or asked for their mail does it look up whom (a rare, slower path).
+-- The settlement tells the makers' accounts of their fills and the person's of the cash
+-- (place_order); the bell reads on those words, so these notices add no message of their own.
 create function private.notify_fills() returns trigger
 language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
   mailed integer;
 begin
-  with makers as (
-    select o.user_id, count(*) as n, min(o.id) as one
+  if not exists (select 1 from public.notification_preferences p where p.kind in ('fill', 'fee_share') and p.channel <> 'app') then
+    -- Nobody has turned these kinds off or asked for their mail: every maker and person is told.
+    insert into public.notifications (user_id, kind, order_id, filled, order_count)
+    select o.user_id, 'fill', min(o.id), (array_agg(o.filled order by o.id))[1], count(*)::integer
       from public.orders o
      where o.id in (select case when n.taker_side = 'buy' then n.sell_order_id else n.buy_order_id end from new_trades n)
        and o.user_id <> private.issuance_account()
-     group by o.user_id
-  ),
-  told as (
-    select m.user_id, 'fill' as kind,
-           case when m.n > 1 then 'Orders Filled' else private.fill_title(o) end as title,
-           case when m.n > 1 then format('%s of your limit orders traded. Your dashboard has the details.', m.n)
-                else private.fill_body(o, t.name) end as body,
-           case when m.n > 1 then '/dashboard' else '/trading/' || o.token_id end as link,
-           private.notice_channel(m.user_id, 'fill') as channel
-      from makers m join public.orders o on o.id = m.one join public.tokens t on t.id = o.token_id
+     group by o.user_id;
+    insert into public.notifications (user_id, kind, token_id, amount, trades)
+    select n.creator_id, 'fee_share', n.token_id, sum(n.creator_share), count(*)::integer
+      from new_trades n where n.creator_id is not null and n.creator_share > 0
+     group by n.creator_id, n.token_id;
+    return null;
+  end if;
+  with written as (
+    insert into public.notifications (user_id, kind, order_id, filled, order_count, token_id, amount, trades)
+    select m.user_id, 'fill', m.one, m.filled, m.n, null, null, null
+      from (select o.user_id, count(*)::integer as n, min(o.id) as one, (array_agg(o.filled order by o.id))[1] as filled
+              from public.orders o
+             where o.id in (select case when n.taker_side = 'buy' then n.sell_order_id else n.buy_order_id end from new_trades n)
+               and o.user_id <> private.issuance_account()
+             group by o.user_id) m
+     where private.notice_channel(m.user_id, 'fill') <> 'off'
     union all
-    select c.creator_id, 'fee_share', 'Fee share credited',
-           format('%s trade%s in %s credited you %s.', c.trades, case when c.trades = 1 then '' else 's' end, t.name, private.money(c.share)),
-           '/wallet', private.notice_channel(c.creator_id, 'fee_share')
-      from (select n.creator_id, n.token_id, sum(n.creator_share) as share, count(*) as trades
-              from new_trades n where n.creator_id is not null and n.creator_share > 0
-             group by n.creator_id, n.token_id) c
-      join public.tokens t on t.id = c.token_id
-  ),
-  written as (
-    insert into public.notifications (user_id, kind, title, body, link)
-    select w.user_id, w.kind, w.title, w.body, w.link from told w where w.channel <> 'off'
+    select n.creator_id, 'fee_share', null, null, null, n.token_id, sum(n.creator_share), count(*)::integer
+      from new_trades n
+     where n.creator_id is not null and n.creator_share > 0 and private.notice_channel(n.creator_id, 'fee_share') <> 'off'
+     group by n.creator_id, n.token_id
+    returning *
   )
+  -- Those who asked for these kinds by mail: the words of the notices just written.
   insert into private.account_mail (user_id, subject, body)
-  select w.user_id, w.title, w.body from told w where w.channel = 'mail';
+  select n.user_id, w.title, w.body
+    from written n
+    left join public.orders o on o.id = n.order_id
+    left join public.tokens t on t.id = coalesce(n.token_id, o.token_id)
+    cross join lateral private.notice_words(n::public.notifications, o, t.name) w
+   where private.notice_channel(n.user_id, n.kind) = 'mail';
   get diagnostics mailed = row_count;
   if mailed > 0 then perform pg_notify('repx_mail', ''); end if;
   return null;
@@ -201,34 +262,17 @@ create trigger trades_notify_fills after insert on public.trades
   referencing new table as new_trades
   for each statement execute function private.notify_fills();
 
--- What a fill notice says of one order as it stands: a resting order at its own price, or a stop
--- that someone else's trade triggered, with what it did then. Expressions of the order's row, so a
--- settlement's notices have them inlined.
-create function private.fill_title(o public.orders) returns text
+-- What a triggered stop's notice says once it has settled (place_order), with what it did then.
+-- A resting order's fill words are private.notice_words'.
+create function private.stop_words(o public.orders, p_token_name text) returns text
 language sql immutable as $$
-  select case when o.triggered_at is not null and o.stop_price is not null then 'Stop Triggered'
-              when o.filled = o.amount then 'Order Filled' else 'Order Partly Filled' end
+  select format('The price reached %s: your stop to %s %s triggered%s: %s %s at an average %s%s',
+    private.money(o.stop_price), o.side, private.tokens_of(o.amount, p_token_name),
+    case when o.status = 'filled' then ' and filled' else '' end,
+    to_char(o.filled, 'FM999,999,999,990'), case when o.side = 'buy' then 'bought' else 'sold' end,
+    private.money(round(o.filled_value / nullif(o.filled, 0), 2)),
+    case when o.status = 'filled' then '.'
+         when o.status = 'open' then format(', %s on the book at %s.', to_char(o.amount - o.filled, 'FM999,999,999,990'), private.money(o.price))
+         else '; the rest could not fill and was cancelled.' end)
 $$;
-revoke execute on function private.fill_title(public.orders) from public;
-
-create function private.fill_body(o public.orders, p_token_name text) returns text
-language sql immutable as $$
-  select case
-    when o.triggered_at is not null and o.stop_price is not null then
-      format('The price reached %s: your stop to %s %s triggered%s: %s %s at an average %s%s',
-        private.money(o.stop_price), o.side, private.tokens_of(o.amount, p_token_name),
-        case when o.status = 'filled' then ' and filled' else '' end,
-        to_char(o.filled, 'FM999,999,999,990'), case when o.side = 'buy' then 'bought' else 'sold' end,
-        private.money(round(o.filled_value / nullif(o.filled, 0), 2)),
-        case when o.status = 'filled' then '.'
-             when o.status = 'open' then format(', %s on the book at %s.', to_char(o.amount - o.filled, 'FM999,999,999,990'), private.money(o.price))
-             else '; the rest could not fill and was cancelled.' end)
-    when o.filled = o.amount then
-      format('Your limit order to %s %s at %s has filled.', o.side, private.tokens_of(o.amount, p_token_name), private.money(o.price))
-    else
-      format('Your limit order to %s %s at %s: %s %s so far, %s still on the book.', o.side, private.tokens_of(o.amount, p_token_name),
-        private.money(o.price), to_char(o.filled, 'FM999,999,999,990'), case when o.side = 'buy' then 'bought' else 'sold' end,
-        to_char(o.amount - o.filled, 'FM999,999,999,990'))
-  end
-$$;
-revoke execute on function private.fill_body(public.orders, text) from public;
+revoke execute on function private.stop_words(public.orders, text) from public;

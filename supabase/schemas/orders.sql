@@ -250,9 +250,9 @@ begin
            reserved = rest_cost, status = final_status, created_at = book_time,
            closed_at = case when final_status <> 'open' then clock_timestamp() end
      where id = v_order;
-    -- Its owner placed it long before: the notice tells them what it did (notifications.sql).
+    -- A stop its owner placed long before: the notice tells them what it did (notifications.sql).
     if matched.spent_value > 0 then
-      perform private.notify(p_user, 'fill', private.fill_title(o), private.fill_body(o, tok.name), '/trading/' || tok.id, false)
+      perform private.notify(p_user, 'fill', 'Stop Triggered', private.stop_words(o, tok.name), '/trading/' || tok.id, false)
          from public.orders o where o.id = v_order;
     end if;
   end if;

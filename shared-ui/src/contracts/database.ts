@@ -671,38 +671,49 @@ export type Database = {
           id: number;
           user_id: string;
           kind: string;
-          title: string;
-          body: string;
+          title: string | null;
+          body: string | null;
           link: string | null;
           created_at: string;
           read_at: string | null;
+          order_id: number | null;
+          filled: number | null;
+          order_count: number | null;
+          token_id: string | null;
+          amount: number | null;
+          trades: number | null;
         };
         Insert: {
           user_id: string;
           kind: string;
-          title: string;
-          body: string;
+          title?: string | null;
+          body?: string | null;
           link?: string | null;
           created_at?: string;
           read_at?: string | null;
+          order_id?: number | null;
+          filled?: number | null;
+          order_count?: number | null;
+          token_id?: string | null;
+          amount?: number | null;
+          trades?: number | null;
         };
         Update: {
           user_id?: string;
           kind?: string;
-          title?: string;
-          body?: string;
+          title?: string | null;
+          body?: string | null;
           link?: string | null;
           created_at?: string;
           read_at?: string | null;
+          order_id?: number | null;
+          filled?: number | null;
+          order_count?: number | null;
+          token_id?: string | null;
+          amount?: number | null;
+          trades?: number | null;
         };
         Relationships: [
-          {
-            foreignKeyName: 'notifications_kind_fkey';
-            columns: ['kind'];
-            isOneToOne: false;
-            referencedRelation: 'notification_kinds';
-            referencedColumns: ['kind'];
-          },
           {
             foreignKeyName: 'notifications_user_id_fkey';
             columns: ['user_id'];
@@ -1742,6 +1753,18 @@ export type Database = {
           fee: number | null;
           average_price: number | null;
           reason: string | null;
+        };
+        Relationships: [];
+      };
+      my_notifications: {
+        Row: {
+          id: number | null;
+          kind: string | null;
+          title: string | null;
+          body: string | null;
+          link: string | null;
+          created_at: string | null;
+          read_at: string | null;
         };
         Relationships: [];
       };

@@ -92,6 +92,7 @@ interface NullableViewColumns {
   index_basket: never;
   market_summary: never;
   market_tokens: 'owner_id' | 'avatar_url';
+  my_notifications: 'link' | 'read_at';
   my_invest_plans:
     | 'token_id'
     | 'token_name'

@@ -1,6 +1,6 @@
 import { supabase, unwrap } from '@repex/shared-ui/platform';
 
-/** The bell's reads and calls: the user's own notices (notifications.sql, row-level security). */
+/** The bell's reads and calls: the user's own notices with their words (notifications.sql's my_notifications). */
 
 /** Notices the bell's list holds. */
 export const SHOWN = 20;
@@ -9,14 +9,14 @@ const COLUMNS = 'id, kind, title, body, link, created_at, read_at';
 
 /** The latest notices, newest first. */
 export const latestNotices = async () =>
-  unwrap(await supabase().from('notifications').select(COLUMNS).order('id', { ascending: false }).limit(SHOWN));
+  unwrap(await supabase().from('my_notifications').select(COLUMNS).order('id', { ascending: false }).limit(SHOWN));
 export type Notice = Awaited<ReturnType<typeof latestNotices>>[number];
 
 /** The notices before `beforeId`, newest first: the next page of the list. */
 export const noticesBefore = async (beforeId: number) =>
   unwrap(
     await supabase()
-      .from('notifications')
+      .from('my_notifications')
       .select(COLUMNS)
       .lt('id', beforeId)
       .order('id', { ascending: false })
@@ -25,7 +25,7 @@ export const noticesBefore = async (beforeId: number) =>
 
 /** Notices after `afterId`, oldest first: what arrived since the list was read. */
 export const noticesAfter = async (afterId: number) =>
-  unwrap(await supabase().from('notifications').select(COLUMNS).gt('id', afterId).order('id').limit(SHOWN));
+  unwrap(await supabase().from('my_notifications').select(COLUMNS).gt('id', afterId).order('id').limit(SHOWN));
 
 export const unreadCount = async () => unwrap(await supabase().rpc('unread_notifications', {}, { get: true }));
 
