@@ -11,6 +11,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { newUser } from '../../integration/harness/clients';
+import { seeded } from '../../server/social/simulated';
 
 interface Queryable {
   query<T>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -48,18 +49,6 @@ export interface SurveillanceResult {
   /** Trades between honest accounts: the traffic the patterns hide in. */
   honest_trades: number;
   alerts: number;
-}
-
-/** A small seeded generator (mulberry32): the same seed, the same traffic. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 async function must<T>(call: PromiseLike<{ data: T; error: { message: string } | null }>): Promise<T> {
@@ -290,7 +279,7 @@ export async function runSurveillanceSuite(
     instances = 2,
   }: { honest?: number; rounds?: number; seed?: number; instances?: number } = {},
 ): Promise<SurveillanceResult> {
-  const c = context(backend, random(seed));
+  const c = context(backend, seeded(`surveillance-${seed}`));
   const { tokens, people } = await honestTraffic(c, honest, rounds);
   const culprits = Object.fromEntries(PATTERNS.map((p) => [p, [] as string[][]])) as Record<Pattern, string[][]>;
   for (let k = 0; k < instances; k++)

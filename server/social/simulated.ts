@@ -60,8 +60,8 @@ const SPAM = [
   'Best deals here today only',
 ];
 
-/** A small seeded generator (mulberry32): the same handle gives the same numbers. */
-function seeded(text: string) {
+/** A small seeded generator (mulberry32): the same text gives the same numbers (a handle here; the surveillance suite's seed). */
+export function seeded(text: string) {
   let h = 2166136261;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   let a = h >>> 0;
