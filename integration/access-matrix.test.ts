@@ -35,6 +35,8 @@ const EVERYONE_SIGNED_IN = [
   'token_vesting',
   'offerings',
   'offering_book',
+  'volatility_auctions',
+  'volatility_auction_book',
   'social_history',
 ];
 /** Own rows only, by these columns (any of them naming the reader). */

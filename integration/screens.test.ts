@@ -60,6 +60,9 @@ async function partsAlone(c: SupabaseClient, token: string, userId: string) {
           ),
         }
       : null,
+    auction: await one(
+      c.from('volatility_auction_book').select('*').eq('token_id', token).is('uncrossed_at', null).maybeSingle(),
+    ),
   };
 }
 

@@ -15,7 +15,7 @@ import { JwtKeys } from './auth/jwt';
 import { bytesInDatabase, bytesInFolder, bytesInMemory, type ObjectBytes } from './storage/objects';
 import { startWorkers, type WorkerOptions } from './workers';
 import { toOutbox } from './accountMail';
-import { closeDueOfferings, runDuePlans, schedule } from './schedule';
+import { closeDueOfferings, runDuePlans, runVolatilityAuctions, schedule } from './schedule';
 import { authConfig } from './authConfig';
 import { readProjectConfig } from './projectConfig';
 import { DEFAULT_SESSION_INACTIVITY, endIdleSessions } from './auth/sessions';
@@ -180,6 +180,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
         { name: 'vesting', sql: 'select private.release_vesting()', everyMs: 60_000 },
         { name: 'auto-invest', run: () => runDuePlans(db), everyMs: opts.autoInvestMs ?? 5_000 },
         { name: 'offerings', run: () => closeDueOfferings(db), everyMs: opts.offeringsMs ?? 5_000 },
+        { name: 'volatility auctions', run: () => runVolatilityAuctions(db), everyMs: 1_000 },
         { name: 'vacuum', run: () => vacuumWhereDue(db), everyMs: opts.vacuumMs ?? 10_000 },
         ...(sessionInactivity > 0
           ? [{ name: 'idle sessions', run: () => endIdleSessions(db, sessionInactivity), everyMs: 10 * 60_000 }]

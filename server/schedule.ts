@@ -70,3 +70,7 @@ export const runDuePlans = (db: Database, most = 1000) => drain(db, 'select priv
 /** Offerings whose window has passed (supabase/schemas/offerings.sql), each closed in its own transaction. */
 export const closeDueOfferings = (db: Database, most = 100) =>
   drain(db, 'select private.close_next_offering() as ran', most);
+
+/** Volatility auctions (supabase/schemas/auctions.sql): holders told of a start, then the due uncrossed, each in its own transaction. */
+export const runVolatilityAuctions = (db: Database, most = 100) =>
+  drain(db, 'select private.step_volatility_auctions() as ran', most);

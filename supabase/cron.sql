@@ -18,6 +18,8 @@ select cron.schedule('market-stats', '5 seconds', 'select private.slide_token_st
 -- Offerings whose window has passed (offerings.sql) and due Auto-Invest plans (auto_invest.sql).
 select cron.schedule('offerings', '5 seconds', $$call private.drain('private.close_next_offering', 100)$$);
 select cron.schedule('auto-invest', '5 seconds', $$call private.drain('private.run_next_plan', 1000)$$);
+-- Volatility auctions (auctions.sql): holders told of a start, and each due auction uncrossed.
+select cron.schedule('volatility-auctions', '1 seconds', $$call private.drain('private.step_volatility_auctions', 100)$$);
 -- Founders' vesting (tokens.sql), the RepX index's levels (repx_index.sql), the fraud rules (fraud.sql).
 select cron.schedule('vesting', '* * * * *', 'select private.release_vesting()');
 select cron.schedule('repx-index', '* * * * *', 'select private.record_index_levels()');

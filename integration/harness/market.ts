@@ -155,20 +155,23 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
          and (o.status = 'open' or (o.status = 'pending' and o.oco_with is null)))`)) {
     problems.push(`reserved tokens of ${r.user_id} in ${r.token_id} do not match its open sell orders and stops`);
   }
-  // A waiting stop never has a trigger the last price has reached (it would have run); a pair's
-  // waiting stop sells no more than its take-profit has left.
+  // A waiting stop never has a trigger the last price has reached (it would have run), unless its
+  // token is in a volatility auction (stops wait for its price); a pair's waiting stop sells no
+  // more than its take-profit has left.
   for (const r of await q(`select o.id from orders o
       join lateral (select coalesce((select price from trades where token_id = o.token_id order by created_at desc, id desc limit 1),
                                     (select issue_price from tokens where id = o.token_id)) as last) p on true
-      where o.status = 'pending' and ((o.side = 'buy' and o.stop_price <= p.last) or (o.side = 'sell' and o.stop_price >= p.last))`)) {
+      where o.status = 'pending' and ((o.side = 'buy' and o.stop_price <= p.last) or (o.side = 'sell' and o.stop_price >= p.last))
+        and not exists (select 1 from tokens t where t.id = o.token_id and t.auction_until is not null)`)) {
     problems.push(`stop ${r.id} waits though the last price has reached its trigger`);
   }
   for (const r of await q(`select s.id from orders s join orders l on l.id = s.oco_with
       where s.status = 'pending' and s.stop_price is not null and (l.status <> 'open' or s.amount <> l.amount - l.filled)`)) {
     problems.push(`stop ${r.id} of a pair does not follow its take-profit`);
   }
-  for (const r of await q(`select token_id from order_book group by token_id
-      having max(price) filter (where side = 'buy') >= min(price) filter (where side = 'sell')`)) {
+  // A book is never crossed, but in a volatility auction's call period (auctions.sql).
+  for (const r of await q(`select b.token_id from order_book b join tokens t on t.id = b.token_id and t.auction_until is null
+      group by b.token_id having max(b.price) filter (where b.side = 'buy') >= min(b.price) filter (where b.side = 'sell')`)) {
     problems.push(`the book of ${r.token_id} is crossed`);
   }
   for (const r of await q(`select id from trades where created_at > now()`)) {

@@ -46,6 +46,12 @@ export default function FairMarket() {
               any price.
             </li>
             <li>
+              A sudden move pauses the market instead of crashing it: a trade more than 20% away from the price of five
+              minutes before (the admin sets the band) stops continuous trading for a short <em>volatility auction</em>.
+              Everyone sees the price it would open at, has time to answer, and then all orders that cross trade at one
+              price.
+            </li>
+            <li>
               An admin can halt trading in a token, with a reason everyone reads on its trading screen, while the facts
               are checked.
             </li>
@@ -68,11 +74,11 @@ export default function FairMarket() {
           <h2>Each token&rsquo;s integrity, in public</h2>
           <p>
             Every trading screen has a <strong>Market Integrity</strong> panel, from RepX&rsquo;s own records over the
-            last 30 days: whether trading was halted, what share of the volume was between accounts an admin confirmed
-            were manipulating the market, how many orders were cancelled unfilled for each that traded, how much of the
-            supply the ten largest holders hold, and what the person has vested and sold. Its label,{' '}
-            <em>Nothing unusual</em>, <em>Worth a look</em> or <em>Manipulation found</em>, applies the same thresholds
-            to every token.
+            last 30 days: whether trading was halted or paused for a volatility auction, what share of the volume was
+            between accounts an admin confirmed were manipulating the market, how many orders were cancelled unfilled
+            for each that traded, how much of the supply the ten largest holders hold, and what the person has vested
+            and sold. Its label, <em>Nothing unusual</em>, <em>Worth a look</em> or <em>Manipulation found</em>, applies
+            the same thresholds to every token.
           </p>
           <p>
             <Link to="/market">Back to the market</Link>

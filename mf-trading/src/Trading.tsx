@@ -13,6 +13,7 @@ import {
   formatMoney,
 } from '@repex/shared-ui/ui';
 import { AlertsCard } from './trading/AlertsCard';
+import { AuctionCard } from './trading/auction/AuctionCard';
 import { IntegrityCard } from './trading/IntegrityCard';
 import { Discussion } from './trading/Discussion';
 import { BookTabs } from './trading/book/BookTabs';
@@ -44,10 +45,8 @@ export default function Trading() {
   const [params] = useSearchParams();
   const initialSide: Side = params.get('side') === 'sell' ? 'sell' : 'buy';
   const me = useAppStore((s) => s.session?.user.id);
-  const { token, history, book, tape, mine, orders, ownBook, ownChart, halt, vesting, offering } = useTrading(
-    tokenId,
-    me,
-  );
+  const { token, history, book, tape, mine, orders, ownBook, ownChart, halt, vesting, offering, volatility } =
+    useTrading(tokenId, me);
   const auction = offering.data && offering.data.closed_at === null ? offering.data : null;
   const closed = offering.data && offering.data.closed_at !== null && offering.data.bid ? offering.data : null;
   const halted = halt.data?.halt_reason && halt.data.halted_at ? halt.data : null;
@@ -98,6 +97,9 @@ export default function Trading() {
         </ChartCard>
         <SideColumn>
           {closed && t && <OfferingResult offering={closed} bid={closed.bid!} tokenName={t.name} />}
+          {!halted && t?.trading_phase === 'volatility_auction' && volatility.data && (
+            <AuctionCard auction={volatility.data} tokenName={t.name} />
+          )}
           {halted ? (
             <HaltedCard reason={halted.halt_reason!} since={halted.halted_at!} />
           ) : auction && t && mine.data ? (

@@ -349,7 +349,8 @@ declare
   editable constant text[] := array['fee_bps', 'maker_fee_bps', 'min_order_amount', 'max_price', 'max_open_orders', 'trading_halted', 'halt_reason',
     'deposit_min', 'deposit_max', 'withdrawal_min', 'withdrawal_daily_limit', 'token_supply', 'token_founder_bps', 'token_issue_price',
     'new_bank_account_hold_hours', 'market_band_bps', 'auto_invest_min', 'auto_invest_max', 'auto_invest_max_plans', 'creator_fee_share_bps',
-    'founder_vesting_months', 'founder_cliff_months', 'offering_window_minutes', 'offering_cap_bps', 'admins_need_two_step'];
+    'founder_vesting_months', 'founder_cliff_months', 'offering_window_minutes', 'offering_cap_bps', 'admins_need_two_step',
+    'volatility_band_bps', 'volatility_auction_seconds'];
   before public.exchange_settings;
   after public.exchange_settings;
   k text;
@@ -372,7 +373,8 @@ begin
      or after.new_bank_account_hold_hours is null or after.market_band_bps is null
      or after.auto_invest_min is null or after.auto_invest_max is null or after.auto_invest_max_plans is null
      or after.creator_fee_share_bps is null or after.founder_vesting_months is null or after.founder_cliff_months is null
-     or after.offering_window_minutes is null or after.offering_cap_bps is null or after.admins_need_two_step is null then
+     or after.offering_window_minutes is null or after.offering_cap_bps is null or after.admins_need_two_step is null
+     or after.volatility_band_bps is null or after.volatility_auction_seconds is null then
     perform private.refuse('A setting cannot be empty.');
   end if;
   if after.fee_bps <> trunc(after.fee_bps) or after.fee_bps not between 0 and 1000 then
@@ -418,6 +420,12 @@ begin
   if after.offering_cap_bps <> trunc(after.offering_cap_bps) or after.offering_cap_bps not between 1 and 10000 then
     perform private.refuse('The offering''s cap per account must be between 1 and 10,000 basis points (0.01% to 100%).');
   end if;
+  if after.volatility_band_bps <> trunc(after.volatility_band_bps) or after.volatility_band_bps not between 100 and 5000 then
+    perform private.refuse('The volatility band must be between 100 and 5,000 basis points (1% to 50%).');
+  end if;
+  if after.volatility_auction_seconds <> trunc(after.volatility_auction_seconds) or after.volatility_auction_seconds not between 5 and 3600 then
+    perform private.refuse('A volatility auction lasts 5 to 3,600 seconds (an hour).');
+  end if;
   -- A halt and its reason go together: traders are told why, and no reason lingers without a halt.
   if after.trading_halted and nullif(trim(after.halt_reason), '') is null then
     perform private.refuse('Say why trading is halted: traders are shown the reason.');
@@ -440,7 +448,8 @@ begin
       auto_invest_max_plans = after.auto_invest_max_plans, creator_fee_share_bps = after.creator_fee_share_bps,
       founder_vesting_months = after.founder_vesting_months, founder_cliff_months = after.founder_cliff_months,
       offering_window_minutes = after.offering_window_minutes, offering_cap_bps = after.offering_cap_bps,
-      admins_need_two_step = after.admins_need_two_step, updated_at = now()
+      admins_need_two_step = after.admins_need_two_step, volatility_band_bps = after.volatility_band_bps,
+      volatility_auction_seconds = after.volatility_auction_seconds, updated_at = now()
     returning * into after;
   exception when check_violation then
     perform private.refuse('A setting is out of its allowed range.');

@@ -75,6 +75,12 @@ create table public.exchange_settings (
   admins_need_two_step boolean not null default false,
   -- The maker's fee (see fee_bps), in basis points; negative: a rebate.
   maker_fee_bps integer not null default 200,
+  -- Volatility auctions (auctions.sql): how far from its reference price (the last trade at least
+  -- five minutes old, or the last auction's price) a token may trade before continuous trading
+  -- stops for an auction (2000 = 20%, beyond a normal day's move in five minutes), and how long the
+  -- auction collects orders.
+  volatility_band_bps integer not null default 2000 check (volatility_band_bps between 100 and 5000),
+  volatility_auction_seconds integer not null default 300 check (volatility_auction_seconds between 5 and 3600),
   constraint maker_fee_within_taker_fee check (maker_fee_bps between -fee_bps and fee_bps)
 );
 comment on column public.exchange_settings.new_bank_account_hold_hours is 'Hours a newly added bank account waits before it may receive a withdrawal.';

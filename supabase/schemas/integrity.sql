@@ -13,6 +13,7 @@ declare
   tok public.tokens;
   since timestamptz := now() - interval '30 days';
   halts integer;
+  auctions integer;
   volume numeric;
   flagged numeric;
   cancelled integer;
@@ -31,6 +32,7 @@ begin
   select count(*) into halts from public.audit_log a
    where a.action = 'token.halt' and a.created_at > since and a.target = tok.name
      and a.target_user is not distinct from tok.owner_id;
+  select count(*) into auctions from public.volatility_auctions v where v.token_id = p_token and v.started_at > since;
   select coalesce(sum(t.value), 0) into volume from public.trades t where t.token_id = p_token and t.created_at > since;
   -- Volume between accounts an admin confirmed were manipulating, together (fraud.sql).
   select coalesce(sum(t.value), 0) into flagged from public.trades t
@@ -56,6 +58,13 @@ begin
                                       when halts = 0 then 'Trading was not halted in the last 30 days.'
                                       else format('RepX halted trading %s in the last 30 days.', case when halts = 1 then 'once' else halts || ' times' end) end);
   if tok.halt_reason is not null or halts > 0 then level := 'watch'; end if;
+  reading := reading || to_jsonb(case when tok.auction_until is not null
+                                      then format('A sudden move paused trading for a volatility auction until %s UTC.', to_char(tok.auction_until at time zone 'UTC', 'HH24:MI'))
+                                      when auctions = 0 then 'No sudden move paused trading for a volatility auction in the last 30 days.'
+                                      when auctions = 1 then 'A sudden move paused trading for a volatility auction once in the last 30 days.'
+                                      else format('Sudden moves paused trading for a volatility auction %s in the last 30 days.',
+                                                  case when auctions = 2 then 'twice' else auctions || ' times' end) end);
+  if auctions >= 3 and level = 'good' then level := 'watch'; end if;
   if volume = 0 then
     reading := reading || to_jsonb('Nothing traded in the last 30 days.'::text);
   elsif flagged = 0 then
@@ -83,7 +92,8 @@ begin
 
   return jsonb_build_object(
     'token_id', p_token, 'since', since, 'level', level, 'reading', reading,
-    'halted_now', tok.halt_reason is not null, 'halts', halts,
+    'halted_now', tok.halt_reason is not null, 'halts', halts, 'volatility_auctions', auctions,
+    'auction_now', tok.auction_until is not null,
     'volume', volume, 'flagged_volume', flagged,
     'flagged_share', case when volume > 0 then round(flagged / volume, 4) else 0 end,
     'orders_cancelled', cancelled, 'orders_traded', traded,

@@ -254,6 +254,20 @@ end $$;
 create trigger tokens_count after insert or delete or update of category on public.tokens
   for each row execute function private.count_tokens();
 
+-- What trading in a token is doing now: 'halted' (by an admin, the token or the whole exchange),
+-- 'volatility_auction' (auctions.sql), 'offering' (its batch auction, offerings.sql) or
+-- 'continuous'. PL/pgSQL: the offerings are defined after the market.
+create function private.trading_phase(p_token uuid, p_halted boolean, p_auction_until timestamptz) returns text
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return case when p_halted or (select e.trading_halted from public.exchange_settings e) then 'halted'
+              when p_auction_until is not null then 'volatility_auction'
+              when exists (select 1 from public.offerings f where f.token_id = p_token and f.closed_at is null) then 'offering'
+              else 'continuous' end;
+end $$;
+revoke execute on function private.trading_phase(uuid, boolean, timestamp with time zone) from public;
+grant execute on function private.trading_phase(uuid, boolean, timestamp with time zone) to authenticated;
+
 -- The market's table: each token with its figures. search_text is what the search matches
 -- (tokens.sql); `halted` tells a trader before they open one. Built on token_stats, with tokens
 -- joined on the left: a query that asks for no column of tokens (a filtered count) reads one
@@ -277,7 +291,9 @@ select
   t.total_supply - (select coalesce(sum(h.amount), 0) from public.holdings h
                     where h.token_id = t.id and h.user_id <> private.issuance_account()) as available_supply,
   t.search_text,
-  s.halted
+  s.halted,
+  private.trading_phase(s.token_id, s.halted, t.auction_until) as trading_phase,
+  t.auction_until
 from private.token_stats s
 left join public.tokens t on t.id = s.token_id;
 revoke all on public.market_tokens from anon;

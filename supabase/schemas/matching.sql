@@ -11,10 +11,17 @@
 -- exchange_settings.market_band_bps, rounded to the cent inward. On a thin book one ask far above
 -- the last price would otherwise fill a market buy there, while the order panel's estimate showed
 -- the last price. What lies beyond the band is not met.
+--
+-- Every order also trades within the volatility band around the token's reference price
+-- (auctions.sql): when the next order it would meet lies beyond it, matching stops there and
+-- `beyond` is that order's price, `reference` the band's centre; the caller starts a volatility
+-- auction. During an auction (p_call) nothing is matched: the caller's own orders that the new one
+-- crosses are still expired, so that no account meets itself when the auction uncrosses.
 create function private.match_order(
   p_user uuid, p_token uuid, p_order bigint, p_side text, p_type text, p_amount bigint, p_price numeric,
-  p_budget numeric, p_bps integer,
-  out fills jsonb, out expire bigint[], out remaining bigint, out spent_value numeric, out makers uuid[]
+  p_budget numeric, p_bps integer, p_call boolean,
+  out fills jsonb, out expire bigint[], out remaining bigint, out spent_value numeric, out makers uuid[],
+  out beyond numeric, out reference numeric
 ) language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
   other text := case when p_side = 'buy' then 'sell' else 'buy' end;
@@ -35,6 +42,11 @@ declare
   maker record;
   n bigint;
   seq integer := 0;
+  -- The volatility band, read when the first other's order is met (an order that meets none reads nothing).
+  band_read boolean := false;
+  low numeric;
+  high numeric;
+  centre numeric;
 begin
   fills := '[]';
   expire := '{}';
@@ -45,6 +57,16 @@ begin
     if maker.user_id = p_user then
       expire := expire || maker.id; -- met one's own order: expire it, go on
       continue;
+    end if;
+    continue when p_call;
+    if not band_read then
+      select b.reference, b.low, b.high into centre, low, high from private.volatility_band(p_token) b;
+      band_read := true;
+    end if;
+    if maker.price < low or maker.price > high then
+      beyond := maker.price;
+      reference := centre;
+      exit;
     end if;
     n := least(remaining, maker.open_amount);
     if p_side = 'buy' and p_type = 'market' then
@@ -66,7 +88,7 @@ begin
     exit when remaining = 0; -- before the next order is read and locked
   end loop;
   -- Nothing met, and the nearest of others' orders lies beyond the band: said as such, not as no orders.
-  if p_type = 'market' and seq = 0 and (
+  if p_type = 'market' and seq = 0 and beyond is null and not p_call and (
     select min(case when o.side = 'buy' then -o.price else o.price end) from public.orders o
     where o.token_id = p_token and o.side = other and o.status = 'open' and o.user_id <> p_user) > worst then
     raise exception 'No % order for % is within % of its last price (%): a market order trades no further from it. Place a limit order at the price you accept.',
@@ -76,7 +98,7 @@ begin
       using errcode = 'P0001';
   end if;
 end $$;
-revoke execute on function private.match_order(uuid, uuid, bigint, text, text, bigint, numeric, numeric, integer) from public;
+revoke execute on function private.match_order(uuid, uuid, bigint, text, text, bigint, numeric, numeric, integer, boolean) from public;
 
 -- How many of `p_want` tokens at `p_price` a market buy can still pay for, having spent
 -- `p_spent` of value already: its value and the fee on the whole order's value within `p_budget`.

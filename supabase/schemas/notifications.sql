@@ -34,7 +34,8 @@ insert into public.notification_kinds (kind, label, description, default_channel
   ('vesting', 'Vesting', 'Founder tokens of yours vested.', 'app', false, 7),
   ('token', 'Your token', 'Trading in your token was halted or resumed.', 'mail', false, 8),
   ('orders', 'Order safety', 'Your dead-man''s switch cancelled your orders.', 'mail', false, 9),
-  ('security', 'Security', 'A new sign-in browser, API key, bank account or withdrawal.', 'mail', true, 10);
+  ('security', 'Security', 'A new sign-in browser, API key, bank account or withdrawal.', 'mail', true, 10),
+  ('auction', 'Volatility auctions', 'A token you hold paused for a volatility auction, or resumed.', 'app', false, 11);
 
 create table public.notifications (
   id bigint generated always as identity primary key,

@@ -169,7 +169,12 @@ declare
   rests boolean;
   -- The token's figures before the trades, so the market's message can say how its totals moved.
   before jsonb;
+  -- When a volatility auction this order started ends (auctions.sql).
+  auction_until timestamptz;
 begin
+  if tok.auction_until is not null and (p_type = 'market' or p_tif in ('ioc', 'fok') or p_post_only) then
+    perform private.refuse(private.auction_refusal(tok));
+  end if;
   budget := private.check_order_funds(p_user, tok.id, tok.name, p_side, p_type, p_amount, p_price, p_bps);
   if p_budget is not null then budget := least(budget, p_budget); end if;
   if p_post_only or p_tif = 'fok' then
@@ -179,8 +184,18 @@ begin
   -- The order's id, drawn now: its trades name it, and its row is written once it is settled.
   if v_order is null then v_order := nextval(pg_get_serial_sequence('public.orders', 'id')); end if;
 
-  matched := private.match_order(p_user, tok.id, v_order, p_side, p_type, p_amount, p_price, budget, p_bps);
-  if p_type = 'market' and jsonb_array_length(matched.fills) = 0 then
+  matched := private.match_order(p_user, tok.id, v_order, p_side, p_type, p_amount, p_price, budget, p_bps,
+    tok.auction_until is not null);
+  -- A triggered stop-market that meets the band before any fill goes back to waiting: its trigger
+  -- is undone with the rest of it (private.trigger_stops catches this), and the auction starts.
+  if matched.beyond is not null and p_order is not null and p_type = 'market' and jsonb_array_length(matched.fills) = 0 then
+    raise exception 'A stop met the volatility band.' using errcode = 'RXV01', detail = matched.beyond::text, hint = matched.reference::text;
+  end if;
+  if matched.beyond is not null and p_tif = 'fok' then
+    perform private.refuse(format('Fill or kill: at %s this order would trade beyond the volatility band around %s''s reference price of %s, so nothing was placed.',
+      private.money(matched.beyond), tok.name, private.money(matched.reference)));
+  end if;
+  if p_type = 'market' and jsonb_array_length(matched.fills) = 0 and matched.beyond is null then
     if exists (select 1 from public.orders where token_id = tok.id and status = 'open' and user_id <> p_user
                  and side = case when p_side = 'buy' then 'sell' else 'buy' end) then
       raise exception 'Insufficient funds: you cannot afford one % token at the best price.', tok.name using errcode = 'P0001';
@@ -236,6 +251,10 @@ begin
   else
     final_status := case when matched.remaining = 0 then 'filled' else 'cancelled' end;
   end if;
+  -- The order met the band: the token's continuous trading stops here, and what rests joins the auction.
+  if matched.beyond is not null then
+    auction_until := private.start_volatility_auction(tok, v_order, matched.beyond, matched.reference);
+  end if;
   if p_order is null then
     insert into public.orders (id, user_id, token_id, side, type, price, amount, filled, filled_value, fees_paid,
                                reserved, status, created_at, closed_at, time_in_force, expires_at, post_only)
@@ -259,7 +278,7 @@ begin
 
   -- The market hears the levels this order rested at or expired (its trades' levels are read with
   -- them); the accounts whose orders traded, and the person whose fee share came, hear of it.
-  perform private.tell_market(tok.id, case when matched.spent_value > 0 then 'trade' else 'book' end,
+  perform private.tell_market(tok.id, case when auction_until is not null then 'auction' when matched.spent_value > 0 then 'trade' else 'book' end,
     case when rests then jsonb_build_array(jsonb_build_object('side', p_side, 'price', p_price)) else '[]' end
       || case when cardinality(matched.expire) > 0 then private.order_levels(matched.expire) else '[]' end,
     case when jsonb_array_length(matched.fills) > 0 then book_time end, before);
@@ -283,7 +302,7 @@ begin
     'value', matched.spent_value,
     'fee', fee_sum,
     'total', case when p_side = 'buy' then matched.spent_value + fee_sum else matched.spent_value - fee_sum end
-  );
+  ) || case when auction_until is not null then jsonb_build_object('auction_until', auction_until) else '{}' end;
 end $$;
 revoke execute on function private.execute_order(uuid, public.tokens, bigint, text, text, bigint, numeric, text, timestamp with time zone, boolean, integer, numeric) from public;
 

@@ -143,10 +143,11 @@ revoke execute on function private.quote_stop(uuid, public.tokens, integer, text
 --   at_trigger, a stop's {price, value, fee, total, proceeds, hold, max_amount} (null for an order now);
 --   last_price, band_bps, band_edge (the furthest price a market order meets), impact_bps (how far
 --   the worst fill lies from the last price), best_bid, best_ask (others' orders);
---   cash and held (what the caller may spend and sell); blocked, a halt; term_refusal, the first of
---   the order's terms the engine would refuse, {term, message} (private.quote_terms); and refusal,
---   what the engine's funds check (or, for a post-only or fill-or-kill limit, its maker terms) would
---   refuse the order with, each in the engine's words.
+--   cash and held (what the caller may spend and sell); blocked, a halt (or, in a volatility
+--   auction, an order that cannot join it); term_refusal, the first of the order's terms the
+--   engine would refuse, {term, message} (private.quote_terms); and refusal, what the engine's
+--   funds check (or, for a post-only or fill-or-kill limit, its maker terms) would refuse the order
+--   with, each in the engine's words.
 create function public.quote_order(
   p_token uuid, p_side text, p_type text default 'market', p_amount numeric default null,
   p_price numeric default null, p_time_in_force text default 'gtc', p_max_total numeric default null,
@@ -201,6 +202,9 @@ begin
     blocked := format('Trading in %s is halted: %s.', tok.name, rtrim(tok.halt_reason, '.'));
   elsif settings.trading_halted then
     blocked := 'Trading is halted' || coalesce(': ' || nullif(rtrim(settings.halt_reason, '.'), ''), '') || '.';
+  elsif tok.auction_until is not null and p_stop_price is null
+        and (p_type = 'market' or p_time_in_force in ('ioc', 'fok') or coalesce(p_post_only, false)) then
+    blocked := private.auction_refusal(tok);
   end if;
   if uid is not null then
     select coalesce(max(available), 0) into cash from public.cash_accounts where user_id = uid;
@@ -236,7 +240,8 @@ begin
       end;
     end if;
     -- The worst rank the order accepts, ranked as match_order ranks the other side.
-    worst := case when p_type = 'market' and p_side = 'buy' then edge when p_type = 'market' then -edge
+    worst := case when tok.auction_until is not null then '-Infinity' -- in an auction's call nothing trades at once
+                  when p_type = 'market' and p_side = 'buy' then edge when p_type = 'market' then -edge
                   when p_side = 'buy' then p_price else -p_price end;
     budget := case when p_side = 'buy' and p_type = 'market'
                    then case when uid is null then coalesce(p_max_total, 'Infinity') else least(cash, coalesce(p_max_total, cash)) end end;

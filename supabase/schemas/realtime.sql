@@ -65,7 +65,8 @@ end $$;
 revoke execute on function private.order_levels(bigint[]) from public;
 
 -- One message on 'market' about one token: what happened (kind: 'trade', 'book', 'halt',
--- 'offering', 'listed', or 'stats' when trades left its 24 hours), its figures now (price, 24h
+-- 'offering', 'auction' when a volatility auction starts or ends, 'listed', or 'stats' when
+-- trades left its 24 hours), its figures now (price, 24h
 -- change and volume, market cap, holders, halted) and how its market cap and volume moved since
 -- p_before ({market_cap, volume_24h} before the change: the market's totals follow without a read), the
 -- best bid and ask, the book's levels the change touched (p_levels, and those its trades took

@@ -28,7 +28,8 @@ language sql stable set search_path = '' as $$
                           select jsonb_build_object('price', b.price, 'amount', b.amount, 'reserved', b.reserved,
                                                     'placed_at', b.placed_at, 'allocated', b.allocated)
                             from public.offering_bids b where b.offering_id = f.id and b.user_id = (select auth.uid())))
-                   from public.offering_book f where f.token_id = p_token order by f.opens_at desc limit 1)
+                   from public.offering_book f where f.token_id = p_token order by f.opens_at desc limit 1),
+    'auction', (select to_jsonb(a) from public.volatility_auction_book a where a.token_id = p_token and a.uncrossed_at is null)
   )
 $$;
 revoke execute on function public.trading_screen(uuid) from public, anon;

@@ -64,7 +64,8 @@ revoke execute on function private.check_stop_terms(text, text, numeric, numeric
 -- time as its owner's order, through the same engine, fees and band. One that cannot trade then (a
 -- market stop facing an empty book or band, a fill-or-kill that cannot fill, funds that changed) is
 -- cancelled and its reservation released, without undoing the trade that triggered it. At most
--- 1,000 stops run per transaction; any left wait for the next trade. Returns how many ran.
+-- 1,000 stops run per transaction; any left wait for the next trade. None runs while the token is
+-- in a volatility auction. Returns how many ran.
 --
 -- A stop's accounts are locked after the accounts of the trade that triggered it, so not in the
 -- engine's ascending order: another trade, in another token, may hold one of them and wait for one
@@ -80,9 +81,14 @@ declare
   s public.orders;
   n integer := 0;
   lock_wait text := current_setting('lock_timeout');
+  beyond text;
+  centre text;
 begin
   perform set_config('lock_timeout', '100ms', true);
   while n < cap loop
+    -- A stop that met the volatility band started an auction: the cascade ends at its boundary, and
+    -- the stops left are checked against the auction's price when it uncrosses (auctions.sql).
+    exit when (select t.auction_until from public.tokens t where t.id = tok.id) is not null;
     last := private.last_price(tok.id);
     select * into s from public.orders o
      where o.token_id = tok.id and o.side = 'buy' and o.status = 'pending' and o.stop_price <= last
@@ -108,6 +114,12 @@ begin
       perform private.execute_order(s.user_id, tok, s.id, s.side, s.type, s.amount, s.price, s.time_in_force,
         s.expires_at, false, p_bps, case when s.side = 'buy' then s.reserved end);
     exception
+      -- A stop-market that met the volatility band first: it waits again, and the auction starts.
+      when sqlstate 'RXV01' then
+        get stacked diagnostics beyond = pg_exception_detail, centre = pg_exception_hint;
+        perform private.start_volatility_auction(tok, s.id, beyond::numeric, centre::numeric);
+        perform private.tell_market(tok.id, 'auction');
+        exit;
       when sqlstate 'P0001' or sqlstate '22023' then
         begin
           perform private.release_order(s.id);
@@ -140,7 +152,7 @@ begin
     order by o.token_id
   loop
     select * into tok from public.tokens where id = due for no key update;
-    if tok.halt_reason is null then n := n + private.trigger_stops(tok, private.fee_bps()); end if;
+    if tok.halt_reason is null and tok.auction_until is null then n := n + private.trigger_stops(tok, private.fee_bps()); end if;
   end loop;
   return n;
 end $$;

@@ -26,6 +26,9 @@ create table public.tokens (
   -- An admin halts trading in one token, with a reason traders read (admin_set_token_halt).
   halt_reason text check (char_length(halt_reason) between 3 and 200),
   halted_at timestamptz,
+  -- While the token is in a volatility auction (auctions.sql): when its call period ends. Null in
+  -- continuous trading. Kept on the token's row, which every order locks and reads already.
+  auction_until timestamptz,
   constraint tokens_halt_whole check ((halt_reason is null) = (halted_at is null))
 );
 comment on column public.tokens.search_text is

@@ -32,6 +32,17 @@ const FIELDS = [
     hint: 'How far from the last price a market order may trade (1 to 50); the rest is cancelled.',
     percent: true,
   },
+  {
+    key: 'volatility_band_bps',
+    label: 'Volatility band (%)',
+    hint: 'How far from its price of five minutes before a token may trade before a volatility auction (1 to 50).',
+    percent: true,
+  },
+  {
+    key: 'volatility_auction_seconds',
+    label: 'Volatility auction (seconds)',
+    hint: 'How long a volatility auction collects orders before it uncrosses (5 to 3,600).',
+  },
   { key: 'deposit_min', label: 'Minimum deposit ($)', hint: 'Per deposit.' },
   { key: 'deposit_max', label: 'Maximum deposit ($)', hint: 'Per deposit.' },
   { key: 'withdrawal_min', label: 'Minimum withdrawal ($)', hint: 'Per withdrawal.' },

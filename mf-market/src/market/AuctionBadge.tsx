@@ -11,3 +11,17 @@ export function AuctionBadge({ offering }: { offering: OpenOffering }) {
     </Badge>
   );
 }
+
+/** A token in a volatility auction: continuous trading paused, with the time left in the call. */
+export function PausedBadge({ until }: { until: string }) {
+  const left = Date.parse(until) - useNow(1000);
+  return (
+    <Badge
+      $variant="outline"
+      data-testid="volatility-badge"
+      title="A sudden move paused continuous trading: limit orders are collected and trade at one price when it ends"
+    >
+      Paused · {left > 0 ? formatCountdown(left) : 'reopening'}
+    </Badge>
+  );
+}

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import styled from 'styled-components';
 import type { MarketToken } from '@repex/shared-ui/contracts';
-import { AuctionBadge } from './AuctionBadge';
+import { AuctionBadge, PausedBadge } from './AuctionBadge';
 import type { OpenOffering } from './data';
 import {
   Button,
@@ -34,7 +34,7 @@ const RowActions = styled.div`
 
 /**
  * One token of the market table: who, the score, price and change, size, and Watch and Trade; a
- * token in its offering's auction is marked beside its price.
+ * token in its offering's auction, or paused for a volatility auction, is marked beside its price.
  */
 export function MarketRow({
   token,
@@ -64,6 +64,12 @@ export function MarketRow({
           <>
             {' '}
             <AuctionBadge offering={offering} />
+          </>
+        )}
+        {token.trading_phase === 'volatility_auction' && token.auction_until && (
+          <>
+            {' '}
+            <PausedBadge until={token.auction_until} />
           </>
         )}
       </td>

@@ -10,7 +10,7 @@ const SUMMARY_EVERY_MS = 5 * 60_000;
  * Keeps the market screen live at the cost of no read per trade: each message patches the page's
  * rows (re-sorted) and the summary's market cap and volume. Reads come only for what a message
  * cannot carry: a newly listed token (the page, the summary, the categories), an offering's
- * change (the auctions), the traders count every few minutes, and everything after a resync;
+ * change (the auctions), a volatility auction on a token of the page, the traders count every few minutes, and everything after a resync;
  * each at most once a second, at a random moment, so a thousand open screens do not read at once.
  */
 export function useLiveMarket(
@@ -28,12 +28,16 @@ export function useLiveMarket(
     q.categories.reload();
   });
   const offered = useSoon(q.offerings.reload);
+  // A volatility auction started or ended on a token of the page: its row's phase (no message carries it).
+  const paused = useSoon(q.tokens.reload);
   useMarketFeed(
     (ticks) => {
       q.tokens.patch((page) => patchPage(page, ticks, sort));
       q.summary.patch((s) => patchSummary(s, ticks));
       if (ticks.some((t) => t.kind === 'listed')) listed();
       if (ticks.some((t) => t.kind === 'offering' || t.kind === 'listed')) offered();
+      const shown = q.tokens.data?.rows;
+      if (ticks.some((t) => t.kind === 'auction' && shown?.some((r) => r.id === t.token_id))) paused();
     },
     () => {
       q.tokens.reload();

@@ -104,6 +104,23 @@ export const loadOffering = async (tokenId: string) =>
   );
 export type Offering = NonNullable<Awaited<ReturnType<typeof loadOffering>>>;
 
+/**
+ * The token's volatility auction while it is open (public.volatility_auction_book): the band it
+ * met, when its call ends, and the indicative price, volume, demand and supply of the book now.
+ */
+export const loadAuction = async (tokenId: string) =>
+  unwrap(
+    await supabase()
+      .from('volatility_auction_book')
+      .select(
+        'id, reference_price, band_bps, trigger_price, started_at, ends_at, indicative_price, indicative_volume, demand, supply',
+      )
+      .eq('token_id', tokenId)
+      .is('uncrossed_at', null)
+      .maybeSingle(),
+  );
+export type VolatilityAuction = NonNullable<Awaited<ReturnType<typeof loadAuction>>>;
+
 /** The user's own bid in an offering, and once it has closed, what the bid received. */
 export const loadMyBid = async (offeringId: number, userId: string) =>
   unwrap(

@@ -14,11 +14,15 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  * market's messages carry the token's figures, its trades (the tape, the line) and the levels of its
  * book they touched. Reads come for what they cannot carry, at most once a second: the user's cash,
  * tokens and orders when their account's notes say they changed; the offering when it changes; a
- * halt's reason. After a resync, everything is read again.
+ * halt's reason; a volatility auction when it starts, ends, or its book moves. After a resync, everything is read again.
  */
 export function useTrading(tokenId: string, userId: string | undefined) {
   const valid = UUID.test(tokenId);
-  const { token, history, book, tape, mine, orders, vesting, offering } = useTradingParts(tokenId, userId, valid);
+  const { token, history, book, tape, mine, orders, vesting, offering, auction } = useTradingParts(
+    tokenId,
+    userId,
+    valid,
+  );
   // The halt's reason and time are read only while the market says the token is halted.
   const halted = token.data?.halted ?? false;
   const halt = useQuery(async () => (halted ? loadHalt(tokenId) : null), [tokenId, halted]);
@@ -27,6 +31,14 @@ export function useTrading(tokenId: string, userId: string | undefined) {
   // An offering's bids move its demand; its close trades at one price for all: read what it changed.
   const offeringSoon = useSoon(() => {
     for (const q of [offering, book, tape, history]) q.reload();
+  });
+  // A volatility auction starts or ends: the token's phase and the auction; in its call, each
+  // change of the book moves its indicative price.
+  const inAuction = token.data?.trading_phase === 'volatility_auction';
+  const auctionSoon = useSoon(auction.reload);
+  const phaseSoon = useSoon(() => {
+    token.reload();
+    auction.reload();
   });
   const own = useSoon(
     () => {
@@ -46,9 +58,11 @@ export function useTrading(tokenId: string, userId: string | undefined) {
       history.patch((h) => patchHistory(h, about));
       if (about.some((t) => t.kind === 'halt')) haltSoon();
       if (about.some((t) => t.kind === 'halt' || t.kind === 'offering')) offeringSoon();
+      if (about.some((t) => t.kind === 'auction')) phaseSoon();
+      else if (inAuction && about.some((t) => t.kind === 'book')) auctionSoon();
     },
     () => {
-      for (const q of [token, history, tape, book, mine, orders, halt, offering]) q.reload();
+      for (const q of [token, history, tape, book, mine, orders, halt, offering, auction]) q.reload();
     },
   );
   useAccountFeed(own);
@@ -56,5 +70,19 @@ export function useTrading(tokenId: string, userId: string | undefined) {
   const ownBook = useMemo(() => ownLevels(orders.data ?? []), [orders.data]);
   // And on the chart, with the stops waiting at their triggers.
   const ownChart = useMemo(() => ownLines(orders.data ?? []), [orders.data]);
-  return { valid, token, history, book, tape, mine, orders, ownBook, ownChart, halt, vesting, offering };
+  return {
+    valid,
+    token,
+    history,
+    book,
+    tape,
+    mine,
+    orders,
+    ownBook,
+    ownChart,
+    halt,
+    vesting,
+    offering,
+    volatility: auction,
+  };
 }

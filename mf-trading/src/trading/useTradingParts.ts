@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { FirstRead, useQuery } from '@repex/shared-ui/platform';
 import {
+  loadAuction,
   loadBook,
   loadMine,
   loadMyBid,
@@ -15,7 +16,8 @@ import {
 
 /**
  * The trading screen's parts, each its own query: the token, its line, book and tape, the user's
- * cash, tokens and orders here, the founder's vesting and the token's offering with the user's bid.
+ * cash, tokens and orders here, the founder's vesting, the token's offering with the user's bid,
+ * and its volatility auction.
  */
 export function useTradingParts(tokenId: string, userId: string | undefined, valid: boolean) {
   // The first read of every part is one request; a part's reload reads it alone.
@@ -118,5 +120,18 @@ export function useTradingParts(tokenId: string, userId: string | undefined, val
     [tokenId, userId],
   );
 
-  return { token, history, book, tape, mine, orders, vesting, offering };
+  // The token's volatility auction while one is open: what it would uncross at now.
+  const auction = useQuery(
+    async () =>
+      valid
+        ? first.load(
+            'auction',
+            (s) => s.auction,
+            () => loadAuction(tokenId),
+          )
+        : null,
+    [tokenId],
+  );
+
+  return { token, history, book, tape, mine, orders, vesting, offering, auction };
 }

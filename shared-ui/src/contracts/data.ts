@@ -16,7 +16,7 @@ export type MyTrade = Public['Views']['my_trades']['Row'];
 export type Profile = Public['Tables']['profiles']['Row'];
 
 export const MARKET_TOKEN_COLUMNS =
-  'id, owner_id, name, username, category, reputation_score, avatar_url, verified, total_supply, price, change_24h, volume_24h, market_cap, holders, available_supply, halted';
+  'id, owner_id, name, username, category, reputation_score, avatar_url, verified, total_supply, price, change_24h, volume_24h, market_cap, holders, available_supply, halted, trading_phase, auction_until';
 
 /** A point of public.my_pnl: the caller's profit & loss at a moment (the last one is now). */
 export type PnlPoint = Public['Functions']['my_pnl']['Returns'][number];

@@ -212,6 +212,8 @@ export type Database = {
           offering_cap_bps: number;
           admins_need_two_step: boolean;
           maker_fee_bps: number;
+          volatility_band_bps: number;
+          volatility_auction_seconds: number;
         };
         Insert: {
           id?: boolean;
@@ -241,6 +243,8 @@ export type Database = {
           offering_cap_bps?: number;
           admins_need_two_step?: boolean;
           maker_fee_bps?: number;
+          volatility_band_bps?: number;
+          volatility_auction_seconds?: number;
         };
         Update: {
           id?: boolean;
@@ -270,6 +274,8 @@ export type Database = {
           offering_cap_bps?: number;
           admins_need_two_step?: boolean;
           maker_fee_bps?: number;
+          volatility_band_bps?: number;
+          volatility_auction_seconds?: number;
         };
         Relationships: [];
       };
@@ -1384,6 +1390,7 @@ export type Database = {
           search_text: string | null;
           halt_reason: string | null;
           halted_at: string | null;
+          auction_until: string | null;
         };
         Insert: {
           id?: string;
@@ -1399,6 +1406,7 @@ export type Database = {
           created_at?: string;
           halt_reason?: string | null;
           halted_at?: string | null;
+          auction_until?: string | null;
         };
         Update: {
           id?: string;
@@ -1414,6 +1422,7 @@ export type Database = {
           created_at?: string;
           halt_reason?: string | null;
           halted_at?: string | null;
+          auction_until?: string | null;
         };
         Relationships: [
           {
@@ -1576,6 +1585,57 @@ export type Database = {
           },
         ];
       };
+      volatility_auctions: {
+        Row: {
+          id: number;
+          token_id: string;
+          reference_price: number;
+          band_bps: number;
+          trigger_price: number;
+          trigger_order: number;
+          started_at: string;
+          ends_at: string;
+          announced: boolean;
+          uncrossed_at: string | null;
+          uncross_price: number | null;
+          volume: number;
+        };
+        Insert: {
+          token_id: string;
+          reference_price: number;
+          band_bps: number;
+          trigger_price: number;
+          trigger_order: number;
+          started_at?: string;
+          ends_at: string;
+          announced?: boolean;
+          uncrossed_at?: string | null;
+          uncross_price?: number | null;
+          volume?: number;
+        };
+        Update: {
+          token_id?: string;
+          reference_price?: number;
+          band_bps?: number;
+          trigger_price?: number;
+          trigger_order?: number;
+          started_at?: string;
+          ends_at?: string;
+          announced?: boolean;
+          uncrossed_at?: string | null;
+          uncross_price?: number | null;
+          volume?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'volatility_auctions_token_id_fkey';
+            columns: ['token_id'];
+            isOneToOne: false;
+            referencedRelation: 'tokens';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       wallet_transactions: {
         Row: {
           id: number;
@@ -1711,6 +1771,8 @@ export type Database = {
           available_supply: number | null;
           search_text: string | null;
           halted: boolean | null;
+          trading_phase: string | null;
+          auction_until: string | null;
         };
         Relationships: [];
       };
@@ -1858,6 +1920,25 @@ export type Database = {
           cliff_at: string | null;
           ends_at: string | null;
           vested: number | null;
+        };
+        Relationships: [];
+      };
+      volatility_auction_book: {
+        Row: {
+          id: number | null;
+          token_id: string | null;
+          reference_price: number | null;
+          band_bps: number | null;
+          trigger_price: number | null;
+          started_at: string | null;
+          ends_at: string | null;
+          uncrossed_at: string | null;
+          uncross_price: number | null;
+          volume: number | null;
+          indicative_price: number | null;
+          indicative_volume: number | null;
+          demand: number | null;
+          supply: number | null;
         };
         Relationships: [];
       };
@@ -2135,6 +2216,8 @@ export type Database = {
           offering_cap_bps: number;
           admins_need_two_step: boolean;
           maker_fee_bps: number;
+          volatility_band_bps: number;
+          volatility_auction_seconds: number;
         };
       };
       apply_for_token: {

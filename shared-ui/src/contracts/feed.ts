@@ -22,7 +22,7 @@ export interface TickTrade {
 }
 
 /** Why the market's message was sent (private.tell_market). */
-export type TickKind = 'trade' | 'book' | 'halt' | 'offering' | 'listed' | 'stats';
+export type TickKind = 'trade' | 'book' | 'halt' | 'offering' | 'auction' | 'listed' | 'stats';
 
 /** One token's change ('token' on 'market'): its figures now, what moved, its touched levels and its trades. */
 export interface MarketTick {

@@ -21,6 +21,8 @@ export interface OrderResult {
   total: number;
   /** replace_order: the order it replaced. */
   replaced?: number;
+  /** The order met the volatility band: the token's auction ends then (supabase/schemas/auctions.sql). */
+  auction_until?: string;
 }
 
 /** How long an order lives: good til cancelled, immediate or cancel, fill or kill, good til date. */

@@ -24,6 +24,8 @@ export interface TradingScreen {
         bid: Pick<Tables['offering_bids']['Row'], 'price' | 'amount' | 'reserved' | 'placed_at' | 'allocated'> | null;
       })
     | null;
+  /** The token's volatility auction while one is open. */
+  auction: Views['volatility_auction_book']['Row'] | null;
 }
 
 /**

@@ -91,7 +91,7 @@ type Views = Public['Views'];
 interface NullableViewColumns {
   index_basket: never;
   market_summary: never;
-  market_tokens: 'owner_id' | 'avatar_url';
+  market_tokens: 'owner_id' | 'avatar_url' | 'auction_until';
   my_notifications: 'link' | 'read_at';
   my_invest_plans:
     | 'token_id'
@@ -120,6 +120,8 @@ interface NullableViewColumns {
   recent_trades: never;
   token_categories: never;
   token_vesting: never;
+  volatility_auction_book:
+    'uncrossed_at' | 'uncross_price' | 'indicative_price' | 'indicative_volume' | 'demand' | 'supply';
   wallet_history: 'message' | 'wallet_id' | 'trade_id';
 }
 

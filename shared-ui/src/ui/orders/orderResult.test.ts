@@ -33,6 +33,27 @@ describe('order result toasts', () => {
       description: 'Your limit order to sell 10 Sarah Chen tokens at $50.00 is on the book.',
     });
   });
+  it('an order that met the volatility band says the token is paused, until when, and what became of the rest', () => {
+    const until = '2026-11-29T14:05:30Z';
+    const at = describeResult({ ...base, auction_until: until }, 'Sarah Chen').description;
+    expect(at).toMatch(
+      /^Bought 10 Sarah Chen tokens at an average \$45\.20, total \$461\.04\. Trading further would have moved Sarah Chen beyond its volatility band, so it is paused for an auction until /,
+    );
+    const rests = describeResult(
+      { ...base, status: 'open', type: 'limit', amount: 15, filled: 10, resting: 5, auction_until: until },
+      'Sarah Chen',
+      50,
+    );
+    expect(rests.title).toBe('Volatility Auction');
+    expect(rests.description).toMatch(/ The remaining 5 tokens rest at \$50\.00 and join the auction\.$/);
+    const market = describeResult(
+      { ...base, status: 'cancelled', amount: 1, filled: 0, average_price: null, total: 0, auction_until: until },
+      'Sarah Chen',
+    );
+    expect(market.description).toMatch(
+      /^Trading further would have moved Sarah Chen .* The remaining 1 token was cancelled: only limit orders join an auction\.$/,
+    );
+  });
   it('one token is a token', () => {
     expect(describeResult({ ...base, amount: 1, filled: 1, total: 46.1 }, 'Sarah Chen').description).toBe(
       'Bought 1 Sarah Chen token at an average $45.20, total $46.10.',

@@ -1,5 +1,5 @@
 import type { OrderResult } from '../../contracts/results';
-import { formatPrice, formatTokens } from '../format';
+import { formatPrice, formatTime, formatTokens } from '../format';
 
 /** The toast that tells the user what happened to their order. */
 export function describeResult(
@@ -12,6 +12,19 @@ export function describeResult(
     r.filled > 0
       ? `${verb} ${formatTokens(r.filled, tokenName)} at an average ${formatPrice(r.average_price ?? 0)}, ${r.side === 'buy' ? 'total' : 'proceeds'} ${formatPrice(r.total)}.`
       : '';
+  if (r.auction_until) {
+    const left = r.amount - r.filled;
+    const rest =
+      r.status === 'open'
+        ? ` The remaining ${formatTokens(r.resting)} ${r.resting === 1 ? 'rests' : 'rest'} at ${formatPrice(limitPrice ?? 0)} and ${r.resting === 1 ? 'joins' : 'join'} the auction.`
+        : left > 0
+          ? ` The remaining ${formatTokens(left)} ${left === 1 ? 'was' : 'were'} cancelled: only limit orders join an auction.`
+          : '';
+    return {
+      title: 'Volatility Auction',
+      description: `${done}${done ? ' ' : ''}Trading further would have moved ${tokenName} beyond its volatility band, so it is paused for an auction until ${formatTime(r.auction_until)}.${rest}`,
+    };
+  }
   if (r.status === 'filled') return { title: 'Order Filled', description: done };
   if (r.status === 'open' && r.filled === 0) {
     return {
