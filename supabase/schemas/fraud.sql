@@ -7,7 +7,8 @@
 
 create table public.fraud_alerts (
   id bigint generated always as identity primary key,
-  rule text not null check (rule in ('wash_trading', 'ring', 'spoofing', 'cancel_ratio', 'concentration', 'new_account', 'layering', 'linked_accounts', 'pump_and_dump')),
+  rule text not null check (rule in ('wash_trading', 'ring', 'spoofing', 'cancel_ratio', 'concentration', 'new_account', 'layering', 'linked_accounts', 'pump_and_dump',
+                                'marking_close', 'trading_ahead')),
   severity text not null check (severity in ('low', 'medium', 'high')),
   -- The accounts involved, sorted, so one pattern maps to one alert.
   accounts uuid[] not null check (cardinality(accounts) >= 1),
@@ -57,6 +58,11 @@ declare
   pump_rise constant numeric := 1.2;        -- the burst's peak over the price before it
   dump_rise constant numeric := 1.15;       -- the person's sale over the price before the burst
   young_min_value constant numeric := 5000;
+  mark_last constant interval := interval '60 seconds'; -- the final stretch of an hour before its close
+  mark_move constant numeric := 0.02;       -- the closing trade's move from the trade before
+  mark_min_closes constant int := 2;
+  ahead_window constant interval := interval '2 hours'; -- a buy this long before the person's news
+  ahead_min_value constant numeric := 100;
   since timestamptz := now() - p_window;
   seen integer := 0;
   r record;
@@ -159,19 +165,9 @@ begin
   -- other at least linked_min_trades times. One person behind two accounts moves value or paints
   -- volume between them, in either direction; the wash rule above wants the back-and-forth.
   for r in
-    with links as (
-      select distinct least(a.user_id, b.user_id) as a, greatest(a.user_id, b.user_id) as b, 'address ' || host(a.ip) as why
-      from auth.sessions a join auth.sessions b on b.ip = a.ip and b.user_id <> a.user_id
-      where a.ip is not null and not host(a.ip) in ('127.0.0.1', '::1')
-        and a.created_at > now() - linked_seen and b.created_at > now() - linked_seen
-      union
-      select distinct least(a.user_id, b.user_id), greatest(a.user_id, b.user_id), 'bank account •••• ' || a.account_last4
-      from public.payout_destinations a join public.payout_destinations b
-        on b.account_last4 = a.account_last4 and lower(b.label) = lower(a.label) and b.user_id <> a.user_id
-    )
     select l.a, l.b, t.token_id, array_agg(distinct l.why) as why, count(distinct t.id) as n,
            array_agg(distinct t.id) as trades
-    from links l
+    from private.linked_accounts(linked_seen) l
     join public.trades t on t.created_at > since
      and ((t.buyer_id = l.a and t.seller_id = l.b) or (t.buyer_id = l.b and t.seller_id = l.a))
     group by l.a, l.b, t.token_id
@@ -218,6 +214,67 @@ begin
     seen := seen + 1;
   end loop;
 
+  -- Marking the close: the last trade before an hour's close (a candle's; at midnight, the day's
+  -- that the index's levels read) made in the hour's final minute by an account whose order moved
+  -- the price 2% or more from the trade before, at two or more closes of one token. A close is
+  -- marked to move what is read at it, not to trade.
+  for r in
+    with closing as (
+      select distinct on (t.token_id, date_trunc('hour', t.created_at))
+             t.id, t.token_id, t.created_at, t.price,
+             case when t.taker_side = 'buy' then t.buyer_id else t.seller_id end as taker
+      from public.trades t
+      where t.created_at > since and t.created_at < date_trunc('hour', now())
+      order by t.token_id, date_trunc('hour', t.created_at), t.created_at desc, t.id desc
+    )
+    select c.taker, c.token_id, array_agg(c.id order by c.id) as trades, count(*) as closes
+    from closing c
+    cross join lateral (select b.price from public.trades b
+                         where b.token_id = c.token_id and (b.created_at, b.id) < (c.created_at, c.id)
+                         order by b.token_id, b.created_at desc, b.id desc limit 1) p
+    where c.created_at >= date_trunc('hour', c.created_at) + interval '1 hour' - mark_last
+      and abs(c.price - p.price) >= mark_move * p.price
+    group by c.taker, c.token_id
+    having count(*) >= mark_min_closes
+  loop
+    perform private.raise_alert('marking_close', 'medium', array[r.taker], r.token_id,
+      format('This account made the last trade before %s hourly closes, in their final minute, each moving the price 2%% or more.', r.closes),
+      jsonb_build_object('trades', to_jsonb(r.trades)));
+    seen := seen + 1;
+  end loop;
+
+  -- Trading ahead of one's own news: an account linked to a token's person (a shared sign-in
+  -- address or bank account) bought the token in the two hours before the person posted: about
+  -- their token on RepX, or on a connected account, as RepX read it (social.sql). The person
+  -- trades through someone else on what only they know is coming.
+  for r in
+    with news as (
+      select k.id as token_id, k.owner_id, p.created_at as at, 'post ' || p.id as what
+        from public.posts p join public.tokens k on k.id = p.token_id and k.owner_id = p.author_id
+       where p.created_at > since and p.reply_to is null
+      union all
+      select k.id, k.owner_id, e.posted_at, s.platform || ' post of ' || to_char(e.posted_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI')
+        from public.social_evidence e join public.social_accounts s on s.id = e.account_id
+        join public.tokens k on k.owner_id = s.user_id
+       where e.posted_at > since
+    )
+    select n.owner_id, x.other, n.token_id, array_agg(distinct t.id) as trades, array_agg(distinct n.what) as news,
+           sum(distinct t.value) as value
+    from news n
+    join private.linked_accounts(linked_seen) l on n.owner_id in (l.a, l.b)
+    cross join lateral (select case when l.a = n.owner_id then l.b else l.a end as other) x
+    join public.trades t on t.token_id = n.token_id and t.buyer_id = x.other
+     and t.created_at between n.at - ahead_window and n.at
+    group by n.owner_id, x.other, n.token_id
+    having sum(distinct t.value) >= ahead_min_value
+  loop
+    perform private.raise_alert('trading_ahead', 'high', array[r.owner_id, r.other], r.token_id,
+      format('An account linked to the token''s person bought %s of it in the two hours before the person''s news (%s).',
+             private.money(r.value), array_to_string(r.news, ', ')),
+      jsonb_build_object('trades', to_jsonb(r.trades), 'news', to_jsonb(r.news)));
+    seen := seen + 1;
+  end loop;
+
   -- A new account trading big.
   for r in
     select p.id, sum(t.value) as value, array_agg(t.id order by t.id) as trades
@@ -234,6 +291,21 @@ begin
   return seen;
 end $$;
 revoke execute on function private.scan_fraud(interval) from public;
+
+-- Pairs of accounts one person may be behind: they signed in from the same address within
+-- `p_seen` (the local machine's own aside), or saved the same bank account (label and last four).
+create function private.linked_accounts(p_seen interval) returns table (a uuid, b uuid, why text)
+language sql stable security definer set search_path = '' as $$
+  select distinct least(x.user_id, y.user_id), greatest(x.user_id, y.user_id), 'address ' || host(x.ip)
+  from auth.sessions x join auth.sessions y on y.ip = x.ip and y.user_id <> x.user_id
+  where x.ip is not null and not host(x.ip) in ('127.0.0.1', '::1')
+    and x.created_at > now() - p_seen and y.created_at > now() - p_seen
+  union
+  select distinct least(x.user_id, y.user_id), greatest(x.user_id, y.user_id), 'bank account •••• ' || x.account_last4
+  from public.payout_destinations x join public.payout_destinations y
+    on y.account_last4 = x.account_last4 and lower(y.label) = lower(x.label) and y.user_id <> x.user_id
+$$;
+revoke execute on function private.linked_accounts(interval) from public;
 
 -- Wash trading is trading without a change of ownership. Surveillance desks look for the pattern
 -- together with its purpose (FINRA Rule 6140): two accounts trade a token back and forth and the

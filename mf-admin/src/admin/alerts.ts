@@ -9,6 +9,8 @@ export const RULES: Record<string, string> = {
   layering: 'Layering',
   linked_accounts: 'Linked accounts',
   pump_and_dump: 'Pump and dump',
+  marking_close: 'Marking the close',
+  trading_ahead: 'Trading ahead of own news',
 };
 export const SEVERITY = { high: 'down', medium: 'secondary', low: 'secondary' } as const;
 
