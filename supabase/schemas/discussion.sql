@@ -106,17 +106,18 @@ grant execute on function private.in_holders_room(uuid, uuid) to authenticated;
 
 -- Who sees a post: its author and admins always; others while it is shown, its author is not
 -- suspended, and, in a holders' room, while they are in it.
-create function private.post_visible(p public.posts, p_user uuid) returns boolean
+create function private.post_visible(p public.posts, p_user uuid, p_admin boolean) returns boolean
 language plpgsql stable security definer set search_path = '' as $$
 begin
-  if p.author_id = p_user or private.is_admin() then return true; end if;
+  if p.author_id = p_user or p_admin then return true; end if;
   return p.hidden is null
      and not exists (select 1 from public.profiles a where a.id = p.author_id and a.status <> 'active')
      and (p.room = 'public' or private.in_holders_room(p.token_id, p_user));
 end $$;
-grant execute on function private.post_visible(public.posts, uuid) to authenticated;
+grant execute on function private.post_visible(public.posts, uuid, boolean) to authenticated;
+-- Whether the reader is an admin is asked once per statement, not once per row.
 create policy "posts as their room and moderation allow" on public.posts
-  for select to authenticated using (private.post_visible(posts, (select auth.uid())));
+  for select to authenticated using (private.post_visible(posts, (select auth.uid()), (select private.is_admin())));
 
 -- These posts as the discussion shows them, in the order given: each author with reputation and
 -- trust, their position then and now, whether they are the token's person, the reactions (and the
@@ -213,7 +214,7 @@ begin
   perform private.refuse_hidden_characters(body, 'A post', true);
   if p_reply_to is not null then
     select * into parent from public.posts where id = p_reply_to;
-    if not found or parent.token_id <> p_token or not private.post_visible(parent, uid) or parent.hidden is not null then
+    if not found or parent.token_id <> p_token or not private.post_visible(parent, uid, private.is_admin()) or parent.hidden is not null then
       perform private.refuse('The post you reply to is not there any more.');
     end if;
     if parent.reply_to is not null then perform private.refuse('Reply to the post itself: replies have no replies.'); end if;
@@ -298,7 +299,7 @@ begin
     perform private.refuse('React with like, insightful or disagree.');
   end if;
   select * into p from public.posts where id = p_post;
-  if not found or not private.post_visible(p, uid) or p.hidden is not null then
+  if not found or not private.post_visible(p, uid, private.is_admin()) or p.hidden is not null then
     perform private.refuse('That post is not there any more.');
   end if;
   delete from private.post_reactions where post_id = p_post and user_id = uid and kind = p_kind returning * into gone;
@@ -353,7 +354,7 @@ declare
   total double precision;
 begin
   select * into p from public.posts where id = p_post;
-  if not found or not private.post_visible(p, uid) then perform private.refuse('That post is not there any more.'); end if;
+  if not found or not private.post_visible(p, uid, private.is_admin()) then perform private.refuse('That post is not there any more.'); end if;
   if p.author_id = uid then perform private.refuse('You cannot report your own post.'); end if;
   perform private.require_reason(reason, 'Say in 3 to 500 characters what is wrong with the post.');
   perform private.refuse_hidden_characters(reason, 'The reason');
