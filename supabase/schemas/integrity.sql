@@ -33,17 +33,24 @@ begin
    where a.action = 'token.halt' and a.created_at > since and a.target = tok.name
      and a.target_user is not distinct from tok.owner_id;
   select count(*) into auctions from public.volatility_auctions v where v.token_id = p_token and v.started_at > since;
-  select coalesce(sum(t.value), 0) into volume from public.trades t where t.token_id = p_token and t.created_at > since;
-  -- Volume between accounts an admin confirmed were manipulating, together (fraud.sql).
-  select coalesce(sum(t.value), 0) into flagged from public.trades t
-   where t.token_id = p_token and t.created_at > since
-     and exists (select 1 from public.fraud_alerts f
-                  where f.status = 'confirmed' and (f.token_id = p_token or f.token_id is null)
-                    and t.buyer_id = any (f.accounts) and t.seller_id = any (f.accounts));
-  select count(*) filter (where o.status in ('cancelled', 'expired') and o.filled = 0),
-         count(*) filter (where o.filled > 0)
-    into cancelled, traded
-    from public.orders o where o.token_id = p_token and o.created_at > since;
+  -- The volume, and the orders that traded (an order is on one side: the two counts add up), in
+  -- one pass over the token's trades of the window, on their index.
+  select coalesce(sum(t.value), 0), count(distinct t.buy_order_id) + count(distinct t.sell_order_id)
+    into volume, traded
+    from public.trades t where t.token_id = p_token and t.created_at > since;
+  -- Volume between accounts an admin confirmed were manipulating, together (fraud.sql); the
+  -- trades are read again only when such an alert exists.
+  flagged := 0;
+  if exists (select 1 from public.fraud_alerts f where f.status = 'confirmed' and (f.token_id = p_token or f.token_id is null)) then
+    select coalesce(sum(t.value), 0) into flagged from public.trades t
+     where t.token_id = p_token and t.created_at > since
+       and exists (select 1 from public.fraud_alerts f
+                    where f.status = 'confirmed' and (f.token_id = p_token or f.token_id is null)
+                      and t.buyer_id = any (f.accounts) and t.seller_id = any (f.accounts));
+  end if;
+  -- Orders placed in the window and closed unfilled (orders_unfilled_closed_idx, not every order).
+  select count(*) into cancelled from public.orders o
+   where o.token_id = p_token and o.status in ('cancelled', 'expired') and o.filled = 0 and o.created_at > since;
   select coalesce(sum(h.amount), 0) into top10 from (
     select h.amount from public.holdings h
      where h.token_id = p_token and h.amount > 0 and h.user_id <> private.issuance_account()

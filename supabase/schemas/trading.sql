@@ -90,6 +90,11 @@ create index orders_open_user_token_idx on public.orders (user_id, token_id, cre
 -- trigger, the highest sell trigger, then the oldest (private.trigger_stops).
 create index orders_stops_idx on public.orders
   (token_id, side, (case when side = 'buy' then stop_price else -stop_price end), id) where status = 'pending';
+-- Each token's orders that closed without trading, by time (token_integrity's cancel-to-fill
+-- count). Partial: a row enters it only when an order is cancelled or expires unfilled, an update
+-- that writes every index of the row anyway; orders placed and filled never do.
+create index orders_unfilled_closed_idx on public.orders (token_id, created_at)
+  where status in ('cancelled', 'expired') and filled = 0;
 -- Good-til-date orders still live, soonest first (private.expire_orders).
 create index orders_expiry_idx on public.orders (expires_at) where status in ('open', 'pending') and expires_at is not null;
 alter table public.orders enable row level security;
