@@ -75,6 +75,13 @@ describe.each(ENGINES)('volatility auctions on %s', (engine) => {
     const s = await seller(token);
     for (const price of [11, 12, 13]) expect((await limit(s, token, 'sell', 5, price)).error).toBeNull();
     const b = await buyer();
+    // The order panel's quote says so first, from the same band.
+    const { data: quoted } = await b.client.rpc(
+      'quote_order',
+      { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 15, p_price: 14 },
+      { get: true },
+    );
+    expect(quoted).toMatchObject({ stopped_by: 'band', filled: 10, resting: 5, band_beyond: 13, band_reference: 10 });
 
     const { data, error } = await limit(b, token, 'buy', 15, 14);
     expect(error).toBeNull();
@@ -221,6 +228,12 @@ describe.each(ENGINES)('volatility auctions on %s', (engine) => {
     expect(error?.message).toMatch(
       /^Fill or kill: at \$13\.00 this order would trade beyond the volatility band around .*'s reference price of \$10\.00, so nothing was placed\.$/,
     );
+    const { data: quoted } = await b.client.rpc(
+      'quote_order',
+      { p_token: token, p_side: 'buy', p_type: 'limit', p_amount: 10, p_price: 13, p_time_in_force: 'fok' },
+      { get: true },
+    );
+    expect((quoted as { refusal: string }).refusal).toBe(error?.message);
     expect(await phase(token)).toEqual({ trading_phase: 'continuous', auction_until: null });
     expect(await cash(suite.backend, b.id)).toEqual({ available: 1000, reserved: 0 });
   });

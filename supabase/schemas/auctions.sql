@@ -103,6 +103,15 @@ language sql immutable set search_path = '' as $$
 $$;
 revoke execute on function private.auction_refusal(public.tokens) from public;
 
+-- Why a fill-or-kill that would meet an order at `p_beyond`, beyond the volatility band around
+-- `p_reference`, is refused: the engine's words and the order panel's (quote_order).
+create function private.band_refusal(tok public.tokens, p_beyond numeric, p_reference numeric) returns text
+language sql stable set search_path = '' as $$
+  select format('Fill or kill: at %s this order would trade beyond the volatility band around %s''s reference price of %s, so nothing was placed.',
+    private.money(p_beyond), tok.name, private.money(p_reference))
+$$;
+revoke execute on function private.band_refusal(public.tokens, numeric, numeric) from public;
+
 -- The price a token's book would uncross at now, and what would trade: the most tokens, then the
 -- least left unmatched at that price, then the nearest `p_reference`, then the higher. Demand and
 -- supply are what is bid at or above it and offered at or below it. No row when nothing crosses.

@@ -192,8 +192,7 @@ begin
     raise exception 'A stop met the volatility band.' using errcode = 'RXV01', detail = matched.beyond::text, hint = matched.reference::text;
   end if;
   if matched.beyond is not null and p_tif = 'fok' then
-    perform private.refuse(format('Fill or kill: at %s this order would trade beyond the volatility band around %s''s reference price of %s, so nothing was placed.',
-      private.money(matched.beyond), tok.name, private.money(matched.reference)));
+    perform private.refuse(private.band_refusal(tok, matched.beyond, matched.reference));
   end if;
   if p_type = 'market' and jsonb_array_length(matched.fills) = 0 and matched.beyond is null then
     if exists (select 1 from public.orders where token_id = tok.id and status = 'open' and user_id <> p_user

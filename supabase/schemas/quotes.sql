@@ -7,10 +7,13 @@
 -- `p_want` tokens, a market buy within `p_budget` by the engine's budget rule (private.affordable).
 -- Returns the tokens it fills, their value, the levels met [{price, amount}], the first and last
 -- prices, and what stopped it: 'filled', 'cash', 'limit' (the bound, with the book going on beyond
--- it) or 'book' (the book ran out).
+-- it), 'band' (the next order lies beyond the volatility band: `beyond` is its price, `reference`
+-- the band's centre; placed, the order would start a volatility auction, auctions.sql) or 'book'
+-- (the book ran out).
 create function private.walk_book(
   p_user uuid, p_token uuid, p_side text, p_worst numeric, p_want bigint, p_budget numeric, p_bps integer,
-  out filled bigint, out spent numeric, out levels jsonb, out first_price numeric, out last_fill numeric, out stopped text
+  out filled bigint, out spent numeric, out levels jsonb, out first_price numeric, out last_fill numeric, out stopped text,
+  out beyond numeric, out reference numeric
 ) language plpgsql stable security definer set search_path = '' as $$
 declare
   other text := case when p_side = 'buy' then 'sell' else 'buy' end;
@@ -19,6 +22,9 @@ declare
   level_amount bigint := 0;
   maker record;
   n bigint;
+  band_read boolean := false;
+  low numeric;
+  high numeric;
 begin
   spent := 0;
   levels := '[]';
@@ -30,6 +36,11 @@ begin
        and (case when o.side = 'buy' then -o.price else o.price end) <= p_worst
      order by o.token_id, o.side, (case when o.side = 'buy' then -o.price else o.price end), o.created_at, o.id
   loop
+    if not band_read then
+      select v.reference, v.low, v.high into reference, low, high from private.volatility_band(p_token) v;
+      band_read := true;
+    end if;
+    if maker.price < low or maker.price > high then stopped := 'band'; beyond := maker.price; exit; end if;
     n := least(remaining, maker.open_amount);
     if p_budget is not null then
       n := private.affordable(n, maker.price, spent, p_budget, p_bps);
@@ -136,7 +147,10 @@ revoke execute on function private.quote_stop(uuid, public.tokens, integer, text
 --   filled, value, fee, total (a buy pays value + fee, a sell receives value - fee),
 --   average_price, best_price and worst_price of the fills, levels [{price, amount}] met;
 --   remaining, what did not fill at once, and why (stopped_by: 'filled', 'cash', 'limit' for a
---   limit price or the market band, 'book' when the book ran out, 'stop' for a stop, which waits);
+--   limit price or the market band, 'band' for the volatility band, which the order would meet and
+--   so start a volatility auction, 'book' when the book ran out, 'stop' for a stop, which waits);
+--   band_beyond and band_reference, the price beyond the volatility band the order would meet and
+--   the band's centre (volatility_band_bps its width);
 --   resting, what of it would wait
 --   on the book (a limit order good til cancelled or a date), rest_value at its limit, rest_fee (the
 --   fee's rise when it fills) and, for a buy, rest_cost, the cash it holds back;
@@ -220,7 +234,7 @@ begin
     refusal := stop->>'refusal';
     want := coalesce(p_amount, 0)::bigint;
     select 0::bigint as filled, 0::numeric as spent, '[]'::jsonb as levels, null::numeric as first_price,
-           null::numeric as last_fill, 'stop'::text as stopped into walk;
+           null::numeric as last_fill, 'stop'::text as stopped, null::numeric as beyond, null::numeric as reference into walk;
   else
     -- What the engine's funds check would say of this order (the same function, its words).
     if uid is not null and p_amount is not null then
@@ -247,6 +261,10 @@ begin
                    then case when uid is null then coalesce(p_max_total, 'Infinity') else least(cash, coalesce(p_max_total, cash)) end end;
     want := coalesce(p_amount, tok.total_supply)::bigint;
     walk := private.walk_book(uid, p_token, p_side, worst, want, budget, settings.fee_bps);
+    -- A fill-or-kill that would reach beyond the volatility band: the engine refuses it so.
+    if walk.stopped = 'band' and p_time_in_force = 'fok' and refusal is null then
+      refusal := private.band_refusal(tok, walk.beyond, walk.reference);
+    end if;
     -- "Spend $50" asks for what the sum covers, so nothing of it remains.
     if p_amount is null then want := walk.filled; end if;
   end if;
@@ -283,6 +301,9 @@ begin
     'band_bps', settings.market_band_bps,
     'band_edge', edge,
     'impact_bps', case when walk.last_fill is not null and ref > 0 then round((walk.last_fill - ref) / ref * 10000) end,
+    'band_beyond', walk.beyond,
+    'band_reference', walk.reference,
+    'volatility_band_bps', settings.volatility_band_bps,
     'best_bid', (select max(o.price) from public.orders o where o.token_id = p_token and o.side = 'buy' and o.status = 'open' and o.user_id is distinct from uid),
     'best_ask', (select min(o.price) from public.orders o where o.token_id = p_token and o.side = 'sell' and o.status = 'open' and o.user_id is distinct from uid),
     'fee_bps', settings.fee_bps,

@@ -12,7 +12,8 @@ export interface OrderQuote {
   worst_price: number | null;
   levels: { price: number; amount: number }[];
   remaining: number;
-  stopped_by: 'filled' | 'cash' | 'limit' | 'book' | 'stop';
+  /** 'band': the next order lies beyond the volatility band; placed, the order starts a volatility auction. */
+  stopped_by: 'filled' | 'cash' | 'limit' | 'band' | 'book' | 'stop';
   resting: number;
   rest_value: number;
   rest_fee: number;
@@ -30,6 +31,10 @@ export interface OrderQuote {
   band_bps: number;
   band_edge: number;
   impact_bps: number | null;
+  /** The price beyond the volatility band the order would meet, and the band's centre and width. */
+  band_beyond: number | null;
+  band_reference: number | null;
+  volatility_band_bps: number;
   best_bid: number | null;
   best_ask: number | null;
   fee_bps: number;

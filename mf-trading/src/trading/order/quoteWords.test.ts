@@ -1,5 +1,5 @@
 import type { OrderQuote } from '@repex/shared-ui/contracts';
-import { fillRange, fillSentence, limitWarning, marketError, marketNote } from './quoteWords';
+import { bandNote, fillRange, fillSentence, limitWarning, marketError, marketNote } from './quoteWords';
 
 /** A quote as quote_order answers it, at a last price of $45.20 with a 20% band and a 2% fee. */
 const quote = (q: Partial<OrderQuote>): OrderQuote => ({
@@ -21,6 +21,9 @@ const quote = (q: Partial<OrderQuote>): OrderQuote => ({
   band_bps: 2000,
   band_edge: 54.24,
   impact_bps: null,
+  band_beyond: null,
+  band_reference: null,
+  volatility_band_bps: 2000,
   best_bid: 45.1,
   best_ask: 45.38,
   fee_bps: 200,
@@ -33,6 +36,25 @@ const quote = (q: Partial<OrderQuote>): OrderQuote => ({
 });
 
 describe('what the panel says of a quote', () => {
+  it('says an order that meets the volatility band pauses the token, and what becomes of its rest', () => {
+    const met = quote({
+      stopped_by: 'band',
+      filled: 10,
+      remaining: 5,
+      best_price: 45.38,
+      worst_price: 52,
+      band_beyond: 56,
+      band_reference: 45,
+    });
+    expect(bandNote(met, 'Sarah Chen', true)).toBe(
+      'At $56.00 this order would move Sarah Chen more than 20% from its reference price of $45.00. It trades 10 tokens at $45.38 to $52.00; then Sarah Chen pauses for a volatility auction, and the other 5 tokens wait at your limit and join the auction.',
+    );
+    expect(bandNote({ ...met, filled: 0, remaining: 15 }, 'Sarah Chen', false)).toBe(
+      'At $56.00 this order would move Sarah Chen more than 20% from its reference price of $45.00. Nothing trades at once: Sarah Chen pauses for a volatility auction, and its 15 tokens are cancelled: only limit orders join an auction.',
+    );
+    expect(marketError('buy', { ...met, filled: 0 }, false)).toBeNull();
+    expect(bandNote(quote({ stopped_by: 'limit' }), 'Sarah Chen', true)).toBeNull();
+  });
   it('names the prices an order meets', () => {
     expect(fillRange(quote({ best_price: 45.38, worst_price: 45.38 }))).toBe('$45.38');
     expect(fillRange(quote({ best_price: 45.38, worst_price: 45.9 }))).toBe('$45.38 to $45.90');

@@ -21,7 +21,7 @@ export function fillRange(q: OrderQuote): string {
 
 /** Why a market order would not trade at all, or null. */
 export function marketError(side: Side, q: OrderQuote, spending: boolean): string | null {
-  if (q.filled > 0) return null;
+  if (q.filled > 0 || q.stopped_by === 'band') return null;
   if (q.stopped_by === 'cash')
     return spending
       ? `That sum buys no whole token at ${formatPrice(q.best_ask ?? q.last_price)} with the ${feePercent(q.fee_bps)} fee.`
@@ -40,6 +40,22 @@ export function marketNote(side: Side, q: OrderQuote): string | null {
   if (q.stopped_by === 'limit')
     return `Only ${formatTokens(q.filled)} can trade within ${pct(q.band_bps)} of the last price: ${what} and cancels the rest.`;
   return `Only ${formatTokens(q.filled)} are ${side === 'buy' ? 'offered' : 'bid for'} right now: ${what} and cancels the rest.`;
+}
+
+/**
+ * An order that would meet an order beyond the token's volatility band: what trades first, that
+ * the token then pauses for a volatility auction, and what becomes of the rest (it rests and joins
+ * the auction, or is cancelled). Null for any other order.
+ */
+export function bandNote(q: OrderQuote, tokenName: string, rests: boolean): string | null {
+  if (q.stopped_by !== 'band' || q.band_beyond === null || q.band_reference === null) return null;
+  const first =
+    q.filled > 0 ? `It trades ${formatTokens(q.filled)} at ${fillRange(q)}; then` : 'Nothing trades at once:';
+  const them = `${q.filled > 0 ? 'the other' : 'its'} ${formatTokens(q.remaining)}`;
+  const rest = rests
+    ? `${them} wait at your limit and join the auction.`
+    : `${them} are cancelled: only limit orders join an auction.`;
+  return `At ${formatPrice(q.band_beyond)} this order would move ${tokenName} more than ${pct(q.volatility_band_bps)} from its reference price of ${formatPrice(q.band_reference)}. ${first} ${tokenName} pauses for a volatility auction, and ${rest}`;
 }
 
 /**

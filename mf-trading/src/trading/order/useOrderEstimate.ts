@@ -2,12 +2,14 @@ import type { OrderTerm, TimeInForce } from '@repex/shared-ui/contracts';
 import type { BookLevel, QuoteRequest } from '../data';
 import type { Side } from './orderMath';
 import type { OrderKind } from './orderPlan';
-import { limitWarning, marketError, marketNote } from './quoteWords';
+import { bandNote, limitWarning, marketError, marketNote } from './quoteWords';
 import { useQuote } from './useQuote';
 
 /** An order as the panel holds it, complete enough to be quoted or not. */
 export interface OrderDraft {
   tokenId: string;
+  /** The token's name, as the notes say it. */
+  tokenName: string;
   side: Side;
   type: OrderKind;
   /** Whole tokens typed (0: none yet), or a sum to spend on a market buy. */
@@ -87,7 +89,10 @@ export function useOrderEstimate(o: OrderDraft, book: BookLevel[] | undefined, s
     problem,
     /** What the engine refuses of a term, by the term: said beside its field. */
     termError: (term: Exclude<OrderTerm, 'terms'>) => (refused?.term === term ? refused.message : null),
-    note: quote && o.type === 'market' && !spending ? marketNote(o.side, quote) : null,
+    note:
+      quote &&
+      (bandNote(quote, o.tokenName, o.type === 'limit' && (o.tif === 'gtc' || o.tif === 'gtd')) ??
+        (o.type === 'market' && !spending ? marketNote(o.side, quote) : null)),
     warning: quote && o.type === 'limit' && o.limit !== undefined ? limitWarning(o.side, o.limit, quote) : null,
   };
 }

@@ -64,6 +64,7 @@ export function useOrderForm(
   const estimate = useOrderEstimate(
     {
       tokenId,
+      tokenName,
       side,
       type,
       tokens: size.tokens,
