@@ -1,16 +1,7 @@
 import { adminSuite } from './harness/suites';
 import { ENGINES } from './harness/backends';
-import type { Backend } from '../server/index';
-import {
-  book,
-  cash,
-  freshToken,
-  holding,
-  invariantViolations,
-  placeOrder,
-  trader,
-  type Trader,
-} from './harness/market';
+import { phase as phaseOf, referencedToken, uncross } from './harness/auctions';
+import { book, cash, holding, invariantViolations, placeOrder, trader, type Trader } from './harness/market';
 
 interface Placed {
   order_id: number;
@@ -29,42 +20,8 @@ interface Placed {
 describe.each(ENGINES)('volatility auctions on %s', (engine) => {
   const suite = adminSuite(engine);
 
-  /** A new token whose last trade at least five minutes old was at $10.00: the band's reference. */
-  const market = async () => {
-    const token = await freshToken(suite.backend);
-    const [a, b] = [
-      await trader(suite.backend, { token, tokens: 10, cash: 100 }),
-      await trader(suite.backend, { cash: 100 }),
-    ];
-    await suite.backend.db.query(
-      `select private.settle_trade($1, $2, $3, 10, 1, 'buy', null, null, 0, false, now() - interval '10 minutes')`,
-      [token, b.id, a.id],
-    );
-    return token;
-  };
-  const phase = async (token: string) =>
-    (
-      await suite.backend.db.query<{ trading_phase: string; auction_until: string | null }>(
-        'select trading_phase, auction_until from market_tokens where id = $1',
-        [token],
-      )
-    )[0]!;
-  /** As if the call period had passed: the scheduler's steps until the auction has uncrossed. */
-  const uncross = async (backend: Backend, token: string) => {
-    await backend.db.query(
-      `update volatility_auctions set ends_at = now() where token_id = $1 and uncrossed_at is null`,
-      [token],
-    );
-    for (let i = 0; i < 20; i++) {
-      const [open] = await backend.db.query(
-        'select 1 from volatility_auctions where token_id = $1 and uncrossed_at is null',
-        [token],
-      );
-      if (!open) return;
-      await backend.db.query('select private.step_volatility_auctions()');
-    }
-    throw new Error('the auction did not uncross');
-  };
+  const market = () => referencedToken(suite.backend);
+  const phase = (token: string) => phaseOf(suite.backend, token);
   const seller = (token: string, tokens = 50) => trader(suite.backend, { token, tokens, cash: 100 });
   const buyer = (money = 1000) => trader(suite.backend, { cash: money });
   const limit = (t: Trader, token: string, side: 'buy' | 'sell', amount: number, price: number) =>
@@ -273,36 +230,5 @@ describe.each(ENGINES)('volatility auctions on %s', (engine) => {
     expect(await holding(suite.backend, holder.id, token)).toEqual({ amount: 0, reserved: 0 });
     expect(await cash(suite.backend, holder.id)).toEqual({ available: 137.73, reserved: 0 });
     expect(await invariantViolations(suite.backend)).toEqual([]);
-  });
-
-  it('the admin sets the band and the call period, within their limits, audited', async () => {
-    const set = (changes: Record<string, unknown>) =>
-      suite.admin.rpc('admin_update_settings', { p_changes: changes, p_reason: 'Auction check.' });
-    expect((await set({ volatility_band_bps: 99 })).error?.message).toBe(
-      'The volatility band must be between 100 and 5,000 basis points (1% to 50%).',
-    );
-    expect((await set({ volatility_auction_seconds: 3601 })).error?.message).toBe(
-      'A volatility auction lasts 5 to 3,600 seconds (an hour).',
-    );
-    try {
-      expect((await set({ volatility_band_bps: 500, volatility_auction_seconds: 60 })).error).toBeNull();
-      const token = await market();
-      const s = await seller(token);
-      expect((await limit(s, token, 'sell', 1, 10.6)).error).toBeNull();
-      const b = await buyer();
-      const placed = (await placeOrder(b.client, token, 'buy', 'market', 1)).data as Placed;
-      expect(placed.filled).toBe(0);
-      const [row] = await suite.backend.db.query<{ band_bps: number; seconds: number }>(
-        'select band_bps, extract(epoch from ends_at - started_at)::int as seconds from volatility_auctions where token_id = $1',
-        [token],
-      );
-      expect(row).toEqual({ band_bps: 500, seconds: 60 });
-      const [audit] = await suite.backend.db.query<{ after: Record<string, number> }>(
-        `select after from audit_log where action = 'settings.update' order by id desc limit 1`,
-      );
-      expect(audit!.after).toEqual({ volatility_band_bps: 500, volatility_auction_seconds: 60 });
-    } finally {
-      expect((await set({ volatility_band_bps: 2000, volatility_auction_seconds: 300 })).error).toBeNull();
-    }
   });
 });
