@@ -165,6 +165,19 @@ describe.each(ENGINES)('volatility auctions on %s', (engine) => {
       expect.stringMatching(/: volatility auction$/),
       expect.stringMatching(/: trading resumed$/),
     ]);
+    // Every order rested in the auction: buyers are told of their fills, as sellers are.
+    const [filled] = await suite.backend.db.query<{ body: string }>(
+      `select body from notifications where user_id = $1 and kind = 'fill' and title = 'Filled in the Auction'`,
+      [b.id],
+    );
+    expect(filled!.body).toMatch(
+      /^Your order to buy 10 .* tokens at \$12\.50 traded 5 at the volatility auction's price of \$12\.50; the rest still rests on the book\.$/,
+    );
+    const sellers = await suite.backend.db.query<{ user_id: string }>(
+      `select distinct user_id from notifications where kind = 'fill' and user_id = any ($1::uuid[])`,
+      [[c.id, d.id]],
+    );
+    expect(sellers).toHaveLength(2);
     expect(await invariantViolations(suite.backend)).toEqual([]);
   });
 

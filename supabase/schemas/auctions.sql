@@ -244,6 +244,17 @@ begin
          else '[]' end,
     case when c.volume > 0 then at end, before);
   if c.volume > 0 then
+    -- The fills' notices: the sellers' come from the settlement (private.notify_fills tells the side
+    -- that rested, and an uncross records its trades as the buyers'); in an auction every order
+    -- rested, so each buyer is told here.
+    perform private.notify(o.user_id, 'fill', 'Filled in the Auction',
+      format('Your order to buy %s at %s traded %s at the volatility auction''s price of %s%s',
+        private.tokens_of(o.amount, tok.name), private.money(o.price), to_char(b.amount, 'FM999,999,999,990'),
+        private.money(c.price), case when o.status = 'filled' then '.' else '; the rest still rests on the book.' end),
+      '/trading/' || a.token_id, false)
+      from (select (p->>'buy')::bigint as id, sum((p->>'amount')::bigint) as amount
+              from jsonb_array_elements(pairs) p group by 1) b
+      join public.orders o on o.id = b.id;
     perform private.tell_accounts(traders, 'fills', a.token_id);
     if tok.owner_id is not null then perform private.tell_accounts(array[tok.owner_id], 'cash', a.token_id); end if;
   end if;
