@@ -48,6 +48,9 @@ describe.each(ENGINES)("a token's integrity on %s", (engine) => {
     // Two accounts trade; an admin confirms an alert naming both: all the volume is flagged.
     await placeOrder(a.client, token, 'sell', 'limit', 10, 10);
     await placeOrder(b.client, token, 'buy', 'market', 10);
+    expect((await read()).reading).toContain(
+      'No order placed in the last 30 days was cancelled unfilled; 2 orders traded.',
+    );
     for (let k = 0; k < 3; k++) await placeOrder(a.client, token, 'sell', 'limit', 5, 20 + k);
     await a.client.rpc('cancel_all_orders', { p_token: token });
     await backend.db.query(

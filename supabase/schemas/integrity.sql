@@ -81,9 +81,13 @@ begin
                                           trim_scale(round(100 * flagged / volume, 1))));
     level := case when flagged / volume >= 0.1 then 'concern' else 'watch' end;
   end if;
-  if traded + cancelled > 0 then
-    reading := reading || to_jsonb(format('%s order%s cancelled unfilled for each that traded%s.',
-      round(cancelled::numeric / greatest(traded, 1), 1), case when cancelled = 1 then ' was' else 's were' end,
+  if cancelled = 0 and traded > 0 then
+    reading := reading || to_jsonb(format('No order placed in the last 30 days was cancelled unfilled; %s traded.',
+      case when traded = 1 then 'one order' else traded || ' orders' end));
+  elsif cancelled > 0 then
+    reading := reading || to_jsonb(format('%s cancelled unfilled for each that traded%s.',
+      case when round(cancelled::numeric / greatest(traded, 1), 1) = 1 then '1 order was'
+           else trim_scale(round(cancelled::numeric / greatest(traded, 1), 1)) || ' orders were' end,
       case when cancelled > 10 * greatest(traded, 1) then ': a book of many orders that never trade, which can hide spoofing' else '' end));
     if cancelled > 10 * greatest(traded, 1) then level := case when level = 'concern' then level else 'watch' end; end if;
   end if;
