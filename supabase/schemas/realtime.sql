@@ -104,7 +104,15 @@ begin
     'best_ask', (select o.price from public.orders o where o.token_id = p_token and o.side = 'sell' and o.status = 'open'
                   order by o.token_id, o.side, (case when o.side = 'buy' then -o.price else o.price end), o.created_at, o.id limit 1),
     'levels', changed,
-    'trades', trades), 'token', 'market', true);
+    'trades', trades,
+    -- In a volatility auction's call, what the book would uncross at now (auctions.sql): open
+    -- screens follow it from the message instead of each reading it again. One probe of the open
+    -- auctions' partial index otherwise.
+    'auction', (select jsonb_build_object('indicative_price', u.price, 'indicative_volume', u.volume,
+                                          'demand', u.demand, 'supply', u.supply)
+                  from public.volatility_auctions a
+                  left join lateral private.auction_uncross(a.token_id, a.reference_price) u on true
+                 where a.token_id = p_token and a.uncrossed_at is null)), 'token', 'market', true);
   perform private.tell_feed(p_token, changed, trades);
 end $$;
 revoke execute on function private.tell_market(uuid, text, jsonb, timestamptz, jsonb) from public;

@@ -16,6 +16,7 @@ const tick = (token_id: string, over: Partial<MarketTick> = {}): MarketTick => (
   best_ask: null,
   levels: [],
   trades: [],
+  auction: null,
   ...over,
 });
 const row = (id: string, market_cap: number) => ({

@@ -17,6 +17,7 @@ const tick = (token_id: string, price: number, halted = false): MarketTick => ({
   best_ask: null,
   levels: [],
   trades: [],
+  auction: null,
 });
 const position = (token_id: string, tokens: number, price: number, cost: number): Position =>
   ({

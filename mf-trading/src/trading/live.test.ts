@@ -1,5 +1,5 @@
 import type { MarketTick } from '@repex/shared-ui/contracts';
-import { applyLevels, patchCandles, patchHistory, prependTrades, ticksOf } from './live';
+import { applyLevels, patchAuction, patchCandles, patchHistory, prependTrades, ticksOf } from './live';
 import { intervalSeconds } from './chart/useCandles';
 
 const tick = (over: Partial<MarketTick>): MarketTick => ({
@@ -17,6 +17,7 @@ const tick = (over: Partial<MarketTick>): MarketTick => ({
   best_ask: null,
   levels: [],
   trades: [],
+  auction: null,
   ...over,
 });
 const trade = (id: number, price: number, at: string, amount = 1) => ({
@@ -98,6 +99,25 @@ describe("the trading screen's live patches", () => {
     expect([intervalSeconds('1m'), intervalSeconds('4h'), intervalSeconds('1d')]).toEqual([60, 14_400, 86_400]);
   });
 
+  it("follows an open volatility auction's indicative figures from the latest message that carries them", () => {
+    const open = {
+      id: 1,
+      ends_at: '2026-11-29T12:00:00Z',
+      indicative_price: 12,
+      indicative_volume: 5,
+      demand: 5,
+      supply: 5,
+    };
+    const moved = { indicative_price: 12.5, indicative_volume: 7, demand: 9, supply: 7 };
+    expect(
+      patchAuction(open, [tick({ auction: { ...moved, demand: 1 } }), tick({ auction: moved }), tick({})]),
+    ).toEqual({
+      ...open,
+      ...moved,
+    });
+    expect(patchAuction(open, [tick({})])).toBe(open);
+    expect(patchAuction(null, [tick({ auction: moved })])).toBeNull();
+  });
   it("keeps one token's messages", () => {
     expect(ticksOf([tick({ token_id: 'a' }), tick({ token_id: 'b' })], 'b').map((t) => t.token_id)).toEqual(['b']);
   });

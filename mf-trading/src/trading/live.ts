@@ -19,6 +19,12 @@ export function applyLevels(book: BookLevel[], ticks: MarketTick[]): BookLevel[]
   return [...levels.values()];
 }
 
+/** The open volatility auction with the indicative figures of the latest message that carries them. */
+export function patchAuction<A extends object>(auction: A | null, ticks: MarketTick[]): A | null {
+  const latest = ticks.filter((t) => t.auction).at(-1)?.auction;
+  return auction && latest ? { ...auction, ...latest } : auction;
+}
+
 /** The tape with the messages' trades on top, newest first, as long as the screen shows it. */
 export function prependTrades(tape: TapeTrade[], ticks: MarketTick[]): TapeTrade[] {
   const fresh = ticks.flatMap((t) => t.trades).sort(newestFirst);

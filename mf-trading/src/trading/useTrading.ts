@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { withTicks } from '@repex/shared-ui/contracts';
 import { useAccountFeed, useMarketFeed, useQuery, useSoon } from '@repex/shared-ui/platform';
-import { applyLevels, patchHistory, prependTrades, ticksOf } from './live';
+import { applyLevels, patchAuction, patchHistory, prependTrades, ticksOf } from './live';
 import { ownLevels } from './book/ownLevels';
 import { ownLines } from './chart/ownLines';
 import { loadHalt } from './data';
@@ -14,7 +14,7 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  * market's messages carry the token's figures, its trades (the tape, the line) and the levels of its
  * book they touched. Reads come for what they cannot carry, at most once a second: the user's cash,
  * tokens and orders when their account's notes say they changed; the offering when it changes; a
- * halt's reason; a volatility auction when it starts, ends, or its book moves. After a resync, everything is read again.
+ * halt's reason; a volatility auction when it starts or ends. After a resync, everything is read again.
  */
 export function useTrading(tokenId: string, userId: string | undefined) {
   const valid = UUID.test(tokenId);
@@ -32,10 +32,8 @@ export function useTrading(tokenId: string, userId: string | undefined) {
   const offeringSoon = useSoon(() => {
     for (const q of [offering, book, tape, history]) q.reload();
   });
-  // A volatility auction starts or ends: the token's phase and the auction; in its call, each
-  // change of the book moves its indicative price.
-  const inAuction = token.data?.trading_phase === 'volatility_auction';
-  const auctionSoon = useSoon(auction.reload);
+  // A volatility auction starts or ends: the token's phase and the auction are read again (in its
+  // call, each message carries the indicative figures).
   const phaseSoon = useSoon(() => {
     token.reload();
     auction.reload();
@@ -58,8 +56,8 @@ export function useTrading(tokenId: string, userId: string | undefined) {
       history.patch((h) => patchHistory(h, about));
       if (about.some((t) => t.kind === 'halt')) haltSoon();
       if (about.some((t) => t.kind === 'halt' || t.kind === 'offering')) offeringSoon();
+      auction.patch((a) => patchAuction(a, about));
       if (about.some((t) => t.kind === 'auction')) phaseSoon();
-      else if (inAuction && about.some((t) => t.kind === 'book')) auctionSoon();
     },
     () => {
       for (const q of [token, history, tape, book, mine, orders, halt, offering, auction]) q.reload();

@@ -42,6 +42,16 @@ export interface MarketTick {
   levels: TickLevel[];
   /** This change's trades, newest first. */
   trades: TickTrade[];
+  /** In a volatility auction's call: what the book would uncross at now (null otherwise). */
+  auction: TickAuction | null;
+}
+
+/** A volatility auction's indicative figures, as the market's message carries them. */
+interface TickAuction {
+  indicative_price: number | null;
+  indicative_volume: number | null;
+  demand: number | null;
+  supply: number | null;
 }
 
 /**
