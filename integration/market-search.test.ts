@@ -16,7 +16,7 @@ describe.each(ENGINES)("the market's search on %s", (engine) => {
     const pattern = searchPattern(text)!;
     const [page, counted] = await Promise.all([
       c.from('market_tokens').select('username').like('search_text', pattern).order('username'),
-      c.from('tokens').select('id', { count: 'exact', head: true }).like('search_text', pattern),
+      c.from('market_tokens').select('id', { count: 'exact', head: true }).like('search_text', pattern),
     ]);
     expect(page.error ?? counted.error).toBeNull();
     expect(counted.count).toBe(page.data!.length);

@@ -85,7 +85,7 @@ async function marketPages(c: SupabaseClient) {
     search: await time(() =>
       both(
         page('market_cap').like('search_text', term).range(0, 24),
-        c.from('tokens').select('id', { count: 'exact', head: true }).like('search_text', term),
+        c.from('market_tokens').select('id', { count: 'exact', head: true }).like('search_text', term),
       ),
     ),
     category: await time(() =>

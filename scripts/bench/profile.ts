@@ -109,7 +109,7 @@ export async function profileOrders(): Promise<OrderProfile> {
             await admin.query<{ query: string; calls: string; ms: number; top: boolean }>(
               `select regexp_replace(query, '\\s+', ' ', 'g') as query, calls::text, total_exec_time as ms, toplevel as top
                  from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
-                order by total_exec_time desc limit 40`,
+                order by total_exec_time desc limit 100`,
             )
           ).rows.map((s) => ({
             query: s.query.slice(0, 160),

@@ -30,20 +30,26 @@ create table private.token_stats (
   category text not null,
   reputation_score numeric(5, 2) not null,
   verified boolean not null,
-  halted boolean not null
+  halted boolean not null,
+  -- The market's search matches it (tokens.search_text, copied): a search sorted by market cap
+  -- filters the market-cap index alone, and the search's count reads this table alone.
+  search_text text not null
 );
 -- (sort column, token) serves both directions of each sort, ties broken by token id.
--- The default sort's index also carries every filtered figure, so a filtered page walks it without
--- a visit to the table for each token the filters refuse (an index-only scan where the table's
--- pages are all-visible, as vacuum leaves the tokens nobody traded since).
+-- The default sort's index also carries every filtered figure, the search's text and the page's
+-- other figures, so a filtered or searched page walks it without a visit to the table for each
+-- token the filters refuse (an index-only scan where the table's pages are all-visible, as vacuum
+-- leaves the tokens nobody traded since).
 create index token_stats_market_cap_idx on private.token_stats (market_cap, token_id)
-  include (price, change_24h, volume_24h, reputation_score, category, verified, halted);
+  include (price, change_24h, volume_24h, reputation_score, category, verified, halted, holders, search_text);
 create index token_stats_price_idx on private.token_stats (price, token_id);
 create index token_stats_change_idx on private.token_stats (change_24h, token_id);
 create index token_stats_volume_idx on private.token_stats (volume_24h, token_id);
 create index token_stats_holders_idx on private.token_stats (holders, token_id);
 create index token_stats_reputation_idx on private.token_stats (reputation_score, token_id);
 create index token_stats_category_idx on private.token_stats (category);
+-- A rare term's matches, found by trigram rather than by walking the market.
+create index token_stats_search_trgm_idx on private.token_stats using gin (search_text extensions.gin_trgm_ops);
 create index token_stats_slides_idx on private.token_stats (slides_at) where slides_at is not null;
 
 create function private.change_pct(price numeric, base numeric) returns numeric
@@ -65,7 +71,8 @@ declare
   held bigint;
   price numeric;
 begin
-  select t.total_supply, t.issue_price, t.category, t.reputation_score, t.verified, t.halt_reason is not null as halted
+  select t.total_supply, t.issue_price, t.category, t.reputation_score, t.verified, t.halt_reason is not null as halted,
+         t.search_text
     into tok from public.tokens t where t.id = p_token;
   if not found then return; end if;
   select tr.price, tr.created_at, tr.id into last_trade
@@ -80,17 +87,18 @@ begin
   price := coalesce(last_trade.price, tok.issue_price);
   insert into private.token_stats as s (token_id, price, market_cap, change_24h, volume_24h, holders,
                                         last_trade_at, last_trade_id, day_ago_price, first_price, slides_at,
-                                        category, reputation_score, verified, halted)
+                                        category, reputation_score, verified, halted, search_text)
   values (p_token, price, round(price * tok.total_supply, 2),
           private.change_pct(price, coalesce(day_ago, first, tok.issue_price)), volume, held,
           last_trade.created_at, last_trade.id, day_ago, first, oldest + interval '24 hours',
-          tok.category, tok.reputation_score, tok.verified, tok.halted)
+          tok.category, tok.reputation_score, tok.verified, tok.halted, tok.search_text)
   on conflict (token_id) do update set
     price = excluded.price, market_cap = excluded.market_cap, change_24h = excluded.change_24h,
     volume_24h = excluded.volume_24h, last_trade_at = excluded.last_trade_at,
     last_trade_id = excluded.last_trade_id, day_ago_price = excluded.day_ago_price,
     first_price = excluded.first_price, slides_at = excluded.slides_at, category = excluded.category,
-    reputation_score = excluded.reputation_score, verified = excluded.verified, halted = excluded.halted;
+    reputation_score = excluded.reputation_score, verified = excluded.verified, halted = excluded.halted,
+    search_text = excluded.search_text;
 end $$;
 revoke execute on function private.refresh_token_stats(uuid) from public;
 
@@ -192,20 +200,21 @@ create trigger tokens_stats_insert after insert on public.tokens
 create trigger tokens_stats_update after update of issue_price, total_supply on public.tokens
   for each row execute function private.stats_on_token();
 
--- The fields the market filters on follow the token's row: a rescoring, a verification, a halt,
--- a move to another category.
+-- The fields the market filters and searches on follow the token's row: a rescoring, a
+-- verification, a halt, a move to another category, a new name.
 create function private.stats_copy_token() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   update private.token_stats
      set category = new.category, reputation_score = new.reputation_score, verified = new.verified,
-         halted = new.halt_reason is not null
+         halted = new.halt_reason is not null, search_text = new.search_text
    where token_id = new.id;
   return null;
 end $$;
-create trigger tokens_stats_copy after update of category, reputation_score, verified, halt_reason on public.tokens
+create trigger tokens_stats_copy after update of category, reputation_score, verified, halt_reason, name, username on public.tokens
   for each row when (old.category is distinct from new.category or old.reputation_score is distinct from new.reputation_score
-                     or old.verified is distinct from new.verified or (old.halt_reason is null) is distinct from (new.halt_reason is null))
+                     or old.verified is distinct from new.verified or (old.halt_reason is null) is distinct from (new.halt_reason is null)
+                     or old.search_text is distinct from new.search_text)
   execute function private.stats_copy_token();
 
 -- Recomputes the tokens a trade has just left the 24h window of, a batch at a time. Each token's
@@ -290,7 +299,7 @@ select
   s.holders,
   t.total_supply - (select coalesce(sum(h.amount), 0) from public.holdings h
                     where h.token_id = t.id and h.user_id <> private.issuance_account()) as available_supply,
-  t.search_text,
+  s.search_text,
   s.halted,
   private.trading_phase(s.token_id, s.halted, t.auction_until) as trading_phase,
   t.auction_until

@@ -20,8 +20,8 @@ create table public.tokens (
   avatar_url text,
   verified boolean not null default false,
   created_at timestamptz not null default now(),
-  -- What the market's search matches (market.sql): one lower-cased column, so one trigram index
-  -- answers a search of any of the three.
+  -- What the market's search matches (market.sql, which copies it beside the token's figures and
+  -- indexes it there): one lower-cased column, so one trigram index answers a search of any of the three.
   search_text text generated always as (lower(name || E'\n' || username || E'\n' || category)) stored,
   -- An admin halts trading in one token, with a reason traders read (admin_set_token_halt).
   halt_reason text check (char_length(halt_reason) between 3 and 200),
@@ -34,7 +34,6 @@ create table public.tokens (
 comment on column public.tokens.search_text is
   'The name, username and category, lower-cased and joined by line breaks: what the market''s search matches (like ''%term%'').';
 create index tokens_category_idx on public.tokens (category);
-create index tokens_search_trgm_idx on public.tokens using gin (search_text extensions.gin_trgm_ops);
 create index tokens_reputation_idx on public.tokens (reputation_score, id);
 alter table public.tokens enable row level security;
 create policy "tokens are visible to signed-in users" on public.tokens

@@ -43,8 +43,8 @@ export async function loadTokens(q: MarketQuery) {
 
 /**
  * How many tokens match without advanced filters: without a search, the database's per-category
- * counts (a few rows); with one, the matches counted on the token table (its search column), not
- * on the derived view.
+ * counts (a few rows); with one, the matches counted on the view's own table (token_stats, whose
+ * search column has its trigram index), which a count asking for no token column reads alone.
  */
 async function countTokens(q: MarketQuery): Promise<number> {
   const search = searchPattern(q.search);
@@ -54,7 +54,7 @@ async function countTokens(q: MarketQuery): Promise<number> {
     return unwrap(await counts).reduce((n, c) => n + c.tokens, 0);
   }
   const { count, error } = await where(
-    supabase().from('tokens').select('id', { count: 'exact', head: true }),
+    supabase().from('market_tokens').select('id', { count: 'exact', head: true }),
     conditions(q),
   );
   if (error) throw new Error(error.message);
