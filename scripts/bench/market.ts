@@ -9,6 +9,7 @@ import {
   where,
   type Filterable,
 } from '../../mf-market/src/market/query';
+import { MARKET_TOKEN_COLUMNS } from '../../shared-ui/src/contracts/data';
 import { httpFetch } from '../lib/httpFetch';
 import { overHttp, benchBackend, timeReads, type Engine } from './common';
 
@@ -51,8 +52,7 @@ const time = (run: () => PromiseLike<{ error: unknown }>) => timeReads(run, { wa
 
 /** As the market screen asks: one page of the view, and its count (per category, or the search's matches). */
 async function marketPages(c: SupabaseClient) {
-  const cols =
-    'id, name, username, category, reputation_score, price, change_24h, volume_24h, market_cap, holders, verified';
+  const cols = MARKET_TOKEN_COLUMNS;
   const term = searchPattern('Person 12')!;
   const both = async (rows: PromiseLike<{ error: unknown }>, counted: PromiseLike<{ error: unknown }>) => {
     const [a, b] = await Promise.all([rows, counted]);
