@@ -15,7 +15,7 @@ import { JwtKeys } from './auth/jwt';
 import { bytesInDatabase, bytesInFolder, bytesInMemory, type ObjectBytes } from './storage/objects';
 import { startWorkers, type WorkerOptions } from './workers';
 import { toOutbox } from './accountMail';
-import { closeDueOfferings, runDuePlans, runVolatilityAuctions, schedule } from './schedule';
+import { closeDueOfferings, keepPortfolioCloses, runDuePlans, runVolatilityAuctions, schedule } from './schedule';
 import { authConfig } from './authConfig';
 import { readProjectConfig } from './projectConfig';
 import { DEFAULT_SESSION_INACTIVITY, endIdleSessions } from './auth/sessions';
@@ -39,7 +39,7 @@ export interface BackendOptions extends WorkerOptions {
   databasePool?: number;
   /** PGlite data folder; undefined keeps the database in memory. */
   dataDir?: string;
-  /** An in-memory PGlite's start, instead of initdb: an image `emptyDataDirImage` made (the test harness's). */
+  /** An in-memory PGlite's start, instead of initdb: a data directory's image (the test harness's, empty or migrated). */
   pgliteImage?: Blob;
   /** HS256 secret; without it, the installation's own generated secret (kept in the database). */
   jwtSecret?: string;
@@ -181,6 +181,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
         { name: 'auto-invest', run: () => runDuePlans(db), everyMs: opts.autoInvestMs ?? 5_000 },
         { name: 'offerings', run: () => closeDueOfferings(db), everyMs: opts.offeringsMs ?? 5_000 },
         { name: 'volatility auctions', run: () => runVolatilityAuctions(db), everyMs: 1_000 },
+        { name: 'portfolio closes', run: () => keepPortfolioCloses(db), everyMs: 60_000 },
         { name: 'vacuum', run: () => vacuumWhereDue(db), everyMs: opts.vacuumMs ?? 10_000 },
         ...(sessionInactivity > 0
           ? [{ name: 'idle sessions', run: () => endIdleSessions(db, sessionInactivity), everyMs: 10 * 60_000 }]

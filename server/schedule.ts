@@ -74,3 +74,7 @@ export const closeDueOfferings = (db: Database, most = 100) =>
 /** Volatility auctions (supabase/schemas/auctions.sql): holders told of a start, then the due uncrossed, each in its own transaction. */
 export const runVolatilityAuctions = (db: Database, most = 100) =>
   drain(db, 'select private.step_volatility_auctions() as ran', most);
+
+/** Portfolio Analysis's closed days kept (analysis.sql), 50 people per transaction. */
+export const keepPortfolioCloses = (db: Database, most = 20) =>
+  drain(db, 'select private.keep_next_portfolio() as ran', most);

@@ -23,6 +23,8 @@ select cron.schedule('volatility-auctions', '1 seconds', $$call private.drain('p
 -- Founders' vesting (tokens.sql), the RepX index's levels (repx_index.sql), the fraud rules (fraud.sql).
 select cron.schedule('vesting', '* * * * *', 'select private.release_vesting()');
 select cron.schedule('repx-index', '* * * * *', 'select private.record_index_levels()');
+-- Portfolio Analysis's closed days, kept 50 people a transaction (analysis.sql).
+select cron.schedule('portfolio-closes', '* * * * *', $$call private.drain('private.keep_next_portfolio', 20)$$);
 select cron.schedule('fraud-scan', '* * * * *', 'select private.scan_fraud()');
 -- Trust and reputation scores, hourly (reputation.sql); retention (sessions.sql).
 select cron.schedule('reputation', '0 * * * *', 'select private.refresh_reputation()');

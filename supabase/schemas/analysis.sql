@@ -114,6 +114,103 @@ language sql stable security definer set search_path = '' set jit = off as $$
 $$;
 revoke execute on function private.portfolio_days(uuid, date, date) from public;
 
+-- Each closed day's figures (portfolio_days), kept so that a long period reads its past days
+-- instead of rebuilding each token's holding and price for every day. Only derived figures: the
+-- ledger and the candles stay the truth, and whatever changes a kept day forgets it and every day
+-- after, which are built again (forget_portfolio_closes). A person's kept days run without a gap
+-- from their first: keeping appends, forgetting cuts from a day on.
+create table private.portfolio_closes (
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  day date not null,
+  cash numeric not null,
+  positions numeric not null,
+  flow numeric not null,
+  primary key (user_id, day)
+);
+create index portfolio_closes_day_idx on private.portfolio_closes (day);
+
+-- The last day that may be kept: a day closed an hour ago at least, so that no transaction that
+-- began on it (and dates its rows to it) can still be writing.
+create function private.portfolio_closed_until() returns date
+language sql stable as $$ select (now() at time zone 'UTC' - interval '1 hour')::date - 1 $$;
+
+-- Forgets kept days from the day of `p_at` on: a person's (a payment of theirs), or everyone's
+-- (p_user null: a past day's prices changed). Cheap when nothing that late was kept.
+create function private.forget_portfolio_closes(p_user uuid, p_at timestamptz) returns void
+language plpgsql security definer set search_path = '' as $$
+begin
+  if p_user is null then
+    delete from private.portfolio_closes where day >= (p_at at time zone 'UTC')::date;
+  else
+    delete from private.portfolio_closes where user_id = p_user and day >= (p_at at time zone 'UTC')::date;
+  end if;
+end $$;
+revoke execute on function private.forget_portfolio_closes(uuid, timestamp with time zone) from public;
+
+-- A payment changes its person's cash from the day it was asked for, whenever it settles or fails.
+-- Only a payment dated before today can touch a kept day.
+create function private.portfolio_on_payment() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  perform private.forget_portfolio_closes(new.user_id, new.created_at);
+  return null;
+end $$;
+create trigger wallet_transactions_portfolio after insert or update of status, amount
+  on public.wallet_transactions for each row
+  when (new.created_at < date_trunc('day', now() at time zone 'UTC') at time zone 'UTC')
+  execute function private.portfolio_on_payment();
+
+-- Keeps the closed days of up to p_people people whose kept days lag, from the day after each
+-- one's last kept day, at first from the day before their first movement (period_start's 'all'):
+-- every day before a person's first kept day is empty. Whether it kept any: the scheduler drains
+-- it, so each batch commits on its own; a batch passes once over the people already kept.
+create function private.keep_next_portfolio(p_people integer default 50) returns boolean
+language plpgsql security definer set search_path = '' as $$
+declare
+  last_day date := private.portfolio_closed_until();
+  who record;
+  any_kept boolean := false;
+begin
+  for who in
+    select p.id, (select max(c.day) from private.portfolio_closes c where c.user_id = p.id) as kept
+    from public.profiles p
+    where not exists (select 1 from private.portfolio_closes c where c.user_id = p.id and c.day = last_day)
+    limit p_people
+  loop
+    insert into private.portfolio_closes (user_id, day, cash, positions, flow)
+    select who.id, d.day, d.cash, d.positions, d.flow
+    from private.portfolio_days(who.id, coalesce(who.kept + 1, least(private.period_start(who.id, 'all'), last_day)),
+                                last_day) d;
+    any_kept := true;
+  end loop;
+  return any_kept;
+end $$;
+revoke execute on function private.keep_next_portfolio(integer) from public;
+
+-- portfolio_days, reading the days kept: the days before the person's first kept day are empty,
+-- then the kept days, then the rest built. The same rows as portfolio_days.
+create function private.portfolio_days_kept(p_user uuid, p_from date, p_to date)
+returns table (day date, cash numeric, positions numeric, flow numeric)
+language plpgsql stable security definer set search_path = '' as $$
+#variable_conflict use_column
+declare
+  first date := (select min(c.day) from private.portfolio_closes c where c.user_id = p_user);
+  kept date := (select max(c.day) from private.portfolio_closes c where c.user_id = p_user and c.day <= p_to);
+begin
+  if first is null or first > p_to then
+    return query select * from private.portfolio_days(p_user, p_from, p_to);
+    return;
+  end if;
+  return query select d::date, 0::numeric, 0::numeric, 0::numeric
+                 from generate_series(p_from, first - 1, interval '1 day') d;
+  return query select c.day, c.cash, c.positions, c.flow from private.portfolio_closes c
+                where c.user_id = p_user and c.day between p_from and kept order by c.day;
+  if kept < p_to then
+    return query select * from private.portfolio_days(p_user, greatest(kept + 1, p_from), p_to);
+  end if;
+end $$;
+revoke execute on function private.portfolio_days_kept(uuid, date, date) from public;
+
 -- The first day of a period (the day before its first, whose close is its opening value), or
 -- refuses a period it does not know. 'all' opens the day before the account's first movement.
 create function private.period_start(p_user uuid, p_period text) returns date
@@ -199,7 +296,7 @@ declare
 begin
   perform private.require_second_step();
   span := private.period_days(me, p_period, p_from, p_to);
-  for r in select * from private.portfolio_days(me, span.opening, span.closing) loop
+  for r in select * from private.portfolio_days_kept(me, span.opening, span.closing) loop
     k := k + 1;
     day := r.day;
     cash := round(r.cash, 2);

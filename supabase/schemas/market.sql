@@ -124,6 +124,10 @@ begin
   loop
     oldest := batch.trades[1];
     newest := batch.trades[cardinality(batch.trades)];
+    -- A trade dated before today moves a past day's close, which kept portfolio days hold (analysis.sql).
+    if oldest.created_at < date_trunc('day', now() at time zone 'UTC') at time zone 'UTC' then
+      perform private.forget_portfolio_closes(null, oldest.created_at);
+    end if;
     update private.token_stats s set
       price = newest.price,
       market_cap = round(newest.price * (select total_supply from public.tokens where id = batch.token_id), 2),
