@@ -3,9 +3,9 @@ import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { startBackend, type Backend, type BackendOptions } from '../../server/index';
+import { type Backend, type BackendOptions } from '../../server/index';
 import { NO_RATE_LIMITS } from '../../server/http/rateLimit';
-import { pgliteImage } from '../../integration/harness/pgliteImage';
+import { startMigratedPglite } from '../../integration/harness/backends';
 import { headlessChromium } from '../../scripts/lib/chromium';
 import { startFrontends, type Stack } from '../../scripts/lib/stack';
 import type { StackPorts } from '../../scripts/lib/config';
@@ -45,12 +45,7 @@ export async function startApp(project: Pick<BackendOptions, 'emailConfirmations
       throw new Error(`${dir}/dist is missing: run npm run build first`);
   }
   // Every server on a free port it takes as it starts, so files running side by side never meet.
-  const backend = await startBackend({
-    port: 0,
-    rateLimits: NO_RATE_LIMITS,
-    pgliteImage: await pgliteImage(),
-    ...project,
-  });
+  const backend = await startMigratedPglite({ port: 0, rateLimits: NO_RATE_LIMITS, ...project });
   const anyPort: StackPorts = {
     shell: 0,
     supabase: backend.port,

@@ -5,7 +5,9 @@ import pg from 'pg';
 import { startBackend, type Backend, type BackendOptions } from '../../server/index';
 import { DEMO_JWT_SECRET } from '../../server/demo';
 import { NO_RATE_LIMITS } from '../../server/http/rateLimit';
-import { pgliteImage } from './pgliteImage';
+import { migratedPgliteImage, migrationsHash } from './pgliteImage';
+import { openPostgres } from '../../server/db/postgres';
+import { migrate, seedDatabase } from '../../server/db/migrate';
 import { env } from '../../server/env';
 
 /** The PostgreSQL server the suite may use; .ci/run sets TEST_DATABASE_URL explicitly. */
@@ -13,17 +15,57 @@ export const ADMIN_URL = env().TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0
 
 export type Engine = 'pglite' | 'postgres';
 
-/** A throw-away database on the PostgreSQL server; resolves to its connection string. */
-export async function createDatabase(prefix = 'repex_test'): Promise<string> {
-  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+const urlOf = (name: string) => {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   return url.toString();
+};
+
+/** A throw-away database on the PostgreSQL server (a copy of `template`, if named); resolves to its connection string. */
+export async function createDatabase(prefix = 'repex_test', template?: string): Promise<string> {
+  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
+  await admin.end();
+  return urlOf(name);
 }
+
+/**
+ * The name of a database on the PostgreSQL server after the platform and every migration, not
+ * seeded, made once per set of migrations (as the PGlite image is, pgliteImage.ts) and copied for
+ * each backend: copying a database is a file copy, migrating one took seconds. The workers of a
+ * run take turns to make it; older ones are dropped.
+ */
+async function migratedTemplate(): Promise<string> {
+  const name = `repex_template_${migrationsHash()}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`select pg_advisory_lock(hashtext('repex_template'))`);
+    const { rows } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (rows.length) return name;
+    const { rows: old } = await admin.query<{ datname: string }>(
+      `select datname from pg_database where datname like 'repex\_template\_%'`,
+    );
+    for (const { datname } of old) await admin.query(`drop database if exists ${datname} with (force)`);
+    const building = `${name}_building`;
+    await admin.query(`drop database if exists ${building} with (force)`);
+    await admin.query(`create database ${building}`);
+    const db = await openPostgres(urlOf(building));
+    try {
+      await migrate(db, { seed: false });
+    } finally {
+      await db.close();
+    }
+    await admin.query(`alter database ${building} rename to ${name}`);
+    return name;
+  } finally {
+    await admin.query(`select pg_advisory_unlock(hashtext('repex_template'))`).catch(() => undefined);
+    await admin.end();
+  }
+}
+let template: Promise<string> | undefined;
 
 export async function dropDatabase(url: string): Promise<void> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -54,16 +96,32 @@ export async function throwAwayStorage(
   };
 }
 
-/** A backend on a fresh database of the PostgreSQL server, dropped when the backend closes. */
+/**
+ * A backend on an in-memory PGlite database started from the migrated image, then seeded (unless
+ * `seed` is false), as a fresh install is.
+ */
+export async function startMigratedPglite(opts: BackendOptions): Promise<Backend> {
+  const backend = await startBackend({ ...opts, pgliteImage: await migratedPgliteImage(), seed: false });
+  if (opts.seed !== false) await seedDatabase(backend.db);
+  return backend;
+}
+
+/**
+ * A backend on a fresh database of the PostgreSQL server, a copy of the migrated template, then
+ * seeded (unless `seed` is false); dropped when the backend closes.
+ */
 async function startOnPostgres(extra: BackendOptions = {}): Promise<Backend> {
-  const url = await createDatabase();
+  template ??= migratedTemplate();
+  const url = await createDatabase('repex_test', await template);
   const backend = await startBackend({
     port: 0,
     databaseUrl: url,
     jwtSecret: DEMO_JWT_SECRET,
     rateLimits: NO_RATE_LIMITS,
     ...extra,
+    seed: false,
   });
+  if (extra.seed !== false) await seedDatabase(backend.db);
   return {
     ...backend,
     close: async () => {
@@ -84,12 +142,11 @@ export const ENGINES: Engine[] = env().TEST_ENGINES ?? ['pglite', 'postgres'];
  * (rate-limit.test.ts tests the real ones). Integration tests sign their clients with the CLI's demo keys (helpers/clients), so they ask for its secret. */
 export function backendFor(name: Engine, extra: BackendOptions = {}): () => Promise<Backend> {
   return name === 'pglite'
-    ? async () =>
-        startBackend({
+    ? () =>
+        startMigratedPglite({
           port: 0,
           jwtSecret: DEMO_JWT_SECRET,
           rateLimits: NO_RATE_LIMITS,
-          pgliteImage: await pgliteImage(),
           ...extra,
         })
     : () => startOnPostgres(extra);

@@ -1,9 +1,12 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { emptyDataDirImage } from '../../server/db/pglite';
+import { emptyDataDirImage, openPglite } from '../../server/db/pglite';
+import { MIGRATIONS_DIR, migrate } from '../../server/db/migrate';
 
 let image: Promise<Blob> | undefined;
+let migrated: Promise<Blob> | undefined;
 
 /**
  * The empty data directory the suites' in-memory PGlite databases start from, made once per PGlite
@@ -16,15 +19,44 @@ export function pgliteImage(): Promise<Blob> {
   return image;
 }
 
-async function readOrMake(): Promise<Blob> {
-  const file = path.join(os.tmpdir(), `repex-pglite-${pgliteVersion()}-empty.tar`);
+/**
+ * The data directory after the platform and every migration, not seeded, made once per PGlite
+ * version and set of migrations: the migrations took most of the rest of a database's start
+ * (several seconds each, for each of the hundred-odd PGlite backends of a test run). The suites
+ * seed each database themselves (seedDatabase), so its times are the test's own; the migrations'
+ * own path, one by one onto a database, is integration/migrations.test.ts's.
+ */
+export function migratedPgliteImage(): Promise<Blob> {
+  migrated ??= readOrMake(`migrated-${migrationsHash()}`, async () => {
+    const db = await openPglite(undefined, await pgliteImage());
+    await migrate(db, { seed: false });
+    const made = await db.dumpDataDir();
+    await db.close();
+    return made;
+  });
+  return migrated;
+}
+
+async function readOrMake(name = 'empty', make: () => Promise<Blob> = emptyDataDirImage): Promise<Blob> {
+  const file = path.join(os.tmpdir(), `repex-pglite-${pgliteVersion()}-${name}.tar`);
   if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
-  const made = await emptyDataDirImage();
+  const made = await make();
   // Written aside and renamed: a test file in another worker reads a whole image or none.
   const partial = `${file}.${process.pid}`;
   fs.writeFileSync(partial, Buffer.from(await made.arrayBuffer()));
   fs.renameSync(partial, file);
   return made;
+}
+
+/** What the migrated image depends on: the platform script and each migration, by name and content. */
+export function migrationsHash(): string {
+  const hash = crypto.createHash('sha256');
+  hash.update(fs.readFileSync(path.resolve(__dirname, '../../server/platform/platform.sql')));
+  for (const file of fs.readdirSync(MIGRATIONS_DIR).sort()) {
+    hash.update(file);
+    hash.update(fs.readFileSync(path.join(MIGRATIONS_DIR, file)));
+  }
+  return hash.digest('hex').slice(0, 16);
 }
 
 function pgliteVersion(): string {

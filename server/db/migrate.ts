@@ -38,8 +38,13 @@ export async function migrate(db: Database, opts: { seed: boolean }): Promise<{ 
     applied.push(file);
   }
   const seeded = fresh && opts.seed;
-  if (seeded) await db.exec(`begin;\n${fs.readFileSync(SEED_FILE, 'utf8')}\ncommit;`);
+  if (seeded) await seedDatabase(db);
   return { applied, seeded };
+}
+
+/** The seed (supabase/seed.sql), in one transaction. */
+export async function seedDatabase(db: Database): Promise<void> {
+  await db.exec(`begin;\n${fs.readFileSync(SEED_FILE, 'utf8')}\ncommit;`);
 }
 
 const migrationFiles = () =>

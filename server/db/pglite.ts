@@ -27,9 +27,10 @@ const EXTENSIONS = { pgcrypto, pg_trgm };
 /**
  * Embedded Postgres. One connection: every request is one short transaction through PGlite's
  * own queue. A lock file keeps a second process from opening (and corrupting) the same folder.
- * An in-memory database may start from `image`, a data directory `emptyDataDirImage` made.
+ * An in-memory database may start from `image`, a data directory that `emptyDataDirImage` or
+ * `dumpDataDir` made.
  */
-export async function openPglite(dataDir?: string, image?: Blob): Promise<Database> {
+export async function openPglite(dataDir?: string, image?: Blob): Promise<Database & { dumpDataDir(): Promise<Blob> }> {
   let lockFile: string | undefined;
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -114,6 +115,7 @@ export async function openPglite(dataDir?: string, image?: Blob): Promise<Databa
         listeners.get(channel)?.delete(onPayload);
       };
     },
+    dumpDataDir: () => db.dumpDataDir('none'),
     async close() {
       if (!db.closed) {
         await db.query('checkpoint').catch(() => undefined);
