@@ -1,4 +1,5 @@
 import type { Backend } from '../../server/index';
+import { eventually } from './backends';
 import { freshToken, trader } from './market';
 
 /** A new token whose last trade at least five minutes old was at $10.00: its volatility band's reference. */
@@ -21,19 +22,25 @@ export async function phase(backend: Backend, token: string) {
   return row!;
 }
 
-/** As if the call period had passed: the scheduler's steps until the token's auction has uncrossed. */
+/**
+ * As if the call period had passed: the scheduler's steps until the token's auction has uncrossed.
+ * The server's own scheduler may be uncrossing it meanwhile (a step skips an auction another
+ * holds), so this waits for the outcome rather than counting its own steps.
+ */
 export async function uncross(backend: Backend, token: string): Promise<void> {
   await backend.db.query(
     `update volatility_auctions set ends_at = now() where token_id = $1 and uncrossed_at is null`,
     [token],
   );
-  for (let i = 0; i < 20; i++) {
+  await eventually(async () => {
     const [open] = await backend.db.query(
       'select 1 from volatility_auctions where token_id = $1 and uncrossed_at is null',
       [token],
     );
-    if (!open) return;
+    if (!open) return true;
     await backend.db.query('select private.step_volatility_auctions()');
-  }
-  throw new Error('the auction did not uncross');
+    return undefined;
+  }).catch(() => {
+    throw new Error('the auction did not uncross');
+  });
 }
