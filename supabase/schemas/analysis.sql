@@ -180,7 +180,8 @@ begin
     insert into private.portfolio_closes (user_id, day, cash, positions, flow)
     select who.id, d.day, d.cash, d.positions, d.flow
     from private.portfolio_days(who.id, coalesce(who.kept + 1, least(private.period_start(who.id, 'all'), last_day)),
-                                last_day) d;
+                                last_day) d
+    on conflict (user_id, day) do nothing; -- another keeper (a run by hand beside the schedule's) kept it first
     any_kept := true;
   end loop;
   return any_kept;
