@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { emptyDataDirImage, openPglite } from '../../server/db/pglite';
-import { MIGRATIONS_DIR, migrate } from '../../server/db/migrate';
+import { MIGRATIONS_DIR, PLATFORM_FILE, migrate } from '../../server/db/migrate';
 
 let image: Promise<Blob> | undefined;
 let migrated: Promise<Blob> | undefined;
@@ -51,7 +51,7 @@ async function readOrMake(name = 'empty', make: () => Promise<Blob> = emptyDataD
 /** What the migrated image depends on: the platform script and each migration, by name and content. */
 export function migrationsHash(): string {
   const hash = crypto.createHash('sha256');
-  hash.update(fs.readFileSync(path.resolve(__dirname, '../../server/platform/platform.sql')));
+  hash.update(fs.readFileSync(PLATFORM_FILE));
   for (const file of fs.readdirSync(MIGRATIONS_DIR).sort()) {
     hash.update(file);
     hash.update(fs.readFileSync(path.join(MIGRATIONS_DIR, file)));

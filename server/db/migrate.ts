@@ -5,7 +5,7 @@ import type { Database } from './database';
 const SUPABASE_DIR = path.resolve(__dirname, '../../supabase');
 export const MIGRATIONS_DIR = path.join(SUPABASE_DIR, 'migrations');
 const SEED_FILE = path.join(SUPABASE_DIR, 'seed.sql');
-const PLATFORM_FILE = path.join(__dirname, '../platform/platform.sql');
+export const PLATFORM_FILE = path.join(__dirname, '../platform/platform.sql');
 
 /**
  * Prepares a database as `supabase db reset` would: the platform (roles, auth schema), then each
