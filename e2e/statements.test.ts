@@ -20,9 +20,14 @@ test("a statement downloaded from the wallet, as PDF and CSV, says what the data
   await api.auth.signInWithPassword(DEMO_ACCOUNTS.user);
   const today = new Date().toISOString().slice(0, 10);
   const month = today.slice(0, 7);
+  // A trade today, so that the month's statement has trades and fees whatever day of it this is.
+  const [sarah] = await app.backend.db.query<{ id: string }>(`select id from tokens where username = 'sarahchen'`);
+  const bought = await api.rpc('place_order', { p_token: sarah!.id, p_side: 'buy', p_type: 'market', p_amount: 1 });
+  expect(bought.error).toBeNull();
   const expected = (await api.rpc('my_statement', { p_from: `${month}-01`, p_to: today })).data as Statement;
   // The wallet's own history says the same closing cash.
   const history = (await api.from('wallet_history').select('effect')).data as { effect: number }[];
+  expect(expected.trades.length).toBeGreaterThan(0);
   expect(Math.round(expected.closing_cash * 100)).toBe(Math.round(history.reduce((s, r) => s + r.effect * 100, 0)));
 
   for (const width of [1280, 390]) {
