@@ -1,6 +1,6 @@
 /**
  * npm test: type-checks, lints, builds every package for production, then runs jest's unit and
- * integration projects, then the end-to-end project, each on two jest workers at least.
+ * integration projects (a jest worker more than there are CPUs), then the end-to-end project.
  */
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -31,9 +31,9 @@ run('lint', process.execPath, ['--import', 'tsx', 'scripts/lint.ts']);
 if (!env().SKIP_BUILD) run('build', process.execPath, ['--import', 'tsx', 'scripts/build.ts']);
 // PGlite loads its WebAssembly with dynamic import(), which jest's sandbox allows only with this flag.
 // --forceExit: a server left by a failed hook must not hang CI; the failure itself is still reported.
-// Two workers at least: jest's default on two CPUs is one, but an integration file waits on its
-// PostgreSQL server, its HTTP clients and its timers for much of its time.
-const workers = Math.max(2, os.availableParallelism() - 1);
+// One worker more than there are CPUs: jest's default on two CPUs is one, but an integration file
+// waits on its PostgreSQL server, its HTTP clients and its timers for much of its time.
+const workers = os.availableParallelism() + 1;
 run('unit and integration tests', process.execPath, [
   '--experimental-vm-modules',
   JEST,
@@ -44,14 +44,14 @@ run('unit and integration tests', process.execPath, [
   `--maxWorkers=${workers}`,
   ...extra,
 ]);
-// Each e2e file starts its own database, seven servers and Chromium on free ports, and waits on
-// them for much of its time: two at a time keep the CPUs busy.
+// Each e2e file starts its own database, seven servers and Chromium on free ports: Chromium keeps
+// the CPUs busy, and a third worker on two CPUs only made each file slower.
 run('end-to-end tests', process.execPath, [
   '--experimental-vm-modules',
   JEST,
   '--selectProjects',
   'e2e',
-  `--maxWorkers=${workers}`,
+  `--maxWorkers=${Math.max(2, os.availableParallelism() - 1)}`,
   '--forceExit',
   ...extra,
 ]);

@@ -32,6 +32,8 @@ export interface AppOptions {
   objectBytes: ObjectBytes;
   jwtExpiry: number;
   passwordMinLength: number;
+  /** bcrypt's cost for new password hashes (auth/passwords.ts); BCRYPT_COST unless a test suite lowers it. */
+  passwordHashCost?: number;
   emailConfirmations: boolean;
   siteUrl: string;
   /** Seconds after which an unused session ends (0: never). */
@@ -78,7 +80,7 @@ export async function createApp(opts: AppOptions) {
         opts.log?.(`error schema reload: ${error instanceof Error ? error.message : String(error)}`),
       );
   });
-  const passwords = new PasswordHasher();
+  const passwords = new PasswordHasher(opts.passwordHashCost);
   const auth = authRoutes(opts.db, settings, passwords, opts.rateLimits ?? DEFAULT_RATE_LIMITS, opts.log);
   const rest = restRoutes(opts.db, () => catalog, opts, opts.replica);
   const limits = opts.rateLimits ?? DEFAULT_RATE_LIMITS;

@@ -50,6 +50,11 @@ export interface BackendOptions extends WorkerOptions {
   jwtExpiry?: number;
   /** The shortest password sign-up and a password change accept. */
   passwordMinLength?: number;
+  /**
+   * bcrypt's cost for new password hashes; BCRYPT_COST (GoTrue's) unless set. Only the test
+   * harnesses lower it, for speed: no setting of the environment reaches it.
+   */
+  passwordHashCost?: number;
   /** Sign-up waits for the mailed code; off, it answers a session, as GoTrue with autoconfirm. */
   emailConfirmations?: boolean;
   /** The app's address, which auth's mail points the reader to. */
@@ -149,6 +154,7 @@ export async function startBackend(opts: BackendOptions = {}): Promise<Backend> 
       ...project,
       sessionInactivity,
       publicUrl,
+      passwordHashCost: opts.passwordHashCost,
       rateLimits: opts.rateLimits,
       metrics: () => metricsText(db.counters, realtime.metrics(), replica),
       replica,

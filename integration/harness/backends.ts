@@ -97,11 +97,23 @@ export async function throwAwayStorage(
 }
 
 /**
+ * bcrypt's lowest cost for the accounts the suites make: they make thousands, and at the
+ * production cost (BCRYPT_COST) their hashes and first sign-ins were a quarter of the suites'
+ * CPU. What a password check does is the same at any cost; passwords.test.ts tests the cost.
+ */
+const TEST_HASH_COST = 4;
+
+/**
  * A backend on an in-memory PGlite database started from the migrated image, then seeded (unless
  * `seed` is false), as a fresh install is.
  */
 export async function startMigratedPglite(opts: BackendOptions): Promise<Backend> {
-  const backend = await startBackend({ ...opts, pgliteImage: await migratedPgliteImage(), seed: false });
+  const backend = await startBackend({
+    passwordHashCost: TEST_HASH_COST,
+    ...opts,
+    pgliteImage: await migratedPgliteImage(),
+    seed: false,
+  });
   if (opts.seed !== false) await seedDatabase(backend.db);
   return backend;
 }
@@ -118,6 +130,7 @@ async function startOnPostgres(extra: BackendOptions = {}): Promise<Backend> {
     databaseUrl: url,
     jwtSecret: DEMO_JWT_SECRET,
     rateLimits: NO_RATE_LIMITS,
+    passwordHashCost: TEST_HASH_COST,
     ...extra,
     seed: false,
   });

@@ -15,13 +15,6 @@ import { USER_COLUMNS, type UserRow } from './users';
 import type { Mailer } from './mail';
 
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/**
- * Compared against when the email is unknown, so timing does not reveal which emails exist: a
- * hash at BCRYPT_COST (context.test.ts checks), written out rather than computed, since computing
- * it would block every server process's start-up for a hash's time.
- */
-export const DUMMY_HASH = '$2b$10$yOFXeToVYbaH7xJxPaejnuqUV0rJAEwp120m1xQtcyOPKtNXoMJgG';
-
 type Body = Record<string, unknown>;
 
 /**

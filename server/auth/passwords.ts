@@ -6,6 +6,13 @@ import { PASSWORD_MAX_LENGTH } from './passwordPolicy';
 /** bcrypt's cost, as GoTrue's; hashes stay compatible with GoTrue and pgcrypto's crypt(). */
 export const BCRYPT_COST = 10;
 
+/**
+ * Compared against when the email is unknown, so timing does not reveal which emails exist: a
+ * hash at BCRYPT_COST (passwords.test.ts checks), written out rather than computed, since computing
+ * it would block every server process's start-up for a hash's time.
+ */
+export const DUMMY_HASH = '$2b$10$yOFXeToVYbaH7xJxPaejnuqUV0rJAEwp120m1xQtcyOPKtNXoMJgG';
+
 const WORKER_FILE = path.join(__dirname, 'passwordWorker.mjs');
 
 type Pending = { resolve: (v: string | boolean) => void; reject: (e: Error) => void };
@@ -19,8 +26,17 @@ export class PasswordHasher {
   private readonly pending = new Map<number, Pending>();
   private next = 0;
   private turn = 0;
+  private dummy: Promise<string> | undefined;
 
-  constructor(size = Math.max(1, Math.min(4, os.availableParallelism() - 1))) {
+  /**
+   * `cost`: bcrypt's for new hashes (a hash keeps its own cost, so an existing one compares as it
+   * was made). Only the test suites lower it: they make thousands of accounts, and at BCRYPT_COST
+   * each account's hash and first sign-in took a quarter of the suites' CPU.
+   */
+  constructor(
+    private readonly cost = BCRYPT_COST,
+    size = Math.max(1, Math.min(4, os.availableParallelism() - 1)),
+  ) {
     this.workers = Array.from({ length: size }, () => {
       const worker = new Worker(WORKER_FILE);
       worker.on('message', ({ id, result, error }: { id: number; result?: string | boolean; error?: string }) => {
@@ -43,7 +59,7 @@ export class PasswordHasher {
   }
 
   hash(password: string): Promise<string> {
-    return this.run({ op: 'hash', password, cost: BCRYPT_COST }) as Promise<string>;
+    return this.run({ op: 'hash', password, cost: this.cost }) as Promise<string>;
   }
 
   /**
@@ -54,6 +70,16 @@ export class PasswordHasher {
   async compare(password: string, hash: string): Promise<boolean> {
     const same = (await this.run({ op: 'compare', password, hash })) as boolean;
     return same && Buffer.byteLength(password, 'utf8') <= PASSWORD_MAX_LENGTH;
+  }
+
+  /**
+   * An account's password check when there is no account (or it has no password): false, after
+   * as long as a real check at this hasher's cost takes.
+   */
+  async compareNone(password: string): Promise<false> {
+    this.dummy ??= this.cost === BCRYPT_COST ? Promise.resolve(DUMMY_HASH) : this.hash('not-a-real-password');
+    await this.compare(password, await this.dummy);
+    return false;
   }
 
   async close(): Promise<void> {

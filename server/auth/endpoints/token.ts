@@ -3,7 +3,7 @@ import { readJson, sendJson } from '../../http/io';
 import { API_VERSION_HEADER, AuthErrors, authError } from '../errors';
 import { endIfIdle, newRefreshToken, sessionProof, sessionResponse, startSession } from '../sessions';
 import { USER_COLUMNS, type UserRow } from '../users';
-import { DUMMY_HASH, asBody, findUser, findUserByEmail, emailField, str, type AuthContext } from '../context';
+import { asBody, findUser, findUserByEmail, emailField, str, type AuthContext } from '../context';
 
 /** A rotated refresh token may be presented again this long (several tabs refreshing at once). */
 const REUSE_WINDOW_MS = 10_000;
@@ -19,7 +19,9 @@ export async function passwordGrant(ctx: AuthContext, req: IncomingMessage, res:
   if (guess.wait > 0)
     throw AuthErrors.rateLimited(guess.wait, 'Too many failed sign-in attempts for this account. Try again later.');
   const user = await findUserByEmail(ctx.db, email);
-  const ok = await ctx.passwords.compare(password, user?.encrypted_password ?? DUMMY_HASH);
+  const ok = user?.encrypted_password
+    ? await ctx.passwords.compare(password, user.encrypted_password)
+    : await ctx.passwords.compareNone(password);
   if (!user || !user.encrypted_password || !ok) throw AuthErrors.invalidCredentials();
   await guess.right();
   if (user.banned) throw AuthErrors.banned();
