@@ -16,7 +16,9 @@
 -- One row per day from p_from to p_to (UTC dates): the closing cash, positions and value, and the
 -- day's flows. JIT is off: the planner's guesses for this query (a thousand days of each of a
 -- hundred tokens) pass JIT's threshold, and compiling it costs far more than running it.
-create function private.portfolio_days(p_user uuid, p_from date, p_to date)
+-- p_cash_before: the cash at the close of the day before p_from, where the caller knows it (a kept
+-- day's); without it, the whole history of cash movements before p_from is summed.
+create function private.portfolio_days(p_user uuid, p_from date, p_to date, p_cash_before numeric default null)
 returns table (day date, cash numeric, positions numeric, flow numeric)
 language sql stable security definer set search_path = '' set jit = off as $$
   with own as (
@@ -49,7 +51,7 @@ language sql stable security definer set search_path = '' set jit = off as $$
   -- are grouped: a month of a long-standing account costs less than its whole history.
   cash_days as (
     select d.day,
-           (select coalesce(sum(m.amount), 0) from moves m where m.day < p_from)
+           coalesce(p_cash_before, (select coalesce(sum(m.amount), 0) from moves m where m.day < p_from))
              + sum(coalesce(c.amount, 0)) over (order by d.day) as cash,
            coalesce(c.flow, 0) as flow
     from days d
@@ -112,7 +114,7 @@ language sql stable security definer set search_path = '' set jit = off as $$
   from cash_days c left join valued v on v.day = c.day
   order by c.day
 $$;
-revoke execute on function private.portfolio_days(uuid, date, date) from public;
+revoke execute on function private.portfolio_days(uuid, date, date, numeric) from public;
 
 -- Each closed day's figures (portfolio_days), kept so that a long period reads its past days
 -- instead of rebuilding each token's holding and price for every day. Only derived figures: the
@@ -172,15 +174,17 @@ declare
   any_kept boolean := false;
 begin
   for who in
-    select p.id, (select max(c.day) from private.portfolio_closes c where c.user_id = p.id) as kept
+    select p.id, k.day as kept, k.cash
     from public.profiles p
+    left join lateral (select c.day, c.cash from private.portfolio_closes c where c.user_id = p.id
+                        order by c.day desc limit 1) k on true
     where not exists (select 1 from private.portfolio_closes c where c.user_id = p.id and c.day = last_day)
     limit p_people
   loop
     insert into private.portfolio_closes (user_id, day, cash, positions, flow)
     select who.id, d.day, d.cash, d.positions, d.flow
     from private.portfolio_days(who.id, coalesce(who.kept + 1, least(private.period_start(who.id, 'all'), last_day)),
-                                last_day) d
+                                last_day, who.cash) d
     on conflict (user_id, day) do nothing; -- another keeper (a run by hand beside the schedule's) kept it first
     any_kept := true;
   end loop;
@@ -196,8 +200,11 @@ language plpgsql stable security definer set search_path = '' as $$
 #variable_conflict use_column
 declare
   first date := (select min(c.day) from private.portfolio_closes c where c.user_id = p_user);
-  kept date := (select max(c.day) from private.portfolio_closes c where c.user_id = p_user and c.day <= p_to);
+  kept date;
+  kept_cash numeric;
 begin
+  select c.day, c.cash into kept, kept_cash from private.portfolio_closes c
+   where c.user_id = p_user and c.day <= p_to order by c.day desc limit 1;
   if first is null or first > p_to then
     return query select * from private.portfolio_days(p_user, p_from, p_to);
     return;
@@ -207,7 +214,9 @@ begin
   return query select c.day, c.cash, c.positions, c.flow from private.portfolio_closes c
                 where c.user_id = p_user and c.day between p_from and kept order by c.day;
   if kept < p_to then
-    return query select * from private.portfolio_days(p_user, greatest(kept + 1, p_from), p_to);
+    -- From the last kept day's cash, when the rest starts right after it.
+    return query select * from private.portfolio_days(p_user, greatest(kept + 1, p_from), p_to,
+                                                      case when kept + 1 >= p_from then kept_cash end);
   end if;
 end $$;
 revoke execute on function private.portfolio_days_kept(uuid, date, date) from public;
@@ -297,7 +306,11 @@ declare
 begin
   perform private.require_second_step();
   span := private.period_days(me, p_period, p_from, p_to);
-  for r in select * from private.portfolio_days_kept(me, span.opening, span.closing) loop
+  -- Each closed day's index level joined once, rather than looked up day by day.
+  for r in select d.*, l.level as index_level
+             from private.portfolio_days_kept(me, span.opening, span.closing) d
+             left join public.index_levels l on l.period = 'day' and l.at = (d.day + 1)::timestamp at time zone 'UTC'
+            order by d.day loop
     k := k + 1;
     day := r.day;
     cash := round(r.cash, 2);
@@ -315,9 +328,7 @@ begin
     capital := case when k = origin then null else opening + ((k + 1) * flows - weighted) / (k - origin) end;
     mwr := case when k = origin then 0 when capital > 0 then round(gain / capital * 100, 4) end;
     prev := value;
-    level := case when r.day = today then (select sum(b.units * b.price) from public.index_basket b)
-                  else (select l.level from public.index_levels l
-                         where l.period = 'day' and l.at = (r.day + 1)::timestamp at time zone 'UTC') end;
+    level := case when r.day = today then (select sum(b.units * b.price) from public.index_basket b) else r.index_level end;
     base_level := coalesce(base_level, level);
     index_return := round((level / base_level - 1) * 100, 4);
     return next;
