@@ -27,25 +27,36 @@ language sql stable security definer set search_path = '' set jit = off as $$
   days as (
     select d::date as day from generate_series(p_from, p_to, interval '1 day') d
   ),
-  -- Every cash movement of the account, on its UTC day; a flow comes from outside the portfolio.
+  -- The movements to read: up to the period's end, and from its start when the cash before it is given.
+  span as (
+    select case when p_cash_before is null then '-infinity'::timestamptz else p_from::timestamp at time zone 'UTC' end as since,
+           (p_to + 1)::timestamp at time zone 'UTC' as until
+  ),
+  -- Every cash movement of the account read, on its UTC day; a flow comes from outside the
+  -- portfolio. Each part by time on its index.
   moves as (
     select (w.created_at at time zone 'UTC')::date as day,
            case w.type when 'deposit' then w.amount else -w.amount end as amount, true as flow
     from public.wallet_transactions w
-    where w.user_id = p_user
+    where w.user_id = p_user and w.created_at >= (select since from span) and w.created_at < (select until from span)
       and case w.type when 'deposit' then w.status = 'completed' else w.status not in ('failed', 'cancelled') end
     union all
     select (t.created_at at time zone 'UTC')::date, -(t.value + t.buyer_fee), t.token_id in (select id from own)
-    from public.trades t where t.buyer_id = p_user
+    from public.trades t
+    where t.buyer_id = p_user and t.created_at >= (select since from span) and t.created_at < (select until from span)
     union all
     select (t.created_at at time zone 'UTC')::date, t.value - t.seller_fee, t.token_id in (select id from own)
-    from public.trades t where t.seller_id = p_user
+    from public.trades t
+    where t.seller_id = p_user and t.created_at >= (select since from span) and t.created_at < (select until from span)
     union all
     select (t.created_at at time zone 'UTC')::date, t.value - t.seller_fee, true
-    from public.trades t where t.proceeds_to = p_user
+    from public.trades t
+    where t.proceeds_to = p_user and t.created_at >= (select since from span) and t.created_at < (select until from span)
     union all
     select (t.created_at at time zone 'UTC')::date, t.creator_share, true
-    from public.trades t where t.creator_id = p_user and t.creator_share > 0
+    from public.trades t
+    where t.creator_id = p_user and t.creator_share > 0
+      and t.created_at >= (select since from span) and t.created_at < (select until from span)
   ),
   -- The history before the period is folded into one opening figure, and only the period's days
   -- are grouped: a month of a long-standing account costs less than its whole history.
@@ -76,6 +87,13 @@ language sql stable security definer set search_path = '' set jit = off as $$
     from mine m where m.created_at >= p_from::timestamp at time zone 'UTC'
     group by 1, 2
   ),
+  -- The period's daily candles of the tokens held, each token's read by time on its index.
+  day_candles as (
+    select c.token_id, c.bucket, c.close
+    from held_tokens h
+    join public.candles c on c.token_id = h.token_id and c.seconds = 86400
+                         and c.bucket >= p_from::timestamp at time zone 'UTC' and c.bucket <= p_to::timestamp at time zone 'UTC'
+  ),
   grid as (
     select h.token_id, d.day,
            h.before + sum(coalesce(x.delta, 0)) over (partition by h.token_id order by d.day) as tokens,
@@ -83,8 +101,7 @@ language sql stable security definer set search_path = '' set jit = off as $$
     from held_tokens h
     cross join days d
     left join deltas x on x.token_id = h.token_id and x.day = d.day
-    left join public.candles c on c.token_id = h.token_id and c.seconds = 86400
-                              and c.bucket = d.day::timestamp at time zone 'UTC'
+    left join day_candles c on c.token_id = h.token_id and c.bucket = d.day::timestamp at time zone 'UTC'
   ),
   -- Each day's price: its candle's close, else the last one before (carried forward within the
   -- range, and from before it), else the issue price.
