@@ -77,6 +77,29 @@ describe.each(ENGINES)('what an order reads and writes, over a long history and 
     expect(seq).toBeLessThan(HISTORY);
   });
 
+  it("reads no order outside the book when one is cancelled, or expired by its owner's crossing order", async () => {
+    const token = await freshToken(backend);
+    const owner = await trader(backend, { cash: 1000, token, tokens: 50 });
+    await backend.db.exec(`
+      insert into orders (user_id, token_id, side, type, price, amount, status)
+      select '${owner.id}', '${token}', 'sell', 'limit', 10, 1, 'cancelled' from generate_series(1, ${HISTORY});
+      analyze orders;`);
+    const first = await placeOrder(owner.client, token, 'sell', 'limit', 5, 10);
+    expect(first.error).toBeNull();
+
+    // Both tell the market the level the order left, and look for a take-profit or stop partner.
+    const cancelled = await placeCounting(backend, owner.client, 'public.cancel_order($1)', [
+      (first.data as { order_id: number }).order_id,
+    ]);
+    expect(cancelled.result).toMatchObject({ status: 'cancelled' });
+    expect((await placeOrder(owner.client, token, 'sell', 'limit', 5, 10)).error).toBeNull();
+    const crossing = await placeCounting(backend, owner.client, `public.place_order($1, 'buy', 'limit', 5, 10)`, [
+      token,
+    ]);
+    expect(crossing.result).toMatchObject({ status: 'open', filled: 0 });
+    for (const { seq } of [cancelled, crossing]) expect(seq).toBeLessThan(HISTORY);
+  });
+
   it('reads the book in price-time order and stops when the order is filled, however deep the book', async () => {
     const token = await freshToken(backend);
     const sellers = await Promise.all([0, 1, 2].map(() => trader(backend, { cash: 100, token, tokens: DEPTH })));

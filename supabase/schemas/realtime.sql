@@ -54,13 +54,16 @@ end $$;
 revoke execute on function private.book_levels(uuid, jsonb) from public;
 
 -- The levels of these orders (and of their take-profit and stop partners), for a message after
--- they left the book.
+-- they left the book. The two orders of a pair name each other (place_oco), so the partners are
+-- found by key: asking for the orders naming these would read every order, as no index holds it.
 create function private.order_levels(p_orders bigint[]) returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 begin
   return (select coalesce(jsonb_agg(jsonb_build_object('side', o.side, 'price', o.price)), '[]')
           from public.orders o
-          where o.price is not null and (o.id = any (p_orders) or o.oco_with = any (p_orders)));
+          where o.price is not null
+            and o.id = any (p_orders || array(select p.oco_with from public.orders p
+                                              where p.id = any (p_orders) and p.oco_with is not null)));
 end $$;
 revoke execute on function private.order_levels(bigint[]) from public;
 
