@@ -246,11 +246,8 @@ describe.each(ENGINES)('time in force, post-only, stops and pairs on %s', (engin
     });
     const pair = data as { take_profit: Placed; stop: Placed };
     // The market hears of the take-profit's level too, found from the stop alone.
-    const [told] = await db().query<{ levels: { side: string; price: number }[] }>(
-      'select private.order_levels(array[$1::bigint]) as levels',
-      [pair.stop.order_id],
-    );
-    expect(told!.levels).toContainEqual({ side: 'sell', price: 11 });
+    const [told] = await db().query('select private.order_levels(array[$1::bigint]) as l', [pair.stop.order_id]);
+    expect(told!.l).toContainEqual({ side: 'sell', price: 11 });
     expect((await seller.client.rpc('cancel_order', { p_order: pair.stop.order_id })).error).toBeNull();
     expect((await orderRow(pair.take_profit.order_id)).status).toBe('cancelled');
     expect(await holding(suite.backend, seller.id, token)).toEqual({ amount: 100, reserved: 0 });
