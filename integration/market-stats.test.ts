@@ -84,4 +84,36 @@ describe.each(ENGINES)('maintained market figures on %s', (engine) => {
     expect((await figures(token)).holders).toBe(1); // the seller sold out
     expect(await invariantViolations(backend)).toEqual([]);
   });
+
+  it("count the market's traders once per account, from its first token to its last, reading no holding", async () => {
+    const [a, b] = [await freshToken(backend, 1000), await freshToken(backend, 1000)];
+    const sellerA = await trader(backend, { cash: 100, token: a, tokens: 10 });
+    const sellerB = await trader(backend, { cash: 100, token: b, tokens: 10 });
+    const buyer = await trader(backend, { cash: 10_000 });
+    const traders = async () =>
+      Number((await backend.db.query<{ n: string }>('select total_traders as n from market_summary'))[0]!.n);
+    const before = await traders();
+    await placeOrder(sellerA.client, a, 'sell', 'limit', 10, 12);
+    await placeOrder(sellerB.client, b, 'sell', 'limit', 10, 12);
+    await placeOrder(buyer.client, a, 'buy', 'market', 4);
+    expect(await traders()).toBe(before + 1); // the buyer's first token
+    await placeOrder(buyer.client, b, 'buy', 'market', 10);
+    expect(await traders()).toBe(before); // the buyer's second, and seller B's last
+    await backend.db.query('select private.slide_token_stats()'); // folds the changes into the total
+    expect(await traders()).toBe(before);
+    await placeOrder(buyer.client, a, 'buy', 'market', 6);
+    expect(await traders()).toBe(before - 1); // seller A's last
+
+    // The summary is read by every market screen opened: it reads the kept figures alone.
+    const read = await backend.db.transaction(async (tx) => {
+      const counted = `select coalesce(sum(seq_tup_read + coalesce(idx_tup_fetch, 0)), 0)::int as n
+        from pg_stat_xact_user_tables where schemaname = 'public' and relname in ('holdings', 'trades')`;
+      const [start] = await tx.query<{ n: number }>(counted);
+      await tx.query('select * from market_summary');
+      const [end] = await tx.query<{ n: number }>(counted);
+      return end!.n - start!.n;
+    });
+    expect(read).toBe(0);
+    expect(await invariantViolations(backend)).toEqual([]);
+  });
 });

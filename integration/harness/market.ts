@@ -231,6 +231,25 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
          or s.holders <> held.n or s.change_24h <> round((p.price - p.base) / p.base * 100, 2)`);
   });
   for (const r of stale) problems.push(`the market figures of ${r.username} are not those of its trades and holdings`);
+  // The market's summary, from the kept figures, is what the trades and holdings say (after the
+  // slide, which also folds the traders' changes, in one transaction as above).
+  const summary = await backend.db.transaction(async (tx) => {
+    await tx.query('select private.slide_token_stats()');
+    return tx.query<{ total_traders: string; volume_24h: string }>(`select s.total_traders, s.volume_24h
+      from market_summary s
+      where s.total_traders <> (select count(distinct user_id) from holdings where amount > 0 and user_id <> private.issuance_account())
+         or s.volume_24h <> (select coalesce(sum(round(price * amount, 2)), 0) from trades where created_at > now() - interval '24 hours')`);
+  });
+  for (const r of summary)
+    problems.push(
+      `the market's summary (${r.total_traders} traders, ${r.volume_24h} volume) is not that of its holdings and trades`,
+    );
+  for (const r of await q(`select coalesce(k.user_id, h.user_id) as user_id from private.tokens_held k
+      full join (select user_id, count(*) as tokens from holdings where amount > 0 and user_id <> private.issuance_account()
+                 group by user_id) h on h.user_id = k.user_id
+      where k.tokens is distinct from h.tokens`)) {
+    problems.push(`the count of tokens ${r.user_id} holds is not that of their holdings`);
+  }
   return problems;
 }
 

@@ -109,11 +109,15 @@ async function marketPages(c: SupabaseClient) {
   };
 }
 
-/** The other screens' reads as the demo trader: dashboard, wallet P&L, trading chart and open orders, profile. */
+/**
+ * The other screens' reads as the demo trader: the market's figures and index above its list
+ * (market_screen, as mf-market asks it), dashboard, wallet P&L, trading chart and open orders, profile.
+ */
 async function screenReads(c: SupabaseClient) {
   const { data: token } = await c.from('tokens').select('id').eq('username', 'sarahchen').single();
   const p_token = (token as { id: string }).id;
   return {
+    market_screen: await time(() => c.rpc('market_screen', { p_index_days: 7 }, { get: true })),
     my_positions: await time(() => c.rpc('my_positions')),
     my_pnl: await time(() => c.rpc('my_pnl', { p_days: 30 })),
     price_history: await time(() => c.rpc('price_history', { p_token, p_hours: 24 })),

@@ -173,7 +173,8 @@ create trigger trades_stats after insert on public.trades
   for each statement execute function private.stats_on_trades();
 
 -- A holder is an account (not the offering account) holding at least one token: only a change
--- between none and some moves the count, so most fills do not touch the row here.
+-- between none and some moves the count, so most fills do not touch the row here. The same change
+-- moves how many tokens the account holds, and so the market's count of traders.
 create function private.stats_on_holding() returns trigger
 language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
 declare
@@ -183,6 +184,7 @@ begin
   if was <> now_held then
     update private.token_stats set holders = holders + case when now_held then 1 else -1 end
      where token_id = case when tg_op = 'DELETE' then old.token_id else new.token_id end;
+    perform private.count_trader(case when tg_op = 'DELETE' then old.user_id else new.user_id end, now_held);
   end if;
   return null;
 end $$;
@@ -230,6 +232,7 @@ declare
   before jsonb;
   n integer := 0;
 begin
+  perform private.fold_trader_changes(); -- the market's count of traders (below), on the same beat
   -- The batch due first, locked in token order, as the hourly rescoring locks tokens: two
   -- transactions that lock several tokens in one order cannot deadlock.
   for tid in select x.token_id from (select d.token_id from private.token_stats d where d.slides_at <= now()
@@ -266,6 +269,58 @@ begin
 end $$;
 create trigger tokens_count after insert or delete or update of category on public.tokens
   for each row execute function private.count_tokens();
+
+-- The market's "Total Traders": the accounts (not the offering account) holding at least one
+-- token, kept so that the market's summary reads a few rows rather than every holding. Each
+-- account's count of tokens held is kept, its row locked while it changes, so that two orders of
+-- one account on two books move the total once; an account holding none has no row. An account's
+-- first token and its last add +1 and -1 to trader_changes rather than update one row: a row
+-- every such order locked until it commits would serialize them, and one that locked it before
+-- others' accounts could deadlock. private.slide_token_stats folds the changes into the total
+-- every few seconds; the summary adds the changes not folded yet, so it is always exact.
+create table private.tokens_held (
+  user_id uuid primary key,
+  tokens bigint not null check (tokens > 0)
+);
+create table private.trader_changes (
+  delta smallint not null check (delta in (-1, 1))
+);
+create table private.market_counts (
+  only_row boolean primary key default true check (only_row),
+  traders bigint not null default 0 check (traders >= 0)
+);
+insert into private.market_counts default values;
+
+-- One more (p_held) or one fewer token held by an account, from private.stats_on_holding.
+create function private.count_trader(p_user uuid, p_held boolean) returns void
+language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+declare
+  n bigint;
+begin
+  if p_held then
+    insert into private.tokens_held as h (user_id, tokens) values (p_user, 1)
+    on conflict (user_id) do update set tokens = h.tokens + 1
+    returning h.tokens into n;
+    if n = 1 then insert into private.trader_changes (delta) values (1); end if;
+  else
+    update private.tokens_held set tokens = tokens - 1 where user_id = p_user and tokens > 1 returning tokens into n;
+    if n is null then
+      delete from private.tokens_held where user_id = p_user;
+      if found then insert into private.trader_changes (delta) values (-1); end if;
+    end if;
+  end if;
+end $$;
+revoke execute on function private.count_trader(uuid, boolean) from public;
+
+-- The traders' changes so far, folded into the total in one transaction (the changes committed
+-- after its snapshot wait for the next fold).
+create function private.fold_trader_changes() returns void
+language plpgsql security definer set search_path = '' as $$
+begin
+  with folded as (delete from private.trader_changes returning delta)
+  update private.market_counts set traders = traders + (select coalesce(sum(delta), 0) from folded);
+end $$;
+revoke execute on function private.fold_trader_changes() from public;
 
 -- What trading in a token is doing now: 'halted' (by an admin, the token or the whole exchange),
 -- 'volatility_auction' (auctions.sql), 'offering' (its batch auction, offerings.sql) or
@@ -317,13 +372,17 @@ create view public.token_categories as
 select category, tokens::int as tokens from private.token_counts;
 revoke all on public.token_categories from anon;
 
--- The four figures above the market table.
+-- The four figures above the market table, from the kept figures: the tokens' rows, in one pass
+-- (so the 24h volume is the sum of the market table's, sliding as they do), and the kept counts.
+-- Every market screen opened reads this, so it reads no trade and no holding.
 create view public.market_summary as
 select
-  (select coalesce(sum(market_cap), 0) from private.token_stats) as total_market_cap,
-  (select coalesce(sum(value), 0) from public.trades where created_at > now() - interval '24 hours') as volume_24h,
+  s.total_market_cap,
+  s.volume_24h,
   (select coalesce(sum(tokens), 0)::bigint from private.token_counts) as active_tokens,
-  (select count(distinct user_id) from public.holdings where amount > 0 and user_id <> private.issuance_account()) as total_traders;
+  (select traders from private.market_counts) + (select coalesce(sum(delta), 0) from private.trader_changes) as total_traders
+from (select coalesce(sum(market_cap), 0) as total_market_cap, coalesce(sum(volume_24h), 0) as volume_24h
+      from private.token_stats) s;
 revoke all on public.market_summary from anon;
 
 -- Candles: each token's open, high, low, close and volume per interval (1m, 5m, 15m, 1h, 4h, 1d),
