@@ -263,8 +263,12 @@ begin
     from news n
     join private.linked_accounts(linked_seen) l on n.owner_id in (l.a, l.b)
     cross join lateral (select case when l.a = n.owner_id then l.b else l.a end as other) x
-    join public.trades t on t.token_id = n.token_id and t.buyer_id = x.other
-     and t.created_at between n.at - ahead_window and n.at
+    -- Each news item's two hours of the token's trades, on its time index: a lateral, so that no
+    -- guess of the links' number has the planner read every trade of the history instead (offset
+    -- 0 keeps it one: PostgreSQL would flatten a plain subquery into a join).
+    join lateral (select t.id, t.value from public.trades t
+                   where t.token_id = n.token_id and t.buyer_id = x.other
+                     and t.created_at between n.at - ahead_window and n.at offset 0) t on true
     group by n.owner_id, x.other, n.token_id
     having sum(distinct t.value) >= ahead_min_value
   loop
