@@ -238,11 +238,12 @@ export async function invariantViolations(backend: Backend): Promise<string[]> {
     return tx.query<{ total_traders: string; volume_24h: string }>(`select s.total_traders, s.volume_24h
       from market_summary s
       where s.total_traders <> (select count(distinct user_id) from holdings where amount > 0 and user_id <> private.issuance_account())
-         or s.volume_24h <> (select coalesce(sum(round(price * amount, 2)), 0) from trades where created_at > now() - interval '24 hours')`);
+         or s.volume_24h <> (select coalesce(sum(round(price * amount, 2)), 0) from trades where created_at > now() - interval '24 hours')
+         or s.total_market_cap <> (select coalesce(sum(market_cap), 0) from private.token_stats)`);
   });
   for (const r of summary)
     problems.push(
-      `the market's summary (${r.total_traders} traders, ${r.volume_24h} volume) is not that of its holdings and trades`,
+      `the market's summary (${r.total_traders} traders, ${r.volume_24h} volume) is not that of its tokens, holdings and trades`,
     );
   for (const r of await q(`select coalesce(k.user_id, h.user_id) as user_id from private.tokens_held k
       full join (select user_id, count(*) as tokens from holdings where amount > 0 and user_id <> private.issuance_account()

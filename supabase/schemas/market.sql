@@ -232,7 +232,7 @@ declare
   before jsonb;
   n integer := 0;
 begin
-  perform private.fold_trader_changes(); -- the market's count of traders (below), on the same beat
+  perform private.fold_market_changes(); -- the market's totals (below), on the same beat
   -- The batch due first, locked in token order, as the hourly rescoring locks tokens: two
   -- transactions that lock several tokens in one order cannot deadlock.
   for tid in select x.token_id from (select d.token_id from private.token_stats d where d.slides_at <= now()
@@ -270,24 +270,29 @@ end $$;
 create trigger tokens_count after insert or delete or update of category on public.tokens
   for each row execute function private.count_tokens();
 
--- The market's "Total Traders": the accounts (not the offering account) holding at least one
--- token, kept so that the market's summary reads a few rows rather than every holding. Each
--- account's count of tokens held is kept, its row locked while it changes, so that two orders of
--- one account on two books move the total once; an account holding none has no row. An account's
--- first token and its last add +1 and -1 to trader_changes rather than update one row: a row
--- every such order locked until it commits would serialize them, and one that locked it before
--- others' accounts could deadlock. private.slide_token_stats folds the changes into the total
--- every few seconds; the summary adds the changes not folded yet, so it is always exact.
+-- The market's totals above its list: its market cap, its 24h volume and its traders (the accounts,
+-- not the offering account, holding at least one token), kept so that every market screen opened
+-- reads a few rows rather than every token and every holding. Each account's count of tokens held
+-- is kept, its row locked while it changes, so that two orders of one account on two books move
+-- the traders once; an account holding none has no row. Every change to the totals is appended to
+-- market_changes rather than made to one row: a row that every order locked until it commits
+-- would serialize them all, and could deadlock with the cash rows they take after it.
+-- private.slide_token_stats folds the changes into market_counts every few seconds; the summary
+-- adds those not folded yet, so it is always exact.
 create table private.tokens_held (
   user_id uuid primary key,
   tokens bigint not null check (tokens > 0)
 );
-create table private.trader_changes (
-  delta smallint not null check (delta in (-1, 1))
+create table private.market_changes (
+  traders smallint not null default 0 check (traders between -1 and 1),
+  market_cap numeric not null default 0,
+  volume_24h numeric not null default 0
 );
 create table private.market_counts (
   only_row boolean primary key default true check (only_row),
-  traders bigint not null default 0 check (traders >= 0)
+  traders bigint not null default 0 check (traders >= 0),
+  market_cap numeric not null default 0,
+  volume_24h numeric not null default 0
 );
 insert into private.market_counts default values;
 
@@ -301,26 +306,57 @@ begin
     insert into private.tokens_held as h (user_id, tokens) values (p_user, 1)
     on conflict (user_id) do update set tokens = h.tokens + 1
     returning h.tokens into n;
-    if n = 1 then insert into private.trader_changes (delta) values (1); end if;
+    if n = 1 then insert into private.market_changes (traders) values (1); end if;
   else
     update private.tokens_held set tokens = tokens - 1 where user_id = p_user and tokens > 1 returning tokens into n;
     if n is null then
       delete from private.tokens_held where user_id = p_user;
-      if found then insert into private.trader_changes (delta) values (-1); end if;
+      if found then insert into private.market_changes (traders) values (-1); end if;
     end if;
   end if;
 end $$;
 revoke execute on function private.count_trader(uuid, boolean) from public;
 
--- The traders' changes so far, folded into the total in one transaction (the changes committed
+-- How a statement moved the tokens' market caps and 24h volumes, whichever wrote them (a trade's
+-- settlement, a slide, a token's new supply, a token deleted). Once per statement: a settlement
+-- updates its token's row in one.
+create function private.total_token_stats() returns trigger
+language plpgsql security definer set search_path = '' set plan_cache_mode = force_generic_plan as $$
+begin
+  if tg_op = 'INSERT' then
+    insert into private.market_changes (market_cap, volume_24h)
+    select sum(n.market_cap), sum(n.volume_24h) from new_stats n having sum(n.market_cap) <> 0 or sum(n.volume_24h) <> 0;
+  elsif tg_op = 'UPDATE' then
+    insert into private.market_changes (market_cap, volume_24h)
+    select m.market_cap, m.volume_24h
+      from (select (select coalesce(sum(n.market_cap), 0) from new_stats n) - (select coalesce(sum(o.market_cap), 0) from old_stats o) as market_cap,
+                   (select coalesce(sum(n.volume_24h), 0) from new_stats n) - (select coalesce(sum(o.volume_24h), 0) from old_stats o) as volume_24h) m
+     where m.market_cap <> 0 or m.volume_24h <> 0;
+  else
+    insert into private.market_changes (market_cap, volume_24h)
+    select -sum(o.market_cap), -sum(o.volume_24h) from old_stats o having sum(o.market_cap) <> 0 or sum(o.volume_24h) <> 0;
+  end if;
+  return null;
+end $$;
+create trigger token_stats_total_insert after insert on private.token_stats
+  referencing new table as new_stats for each statement execute function private.total_token_stats();
+create trigger token_stats_total_update after update on private.token_stats
+  referencing old table as old_stats new table as new_stats for each statement execute function private.total_token_stats();
+create trigger token_stats_total_delete after delete on private.token_stats
+  referencing old table as old_stats for each statement execute function private.total_token_stats();
+
+-- The totals' changes so far, folded into market_counts in one transaction (the changes committed
 -- after its snapshot wait for the next fold).
-create function private.fold_trader_changes() returns void
+create function private.fold_market_changes() returns void
 language plpgsql security definer set search_path = '' as $$
 begin
-  with folded as (delete from private.trader_changes returning delta)
-  update private.market_counts set traders = traders + (select coalesce(sum(delta), 0) from folded);
+  with folded as (delete from private.market_changes returning *)
+  update private.market_counts c
+     set traders = c.traders + f.traders, market_cap = c.market_cap + f.market_cap, volume_24h = c.volume_24h + f.volume_24h
+    from (select coalesce(sum(traders), 0) as traders, coalesce(sum(market_cap), 0) as market_cap,
+                 coalesce(sum(volume_24h), 0) as volume_24h from folded) f;
 end $$;
-revoke execute on function private.fold_trader_changes() from public;
+revoke execute on function private.fold_market_changes() from public;
 
 -- What trading in a token is doing now: 'halted' (by an admin, the token or the whole exchange),
 -- 'volatility_auction' (auctions.sql), 'offering' (its batch auction, offerings.sql) or
@@ -372,17 +408,17 @@ create view public.token_categories as
 select category, tokens::int as tokens from private.token_counts;
 revoke all on public.token_categories from anon;
 
--- The four figures above the market table, from the kept figures: the tokens' rows, in one pass
--- (so the 24h volume is the sum of the market table's, sliding as they do), and the kept counts.
--- Every market screen opened reads this, so it reads no trade and no holding.
+-- The four figures above the market table, from the kept totals (above) and the kept counts of
+-- tokens. Every market screen opened reads this, so it reads no trade, no holding and no token.
 create view public.market_summary as
 select
-  s.total_market_cap,
-  s.volume_24h,
+  c.market_cap + ch.market_cap as total_market_cap,
+  c.volume_24h + ch.volume_24h as volume_24h,
   (select coalesce(sum(tokens), 0)::bigint from private.token_counts) as active_tokens,
-  (select traders from private.market_counts) + (select coalesce(sum(delta), 0) from private.trader_changes) as total_traders
-from (select coalesce(sum(market_cap), 0) as total_market_cap, coalesce(sum(volume_24h), 0) as volume_24h
-      from private.token_stats) s;
+  c.traders + ch.traders as total_traders
+from private.market_counts c
+cross join (select coalesce(sum(x.traders), 0) as traders, coalesce(sum(x.market_cap), 0) as market_cap,
+                   coalesce(sum(x.volume_24h), 0) as volume_24h from private.market_changes x) ch;
 revoke all on public.market_summary from anon;
 
 -- Candles: each token's open, high, low, close and volume per interval (1m, 5m, 15m, 1h, 4h, 1d),
