@@ -7,7 +7,8 @@
  *   2. references: an in-memory order book library and pgbench (bench/references.ts);
  *   3. the chart's candles over a token of 1,000,000 trades (bench/candles.ts); listing the market
  *      with 10,000 tokens (100,000 on PostgreSQL) and the other screens' reads (bench/market.ts);
- *      Portfolio Analysis's reads and a month's statement for a user of 10,000 trades (bench/analysis.ts);
+ *      Portfolio Analysis's reads, the wallet's history and a month's statement for a user of
+ *      10,000 trades (bench/analysis.ts);
  *      the hourly trust-weighted rescoring at 10,000 accounts and 1,000,000 trades (bench/trust.ts);
  *   4. other requests while 50 users sign in at once (bench/signIns.ts), and while someone floods
  *      Realtime or uploads large images (bench/abuse.ts);
@@ -171,7 +172,7 @@ async function main() {
   }
   await marketSection(engines);
   console.log(
-    `\nPortfolio Analysis and statements for one user of ${ANALYSIS_TRADES.toLocaleString('en-US')} trades over a year (HTTP, p50 / p95 of 50; target: each analysis read 50 ms or less at p95):`,
+    `\nPortfolio Analysis, the wallet and statements for one user of ${ANALYSIS_TRADES.toLocaleString('en-US')} trades over a year (HTTP, p50 / p95 of 50; target: each analysis read 50 ms or less at p95):`,
   );
   for (const engine of ENGINES) {
     const a = await benchAnalysis(engine);

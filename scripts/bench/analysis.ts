@@ -12,7 +12,7 @@ const CALLS = 50;
 const WARM_UP = 20;
 
 /**
- * The Portfolio Analysis screen's reads and a month's statement for one user with
+ * The Portfolio Analysis screen's reads, the wallet's history and a month's statement for one user with
  * ANALYSIS_TRADES trades (and twelve monthly deposits) over a year, over HTTP as the browser
  * makes them: p50 / p95 of CALLS after WARM_UP. The target: every analysis read within 50 ms at p95.
  */
@@ -67,6 +67,8 @@ export async function benchAnalysis(engine: Engine): Promise<Record<string, Timi
               .order('bought_at', { ascending: false })
               .range(0, 25),
         ],
+        // The wallet's history as it opens: the newest 500 movements with their balances.
+        ['wallet, newest 500', () => client.rpc('recent_wallet_history', { p_limit: 500 }, { get: true })],
         [
           'statement, a month',
           () => client.rpc('my_statement', { p_from: `${monthEnd.slice(0, 7)}-01`, p_to: monthEnd }),

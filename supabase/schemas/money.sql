@@ -462,3 +462,48 @@ select id, type, description, amount, effect, status, message, wallet_id, trade_
 from private.wallet_moves
 window running as (order by created_at, type in ('Trade Fee', 'Fee Share'), seq, id rows unbounded preceding);
 revoke all on public.wallet_history from anon;
+
+-- The caller's newest cash movements, newest first, as the wallet opens on them (p_limit, at most
+-- 500), each with the balance after it; or the newest of one kind (p_kind). A long history is
+-- neither read nor worded to show its end: every movement comes from a wallet transaction or a
+-- trade, so the newest p_limit movements are no older than the p_limit-th newest of those (each
+-- found on its own index), and the balance after a movement is the cash now less the movements
+-- after it. A kind's movements can lie anywhere in the history, so one kind reads all of it, as
+-- wallet_history does.
+create function public.recent_wallet_history(p_kind text default null, p_limit integer default 500)
+returns table (id text, type text, description text, amount numeric, effect numeric, status text, message text,
+               wallet_id bigint, trade_id bigint, created_at timestamptz, balance numeric)
+language plpgsql stable security invoker set search_path = '' as $$
+declare
+  me uuid := (select auth.uid());
+  n integer := least(greatest(coalesce(p_limit, 500), 1), 500);
+  since timestamptz;
+begin
+  if p_kind is null then
+    select x.at into since from (
+      (select w.created_at as at from public.wallet_transactions w where w.user_id = me order by w.created_at desc limit n)
+      union all (select t.created_at from public.trades t where t.buyer_id = me order by t.created_at desc limit n)
+      union all (select t.created_at from public.trades t where t.seller_id = me order by t.created_at desc limit n)
+      union all (select t.created_at from public.trades t where t.proceeds_to = me order by t.created_at desc limit n)
+      union all (select t.created_at from public.trades t where t.creator_id = me and t.creator_share > 0
+                 order by t.created_at desc limit n)
+    ) x order by x.at desc offset n - 1 limit 1;
+  end if;
+  return query
+  with recent as (
+    select m.*,
+           -- Ordered as wallet_history: this movement and those before it since `since`, and all of them.
+           sum(m.effect) over (order by m.created_at, m.type in ('Trade Fee', 'Fee Share'), m.seq, m.id rows unbounded preceding) as upto,
+           sum(m.effect) over () as total
+    from private.wallet_moves m
+    where m.created_at >= coalesce(since, '-infinity')
+  )
+  select r.id, r.type, r.description, r.amount, r.effect, r.status, r.message, r.wallet_id, r.trade_id, r.created_at,
+         coalesce((select c.available + c.reserved from public.cash_accounts c where c.user_id = me), 0) - r.total + r.upto
+  from recent r
+  where p_kind is null or r.type = p_kind
+  order by r.created_at desc, r.type in ('Trade Fee', 'Fee Share') desc, r.seq desc, r.id desc
+  limit n;
+end $$;
+revoke execute on function public.recent_wallet_history(text, integer) from public, anon;
+grant execute on function public.recent_wallet_history(text, integer) to authenticated;

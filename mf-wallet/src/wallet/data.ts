@@ -41,11 +41,14 @@ export async function removeBankAccount(id: string): Promise<string | null> {
   return refusal(await supabase().rpc('remove_payout_destination', { p_id: id }));
 }
 
-/** Every movement of cash of one kind (or all), newest first: the last 500, as the table shows them. */
+/**
+ * Every movement of cash of one kind (or all), newest first: the last 500, as the table shows them.
+ * Read from the newest (recent_wallet_history), not from the history's start as wallet_history is.
+ */
 export async function loadHistory(kind: string) {
-  let query = supabase().from('wallet_history').select('*').order('position', { ascending: false }).limit(500);
-  if (kind !== 'all') query = query.eq('type', kind);
-  return unwrap(await query);
+  // A GET sends each argument as text, null as "null": all kinds is the argument left out.
+  const args = kind === 'all' ? { p_limit: 500 } : { p_kind: kind, p_limit: 500 };
+  return unwrap(await supabase().rpc('recent_wallet_history', args, { get: true }));
 }
 export type HistoryEntry = Awaited<ReturnType<typeof loadHistory>>[number];
 

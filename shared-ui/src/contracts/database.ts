@@ -2635,6 +2635,25 @@ export type Database = {
         };
         Returns: boolean;
       };
+      recent_wallet_history: {
+        Args: {
+          p_kind?: string;
+          p_limit?: number;
+        };
+        Returns: {
+          id: string;
+          type: string;
+          description: string;
+          amount: number;
+          effect: number;
+          status: string;
+          message: string;
+          wallet_id: number;
+          trade_id: number;
+          created_at: string;
+          balance: number;
+        }[];
+      };
       refresh_social_accounts: {
         Args: never;
         Returns: number;

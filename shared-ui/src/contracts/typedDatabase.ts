@@ -71,6 +71,8 @@ interface JsonResults {
   admin_audit_log: AuditEntry[];
   admin_list_alerts: FraudAlert[];
   admin_revenue: RevenueRow[];
+  /** wallet_history's rows, without their position from the first. */
+  recent_wallet_history: Omit<ViewRow<'wallet_history'>, 'position'>[];
   token_integrity: TokenIntegrity;
   create_post: Post;
   token_posts: Post[];
