@@ -1,6 +1,7 @@
 import type { Backend } from '../server/index';
 import { ENGINES, backendFor } from './harness/backends';
 import { freshToken, trader } from './harness/market';
+import { pastTrades } from './harness/history';
 
 /** Trades of a month ago: more pages than a few of BRIN's ranges of 128. */
 const HISTORY = 30_000;
@@ -35,18 +36,8 @@ describe.each(ENGINES)('reads of a recent window over a long history (%s)', (eng
   it('the fraud scan reads no more with another month of trades behind the day', async () => {
     const token = await freshToken(backend);
     const [a, b] = [await trader(backend), await trader(backend)];
-    /** A month of the new token's trades, ending `ago` before now: none of them in the last day. */
-    const history = async (ago: string) => {
-      await backend.db.exec(`
-        insert into trades (token_id, buyer_id, seller_id, price, amount, taker_side, buyer_fee, seller_fee, created_at, fee_bps)
-        select '${token}', '${a.id}', '${b.id}', 10, 1, 'buy', 0.2, 0.2,
-               now() - interval '${ago}' - interval '30 days' + make_interval(secs => g), 200
-          from generate_series(1, ${HISTORY}) g;`);
-      // As vacuum leaves the history once newer trades follow it: each range of its pages
-      // summarized (vacuum leaves the last range, still filling, to be read whole).
-      await backend.db.exec('vacuum analyze trades');
-      await backend.db.exec("select brin_summarize_new_values('public.trades_time_brin_idx')");
-    };
+    // A month of a new token's trades, none of them in the last day; then a month before it.
+    const history = (ago: string) => pastTrades(backend, { token, buyer: a.id, seller: b.id, count: HISTORY, ago });
     await history('2 days');
     const month = await scanRead();
     await history('40 days');

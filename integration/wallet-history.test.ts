@@ -3,6 +3,7 @@ import { callerStatement } from '../server/db/caller';
 import { ENGINES, backendFor } from './harness/backends';
 import { identityOf } from './harness/clients';
 import { freshToken, invariantViolations, placeOrder, trader, type Trader } from './harness/market';
+import { pastTrades } from './harness/history';
 
 /** Trades behind the account's newest movements. */
 const HISTORY = 10_000;
@@ -67,19 +68,7 @@ describe.each(ENGINES)("the wallet's newest movements (%s)", (engine) => {
   it('read no more of the trades for another month of history behind the newest', async () => {
     const token = await freshToken(backend);
     const [a, b] = [await trader(backend, { cash: 100 }), await trader(backend)];
-    /** A month of bare trades (no cash moved: their rows are all the read looks at), ending `ago` before now. */
-    const history = async (ago: string) => {
-      await backend.db.exec('alter table trades disable trigger user');
-      await backend.db.exec(`
-        insert into trades (token_id, buyer_id, seller_id, price, amount, taker_side, buyer_fee, seller_fee, created_at, fee_bps)
-        select '${token}', '${a.id}', '${b.id}', 10, 1, 'buy', 0.2, 0.2,
-               now() - interval '${ago}' - interval '30 days' + make_interval(secs => g), 200
-          from generate_series(1, ${HISTORY}) g;`);
-      await backend.db.exec('alter table trades enable trigger user');
-      // As vacuum leaves an older history: its pages' time ranges summarized.
-      await backend.db.exec('vacuum analyze trades');
-      await backend.db.exec("select brin_summarize_new_values('public.trades_time_brin_idx')");
-    };
+    const history = (ago: string) => pastTrades(backend, { token, buyer: a.id, seller: b.id, count: HISTORY, ago });
     const read = () =>
       backend.db.transaction(async (tx) => {
         const counted = `select coalesce(sum(seq_tup_read + coalesce(idx_tup_fetch, 0)), 0)::int as n
