@@ -328,10 +328,10 @@ begin
     select sum(n.market_cap), sum(n.volume_24h) from new_stats n having sum(n.market_cap) <> 0 or sum(n.volume_24h) <> 0;
   elsif tg_op = 'UPDATE' then
     insert into private.market_changes (market_cap, volume_24h)
-    select m.market_cap, m.volume_24h
-      from (select (select coalesce(sum(n.market_cap), 0) from new_stats n) - (select coalesce(sum(o.market_cap), 0) from old_stats o) as market_cap,
-                   (select coalesce(sum(n.volume_24h), 0) from new_stats n) - (select coalesce(sum(o.volume_24h), 0) from old_stats o) as volume_24h) m
-     where m.market_cap <> 0 or m.volume_24h <> 0;
+    select sum(d.market_cap), sum(d.volume_24h)
+      from (select n.market_cap, n.volume_24h from new_stats n
+            union all select -o.market_cap, -o.volume_24h from old_stats o) d
+    having sum(d.market_cap) <> 0 or sum(d.volume_24h) <> 0;
   else
     insert into private.market_changes (market_cap, volume_24h)
     select -sum(o.market_cap), -sum(o.volume_24h) from old_stats o having sum(o.market_cap) <> 0 or sum(o.volume_24h) <> 0;
