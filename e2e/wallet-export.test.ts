@@ -35,4 +35,15 @@ test("the wallet's CSV export holds every movement, though no answer holds more 
   expect(dates).toEqual([...dates].sort((a, b) => a - b));
   const cash = (await api.from('cash_accounts').select('available, reserved').single()).data!;
   expect(Number(rows.at(-1)!['Balance (USD)'])).toBeCloseTo(Number(cash.available) + Number(cash.reserved), 2);
+
+  // One kind: its rows only, each with the balance after it among all movements.
+  await page.getByLabel('Filter by kind').selectOption('Trade Fee');
+  const feesDownload = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const fees = parse(fs.readFileSync(await (await feesDownload).path(), 'utf8'), { columns: true }) as Record<
+    string,
+    string
+  >[];
+  expect(fees.length).toBeGreaterThan(0);
+  expect(fees).toEqual(rows.filter((r) => r.Type === 'Trade Fee'));
 });

@@ -463,11 +463,43 @@ from private.wallet_moves
 window running as (order by created_at, type in ('Trade Fee', 'Fee Share'), seq, id rows unbounded preceding);
 revoke all on public.wallet_history from anon;
 
+-- Every wallet movement comes from a wallet transaction or a trade, so the p_n-th newest movement
+-- (p_after null), or the p_n-th after p_after, is no further than the p_n-th such row: this finds
+-- that row's time, each source on its own index and read no further than p_n rows. Null when
+-- there are fewer. The wallet reads its newest movements, and the export its next ones, up to it.
+create function private.nth_wallet_time(p_user uuid, p_n integer, p_after timestamptz default null)
+returns timestamptz language plpgsql stable security invoker set search_path = '' as $$
+begin
+  if p_after is null then
+    return (select x.at from (
+      (select w.created_at as at from public.wallet_transactions w where w.user_id = p_user order by w.created_at desc limit p_n)
+      union all (select t.created_at from public.trades t where t.buyer_id = p_user order by t.created_at desc limit p_n)
+      union all (select t.created_at from public.trades t where t.seller_id = p_user order by t.created_at desc limit p_n)
+      union all (select t.created_at from public.trades t where t.proceeds_to = p_user order by t.created_at desc limit p_n)
+      union all (select t.created_at from public.trades t where t.creator_id = p_user and t.creator_share > 0
+                 order by t.created_at desc limit p_n)
+    ) x order by x.at desc offset p_n - 1 limit 1);
+  end if;
+  return (select x.at from (
+    (select w.created_at as at from public.wallet_transactions w where w.user_id = p_user and w.created_at > p_after
+     order by w.created_at limit p_n)
+    union all (select t.created_at from public.trades t where t.buyer_id = p_user and t.created_at > p_after
+               order by t.created_at limit p_n)
+    union all (select t.created_at from public.trades t where t.seller_id = p_user and t.created_at > p_after
+               order by t.created_at limit p_n)
+    union all (select t.created_at from public.trades t where t.proceeds_to = p_user and t.created_at > p_after
+               order by t.created_at limit p_n)
+    union all (select t.created_at from public.trades t where t.creator_id = p_user and t.creator_share > 0
+               and t.created_at > p_after order by t.created_at limit p_n)
+  ) x order by x.at offset p_n - 1 limit 1);
+end $$;
+revoke execute on function private.nth_wallet_time(uuid, integer, timestamp with time zone) from public;
+grant execute on function private.nth_wallet_time(uuid, integer, timestamp with time zone) to authenticated;
+
 -- The caller's newest cash movements, newest first, as the wallet opens on them (p_limit, at most
 -- 500), each with the balance after it; or the newest of one kind (p_kind). A long history is
--- neither read nor worded to show its end: every movement comes from a wallet transaction or a
--- trade, so the newest p_limit movements are no older than the p_limit-th newest of those (each
--- found on its own index), and the balance after a movement is the cash now less the movements
+-- neither read nor worded to show its end: the newest p_limit movements are no older than
+-- private.nth_wallet_time's, and the balance after a movement is the cash now less the movements
 -- after it. A kind's movements can lie anywhere in the history, so one kind reads all of it, as
 -- wallet_history does.
 create function public.recent_wallet_history(p_kind text default null, p_limit integer default 500)
@@ -480,14 +512,7 @@ declare
   since timestamptz;
 begin
   if p_kind is null then
-    select x.at into since from (
-      (select w.created_at as at from public.wallet_transactions w where w.user_id = me order by w.created_at desc limit n)
-      union all (select t.created_at from public.trades t where t.buyer_id = me order by t.created_at desc limit n)
-      union all (select t.created_at from public.trades t where t.seller_id = me order by t.created_at desc limit n)
-      union all (select t.created_at from public.trades t where t.proceeds_to = me order by t.created_at desc limit n)
-      union all (select t.created_at from public.trades t where t.creator_id = me and t.creator_share > 0
-                 order by t.created_at desc limit n)
-    ) x order by x.at desc offset n - 1 limit 1;
+    since := private.nth_wallet_time(me, n);
   end if;
   return query
   with recent as (
@@ -507,3 +532,42 @@ begin
 end $$;
 revoke execute on function public.recent_wallet_history(text, integer) from public, anon;
 grant execute on function public.recent_wallet_history(text, integer) to authenticated;
+
+-- The caller's cash movements after one, oldest first, as wallet_history orders them (p_limit, at
+-- most 1,000), each with the balance after it and its place in that order (created_at, type, seq,
+-- id): the export reads the whole history this way, a page at a time, each page from the last
+-- row of the one before (p_after_*), and the balance goes on from that row's (p_balance; 0 before
+-- the first movement). Each page reads only its own movements (up to private.nth_wallet_time's),
+-- so the whole export reads the history once. The balance is the caller's own figure, carried as
+-- given: it moves nothing.
+create function public.wallet_history_after(
+  p_after_at timestamptz default null, p_after_type text default null, p_after_seq numeric default null,
+  p_after_id text default null, p_balance numeric default 0, p_limit integer default 1000
+) returns table (id text, type text, description text, amount numeric, effect numeric, status text, message text,
+                 wallet_id bigint, trade_id bigint, created_at timestamptz, balance numeric, seq numeric)
+language plpgsql stable security invoker set search_path = '' as $$
+declare
+  me uuid := (select auth.uid());
+  n integer := least(greatest(coalesce(p_limit, 1000), 1), 1000);
+  since timestamptz := coalesce(p_after_at, '-infinity');
+  -- Every movement after the cursor, up to the n-th next source row's time: at least n, or all.
+  until timestamptz := private.nth_wallet_time(me, n, since);
+begin
+  if p_after_at is not null and (p_after_type is null or p_after_seq is null or p_after_id is null) then
+    raise exception 'A page after a movement names its date, type, seq and id.' using errcode = '22023';
+  end if;
+  return query
+  select m.id, m.type, m.description, m.amount, m.effect, m.status, m.message, m.wallet_id, m.trade_id, m.created_at,
+         coalesce(p_balance, 0) + sum(m.effect) over (order by m.created_at, m.type in ('Trade Fee', 'Fee Share'), m.seq, m.id
+                                                       rows unbounded preceding),
+         m.seq
+  from private.wallet_moves m
+  where m.created_at >= since and m.created_at <= coalesce(until, 'infinity')
+    and (p_after_at is null
+         or (m.created_at, m.type in ('Trade Fee', 'Fee Share'), m.seq, m.id)
+            > (p_after_at, p_after_type in ('Trade Fee', 'Fee Share'), p_after_seq, p_after_id))
+  order by m.created_at, m.type in ('Trade Fee', 'Fee Share'), m.seq, m.id
+  limit n;
+end $$;
+revoke execute on function public.wallet_history_after(timestamp with time zone, text, numeric, text, numeric, integer) from public, anon;
+grant execute on function public.wallet_history_after(timestamp with time zone, text, numeric, text, numeric, integer) to authenticated;

@@ -1,3 +1,4 @@
+import { pageAfter, type WalletPlace } from '@repex/shared-ui/contracts';
 import { refusal, supabase, unwrap } from '@repex/shared-ui/platform';
 
 /**
@@ -52,24 +53,24 @@ export async function loadHistory(kind: string) {
 }
 export type HistoryEntry = Awaited<ReturnType<typeof loadHistory>>[number];
 
-/** Rows asked for per request of the export; the API may answer fewer (its max_rows). */
-const EXPORT_CHUNK = 1000;
-
 /**
- * Every movement of one kind (or all), oldest first, for the CSV export: read in chunks, each from
- * where the last one ended, until one comes back empty, since no answer holds more than the API's
- * max_rows.
+ * Every movement of one kind (or all), oldest first, with the balance after each, for the CSV
+ * export: a page at a time, each after the last row of the one before and going on from its
+ * balance, until one comes back empty. No answer holds more than the API's max_rows, and each
+ * page reads only its own movements (wallet_history_after). The balance runs over every
+ * movement, so a kind is picked from all of them.
  */
 export async function loadWholeHistory(kind: string) {
-  const all: HistoryEntry[] = [];
+  const all: Awaited<ReturnType<typeof historyAfter>> = [];
   for (;;) {
-    let query = supabase().from('wallet_history').select('*');
-    if (kind !== 'all') query = query.eq('type', kind);
-    const rows = unwrap(await query.order('position').range(all.length, all.length + EXPORT_CHUNK - 1));
-    if (!rows.length) return all;
+    const rows = await historyAfter(all.at(-1));
+    if (!rows.length) return kind === 'all' ? all : all.filter((row) => row.type === kind);
     all.push(...rows);
   }
 }
+
+const historyAfter = async (last?: WalletPlace) =>
+  unwrap(await supabase().rpc('wallet_history_after', pageAfter(last)));
 
 export async function cancelWithdrawal(id: number): Promise<string | null> {
   return refusal(await supabase().rpc('cancel_withdrawal', { p_id: id }));

@@ -2807,6 +2807,30 @@ export type Database = {
           updated_at: string;
         };
       };
+      wallet_history_after: {
+        Args: {
+          p_after_at?: string;
+          p_after_type?: string;
+          p_after_seq?: number;
+          p_after_id?: string;
+          p_balance?: number;
+          p_limit?: number;
+        };
+        Returns: {
+          id: string;
+          type: string;
+          description: string;
+          amount: number;
+          effect: number;
+          status: string;
+          message: string;
+          wallet_id: number;
+          trade_id: number;
+          created_at: string;
+          balance: number;
+          seq: number;
+        }[];
+      };
     };
     Enums: {
       [_ in never]: never;

@@ -49,4 +49,5 @@ export type { InvestPreview } from './investPreview';
 export type { FirstSteps } from './firstSteps';
 export type { ApiKey, NewApiKey } from './apiKey';
 export type { TokenIntegrity } from './integrity';
+export { pageAfter, type WalletPlace } from './walletPage';
 export type { DiscussionState, Post, PostOrder, ReactionKind, ReportedPost, Room } from './discussion';

@@ -73,6 +73,8 @@ interface JsonResults {
   admin_revenue: RevenueRow[];
   /** wallet_history's rows, without their position from the first. */
   recent_wallet_history: Omit<ViewRow<'wallet_history'>, 'position'>[];
+  /** The same, with each row's seq, by which the next page starts after it. */
+  wallet_history_after: (Omit<ViewRow<'wallet_history'>, 'position'> & { seq: number })[];
   token_integrity: TokenIntegrity;
   create_post: Post;
   token_posts: Post[];
