@@ -65,7 +65,7 @@ describe.each(ENGINES)("the wallet's newest movements (%s)", (engine) => {
     expect(last!.balance).toBe(Number(row!.cash));
   });
 
-  it('read no more of the trades for another month of history behind the newest', async () => {
+  it('read no more of the trades for another month of history behind the newest, of all kinds or one', async () => {
     const token = await freshToken(backend);
     const [a, b] = [await trader(backend, { cash: 100 }), await trader(backend)];
     const history = (ago: string) => pastTrades(backend, { token, buyer: a.id, seller: b.id, count: HISTORY, ago });
@@ -82,6 +82,8 @@ describe.each(ENGINES)("the wallet's newest movements (%s)", (engine) => {
         });
         await tx.query(caller.text, caller.values);
         expect(await tx.query('select * from public.recent_wallet_history(null, 10)')).toHaveLength(10);
+        // One kind's newest too: the buys are each other movement here (a buy, its fee).
+        expect(await tx.query(`select * from public.recent_wallet_history('Buy', 10)`)).toHaveLength(10);
         await tx.query('reset role');
         const [after] = await tx.query<{ n: number }>(counted);
         return after!.n - before!.n;

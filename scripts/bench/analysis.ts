@@ -82,6 +82,11 @@ export async function benchAnalysis(engine: Engine): Promise<Record<string, Timi
         ],
         // The wallet's history as it opens: the newest 500 movements with their balances.
         ['wallet, newest 500', () => client.rpc('recent_wallet_history', { p_limit: 500 }, { get: true })],
+        // Filtered to one kind: the buys, two of every three trades.
+        [
+          'wallet, newest 500 buys',
+          () => client.rpc('recent_wallet_history', { p_kind: 'Buy', p_limit: 500 }, { get: true }),
+        ],
         [
           'statement, a month',
           () => client.rpc('my_statement', { p_from: `${monthEnd.slice(0, 7)}-01`, p_to: monthEnd }),

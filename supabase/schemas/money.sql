@@ -500,8 +500,9 @@ grant execute on function private.nth_wallet_time(uuid, integer, timestamp with 
 -- 500), each with the balance after it; or the newest of one kind (p_kind). A long history is
 -- neither read nor worded to show its end: the newest p_limit movements are no older than
 -- private.nth_wallet_time's, and the balance after a movement is the cash now less the movements
--- after it. A kind's movements can lie anywhere in the history, so one kind reads all of it, as
--- wallet_history does.
+-- after it. One kind's newest can lie further back: the window back from now grows fourfold until
+-- it holds p_limit of them or the whole history, so it reads at most a few times the movements
+-- since the oldest it shows, which the balances need read anyway.
 create function public.recent_wallet_history(p_kind text default null, p_limit integer default 500)
 returns table (id text, type text, description text, amount numeric, effect numeric, status text, message text,
                wallet_id bigint, trade_id bigint, created_at timestamptz, balance numeric)
@@ -509,11 +510,14 @@ language plpgsql stable security invoker set search_path = '' as $$
 declare
   me uuid := (select auth.uid());
   n integer := least(greatest(coalesce(p_limit, 500), 1), 500);
-  since timestamptz;
+  since timestamptz := private.nth_wallet_time(me, n);
+  reach integer := n;
 begin
-  if p_kind is null then
-    since := private.nth_wallet_time(me, n);
-  end if;
+  while p_kind is not null and since is not null
+        and (select count(*) from private.wallet_moves m where m.created_at >= since and m.type = p_kind) < n loop
+    reach := reach * 4;
+    since := private.nth_wallet_time(me, reach);
+  end loop;
   return query
   with recent as (
     select m.*,
