@@ -1,11 +1,9 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { pageAfter, type WalletPlace } from '@repex/shared-ui/contracts';
 import type { Backend } from '../server/index';
-import { callerStatement } from '../server/db/caller';
 import { ENGINES, backendFor } from './harness/backends';
-import { identityOf } from './harness/clients';
 import { freshToken, invariantViolations, placeOrder, trader } from './harness/market';
-import { pastTrades } from './harness/history';
+import { pastTrades, tradesReadBy } from './harness/history';
 
 /** Trades of the history the export is read over, then as many again. */
 const HISTORY = 3_000;
@@ -75,18 +73,8 @@ describe.each(ENGINES)("the wallet's export (%s)", (engine) => {
     const [a, b] = [await trader(backend, { cash: 100 }), await trader(backend)];
     const history = (ago: string) => pastTrades(backend, { token, buyer: a.id, seller: b.id, count: HISTORY, ago });
     /** Trade rows read by the whole export, and the movements it returned. */
-    const read = () =>
-      backend.db.transaction(async (tx) => {
-        const counted = `select coalesce(sum(seq_tup_read + coalesce(idx_tup_fetch, 0)), 0)::int as n
-          from pg_stat_xact_user_tables where relname = 'trades'`;
-        const [before] = await tx.query<{ n: number }>(counted);
-        const caller = callerStatement(await identityOf(a.client), {
-          method: 'GET',
-          path: '/',
-          headers: {},
-          cookies: {},
-        });
-        await tx.query(caller.text, caller.values);
+    const read = async () => {
+      const { answer: last, trades } = await tradesReadBy(backend, a.client, async (tx) => {
         let moves = 0;
         let last: Move | undefined;
         for (;;) {
@@ -103,14 +91,13 @@ describe.each(ENGINES)("the wallet's export (%s)", (engine) => {
               c.p_balance ?? null,
             ],
           );
-          if (!rows.length) break;
+          if (!rows.length) return { moves, balance: Number(last?.balance) };
           moves += rows.length;
           last = rows.at(-1);
         }
-        await tx.query('reset role');
-        const [after] = await tx.query<{ n: number }>(counted);
-        return { trades: after!.n - before!.n, moves, balance: Number(last?.balance) };
       });
+      return { trades, ...last };
+    };
     await history('1 day');
     const once = await read();
     await history('40 days');

@@ -1,9 +1,7 @@
 import type { Backend } from '../server/index';
-import { callerStatement } from '../server/db/caller';
 import { ENGINES, backendFor } from './harness/backends';
-import { identityOf } from './harness/clients';
 import { freshToken, invariantViolations, placeOrder, trader, type Trader } from './harness/market';
-import { pastTrades } from './harness/history';
+import { pastTrades, tradesReadBy } from './harness/history';
 
 /** Trades behind the account's newest movements. */
 const HISTORY = 10_000;
@@ -69,25 +67,14 @@ describe.each(ENGINES)("the wallet's newest movements (%s)", (engine) => {
     const token = await freshToken(backend);
     const [a, b] = [await trader(backend, { cash: 100 }), await trader(backend)];
     const history = (ago: string) => pastTrades(backend, { token, buyer: a.id, seller: b.id, count: HISTORY, ago });
-    const read = () =>
-      backend.db.transaction(async (tx) => {
-        const counted = `select coalesce(sum(seq_tup_read + coalesce(idx_tup_fetch, 0)), 0)::int as n
-          from pg_stat_xact_user_tables where relname = 'trades'`;
-        const [before] = await tx.query<{ n: number }>(counted);
-        const caller = callerStatement(await identityOf(a.client), {
-          method: 'GET',
-          path: '/',
-          headers: {},
-          cookies: {},
-        });
-        await tx.query(caller.text, caller.values);
-        expect(await tx.query('select * from public.recent_wallet_history(null, 10)')).toHaveLength(10);
-        // One kind's newest too: the buys are each other movement here (a buy, its fee).
-        expect(await tx.query(`select * from public.recent_wallet_history('Buy', 10)`)).toHaveLength(10);
-        await tx.query('reset role');
-        const [after] = await tx.query<{ n: number }>(counted);
-        return after!.n - before!.n;
-      });
+    const read = async () =>
+      (
+        await tradesReadBy(backend, a.client, async (tx) => {
+          expect(await tx.query('select * from public.recent_wallet_history(null, 10)')).toHaveLength(10);
+          // One kind's newest too: the buys are each other movement here (a buy, its fee).
+          expect(await tx.query(`select * from public.recent_wallet_history('Buy', 10)`)).toHaveLength(10);
+        })
+      ).trades;
     await history('1 day');
     const month = await read();
     await history('40 days');
