@@ -78,18 +78,11 @@ describe.each(ENGINES)("the wallet's export (%s)", (engine) => {
         let moves = 0;
         let last: Move | undefined;
         for (;;) {
-          const c: Record<string, unknown> = pageAfter(last);
           // The time as text: the driver's Date would drop its microseconds.
           const rows = await tx.query<Move>(
             `select p.*, p.created_at::text as created_at
-               from public.wallet_history_after($1, $2, $3, $4, coalesce($5::numeric, 0), 1000) p`,
-            [
-              c.p_after_at ?? null,
-              c.p_after_type ?? null,
-              c.p_after_seq ?? null,
-              c.p_after_id ?? null,
-              c.p_balance ?? null,
-            ],
+               from public.wallet_history_after($1, $2, $3, $4, $5, 1000) p`,
+            [last?.created_at ?? null, last?.type ?? null, last?.seq ?? null, last?.id ?? null, last?.balance ?? 0],
           );
           if (!rows.length) return { moves, balance: Number(last?.balance) };
           moves += rows.length;

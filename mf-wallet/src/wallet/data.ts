@@ -53,6 +53,9 @@ export async function loadHistory(kind: string) {
 }
 export type HistoryEntry = Awaited<ReturnType<typeof loadHistory>>[number];
 
+const historyAfter = async (last?: WalletPlace) =>
+  unwrap(await supabase().rpc('wallet_history_after', pageAfter(last)));
+
 /**
  * Every movement of one kind (or all), oldest first, with the balance after each, for the CSV
  * export: a page at a time, each after the last row of the one before and going on from its
@@ -68,9 +71,6 @@ export async function loadWholeHistory(kind: string) {
     all.push(...rows);
   }
 }
-
-const historyAfter = async (last?: WalletPlace) =>
-  unwrap(await supabase().rpc('wallet_history_after', pageAfter(last)));
 
 export async function cancelWithdrawal(id: number): Promise<string | null> {
   return refusal(await supabase().rpc('cancel_withdrawal', { p_id: id }));
